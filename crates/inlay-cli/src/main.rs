@@ -1,0 +1,4 @@
+//! The `inlay` command-line tool.
+fn main() {
+    println!("inlay");
+}

@@ -1,0 +1,309 @@
+//! Targets: which runtime (D3D10, D3D10.1, D3D11) at which feature level, and the limits and
+//! format support that follow.
+//!
+//! Evidence: `createinputlayout-rules.md` §0 (constants) and R38–R42; the Learn feature-level
+//! table ("Max Input Slots": 16 at 9_x and 10_0, 32 from 10_1); `d3d10_1.h` (32 slots and
+//! elements for D3D10.1 at 10_1).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::format::{Format, Support};
+
+/// The Direct3D runtime whose `CreateInputLayout` is modelled.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum Api {
+    /// `d3d10.dll` (`ID3D10Device::CreateInputLayout`).
+    D3D10,
+    /// `d3d10_1.dll` (`ID3D10Device1`).
+    D3D10_1,
+    /// `d3d11.dll` (`ID3D11Device::CreateInputLayout`).
+    D3D11,
+}
+
+/// A device feature level.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum FeatureLevel {
+    /// `D3D_FEATURE_LEVEL_9_1`
+    L9_1,
+    /// `D3D_FEATURE_LEVEL_9_2`
+    L9_2,
+    /// `D3D_FEATURE_LEVEL_9_3`
+    L9_3,
+    /// `D3D_FEATURE_LEVEL_10_0`
+    L10_0,
+    /// `D3D_FEATURE_LEVEL_10_1`
+    L10_1,
+    /// `D3D_FEATURE_LEVEL_11_0`
+    L11_0,
+    /// `D3D_FEATURE_LEVEL_11_1`
+    L11_1,
+}
+
+impl FeatureLevel {
+    /// All levels, lowest first.
+    pub const ALL: [FeatureLevel; 7] = [
+        FeatureLevel::L9_1,
+        FeatureLevel::L9_2,
+        FeatureLevel::L9_3,
+        FeatureLevel::L10_0,
+        FeatureLevel::L10_1,
+        FeatureLevel::L11_0,
+        FeatureLevel::L11_1,
+    ];
+
+    /// Position in [`FeatureLevel::ALL`] (the column of the format table's support rows).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether this is a 10Level9 level (9_1, 9_2, 9_3).
+    pub const fn is_level9(self) -> bool {
+        matches!(
+            self,
+            FeatureLevel::L9_1 | FeatureLevel::L9_2 | FeatureLevel::L9_3
+        )
+    }
+
+    /// The spelling used by the conformance schema and the CLI (`"11_0"`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FeatureLevel::L9_1 => "9_1",
+            FeatureLevel::L9_2 => "9_2",
+            FeatureLevel::L9_3 => "9_3",
+            FeatureLevel::L10_0 => "10_0",
+            FeatureLevel::L10_1 => "10_1",
+            FeatureLevel::L11_0 => "11_0",
+            FeatureLevel::L11_1 => "11_1",
+        }
+    }
+}
+
+impl fmt::Display for FeatureLevel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Error from parsing an API or feature-level name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{text}` (expected one of: {expected})")]
+pub struct ParseTargetError {
+    /// "API" or "feature level".
+    pub what: &'static str,
+    /// The text that did not parse.
+    pub text: String,
+    /// The accepted spellings.
+    pub expected: &'static str,
+}
+
+impl FromStr for FeatureLevel {
+    type Err = ParseTargetError;
+    /// Accepts `11_0`, `11.0`, `11_0`, `D3D_FEATURE_LEVEL_11_0` (any case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let u = s.trim().to_ascii_uppercase().replace('.', "_");
+        let bare = u.strip_prefix("D3D_FEATURE_LEVEL_").unwrap_or(&u);
+        FeatureLevel::ALL
+            .into_iter()
+            .find(|l| l.as_str() == bare)
+            .ok_or_else(|| ParseTargetError {
+                what: "feature level",
+                text: s.to_string(),
+                expected: "9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1",
+            })
+    }
+}
+
+impl Api {
+    /// The spelling used by the conformance schema and the CLI.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Api::D3D10 => "d3d10",
+            Api::D3D10_1 => "d3d10.1",
+            Api::D3D11 => "d3d11",
+        }
+    }
+
+    /// The feature level a case or command uses when none is given, as the conformance schema
+    /// says: 10_0 for D3D10, 11_0 otherwise (D3D10.1 at 11_0 has the same limits as at 10_1).
+    pub const fn default_feature_level(self) -> FeatureLevel {
+        match self {
+            Api::D3D10 => FeatureLevel::L10_0,
+            Api::D3D10_1 | Api::D3D11 => FeatureLevel::L11_0,
+        }
+    }
+}
+
+impl fmt::Display for Api {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Api {
+    type Err = ParseTargetError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "d3d10" | "10" | "10.0" => Ok(Api::D3D10),
+            "d3d10.1" | "d3d10_1" | "10.1" => Ok(Api::D3D10_1),
+            "d3d11" | "11" => Ok(Api::D3D11),
+            _ => Err(ParseTargetError {
+                what: "API",
+                text: s.to_string(),
+                expected: "d3d10, d3d10.1, d3d11",
+            }),
+        }
+    }
+}
+
+/// How much instancing a target allows in an input layout (R41).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Instancing {
+    /// No per-instance elements at all (9_1, 9_2).
+    None,
+    /// Per-instance elements with step rate 1 only, slot 0 per-vertex (9_3).
+    StepRateOne,
+    /// Any step rate (10_0 and up).
+    Full,
+}
+
+/// The runtime and device that `CreateInputLayout` is called on.
+///
+/// Any API may be paired with any feature level; the limits are computed from both
+/// (see [`Target::max_input_slots`]). The D3D10 runtime only creates 10_0 devices, so a D3D10
+/// target at another level is modelled with D3D10's fixed limits.
+///
+/// ```
+/// use inlay::target::{Api, FeatureLevel, Target};
+/// let t = Target::new(Api::D3D11, FeatureLevel::L10_0);
+/// assert_eq!(t.max_input_slots(), 16);
+/// assert_eq!(Target::default().max_input_slots(), 32);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Target {
+    /// The runtime.
+    pub api: Api,
+    /// The device's feature level.
+    pub feature_level: FeatureLevel,
+    /// Whether the optional vertex formats (B5G6R5, B5G5R5A1, B4G4R4A4 from 10_0 up) are
+    /// supported by the modelled device. `true` by default.
+    pub optional_formats: bool,
+}
+
+impl Default for Target {
+    /// D3D11 at feature level 11_0, optional formats supported.
+    fn default() -> Self {
+        Target::new(Api::D3D11, FeatureLevel::L11_0)
+    }
+}
+
+impl Target {
+    /// A target with optional formats supported.
+    pub const fn new(api: Api, feature_level: FeatureLevel) -> Self {
+        Target {
+            api,
+            feature_level,
+            optional_formats: true,
+        }
+    }
+
+    /// Number of vertex-buffer slots: 32 for D3D10.1/D3D11 at 10_1 and up, 16 otherwise
+    /// (R8, R38–R40).
+    pub fn max_input_slots(&self) -> u32 {
+        if self.api == Api::D3D10 || self.feature_level < FeatureLevel::L10_1 {
+            16
+        } else {
+            32
+        }
+    }
+
+    /// Maximum number of input elements (R3). Choice for the open question §6.3: the element
+    /// limit follows the slot limit (16 below 10_1 and on D3D10), as `d3d10_1.h` does for
+    /// D3D10.1 (R39), because a 10_0 or 9_x device has 16 vertex-shader input registers.
+    pub fn max_elements(&self) -> u32 {
+        self.max_input_slots()
+    }
+
+    /// Number of vertex-shader input registers (16 or 32).
+    pub fn max_input_registers(&self) -> u32 {
+        self.max_input_slots()
+    }
+
+    /// The instancing allowed in a layout (R41).
+    pub fn instancing(&self) -> Instancing {
+        match self.feature_level {
+            FeatureLevel::L9_1 | FeatureLevel::L9_2 => Instancing::None,
+            FeatureLevel::L9_3 => Instancing::StepRateOne,
+            _ => Instancing::Full,
+        }
+    }
+
+    /// Whether `format` may be read from a vertex buffer on this target: `Required` support,
+    /// or `Optional` support when [`Target::optional_formats`] is set.
+    pub fn supports_vertex_format(&self, format: Format) -> bool {
+        match format.info().map(|i| i.vertex_support(self.feature_level)) {
+            Some(Support::Required) => true,
+            Some(Support::Optional) => self.optional_formats,
+            _ => false,
+        }
+    }
+
+    /// Whether `format` may be bound as an index buffer on this target (R16_UINT always,
+    /// R32_UINT from 9_2).
+    pub fn supports_index_format(&self, format: Format) -> bool {
+        matches!(
+            format.info().map(|i| i.index_support(self.feature_level)),
+            Some(Support::Required)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits() {
+        let t = |a, l| Target::new(a, l);
+        assert_eq!(t(Api::D3D11, FeatureLevel::L11_1).max_input_slots(), 32);
+        assert_eq!(t(Api::D3D11, FeatureLevel::L10_1).max_input_slots(), 32);
+        assert_eq!(t(Api::D3D11, FeatureLevel::L10_0).max_input_slots(), 16);
+        assert_eq!(t(Api::D3D11, FeatureLevel::L9_3).max_input_slots(), 16);
+        assert_eq!(t(Api::D3D10, FeatureLevel::L10_0).max_elements(), 16);
+        assert_eq!(t(Api::D3D10_1, FeatureLevel::L10_1).max_elements(), 32);
+        assert_eq!(t(Api::D3D10_1, FeatureLevel::L10_0).max_elements(), 16);
+    }
+
+    #[test]
+    fn format_support() {
+        let t = Target::new(Api::D3D11, FeatureLevel::L9_3);
+        assert!(t.supports_vertex_format(Format::R16G16B16A16_FLOAT));
+        assert!(!t.supports_vertex_format(Format::B8G8R8A8_UNORM));
+        assert!(
+            !Target::new(Api::D3D11, FeatureLevel::L9_2)
+                .supports_vertex_format(Format::R16G16_FLOAT)
+        );
+        let mut t = Target::default();
+        assert!(t.supports_vertex_format(Format::B5G6R5_UNORM));
+        t.optional_formats = false;
+        assert!(!t.supports_vertex_format(Format::B5G6R5_UNORM));
+        assert!(!t.supports_vertex_format(Format(9999)));
+        assert!(
+            !Target::new(Api::D3D11, FeatureLevel::L9_1).supports_index_format(Format::R32_UINT)
+        );
+        assert!(
+            Target::new(Api::D3D11, FeatureLevel::L9_2).supports_index_format(Format::R32_UINT)
+        );
+    }
+
+    #[test]
+    fn parse() {
+        assert_eq!("11.0".parse::<FeatureLevel>(), Ok(FeatureLevel::L11_0));
+        assert_eq!(
+            "d3d_feature_level_9_1".parse::<FeatureLevel>(),
+            Ok(FeatureLevel::L9_1)
+        );
+        assert_eq!("D3D10.1".parse::<Api>(), Ok(Api::D3D10_1));
+        assert!("12_0".parse::<FeatureLevel>().is_err());
+    }
+}
