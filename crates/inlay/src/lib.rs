@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod assembler;
 pub mod convert;
 pub mod diag;
 pub mod dxbc;
