@@ -867,7 +867,7 @@ mod tests {
             for comp in f.components {
                 let end = comp.bit_offset as u32 + comp.bits as u32;
                 assert!(end <= f.bits as u32, "{}", f.name);
-                let m = (((1u128 << comp.bits) - 1) << comp.bit_offset) as u128;
+                let m = ((1u128 << comp.bits) - 1) << comp.bit_offset;
                 assert_eq!(used & m, 0, "{} overlaps", f.name);
                 used |= m;
             }

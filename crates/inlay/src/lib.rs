@@ -2,12 +2,12 @@
 //!
 //! The modules follow the data's path:
 //!
-//! * [`format`] — the DXGI format table that drives every per-format decision, and
+//! * [`format`](mod@format) — the DXGI format table that drives every per-format decision, and
 //!   [`convert`], the reference conversions it drives;
 //! * [`target`] — runtime (D3D10, D3D10.1, D3D11) × feature level, with limits;
 //! * [`element`] — input element descriptions as the application writes them;
 //! * [`dxbc`] — shader containers and their signatures;
-//! * [`validation`] — `CreateInputLayout`: HRESULT, debug-layer diagnostics, matching;
+//! * `validation` — `CreateInputLayout`: HRESULT, debug-layer diagnostics, matching;
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values.
 #![forbid(unsafe_code)]

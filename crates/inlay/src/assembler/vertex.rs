@@ -1,0 +1,204 @@
+//! The reference vertex fetch: element bytes → input registers (ia-semantics §1–§3).
+
+use super::binding::VertexBufferBinding;
+use super::walk::{WalkStep, Walker};
+use crate::convert;
+use crate::format::FormatInfo;
+use crate::layout::InputClass;
+
+/// Number of vertex-shader input registers an [`AssembledVertex`] holds
+/// (`D3D11_VS_INPUT_REGISTER_COUNT`, ia-semantics §9).
+pub const MAX_REGISTERS: usize = 32;
+
+/// What the vertex shader receives for one vertex position of a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AssembledVertex {
+    /// 0-based position in the draw's vertex stream.
+    pub position: u64,
+    /// `SV_VertexID` (ia-semantics §4).
+    pub vertex_id: u32,
+    /// `SV_InstanceID` (ia-semantics §4).
+    pub instance_id: u32,
+    /// Bit `r` set when some layout element feeds input register `r`.
+    pub fed: u32,
+    /// Input registers `v0` … `v31`, four 32-bit lanes each; registers no element feeds are 0.
+    pub registers: [[u32; 4]; MAX_REGISTERS],
+}
+
+impl Default for AssembledVertex {
+    fn default() -> Self {
+        AssembledVertex {
+            position: 0,
+            vertex_id: 0,
+            instance_id: 0,
+            fed: 0,
+            registers: [[0; 4]; MAX_REGISTERS],
+        }
+    }
+}
+
+impl AssembledVertex {
+    /// Register `r`, if some element feeds it.
+    pub fn register(&self, r: u32) -> Option<[u32; 4]> {
+        if r < MAX_REGISTERS as u32 && self.fed & (1 << r) != 0 {
+            Some(self.registers[r as usize])
+        } else {
+            None
+        }
+    }
+}
+
+/// How one layout element is fetched in a particular draw: its register, format, the buffer
+/// bound to its slot (if any) and how its element number is chosen.
+#[derive(Clone, Copy, Debug)]
+pub struct ElementFetch<'a> {
+    /// Index of the element in the layout.
+    pub element: usize,
+    /// Input register fed.
+    pub register: u32,
+    /// The element's format row.
+    pub info: &'static FormatInfo,
+    /// Byte offset of the element inside a vertex of its slot.
+    pub offset: u32,
+    /// The buffer bound to the element's slot, `None` when unbound.
+    pub buffer: Option<VertexBufferBinding<'a>>,
+    /// Per-vertex or per-instance.
+    pub class: InputClass,
+    /// Instance data step rate (per-instance elements).
+    pub step_rate: u32,
+}
+
+impl ElementFetch<'_> {
+    /// The element number this element reads for a vertex with per-vertex number
+    /// `vertex_index` of instance `instance_id` of a draw starting at `start_instance`:
+    /// `vertex_index` for per-vertex data; `StartInstanceLocation + (rate == 0 ? 0 :
+    /// instance / rate)` for per-instance data (ia-semantics §3, R46).
+    #[inline]
+    pub fn element_number(&self, vertex_index: u32, instance_id: u32, start_instance: u32) -> u32 {
+        match self.class {
+            InputClass::PerVertex => vertex_index,
+            InputClass::PerInstance => {
+                let step = instance_id.checked_div(self.step_rate).unwrap_or(0);
+                start_instance.wrapping_add(step)
+            }
+        }
+    }
+
+    /// The four lanes for element number `n`: the byte address is
+    /// `bind offset + stride × n + element offset` in wrapping 32-bit arithmetic; if any
+    /// byte of the element lies outside `[bind offset, buffer length)` the fetch is out of
+    /// bounds (present components 0, missing ones defaulted); an unbound slot gives 0 in
+    /// every lane, w included (ia-semantics §2, §3; R44, R45).
+    #[inline]
+    pub fn fetch(&self, n: u32) -> [u32; 4] {
+        let Some(b) = &self.buffer else {
+            return [0; 4];
+        };
+        let addr = b
+            .offset
+            .wrapping_add(b.stride.wrapping_mul(n))
+            .wrapping_add(self.offset);
+        let size = self.info.byte_size();
+        if addr < b.offset || addr as u64 + size as u64 > b.data.len() as u64 {
+            return convert::out_of_bounds(self.info);
+        }
+        let a = addr as usize;
+        convert::decode_element(self.info, &b.data[a..a + size as usize])
+    }
+}
+
+/// A draw's fetch: one [`ElementFetch`] per layout element that feeds a register.
+#[derive(Clone, Debug, Default)]
+pub struct FetchPlan<'a> {
+    /// Elements in layout order (a later element feeding the same register overwrites it).
+    pub elements: Vec<ElementFetch<'a>>,
+    /// Bit `r` set when some element feeds register `r`.
+    pub fed: u32,
+    /// `StartInstanceLocation` of the draw.
+    pub start_instance: u32,
+}
+
+impl FetchPlan<'_> {
+    /// Fills `out` for the walk step `step`; returns `false` (leaving `out` alone) for a cut.
+    #[inline]
+    pub fn assemble(&self, step: &WalkStep, out: &mut AssembledVertex) -> bool {
+        let WalkStep::Vertex {
+            vertex_id,
+            instance_id,
+            vertex_index,
+            position,
+        } = *step
+        else {
+            return false;
+        };
+        out.position = position;
+        out.vertex_id = vertex_id;
+        out.instance_id = instance_id;
+        out.fed = self.fed;
+        out.registers = [[0; 4]; MAX_REGISTERS];
+        for e in &self.elements {
+            let n = e.element_number(vertex_index, instance_id, self.start_instance);
+            out.registers[e.register as usize] = e.fetch(n);
+        }
+        true
+    }
+}
+
+/// The vertex stream of a draw: an iterator of [`AssembledVertex`] in draw order, in
+/// constant memory whatever the counts.
+#[derive(Clone, Debug)]
+pub struct Vertices<'a> {
+    walker: Walker<'a>,
+    plan: FetchPlan<'a>,
+}
+
+impl<'a> Vertices<'a> {
+    /// The stream of `walker`'s vertices fetched through `plan`.
+    pub fn new(walker: Walker<'a>, plan: FetchPlan<'a>) -> Self {
+        Vertices { walker, plan }
+    }
+
+    /// The fetch plan.
+    pub fn plan(&self) -> &FetchPlan<'a> {
+        &self.plan
+    }
+
+    /// The walk still to come.
+    pub fn walker(&self) -> &Walker<'a> {
+        &self.walker
+    }
+
+    /// Batch form: fills `out` from the front with the next vertices of the stream and
+    /// returns how many were written (fewer than `out.len()` only at the end of the draw).
+    pub fn fill(&mut self, out: &mut [AssembledVertex]) -> usize {
+        let mut n = 0;
+        while n < out.len() {
+            let Some(step) = self.walker.next() else {
+                break;
+            };
+            if self.plan.assemble(&step, &mut out[n]) {
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+impl Iterator for Vertices<'_> {
+    type Item = AssembledVertex;
+
+    fn next(&mut self) -> Option<AssembledVertex> {
+        let mut v = AssembledVertex::default();
+        loop {
+            let step = self.walker.next()?;
+            if self.plan.assemble(&step, &mut v) {
+                return Some(v);
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        // Cuts take no vertex, so only the upper bound is known.
+        (0, self.walker.size_hint().1)
+    }
+}
