@@ -9,8 +9,12 @@
 //! * [`dxbc`] — shader containers and their signatures;
 //! * `validation` — `CreateInputLayout`: HRESULT, debug-layer diagnostics, matching;
 //! * [`layout`] — the resolved layout handed to the input assembler;
-//! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values.
-#![forbid(unsafe_code)]
+//! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
+//! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
+//!   [`convert`], and the memory-roof benchmark.
+// Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
+// AVX2 calls and non-temporal stores.
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod assembler;
@@ -18,6 +22,7 @@ pub mod convert;
 pub mod diag;
 pub mod dxbc;
 pub mod element;
+pub mod fetch;
 pub mod format;
 pub mod layout;
 pub mod target;

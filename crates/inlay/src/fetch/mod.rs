@@ -1,0 +1,706 @@
+//! Fast vertex fetch: a layout plus vertex-buffer bindings compiled once into a [`FetchPlan`],
+//! then run over blocks of vertices, bit-identical to the reference conversions of
+//! [`crate::convert`].
+//!
+//! # What it computes
+//!
+//! For each vertex of a contiguous range ([`Vertices::Range`], non-indexed draws) or of an index
+//! list ([`Vertices::Indexed`], indexed draws, cut values already removed by the caller) the
+//! plan produces, for every layout element, the four 32-bit lanes the input assembler
+//! delivers (ia-semantics §1–§3):
+//!
+//! * per-vertex element of vertex index `v` reads at the 32-bit wrapping address
+//!   `bind_offset + stride·v + element_offset`; for indexed draws `v = base_vertex + index`
+//!   (wrapping); for ranges `v = first + i` (wrapping);
+//! * per-instance element reads element `start + (step_rate == 0 ? 0 : instance / step_rate)`
+//!   of its slot ([`Instance`]; ia-semantics §3);
+//! * an element whose bytes do not all lie inside `[bind_offset, buffer length)` is out of
+//!   bounds: present lanes 0, missing lanes defaulted ([`crate::convert::out_of_bounds`];
+//!   spec §8.19.2); a slot with no buffer bound gives 0 in all four lanes (spec §8.20).
+//!
+//! Two output shapes: [`FetchPlan::fetch_registers`] fills the register file vertex by vertex
+//! (the registers of [`FetchPlan::registers`], four lanes each) — what a vertex shader reads;
+//! [`FetchPlan::fetch_elements`] fills one array per layout element — what mesh tools want.
+//!
+//! # How
+//!
+//! Each element gets a kernel chosen from its format's row of the format table (a
+//! [`program::LaneProgram`]: byte shuffle, shifts, one of four conversion classes; see that
+//! module). Vertices are processed in blocks of up to 1024 so a block's output stays in the
+//! L1/L2 cache while each element's kernel runs over it; in-bounds blocks run the kernel
+//! without per-vertex checks, blocks touching a buffer edge or an address wrap fall back to the
+//! exact per-vertex path. With [`Isa::Avx2`] the kernels are AVX2 code; [`Isa::Portable`] is
+//! scalar Rust giving identical bits. Large outputs are written with non-temporal stores
+//! ([`StoreMode`]), so the output costs one memory write instead of a read and a write.
+//!
+//! Memory: nothing is allocated per call; a block's scratch space (32 KiB) lives on the stack.
+
+pub mod bench;
+pub mod program;
+#[cfg(target_arch = "x86_64")]
+mod simd;
+
+use crate::assembler::binding::VertexBufferBinding;
+use crate::convert;
+use crate::format::{Format, FormatInfo};
+use crate::layout::{InputClass, InputLayout};
+use program::LaneProgram;
+
+/// Rows (16-byte lane quadruples) of the per-block scratch buffer.
+const SCRATCH_ROWS: usize = 2048;
+/// Largest block of vertices processed at once.
+const MAX_BLOCK: usize = 1024;
+/// Output size from which [`StoreMode::Auto`] uses non-temporal stores (larger than the
+/// last-level cache of most machines, so the output would be evicted anyway).
+const STREAM_THRESHOLD_BYTES: usize = 8 << 20;
+
+/// Instruction set a plan's kernels use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    /// Portable Rust (scalar, auto-vectorised where the compiler can).
+    Portable,
+    /// x86-64 AVX2 (runtime-detected).
+    Avx2,
+}
+
+impl Isa {
+    /// The best instruction set this CPU supports.
+    pub fn detect() -> Isa {
+        if Isa::Avx2.is_supported() {
+            Isa::Avx2
+        } else {
+            Isa::Portable
+        }
+    }
+
+    /// Whether this CPU can run kernels for this instruction set.
+    pub fn is_supported(self) -> bool {
+        match self {
+            Isa::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            Isa::Avx2 => false,
+        }
+    }
+
+    /// `"portable"` or `"avx2"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Isa::Portable => "portable",
+            Isa::Avx2 => "avx2",
+        }
+    }
+}
+
+/// How a fetch writes its output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum StoreMode {
+    /// Non-temporal stores when the call's output is at least 8 MiB and the instruction set
+    /// has them, else normal stores.
+    #[default]
+    Auto,
+    /// Always normal stores (the output stays in cache).
+    Normal,
+    /// Non-temporal stores whenever the instruction set has them (AVX2); the portable path
+    /// always uses normal stores.
+    Streaming,
+}
+
+/// Which vertices to fetch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vertices<'i> {
+    /// Non-indexed draw: vertex indices `first, first + 1, …` (`count` of them, wrapping at
+    /// 2^32; `first` is StartVertexLocation).
+    Range {
+        /// First vertex index (StartVertexLocation).
+        first: u32,
+        /// Number of vertices.
+        count: u32,
+    },
+    /// Indexed draw: vertex index `base_vertex + indices[k]` (wrapping) for each `k`. Every
+    /// entry is fetched: strip-cut values must already be removed (a cut produces no vertex,
+    /// ia-semantics §5); an index past the buffer is an ordinary out-of-bounds fetch.
+    Indexed {
+        /// Index values as read from the index buffer (zero-extended).
+        indices: &'i [u32],
+        /// BaseVertexLocation.
+        base_vertex: i32,
+    },
+}
+
+impl Vertices<'_> {
+    /// Number of vertices (output rows) this describes.
+    pub fn len(&self) -> usize {
+        match self {
+            Vertices::Range { count, .. } => *count as usize,
+            Vertices::Indexed { indices, .. } => indices.len(),
+        }
+    }
+
+    /// Whether there are no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The vertices `start .. start + n` of this list.
+    fn sub(&self, start: usize, n: usize) -> Vertices<'_> {
+        match *self {
+            Vertices::Range { first, .. } => Vertices::Range {
+                first: first.wrapping_add(start as u32),
+                count: n as u32,
+            },
+            Vertices::Indexed {
+                indices,
+                base_vertex,
+            } => Vertices::Indexed {
+                indices: &indices[start..start + n],
+                base_vertex,
+            },
+        }
+    }
+}
+
+/// Which instance the per-instance elements are fetched for (ia-semantics §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Instance {
+    /// The instance's ordinal inside the draw (SV_InstanceID), `j`.
+    pub id: u32,
+    /// StartInstanceLocation.
+    pub start: u32,
+}
+
+impl Instance {
+    /// Element index a per-instance element with `step_rate` reads: `start + id / step_rate`,
+    /// or `start` for step rate 0 (spec §8.1.3), wrapping.
+    pub fn element_index(&self, step_rate: u32) -> u32 {
+        if step_rate == 0 {
+            self.start
+        } else {
+            self.start.wrapping_add(self.id / step_rate)
+        }
+    }
+}
+
+/// Why a fetch could not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FetchError {
+    /// A layout element's format is not in the format table.
+    #[error("element {element}: format {format} is not a DXGI format")]
+    UnknownFormat {
+        /// Element index in the layout.
+        element: usize,
+        /// The value.
+        format: Format,
+    },
+    /// The output slice is shorter than the fetch needs.
+    #[error("output holds {got} rows of 4 lanes, the fetch needs {needed}")]
+    OutputTooSmall {
+        /// Rows needed.
+        needed: u64,
+        /// Rows available.
+        got: usize,
+    },
+    /// [`FetchPlan::fetch_elements`] was given a number of arrays other than the number of
+    /// layout elements.
+    #[error("{got} element arrays given, the layout has {expected} elements")]
+    ElementCount {
+        /// Elements in the layout.
+        expected: usize,
+        /// Arrays given.
+        got: usize,
+    },
+}
+
+/// Where one element reads from.
+#[derive(Clone, Copy, Debug)]
+struct Source<'a> {
+    data: &'a [u8],
+    stride: u32,
+    bind_offset: u32,
+}
+
+/// One element of a compiled plan.
+#[derive(Clone, Debug)]
+struct ElementPlan<'a> {
+    info: &'static FormatInfo,
+    offset: u32,
+    size: u32,
+    class: InputClass,
+    step_rate: u32,
+    /// `None`: no buffer bound to the slot.
+    source: Option<Source<'a>>,
+    program: Option<LaneProgram>,
+    oob: [u32; 4],
+    /// Position of the element's register in a register-file row.
+    row_pos: Option<usize>,
+}
+
+impl ElementPlan<'_> {
+    /// The exact value of this element for vertex (or instance) element index `index`,
+    /// one vertex at a time (the slow path, straight from the reference conversions).
+    fn fetch_one(&self, index: u32) -> [u32; 4] {
+        let Some(src) = self.source else {
+            return [0; 4];
+        };
+        match element_address(src, self.offset, self.size, index) {
+            Some(a) => convert::decode_element(self.info, &src.data[a..a + self.size as usize]),
+            None => self.oob,
+        }
+    }
+}
+
+/// Byte address of element `index` when all of its `size` bytes lie inside
+/// `[bind_offset, data.len())`; the address is computed in 32-bit wrapping arithmetic
+/// (spec §8.19.1–§8.19.2, ia-semantics §3).
+fn element_address(src: Source<'_>, offset: u32, size: u32, index: u32) -> Option<usize> {
+    let addr = src
+        .bind_offset
+        .wrapping_add(src.stride.wrapping_mul(index))
+        .wrapping_add(offset);
+    (addr >= src.bind_offset && addr as u64 + size as u64 <= src.data.len() as u64)
+        .then_some(addr as usize)
+}
+
+/// A layout and its vertex-buffer bindings compiled for fast fetching.
+///
+/// ```
+/// use inlay::assembler::binding::VertexBufferBinding;
+/// use inlay::fetch::{FetchPlan, Instance, Vertices};
+/// use inlay::format::Format;
+/// use inlay::layout::{InputClass, InputLayout, LayoutElement};
+///
+/// let element = |name: &str, format, offset, register| LayoutElement {
+///     semantic_name: name.into(), semantic_index: 0, format, slot: 0, offset,
+///     class: InputClass::PerVertex, step_rate: 0, register: Some(register),
+/// };
+/// let layout = InputLayout {
+///     elements: vec![
+///         element("POSITION", Format::R32G32_FLOAT, 0, 0),
+///         element("COLOR", Format::R8G8B8A8_UNORM, 8, 1),
+///     ],
+///     ..Default::default()
+/// };
+/// let mut vb = Vec::new();
+/// vb.extend_from_slice(&1.5f32.to_le_bytes());
+/// vb.extend_from_slice(&(-2.0f32).to_le_bytes());
+/// vb.extend_from_slice(&[255, 0, 3, 128]);
+/// let bindings = [Some(VertexBufferBinding { data: &vb, stride: 12, offset: 0 })];
+/// let plan = FetchPlan::new(&layout, &bindings).unwrap();
+/// let mut regs = [[0u32; 4]; 4]; // 2 vertices × 2 registers
+/// plan.fetch_registers(Vertices::Range { first: 0, count: 2 }, Instance::default(), &mut regs)
+///     .unwrap();
+/// assert_eq!(regs[0], [0x3fc0_0000, 0xc000_0000, 0, 0x3f80_0000]); // (1.5, -2, 0, 1)
+/// assert_eq!(regs[1], [0x3f80_0000, 0, 0x3c40_c0c1, 0x3f00_8081]); // (1, 0, 3/255, 128/255)
+/// assert_eq!(regs[2], [0, 0, 0, 0x3f80_0000]); // vertex 1 is out of bounds
+/// assert_eq!(regs[3], [0, 0, 0, 0]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct FetchPlan<'a> {
+    elements: Vec<ElementPlan<'a>>,
+    registers: Vec<u32>,
+    isa: Isa,
+    store: StoreMode,
+}
+
+impl<'a> FetchPlan<'a> {
+    /// Compiles `layout` with `buffers[slot]` bound to each slot (`None`, or a slot past the
+    /// end of `buffers`, is unbound). Uses the best instruction set of this CPU
+    /// ([`Isa::detect`]) and [`StoreMode::Auto`].
+    pub fn new(
+        layout: &InputLayout,
+        buffers: &[Option<VertexBufferBinding<'a>>],
+    ) -> Result<FetchPlan<'a>, FetchError> {
+        let mut registers: Vec<u32> = layout.elements.iter().filter_map(|e| e.register).collect();
+        registers.sort_unstable();
+        registers.dedup();
+        let mut elements = Vec::with_capacity(layout.elements.len());
+        for (i, e) in layout.elements.iter().enumerate() {
+            let info = e.format.info().ok_or(FetchError::UnknownFormat {
+                element: i,
+                format: e.format,
+            })?;
+            let source = buffers
+                .get(e.slot as usize)
+                .copied()
+                .flatten()
+                .map(|b| Source {
+                    data: b.data,
+                    stride: b.stride,
+                    bind_offset: b.offset,
+                });
+            elements.push(ElementPlan {
+                info,
+                offset: e.offset,
+                size: info.byte_size(),
+                class: e.class,
+                step_rate: e.step_rate,
+                source,
+                program: LaneProgram::compile(info),
+                oob: convert::out_of_bounds(info),
+                row_pos: e
+                    .register
+                    .map(|r| registers.binary_search(&r).unwrap_or_default()),
+            });
+        }
+        Ok(FetchPlan {
+            elements,
+            registers,
+            isa: Isa::detect(),
+            store: StoreMode::Auto,
+        })
+    }
+
+    /// Uses `isa` for the kernels, or [`Isa::Portable`] when this CPU does not support it
+    /// (see [`FetchPlan::isa`]).
+    pub fn with_isa(mut self, isa: Isa) -> Self {
+        self.isa = if isa.is_supported() {
+            isa
+        } else {
+            Isa::Portable
+        };
+        self
+    }
+
+    /// Uses `mode` for the output stores.
+    pub fn with_store_mode(mut self, mode: StoreMode) -> Self {
+        self.store = mode;
+        self
+    }
+
+    /// The instruction set the kernels use.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// The input registers a register-file row holds, in row order (ascending register
+    /// number; elements without a register are not in the row).
+    pub fn registers(&self) -> &[u32] {
+        &self.registers
+    }
+
+    /// Number of layout elements (arrays [`FetchPlan::fetch_elements`] fills).
+    pub fn element_count(&self) -> usize {
+        self.elements.len()
+    }
+
+    /// Fills `out` with the register file of each vertex: row `k` (`registers().len()`
+    /// entries of four lanes, starting at `out[k * registers().len()]`) holds what the
+    /// vertex shader reads for the `k`-th vertex of `vertices`.
+    pub fn fetch_registers(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        out: &mut [[u32; 4]],
+    ) -> Result<(), FetchError> {
+        let needed = vertices.len() as u64 * self.registers.len() as u64;
+        if (out.len() as u64) < needed {
+            return Err(FetchError::OutputTooSmall {
+                needed,
+                got: out.len(),
+            });
+        }
+        self.run(
+            vertices,
+            instance,
+            &mut Sink::Registers(&mut out[..needed as usize]),
+        );
+        Ok(())
+    }
+
+    /// Fills `outs[e][k]` with element `e`'s lanes for the `k`-th vertex of `vertices`, for
+    /// every layout element `e` (elements without a register included).
+    pub fn fetch_elements(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        outs: &mut [&mut [[u32; 4]]],
+    ) -> Result<(), FetchError> {
+        if outs.len() != self.elements.len() {
+            return Err(FetchError::ElementCount {
+                expected: self.elements.len(),
+                got: outs.len(),
+            });
+        }
+        let n = vertices.len();
+        if let Some(short) = outs.iter().find(|o| o.len() < n) {
+            return Err(FetchError::OutputTooSmall {
+                needed: n as u64,
+                got: short.len(),
+            });
+        }
+        self.run(vertices, instance, &mut Sink::Elements(outs));
+        Ok(())
+    }
+
+    /// [`FetchPlan::fetch_registers`] split over `threads` threads (at least 1), each taking a
+    /// contiguous share of the vertices (std::thread::scope; no thread pool).
+    pub fn fetch_registers_parallel(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        out: &mut [[u32; 4]],
+        threads: usize,
+    ) -> Result<(), FetchError> {
+        let row = self.registers.len();
+        let n = vertices.len();
+        let needed = n as u64 * row as u64;
+        if (out.len() as u64) < needed {
+            return Err(FetchError::OutputTooSmall {
+                needed,
+                got: out.len(),
+            });
+        }
+        let threads = threads.clamp(1, n.div_ceil(MAX_BLOCK).max(1));
+        if threads == 1 || row == 0 {
+            return self.fetch_registers(vertices, instance, out);
+        }
+        let share = n.div_ceil(threads).next_multiple_of(MAX_BLOCK);
+        std::thread::scope(|s| {
+            let mut rest = &mut out[..needed as usize];
+            let mut start = 0;
+            while start < n {
+                let m = share.min(n - start);
+                let (mine, tail) = rest.split_at_mut(m * row);
+                rest = tail;
+                let part = vertices.sub(start, m);
+                s.spawn(move || self.run(part, instance, &mut Sink::Registers(mine)));
+                start += m;
+            }
+        });
+        Ok(())
+    }
+
+    /// Whether this call writes with non-temporal stores.
+    fn streaming(&self, out_rows: usize) -> bool {
+        self.isa == Isa::Avx2
+            && match self.store {
+                StoreMode::Auto => out_rows * 16 >= STREAM_THRESHOLD_BYTES,
+                StoreMode::Normal => false,
+                StoreMode::Streaming => true,
+            }
+    }
+
+    /// The block loop shared by both output shapes.
+    fn run(&self, vertices: Vertices<'_>, instance: Instance, sink: &mut Sink<'_, '_>) {
+        let n = vertices.len();
+        let width = match sink {
+            Sink::Registers(_) => self.registers.len(),
+            Sink::Elements(outs) => outs.len(),
+        };
+        if n == 0 || width == 0 {
+            return;
+        }
+        let block = (SCRATCH_ROWS / width).clamp(1, MAX_BLOCK);
+        let streaming = width <= SCRATCH_ROWS && self.streaming(n * width);
+        let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
+        let mut start = 0;
+        while start < n {
+            let m = block.min(n - start);
+            let verts = vertices.sub(start, m);
+            match sink {
+                Sink::Registers(out) => {
+                    let rows = &mut out[start * width..(start + m) * width];
+                    if streaming {
+                        let tmp = &mut scratch[..m * width];
+                        self.registers_block(verts, instance, tmp);
+                        stream_copy(self.isa, rows, tmp);
+                    } else {
+                        self.registers_block(verts, instance, rows);
+                    }
+                }
+                Sink::Elements(outs) => {
+                    for (e, (plan, out)) in self.elements.iter().zip(outs.iter_mut()).enumerate() {
+                        let rows = &mut out[start..start + m];
+                        if streaming {
+                            let tmp = &mut scratch[e * block..e * block + m];
+                            self.element_block(plan, verts, instance, tmp, 1, 0);
+                            stream_copy(self.isa, rows, tmp);
+                        } else {
+                            self.element_block(plan, verts, instance, rows, 1, 0);
+                        }
+                    }
+                }
+            }
+            start += m;
+        }
+        if streaming {
+            stream_fence(self.isa);
+        }
+    }
+
+    /// One block of register-file rows.
+    fn registers_block(&self, verts: Vertices<'_>, instance: Instance, rows: &mut [[u32; 4]]) {
+        let width = self.registers.len();
+        for plan in &self.elements {
+            if let Some(pos) = plan.row_pos {
+                self.element_block(plan, verts, instance, rows, width, pos);
+            }
+        }
+    }
+
+    /// One element over one block: `dst[i * dst_stride + pos]` for vertex `i` of `verts`.
+    fn element_block(
+        &self,
+        e: &ElementPlan<'_>,
+        verts: Vertices<'_>,
+        instance: Instance,
+        dst: &mut [[u32; 4]],
+        dst_stride: usize,
+        pos: usize,
+    ) {
+        let n = verts.len();
+        let fill = |dst: &mut [[u32; 4]], v: [u32; 4]| {
+            for i in 0..n {
+                dst[i * dst_stride + pos] = v;
+            }
+        };
+        let Some(src) = e.source else {
+            return fill(dst, [0; 4]);
+        };
+        if e.class == InputClass::PerInstance {
+            return fill(dst, e.fetch_one(instance.element_index(e.step_rate)));
+        }
+        match verts {
+            Vertices::Range { first, .. } => {
+                let last = first as u64 + n as u64 - 1;
+                let addr = |v: u64| {
+                    src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64
+                };
+                let (a0, a1) = (addr(first as u64), addr(last));
+                let len = src.data.len() as u64;
+                if last > u32::MAX as u64 || a1 > u32::MAX as u64 {
+                    // Index or address wraps inside the block: exact per-vertex path.
+                    for i in 0..n {
+                        dst[i * dst_stride + pos] = e.fetch_one(first.wrapping_add(i as u32));
+                    }
+                } else if a1 + e.size as u64 <= len {
+                    // Addresses grow with the index (no wrap), so all are in bounds.
+                    let k = Kernel {
+                        isa: self.isa,
+                        e,
+                        data: src.data,
+                    };
+                    k.linear(a0 as usize, src.stride as usize, n, dst, dst_stride, pos);
+                } else if a0 + e.size as u64 > len {
+                    fill(dst, e.oob);
+                } else {
+                    for i in 0..n {
+                        dst[i * dst_stride + pos] = e.fetch_one(first.wrapping_add(i as u32));
+                    }
+                }
+            }
+            Vertices::Indexed {
+                indices,
+                base_vertex,
+            } => {
+                let mut addrs = [NO_ADDR; MAX_BLOCK];
+                for (a, &ix) in addrs.iter_mut().zip(indices) {
+                    let v = (base_vertex as u32).wrapping_add(ix);
+                    *a = element_address(src, e.offset, e.size, v).unwrap_or(NO_ADDR);
+                }
+                let k = Kernel {
+                    isa: self.isa,
+                    e,
+                    data: src.data,
+                };
+                k.list(&addrs[..n], dst, dst_stride, pos);
+            }
+        }
+    }
+}
+
+/// Address-list marker for an out-of-bounds fetch.
+const NO_ADDR: usize = usize::MAX;
+
+/// Output of [`FetchPlan::run`].
+enum Sink<'o, 'p> {
+    Registers(&'o mut [[u32; 4]]),
+    Elements(&'o mut [&'p mut [[u32; 4]]]),
+}
+
+/// One element's kernel bound to its buffer.
+struct Kernel<'k, 'a> {
+    isa: Isa,
+    e: &'k ElementPlan<'a>,
+    data: &'a [u8],
+}
+
+impl Kernel<'_, '_> {
+    /// `n` in-bounds elements at `start + i * stride` (checked by the caller).
+    fn linear(
+        &self,
+        start: usize,
+        stride: usize,
+        n: usize,
+        dst: &mut [[u32; 4]],
+        dst_stride: usize,
+        pos: usize,
+    ) {
+        let size = self.e.size as usize;
+        let Some(p) = &self.e.program else {
+            for i in 0..n {
+                let a = start + i * stride;
+                dst[i * dst_stride + pos] =
+                    convert::decode_element(self.e.info, &self.data[a..a + size]);
+            }
+            return;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx2 {
+            return simd::linear(p, self.data, start, stride, n, dst, dst_stride, pos);
+        }
+        for i in 0..n {
+            let a = start + i * stride;
+            dst[i * dst_stride + pos] = p.run(&program::chunk_at(self.data, a, size));
+        }
+    }
+
+    /// One element per address ([`NO_ADDR`]: out of bounds).
+    fn list(&self, addrs: &[usize], dst: &mut [[u32; 4]], dst_stride: usize, pos: usize) {
+        let size = self.e.size as usize;
+        let Some(p) = &self.e.program else {
+            for (i, &a) in addrs.iter().enumerate() {
+                dst[i * dst_stride + pos] = if a == NO_ADDR {
+                    self.e.oob
+                } else {
+                    convert::decode_element(self.e.info, &self.data[a..a + size])
+                };
+            }
+            return;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.isa == Isa::Avx2 {
+            return simd::list(p, self.data, addrs, dst, dst_stride, pos);
+        }
+        for (i, &a) in addrs.iter().enumerate() {
+            // An out-of-bounds fetch decodes as all-zero bytes: present lanes 0, defaults
+            // elsewhere — exactly convert::out_of_bounds.
+            let chunk = if a == NO_ADDR {
+                [0; 16]
+            } else {
+                program::chunk_at(self.data, a, size)
+            };
+            dst[i * dst_stride + pos] = p.run(&chunk);
+        }
+    }
+}
+
+/// Copies `src` into `dst` (same length), with non-temporal stores on AVX2.
+fn stream_copy(isa: Isa, dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx2 {
+        return simd::stream_copy(dst, src);
+    }
+    let _ = isa;
+    dst.copy_from_slice(src);
+}
+
+/// Orders earlier non-temporal stores before later stores (`sfence`).
+fn stream_fence(isa: Isa) {
+    #[cfg(target_arch = "x86_64")]
+    if isa == Isa::Avx2 {
+        simd::fence();
+    }
+    let _ = isa;
+}

@@ -1,0 +1,420 @@
+//! Differential tests: the fast fetch (`inlay::fetch`) against the reference conversions
+//! (`convert::decode_element` / `convert::out_of_bounds`) driven by an independent, naive
+//! statement of the address rules of ia-semantics §2–§3: every IA vertex format, offsets and
+//! strides (0, not multiples of 4, elements straddling the buffer end), bind offsets,
+//! per-vertex and per-instance data with step rates 0/1/n, unbound slots, index lists with cut
+//! values and out-of-range indices, 32-bit address wrap — on the AVX2 path (when the CPU has
+//! it) and the forced portable path, with normal and non-temporal stores, for both output
+//! shapes. Every comparison is of exact bit patterns.
+
+use inlay::assembler::binding::VertexBufferBinding;
+use inlay::convert::{decode_element, out_of_bounds};
+use inlay::fetch::{FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
+use inlay::format::{Format, vertex_formats};
+use inlay::layout::{InputClass, InputLayout, LayoutElement};
+
+/// SplitMix64: small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+/// Buffers that make half/11/10-bit specials (NaN, Inf, subnormals) and SNORM minima common:
+/// a third of the bytes come from a small set of edge values.
+fn edgy_bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
+    const EDGE: [u8; 10] = [0x00, 0xff, 0x80, 0x7f, 0x7c, 0xfc, 0x7e, 0x01, 0x03, 0x81];
+    (0..n)
+        .map(|_| {
+            let r = rng.next();
+            if r % 3 == 0 {
+                EDGE[(r >> 8) as usize % EDGE.len()]
+            } else {
+                (r >> 16) as u8
+            }
+        })
+        .collect()
+}
+
+fn element(format: Format, slot: u32, offset: u32, register: Option<u32>) -> LayoutElement {
+    LayoutElement {
+        semantic_name: "TEXCOORD".into(),
+        semantic_index: register.unwrap_or(99),
+        format,
+        slot,
+        offset,
+        class: InputClass::PerVertex,
+        step_rate: 0,
+        register,
+    }
+}
+
+/// The naive statement of what the IA delivers for element `e` of the `k`-th vertex.
+fn oracle(
+    e: &LayoutElement,
+    bindings: &[Option<VertexBufferBinding<'_>>],
+    vertices: Vertices<'_>,
+    k: usize,
+    instance: Instance,
+) -> [u32; 4] {
+    let info = e.format.info().unwrap();
+    let Some(b) = bindings.get(e.slot as usize).copied().flatten() else {
+        return [0; 4]; // unbound slot: zeros, w included (spec §8.20)
+    };
+    let index = match e.class {
+        InputClass::PerInstance => {
+            let step = if e.step_rate == 0 {
+                0
+            } else {
+                instance.id / e.step_rate
+            };
+            instance.start.wrapping_add(step)
+        }
+        InputClass::PerVertex => match vertices {
+            Vertices::Range { first, .. } => first.wrapping_add(k as u32),
+            Vertices::Indexed {
+                indices,
+                base_vertex,
+            } => (base_vertex as u32).wrapping_add(indices[k]),
+        },
+    };
+    let addr = b
+        .offset
+        .wrapping_add(b.stride.wrapping_mul(index))
+        .wrapping_add(e.offset);
+    let size = info.byte_size() as usize;
+    let start = addr as usize;
+    if addr < b.offset || start + size > b.data.len() {
+        return out_of_bounds(info);
+    }
+    decode_element(info, &b.data[start..start + size])
+}
+
+/// Every plan variant the tests run: each ISA this CPU has × both store modes.
+fn variants() -> Vec<(Isa, StoreMode)> {
+    let mut v = vec![
+        (Isa::Portable, StoreMode::Normal),
+        (Isa::Portable, StoreMode::Streaming),
+    ];
+    if Isa::Avx2.is_supported() {
+        v.push((Isa::Avx2, StoreMode::Normal));
+        v.push((Isa::Avx2, StoreMode::Streaming));
+    } else {
+        eprintln!("note: AVX2 not available, only the portable path is tested");
+    }
+    v
+}
+
+/// Runs both output shapes on every variant and compares with the oracle.
+fn check(
+    layout: &InputLayout,
+    bindings: &[Option<VertexBufferBinding<'_>>],
+    vertices: Vertices<'_>,
+    instance: Instance,
+    what: &str,
+) {
+    let n = vertices.len();
+    let base = FetchPlan::new(layout, bindings).unwrap();
+    let regs = base.registers().to_vec();
+    // Expected register file and per-element arrays.
+    let mut want_elems = vec![Vec::with_capacity(n); layout.elements.len()];
+    for k in 0..n {
+        for (i, e) in layout.elements.iter().enumerate() {
+            want_elems[i].push(oracle(e, bindings, vertices, k, instance));
+        }
+    }
+    let mut want_regs = vec![[0xdead_beef_u32; 4]; n * regs.len()];
+    for (i, e) in layout.elements.iter().enumerate() {
+        if let Some(r) = e.register {
+            let pos = regs.iter().position(|x| *x == r).unwrap();
+            for k in 0..n {
+                want_regs[k * regs.len() + pos] = want_elems[i][k];
+            }
+        }
+    }
+    for (isa, store) in variants() {
+        let plan = base.clone().with_isa(isa).with_store_mode(store);
+        assert_eq!(plan.isa(), isa);
+        let mut got = vec![[0xdead_beef_u32; 4]; n * regs.len()];
+        plan.fetch_registers(vertices, instance, &mut got).unwrap();
+        for (row, (g, w)) in got.iter().zip(&want_regs).enumerate() {
+            assert_eq!(
+                g, w,
+                "{what}: {isa:?}/{store:?} register row {row} (vertex {}, register {})",
+                row / regs.len().max(1),
+                regs[row % regs.len()]
+            );
+        }
+        let mut arrays = vec![vec![[0xdead_beef_u32; 4]; n]; layout.elements.len()];
+        let mut outs: Vec<&mut [[u32; 4]]> = arrays.iter_mut().map(|a| &mut a[..]).collect();
+        plan.fetch_elements(vertices, instance, &mut outs).unwrap();
+        for (i, (g, w)) in arrays.iter().zip(&want_elems).enumerate() {
+            if let Some(k) = (0..n).find(|&k| g[k] != w[k]) {
+                panic!(
+                    "{what}: {isa:?}/{store:?} element {i} ({}) vertex {k}: got {:08x?}, want {:08x?}",
+                    layout.elements[i].format, g[k], w[k]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_format_every_stride_and_offset_range_draws() {
+    let mut rng = Rng(0x5eed_0001);
+    for info in vertex_formats() {
+        let format = Format(info.value);
+        let size = info.byte_size();
+        // (stride, bind offset, element offset, buffer length, first vertex, count)
+        let mut cases: Vec<(u32, u32, u32, usize, u32, u32)> = vec![
+            (size, 0, 0, 3000 * size as usize, 0, 3000),  // tightly packed, several blocks
+            (48, 4, 8, 48 * 1100 + 5, 3, 1200),           // straddles the end, then all OOB
+            (0, 12, 4, 64, 0, 700),                        // stride 0: one element for all
+            (0, 60, 8, 64, 0, 10),                         // stride 0, out of bounds
+            (size + 3, 1, 2, 5000, 7, 1500),               // odd stride, odd offsets
+            (2048, 0, 2040, 2048 * 40, 0, 45),             // max stride, element at its end
+            (17, 0, 0, 17 * 200 + size as usize - 1, 0, 201), // last element one byte short
+            (16, 32, 0, 4096, u32::MAX - 500, 1000),       // vertex index wraps past 2^32
+            (4, 0, 0, 4096, 0x4000_0000 - 300, 600),       // address wraps past 2^32
+            (size, 0, 0, 0, 0, 50),                        // empty buffer
+        ];
+        for _ in 0..6 {
+            let stride = rng.below(80) as u32;
+            let len = rng.below(4000) as usize;
+            cases.push((
+                stride,
+                rng.below(40) as u32,
+                rng.below(64) as u32,
+                len,
+                rng.below(100) as u32,
+                rng.below(1500) as u32,
+            ));
+        }
+        for (stride, bind_offset, offset, len, first, count) in cases {
+            let data = edgy_bytes(&mut rng, len);
+            let layout = InputLayout {
+                elements: vec![element(format, 0, offset, Some(0))],
+                ..Default::default()
+            };
+            let bindings = [Some(VertexBufferBinding {
+                data: &data,
+                stride,
+                offset: bind_offset,
+            })];
+            check(
+                &layout,
+                &bindings,
+                Vertices::Range { first, count },
+                Instance::default(),
+                &format!(
+                    "{} stride {stride} bind {bind_offset} offset {offset} len {len} first {first}",
+                    info.name
+                ),
+            );
+        }
+    }
+}
+
+#[test]
+fn every_format_indexed_with_cuts_and_out_of_range_indices() {
+    let mut rng = Rng(0x5eed_0002);
+    for info in vertex_formats() {
+        let format = Format(info.value);
+        let stride = info.byte_size() + rng.below(9) as u32;
+        let data = edgy_bytes(&mut rng, stride as usize * 600);
+        let mut indices: Vec<u32> = (0..2100).map(|_| rng.below(620) as u32).collect();
+        for i in (0..indices.len()).step_by(97) {
+            indices[i] = 0xffff_ffff; // a 32-bit cut value fetched as an index: wraps
+        }
+        for i in (5..indices.len()).step_by(131) {
+            indices[i] = 0xffff; // a 16-bit cut value as a 32-bit index: ordinary, OOB here
+        }
+        for base_vertex in [0, 5, -3, -700, i32::MIN] {
+            let layout = InputLayout {
+                elements: vec![element(format, 0, 0, Some(0))],
+                ..Default::default()
+            };
+            let bindings = [Some(VertexBufferBinding {
+                data: &data,
+                stride,
+                offset: 0,
+            })];
+            check(
+                &layout,
+                &bindings,
+                Vertices::Indexed {
+                    indices: &indices,
+                    base_vertex,
+                },
+                Instance::default(),
+                &format!("{} indexed base {base_vertex}", info.name),
+            );
+        }
+    }
+}
+
+#[test]
+fn mixed_layouts_slots_instances_and_unbound_slots() {
+    let mut rng = Rng(0x5eed_0003);
+    let formats: Vec<Format> = vertex_formats().map(|f| Format(f.value)).collect();
+    for round in 0..120 {
+        let slots = 1 + rng.below(4) as u32;
+        let mut elements = Vec::new();
+        let mut registers: Vec<u32> = (0..16).collect();
+        for i in 0..(1 + rng.below(9)) {
+            let format = formats[rng.below(formats.len() as u64) as usize];
+            let slot = rng.below(slots as u64) as u32;
+            let ri = rng.below(registers.len() as u64) as usize;
+            // Every fifth element feeds no register (not in the shader's signature).
+            let register = (i % 5 != 4).then(|| registers.remove(ri));
+            let mut e = element(format, slot, 4 * rng.below(12) as u32, register);
+            if slot == 2 {
+                e.class = InputClass::PerInstance;
+                e.step_rate = [0, 1, 3][rng.below(3) as usize];
+            }
+            elements.push(e);
+        }
+        let layout = InputLayout {
+            elements,
+            ..Default::default()
+        };
+        let buffers: Vec<Vec<u8>> = (0..slots)
+            .map(|_| {
+                let n = rng.below(3000) as usize;
+                rng.bytes(n)
+            })
+            .collect();
+        let bindings: Vec<Option<VertexBufferBinding<'_>>> = buffers
+            .iter()
+            .enumerate()
+            .map(|(s, data)| {
+                // Slot 1 is unbound in every third round.
+                (!(s == 1 && round % 3 == 0)).then_some(VertexBufferBinding {
+                    data,
+                    stride: [0, 12, 16, 20, 28, 33, 48][(s * 2) % 6 + (round % 2)],
+                    offset: 4 * rng.below(4) as u32,
+                })
+            })
+            .collect();
+        let instance = Instance {
+            id: rng.below(10) as u32,
+            start: rng.below(50) as u32,
+        };
+        let count = rng.below(1400) as u32;
+        check(
+            &layout,
+            &bindings,
+            Vertices::Range {
+                first: rng.below(30) as u32,
+                count,
+            },
+            instance,
+            &format!("mixed round {round}"),
+        );
+        let indices: Vec<u32> = (0..count).map(|_| rng.below(200) as u32).collect();
+        check(
+            &layout,
+            &bindings,
+            Vertices::Indexed {
+                indices: &indices,
+                base_vertex: rng.below(10) as i32 - 5,
+            },
+            instance,
+            &format!("mixed round {round}, indexed"),
+        );
+    }
+}
+
+#[test]
+fn parallel_fetch_equals_serial_fetch() {
+    let mut rng = Rng(0x5eed_0004);
+    let data = rng.bytes(28 * 10_000);
+    let layout = InputLayout {
+        elements: vec![
+            element(Format::R16G16B16A16_FLOAT, 0, 0, Some(0)),
+            element(Format::R10G10B10A2_UNORM, 0, 8, Some(1)),
+            element(Format::B8G8R8A8_UNORM, 0, 16, Some(3)),
+        ],
+        ..Default::default()
+    };
+    let bindings = [Some(VertexBufferBinding {
+        data: &data,
+        stride: 28,
+        offset: 0,
+    })];
+    let plan = FetchPlan::new(&layout, &bindings).unwrap();
+    let v = Vertices::Range {
+        first: 0,
+        count: 10_050, // a little past the buffer: the last share has OOB vertices
+    };
+    let mut serial = vec![[0u32; 4]; 10_050 * 3];
+    plan.fetch_registers(v, Instance::default(), &mut serial)
+        .unwrap();
+    for threads in [1, 2, 3, 8] {
+        let mut par = vec![[1u32; 4]; 10_050 * 3];
+        plan.fetch_registers_parallel(v, Instance::default(), &mut par, threads)
+            .unwrap();
+        assert!(par == serial, "{threads} threads");
+    }
+}
+
+#[test]
+fn errors_name_the_problem() {
+    let layout = InputLayout {
+        elements: vec![element(Format::R32_FLOAT, 0, 0, Some(0))],
+        ..Default::default()
+    };
+    let plan = FetchPlan::new(&layout, &[]).unwrap();
+    let mut out = [[0u32; 4]; 2];
+    let e = plan
+        .fetch_registers(
+            Vertices::Range { first: 0, count: 3 },
+            Instance::default(),
+            &mut out,
+        )
+        .unwrap_err();
+    assert_eq!(e, FetchError::OutputTooSmall { needed: 3, got: 2 });
+    assert_eq!(
+        e.to_string(),
+        "output holds 2 rows of 4 lanes, the fetch needs 3"
+    );
+    let e = plan
+        .fetch_elements(
+            Vertices::Range { first: 0, count: 1 },
+            Instance::default(),
+            &mut [],
+        )
+        .unwrap_err();
+    assert_eq!(e, FetchError::ElementCount { expected: 1, got: 0 });
+    let bad = InputLayout {
+        elements: vec![element(Format(1000), 0, 0, Some(0))],
+        ..Default::default()
+    };
+    assert_eq!(
+        FetchPlan::new(&bad, &[]).unwrap_err(),
+        FetchError::UnknownFormat {
+            element: 0,
+            format: Format(1000)
+        }
+    );
+    // Unbound slot: zeros in every lane, the default w included (spec §8.20).
+    plan.fetch_registers(
+        Vertices::Range { first: 0, count: 2 },
+        Instance::default(),
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(out, [[0; 4]; 2]);
+}
