@@ -75,11 +75,8 @@ fn oracle(
     };
     let index = match e.class {
         InputClass::PerInstance => {
-            let step = if e.step_rate == 0 {
-                0
-            } else {
-                instance.id / e.step_rate
-            };
+            // Step rate 0: every instance reads element `start` (spec §8.1.3).
+            let step = instance.id.checked_div(e.step_rate).unwrap_or(0);
             instance.start.wrapping_add(step)
         }
         InputClass::PerVertex => match vertices {
@@ -151,7 +148,8 @@ fn check(
         plan.fetch_registers(vertices, instance, &mut got).unwrap();
         for (row, (g, w)) in got.iter().zip(&want_regs).enumerate() {
             assert_eq!(
-                g, w,
+                g,
+                w,
                 "{what}: {isa:?}/{store:?} register row {row} (vertex {}, register {})",
                 row / regs.len().max(1),
                 regs[row % regs.len()]
@@ -179,16 +177,16 @@ fn every_format_every_stride_and_offset_range_draws() {
         let size = info.byte_size();
         // (stride, bind offset, element offset, buffer length, first vertex, count)
         let mut cases: Vec<(u32, u32, u32, usize, u32, u32)> = vec![
-            (size, 0, 0, 3000 * size as usize, 0, 3000),  // tightly packed, several blocks
-            (48, 4, 8, 48 * 1100 + 5, 3, 1200),           // straddles the end, then all OOB
-            (0, 12, 4, 64, 0, 700),                        // stride 0: one element for all
-            (0, 60, 8, 64, 0, 10),                         // stride 0, out of bounds
-            (size + 3, 1, 2, 5000, 7, 1500),               // odd stride, odd offsets
-            (2048, 0, 2040, 2048 * 40, 0, 45),             // max stride, element at its end
+            (size, 0, 0, 3000 * size as usize, 0, 3000), // tightly packed, several blocks
+            (48, 4, 8, 48 * 1100 + 5, 3, 1200),          // straddles the end, then all OOB
+            (0, 12, 4, 64, 0, 700),                      // stride 0: one element for all
+            (0, 60, 8, 64, 0, 10),                       // stride 0, out of bounds
+            (size + 3, 1, 2, 5000, 7, 1500),             // odd stride, odd offsets
+            (2048, 0, 2040, 2048 * 40, 0, 45),           // max stride, element at its end
             (17, 0, 0, 17 * 200 + size as usize - 1, 0, 201), // last element one byte short
-            (16, 32, 0, 4096, u32::MAX - 500, 1000),       // vertex index wraps past 2^32
-            (4, 0, 0, 4096, 0x4000_0000 - 300, 600),       // address wraps past 2^32
-            (size, 0, 0, 0, 0, 50),                        // empty buffer
+            (16, 32, 0, 4096, u32::MAX - 500, 1000),     // vertex index wraps past 2^32
+            (4, 0, 0, 4096, 0x4000_0000 - 300, 600),     // address wraps past 2^32
+            (size, 0, 0, 0, 0, 50),                      // empty buffer
         ];
         for _ in 0..6 {
             let stride = rng.below(80) as u32;
@@ -397,7 +395,13 @@ fn errors_name_the_problem() {
             &mut [],
         )
         .unwrap_err();
-    assert_eq!(e, FetchError::ElementCount { expected: 1, got: 0 });
+    assert_eq!(
+        e,
+        FetchError::ElementCount {
+            expected: 1,
+            got: 0
+        }
+    );
     let bad = InputLayout {
         elements: vec![element(Format(1000), 0, 0, Some(0))],
         ..Default::default()

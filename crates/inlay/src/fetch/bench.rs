@@ -119,7 +119,14 @@ impl std::fmt::Display for BenchReport {
         writeln!(
             f,
             "{:<4} {:<12} {:>7} {:>12} {:>12} {:>12} {:>7} {:>8}",
-            "", "workload", "B in/out", "decode Mv/s", "roof Mv/s", "roofNT Mv/s", "ratio", "ratio_nt"
+            "",
+            "workload",
+            "B in/out",
+            "decode Mv/s",
+            "roof Mv/s",
+            "roofNT Mv/s",
+            "ratio",
+            "ratio_nt"
         )?;
         for w in &self.workloads {
             writeln!(
@@ -219,7 +226,8 @@ impl Workload {
                         16 => {
                             let r = rng.next();
                             let exp = 1 + (r % 30) as u16; // 1 ..= 30: normal, finite
-                            let h = ((r >> 8) as u16 & 0x8000) | (exp << 10) | (r >> 20) as u16 & 0x3ff;
+                            let h =
+                                ((r >> 8) as u16 & 0x8000) | (exp << 10) | (r >> 20) as u16 & 0x3ff;
                             bytes[at..at + 2].copy_from_slice(&h.to_le_bytes());
                         }
                         _ => {}
@@ -501,6 +509,10 @@ mod tests {
         assert_eq!(r.workloads.len(), 2);
         assert_eq!(r.workloads[0].name, "W1");
         assert_eq!(r.workloads[1].output_bytes_per_vertex, 96);
-        assert!(r.workloads.iter().all(|w| w.mvert_per_s > 0.0 && w.ratio > 0.0));
+        assert!(
+            r.workloads
+                .iter()
+                .all(|w| w.mvert_per_s > 0.0 && w.ratio > 0.0)
+        );
     }
 }

@@ -174,10 +174,9 @@ impl Instance {
     /// Element index a per-instance element with `step_rate` reads: `start + id / step_rate`,
     /// or `start` for step rate 0 (spec §8.1.3), wrapping.
     pub fn element_index(&self, step_rate: u32) -> u32 {
-        if step_rate == 0 {
-            self.start
-        } else {
-            self.start.wrapping_add(self.id / step_rate)
+        match self.id.checked_div(step_rate) {
+            None => self.start,
+            Some(step) => self.start.wrapping_add(step),
         }
     }
 }
@@ -564,9 +563,8 @@ impl<'a> FetchPlan<'a> {
         match verts {
             Vertices::Range { first, .. } => {
                 let last = first as u64 + n as u64 - 1;
-                let addr = |v: u64| {
-                    src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64
-                };
+                let addr =
+                    |v: u64| src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64;
                 let (a0, a1) = (addr(first as u64), addr(last));
                 let len = src.data.len() as u64;
                 if last > u32::MAX as u64 || a1 > u32::MAX as u64 {

@@ -142,7 +142,7 @@ impl LaneProgram {
                     p.mant_shift[lane] = 23 - mbits;
                     p.exp_max[lane] = 31 << mbits;
                     p.sub_limit[lane] = 1 << mbits;
-                    p.sub_scale[lane] = f32::from_bits(((127 - 14 - mbits) as u32) << 23);
+                    p.sub_scale[lane] = f32::from_bits((127 - 14 - mbits) << 23);
                     Conv::SmallFloat
                 }
                 Kind::Unorm if b <= 24 => {
@@ -175,11 +175,10 @@ impl LaneProgram {
     #[inline(always)]
     pub fn run(&self, chunk: &[u8; 16]) -> [u32; 4] {
         let mut out = [0u32; 4];
-        for lane in 0..4 {
+        for (lane, out) in out.iter_mut().enumerate() {
             let mut w = [0u8; 4];
-            for k in 0..4 {
-                let s = self.shuffle[4 * lane + k];
-                w[k] = if s & 0x80 == 0 {
+            for (b, &s) in w.iter_mut().zip(&self.shuffle[4 * lane..4 * lane + 4]) {
+                *b = if s & 0x80 == 0 {
                     chunk[(s & 15) as usize]
                 } else {
                     0
@@ -200,7 +199,7 @@ impl LaneProgram {
                 }
                 Conv::SmallFloat => self.small_float(lane, x),
             };
-            out[lane] = (v & self.present[lane]) | self.defaults[lane];
+            *out = (v & self.present[lane]) | self.defaults[lane];
         }
         out
     }
@@ -262,7 +261,10 @@ mod tests {
             let p = LaneProgram::compile(info).unwrap();
             let size = info.byte_size() as usize;
             for pos in (0..size).step_by(2) {
-                for v in (0..=u16::MAX).step_by(7).chain([0x7c01, 0xfc01, 0x8000, 0xffff]) {
+                for v in (0..=u16::MAX)
+                    .step_by(7)
+                    .chain([0x7c01, 0xfc01, 0x8000, 0xffff])
+                {
                     let mut chunk = [0u8; 16];
                     chunk[pos] = v as u8;
                     if pos + 1 < size {
