@@ -108,6 +108,10 @@ macro_rules! message_ids {
 }
 
 message_ids! {
+    // `D3D11_MESSAGE_ID_UNKNOWN`: inlay uses it for refusals that have no Windows message
+    // because the real call would be undefined behaviour (e.g. `NumElements` larger than the
+    // array); see `docs/notes/validation.md`.
+    UNKNOWN = 0,
     CREATEINPUTLAYOUT_OUTOFMEMORY = 150,
     CREATEINPUTLAYOUT_TOOMANYELEMENTS = 151,
     CREATEINPUTLAYOUT_INVALIDFORMAT = 152,

@@ -26,3 +26,4 @@ pub mod fetch;
 pub mod format;
 pub mod layout;
 pub mod target;
+pub mod validation;

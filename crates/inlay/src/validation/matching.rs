@@ -1,0 +1,208 @@
+//! Matching the element array against the shader's input signature (R15, R16, R18, R22,
+//! R23, R33–R37).
+
+use crate::diag::{Diagnostic, MessageId, Severity};
+use crate::dxbc::signature::{ComponentType, Signature, SignatureElement, mask_letters};
+use crate::element::InputElementDesc;
+use crate::format::{FormatInfo, Kind};
+
+use super::array::{Checked, MAX};
+use super::text::{Semantic, Who};
+
+/// The input register each element feeds, by element index.
+pub(crate) struct Registers([Option<u32>; MAX]);
+
+impl Registers {
+    /// No element feeds anything (no signature).
+    pub(crate) fn none() -> Self {
+        Registers([None; MAX])
+    }
+
+    /// The register element `i` feeds.
+    pub(crate) fn get(&self, i: usize) -> Option<u32> {
+        self.0.get(i).copied().flatten()
+    }
+}
+
+/// Whether a signature entry is exempt from the missing-element check (R33).
+///
+/// The exemption is decided by **name** (case-insensitive), not by the system-value field:
+/// Windows lets a PS-signature entry named SV_InstanceID with system value NONE go unfed and
+/// requires SV_Position whatever its system value. Choice (§6.5): only SV_VertexID and
+/// SV_InstanceID are exempt — the only names with Windows evidence; other system-generated
+/// names (SV_PrimitiveID, SV_IsFrontFace, SV_SampleIndex, …) are required like any
+/// semantic, because requiring is what Windows does for every other tested name.
+pub fn is_system_generated_input(name: &str) -> bool {
+    name.eq_ignore_ascii_case("SV_VertexID") || name.eq_ignore_ascii_case("SV_InstanceID")
+}
+
+/// Whether a layout element with this name and index supplies the signature entry (R15,
+/// R16): the whole name compared case-insensitively (ASCII case folding only, like the C
+/// runtime's `stricmp` in the "C" locale) and the same index; only stream 0 counts (R35).
+pub fn supplies(name: &str, index: u32, entry: &SignatureElement) -> bool {
+    entry.stream == 0
+        && entry.semantic_index == index
+        && entry.semantic_name.eq_ignore_ascii_case(name)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TypeClass {
+    FloatLike,
+    Uint,
+    Sint,
+}
+
+impl TypeClass {
+    fn of_format(info: &FormatInfo) -> Option<TypeClass> {
+        match info.first_kind()? {
+            k if k.is_float_like() => Some(TypeClass::FloatLike),
+            Kind::Uint => Some(TypeClass::Uint),
+            Kind::Sint => Some(TypeClass::Sint),
+            _ => None,
+        }
+    }
+
+    fn of_signature(t: ComponentType) -> Option<TypeClass> {
+        match t {
+            ComponentType::FLOAT32 => Some(TypeClass::FloatLike),
+            ComponentType::UINT32 => Some(TypeClass::Uint),
+            ComponentType::SINT32 => Some(TypeClass::Sint),
+            _ => None,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            TypeClass::FloatLike => "float (FLOAT/UNORM/SNORM)",
+            TypeClass::Uint => "unsigned integer (UINT)",
+            TypeClass::Sint => "signed integer (SINT)",
+        }
+    }
+}
+
+/// Finds each element's signature entry and register, warns about type mismatches (R23) and
+/// reports every required entry no element supplies (R33).
+///
+/// Choice (§6.5, second part): an element that supplies SV_VertexID or SV_InstanceID gets no
+/// register: the input assembler generates those values itself (spec 8.16, 8.18), so memory
+/// data must not also be written to that register. Choice (§6.10): elements that match
+/// nothing stay in the layout with no register (they still shape `APPEND_ALIGNED` offsets and
+/// slot strides, R26/R34) and the input assembler ignores them; an element feeds the register
+/// its entry names even when another entry shares that register.
+pub(crate) fn match_signature(
+    elements: &[InputElementDesc],
+    checked: &Checked,
+    signature: &Signature,
+    diags: &mut Vec<Diagnostic>,
+) -> Registers {
+    let mut registers = Registers::none();
+    for (i, e) in elements.iter().enumerate().take(MAX) {
+        let Some(name) = e.name() else { continue };
+        let Some(entry) = signature
+            .elements
+            .iter()
+            .find(|s| supplies(name, e.semantic_index, s))
+        else {
+            continue;
+        };
+        if !is_system_generated_input(&entry.semantic_name) {
+            registers.0[i] = entry.register();
+        }
+        let state = checked.state(i);
+        if let (Some(info), true) = (state.info, state.format_ok) {
+            type_check(i, e, info, entry, diags);
+        }
+    }
+    for entry in &signature.elements {
+        if entry.stream != 0 || is_system_generated_input(&entry.semantic_name) {
+            continue;
+        }
+        let supplied = elements.iter().take(MAX).any(|e| {
+            e.name()
+                .is_some_and(|n| supplies(n, e.semantic_index, entry))
+        });
+        if !supplied {
+            missing(elements, entry, diags);
+        }
+    }
+    registers
+}
+
+/// R23 / R37: a format whose data class differs from the entry's component type warns.
+fn type_check(
+    i: usize,
+    e: &InputElementDesc,
+    info: &FormatInfo,
+    entry: &SignatureElement,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let (Some(data), Some(declared)) = (
+        TypeClass::of_format(info),
+        TypeClass::of_signature(entry.component_type),
+    ) else {
+        return;
+    };
+    if data != declared {
+        diags.push(Diagnostic {
+            id: MessageId::CREATEINPUTLAYOUT_TYPE_MISMATCH,
+            severity: Severity::Warning,
+            element: Some(i),
+            message: format!(
+                "{}: Format {} delivers {} data but the shader declares {} as {}; the layout \
+                 is still created, the format decides the conversion and the shader \
+                 reinterprets the bits [R23]",
+                Who(i, e),
+                info.name,
+                data.describe(),
+                register_name(entry),
+                declared.describe()
+            ),
+        });
+    }
+}
+
+/// "POSITION0 (v0, float)".
+fn register_name(entry: &SignatureElement) -> String {
+    let reg = match entry.register() {
+        Some(r) => format!("v{r}"),
+        None => "no register".to_string(),
+    };
+    format!(
+        "{} ({reg}, {})",
+        Semantic(&entry.semantic_name, entry.semantic_index),
+        entry.component_type.fxc_name()
+    )
+}
+
+/// R33: one error per required entry that no element supplies.
+fn missing(elements: &[InputElementDesc], entry: &SignatureElement, diags: &mut Vec<Diagnostic>) {
+    let read = if entry.read_write_mask & 0xf == 0 {
+        "never read by the shader, but still required".to_string()
+    } else {
+        format!("read as .{}", mask_letters(entry.read_write_mask & 0xf))
+    };
+    // A hint for the common mistake of writing the index into the name (R16).
+    let glued = format!("{}{}", entry.semantic_name, entry.semantic_index);
+    let hint = elements
+        .iter()
+        .enumerate()
+        .take(MAX)
+        .find(|(_, e)| e.name().is_some_and(|n| n.eq_ignore_ascii_case(&glued)))
+        .map(|(j, e)| {
+            format!(
+                "; {} has the index in its name, which is compared whole",
+                Who(j, e)
+            )
+        })
+        .unwrap_or_default();
+    diags.push(Diagnostic {
+        id: MessageId::CREATEINPUTLAYOUT_MISSINGELEMENT,
+        severity: Severity::Error,
+        element: None,
+        message: format!(
+            "the shader's input signature has {} ({read}) and no element supplies it (the name \
+             must match case-insensitively and the SemanticIndex exactly){hint} [R33]",
+            register_name(entry)
+        ),
+    });
+}
