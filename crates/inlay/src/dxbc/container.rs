@@ -1,0 +1,318 @@
+//! Reading a DXBC container: header, chunk table, and the chunks callers ask for.
+
+use super::sigchunk::{SignatureKind, parse_signature_at};
+use super::version::{Level9Bytecode, ShaderVersion};
+use super::{CONTAINER_VERSION, DxbcError, FourCC, HEADER_SIZE, Signature, checksum, read_u32};
+
+/// A parsed DXBC container borrowing the blob.
+///
+/// [`Container::parse`] validates the header and every chunk's offset and size once, without
+/// allocating; the accessors then read chunks straight from the blob.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Container<'a> {
+    /// The container bytes up to the declared size.
+    bytes: &'a [u8],
+    /// Number of chunks (validated: the offset table and every chunk fit in `bytes`).
+    chunk_count: u32,
+}
+
+/// One chunk of a container.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk<'a> {
+    /// The chunk's tag (`ISGN`, `SHEX`, …).
+    pub tag: FourCC,
+    /// Byte offset of the chunk (its tag) in the blob.
+    pub offset: usize,
+    /// The chunk data (after the 8-byte tag and size).
+    pub data: &'a [u8],
+}
+
+impl Chunk<'_> {
+    /// Byte offset of the chunk data in the blob (`offset + 8`).
+    pub fn data_offset(&self) -> usize {
+        self.offset + 8
+    }
+}
+
+/// Iterator over a container's chunks in offset-table order ([`Container::chunks`]).
+#[derive(Clone, Debug)]
+pub struct Chunks<'a> {
+    container: Container<'a>,
+    next: u32,
+}
+
+impl<'a> Iterator for Chunks<'a> {
+    type Item = Chunk<'a>;
+
+    fn next(&mut self) -> Option<Chunk<'a>> {
+        while self.next < self.container.chunk_count {
+            let i = self.next;
+            self.next += 1;
+            // Every entry was validated by `parse`, so this is always `Some`.
+            if let Some(c) = self.container.chunk_at(i) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.container.chunk_count - self.next) as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Chunks<'_> {}
+
+impl<'a> Container<'a> {
+    /// Parses and validates a container (createinputlayout-rules.md R31).
+    ///
+    /// Checks, in this order: at least 32 bytes; magic `DXBC`; version 1; size field at least
+    /// 32 and at most `bytes.len()` (bytes after the declared size are ignored); the offset table
+    /// (4 bytes per chunk) fits in the declared size; every chunk offset is a multiple of 4, lies
+    /// after the offset table and leaves room for the 8-byte chunk header; every chunk's data
+    /// fits. The digest is *not* checked here (see [`Container::checksum_matches`]). Chunks may
+    /// overlap each other; nothing else about their contents is checked until asked for.
+    ///
+    /// Allocates nothing.
+    pub fn parse(bytes: &'a [u8]) -> Result<Container<'a>, DxbcError> {
+        if bytes.len() < HEADER_SIZE {
+            return Err(DxbcError::TooShort { len: bytes.len() });
+        }
+        let magic = FourCC([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        if magic != FourCC::DXBC {
+            return Err(DxbcError::BadMagic { found: magic });
+        }
+        let version = read_u32(bytes, 20).unwrap_or(0);
+        if version != CONTAINER_VERSION {
+            return Err(DxbcError::BadVersion { found: version });
+        }
+        let declared = read_u32(bytes, 24).unwrap_or(0);
+        if (declared as usize) < HEADER_SIZE || declared as usize > bytes.len() {
+            return Err(DxbcError::BadSize {
+                declared,
+                actual: bytes.len(),
+            });
+        }
+        let bytes = &bytes[..declared as usize];
+        let size = bytes.len();
+        let count = read_u32(bytes, 28).unwrap_or(0);
+        let needed = HEADER_SIZE as u64 + 4 * u64::from(count);
+        if needed > size as u64 {
+            return Err(DxbcError::ChunkCountTooLarge {
+                count,
+                needed,
+                size,
+            });
+        }
+        let header_end = needed as usize;
+        for index in 0..count {
+            let at = HEADER_SIZE + 4 * index as usize;
+            let offset = read_u32(bytes, at).unwrap_or(0);
+            let off = offset as usize;
+            if off < header_end {
+                return Err(DxbcError::ChunkOffsetInHeader {
+                    index,
+                    at,
+                    offset,
+                    header_end,
+                });
+            }
+            if off % 4 != 0 {
+                return Err(DxbcError::ChunkOffsetUnaligned { index, at, offset });
+            }
+            if off as u64 + 8 > size as u64 {
+                return Err(DxbcError::ChunkHeaderPastEnd {
+                    index,
+                    at,
+                    offset,
+                    size,
+                });
+            }
+            let len = read_u32(bytes, off + 4).unwrap_or(0);
+            if off as u64 + 8 + u64::from(len) > size as u64 {
+                let tag = FourCC([bytes[off], bytes[off + 1], bytes[off + 2], bytes[off + 3]]);
+                return Err(DxbcError::ChunkDataPastEnd {
+                    index,
+                    tag,
+                    at: off + 4,
+                    len,
+                    size,
+                });
+            }
+        }
+        Ok(Container {
+            bytes,
+            chunk_count: count,
+        })
+    }
+
+    /// The container bytes, up to its declared size.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The declared (and validated) size in bytes.
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The 16-byte digest stored at offset 4.
+    pub fn digest(&self) -> [u8; 16] {
+        let mut d = [0u8; 16];
+        d.copy_from_slice(&self.bytes[4..20]);
+        d
+    }
+
+    /// The digest recomputed from the contents ([`checksum`]).
+    pub fn computed_digest(&self) -> [u8; 16] {
+        checksum(self.bytes)
+    }
+
+    /// Whether the stored digest equals the recomputed one. Two corpus blobs built for the
+    /// debug layer store something else (corpus README, *Anomalies*).
+    pub fn checksum_matches(&self) -> bool {
+        self.digest() == self.computed_digest()
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> usize {
+        self.chunk_count as usize
+    }
+
+    /// The chunks in offset-table order.
+    pub fn chunks(&self) -> Chunks<'a> {
+        Chunks {
+            container: *self,
+            next: 0,
+        }
+    }
+
+    /// The first chunk with this tag (offset-table order), if any.
+    pub fn chunk(&self, tag: impl Into<FourCC>) -> Option<Chunk<'a>> {
+        let tag = tag.into();
+        self.chunks().find(|c| c.tag == tag)
+    }
+
+    /// Whether a chunk with this tag is present.
+    pub fn has_chunk(&self, tag: impl Into<FourCC>) -> bool {
+        self.chunk(tag).is_some()
+    }
+
+    fn chunk_at(&self, index: u32) -> Option<Chunk<'a>> {
+        let off = read_u32(self.bytes, HEADER_SIZE + 4 * index as usize)? as usize;
+        let tag = self.bytes.get(off..off.checked_add(4)?)?;
+        let len = read_u32(self.bytes, off + 4)? as usize;
+        let start = off + 8;
+        let data = self.bytes.get(start..start.checked_add(len)?)?;
+        Some(Chunk {
+            tag: FourCC([tag[0], tag[1], tag[2], tag[3]]),
+            offset: off,
+            data,
+        })
+    }
+
+    /// The first chunk of the first kind in `kinds` that is present.
+    fn first_of(&self, kinds: &[SignatureKind]) -> Option<(SignatureKind, Chunk<'a>)> {
+        kinds
+            .iter()
+            .find_map(|&k| self.chunk(k.tag()).map(|c| (k, c)))
+    }
+
+    /// The chunk [`Container::input_signature`] reads: `ISG1` when present, else `ISGN`.
+    pub fn input_signature_chunk(&self) -> Option<(SignatureKind, Chunk<'a>)> {
+        self.first_of(&[SignatureKind::Isg1, SignatureKind::Isgn])
+    }
+
+    /// The chunk [`Container::output_signature`] reads: `OSG1`, else `OSG5`, else `OSGN`.
+    pub fn output_signature_chunk(&self) -> Option<(SignatureKind, Chunk<'a>)> {
+        self.first_of(&[
+            SignatureKind::Osg1,
+            SignatureKind::Osg5,
+            SignatureKind::Osgn,
+        ])
+    }
+
+    /// The chunk [`Container::patch_constant_signature`] reads: `PSG1`, else `PCSG`.
+    pub fn patch_constant_signature_chunk(&self) -> Option<(SignatureKind, Chunk<'a>)> {
+        self.first_of(&[SignatureKind::Psg1, SignatureKind::Pcsg])
+    }
+
+    /// Parses the signature chunk of one kind, if present.
+    pub fn signature(&self, kind: SignatureKind) -> Result<Option<Signature>, DxbcError> {
+        match self.chunk(kind.tag()) {
+            Some(c) => parse_signature_at(kind, c.data, c.data_offset()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn parse_chosen(
+        chosen: Option<(SignatureKind, Chunk<'a>)>,
+    ) -> Result<Option<Signature>, DxbcError> {
+        match chosen {
+            Some((k, c)) => parse_signature_at(k, c.data, c.data_offset()).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The input signature (R29–R30): `ISG1` when present (it carries stream and minimum
+    /// precision, a superset of `ISGN`; fxc writes only one of the two), else `ISGN`; `Ok(None)`
+    /// when the container has neither (R32: what that means is the caller's decision).
+    pub fn input_signature(&self) -> Result<Option<Signature>, DxbcError> {
+        Self::parse_chosen(self.input_signature_chunk())
+    }
+
+    /// The output signature: `OSG1`, else `OSG5`, else `OSGN`.
+    pub fn output_signature(&self) -> Result<Option<Signature>, DxbcError> {
+        Self::parse_chosen(self.output_signature_chunk())
+    }
+
+    /// The patch-constant signature (hull-shader output, domain-shader input): `PSG1`, else
+    /// `PCSG`.
+    pub fn patch_constant_signature(&self) -> Result<Option<Signature>, DxbcError> {
+        Self::parse_chosen(self.patch_constant_signature_chunk())
+    }
+
+    /// Stage and shader model from the first token of the `SHEX` (else `SHDR`) chunk; `None`
+    /// when there is no program chunk (signature-only blobs), it is shorter than 4 bytes, or its
+    /// program type is not one of the six stages.
+    pub fn shader_version(&self) -> Option<ShaderVersion> {
+        let c = self
+            .chunk(FourCC::SHEX)
+            .or_else(|| self.chunk(FourCC::SHDR))?;
+        ShaderVersion::from_token(read_u32(c.data, 0)?)
+    }
+
+    /// Whether the container embeds Direct3D 9 bytecode for feature levels 9_x (an `Aon9`
+    /// chunk).
+    pub fn has_level9_bytecode(&self) -> bool {
+        self.has_chunk(FourCC::AON9)
+    }
+
+    /// The embedded level-9 program (`Aon9` chunk), if present.
+    pub fn level9_bytecode(&self) -> Option<Level9Bytecode> {
+        self.chunk(FourCC::AON9)
+            .map(|c| Level9Bytecode::from_chunk_data(c.data))
+    }
+
+    /// The shader model as the corpus records spell it: `4_0`, `4_1`, `5_0`, `5_1`, and for
+    /// `4_0` programs with an `Aon9` chunk `4_0_level_9_1` (embedded `vs_2_0`/`ps_2_0`),
+    /// `4_0_level_9_3` (embedded `vs_2_x`/`ps_2_x`) or `4_0_level_9_x` (anything else).
+    /// `None` without a readable program version.
+    pub fn shader_model_string(&self) -> Option<String> {
+        let v = self.shader_version()?;
+        if let (4, 0, Some(l9)) = (v.major, v.minor, self.level9_bytecode()) {
+            return Some(format!("4_0_level_{}", l9.feature_level_suffix()));
+        }
+        Some(format!("{}_{}", v.major, v.minor))
+    }
+
+    /// Rebuilds the container from its chunks with [`super::write_container`] (canonical
+    /// layout: offset table, then the chunks in table order, each 4-byte aligned) and a freshly
+    /// computed digest. For fxc output with a valid digest this reproduces the blob byte for
+    /// byte.
+    pub fn rewrite(&self) -> Vec<u8> {
+        let chunks: Vec<([u8; 4], &[u8])> = self.chunks().map(|c| (c.tag.0, c.data)).collect();
+        super::write_container(&chunks)
+    }
+}

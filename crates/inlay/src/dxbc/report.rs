@@ -1,0 +1,366 @@
+//! What `inlay shader FILE.dxbc` shows: an fxc-like listing ([`listing`]) and a record
+//! ([`ShaderReport`], serialisable with the `serde` feature) whose signature elements use the
+//! field names and spellings of the corpus records (shared/corpus/README.md).
+
+use std::fmt::Write as _;
+
+use super::sigchunk::parse_signature_at;
+use super::signature::{SignatureElement, mask_letters};
+use super::{Container, DxbcError, ShaderStage, Signature, SignatureKind, SignatureRole};
+
+/// One signature element as the corpus records spell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportElement {
+    /// Name as stored (case preserved).
+    pub semantic_name: String,
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// Register number; `None` (null) for elements without one (fxc prints `N/A`).
+    pub register: Option<u32>,
+    /// Declared components as letters in xyzw order; `None` (null) for `N/A` rows.
+    pub mask: Option<String>,
+    /// Components fxc lists as used, letters in xyzw order (`""` when none): for inputs the read
+    /// mask, for outputs the components not in the never-written mask (fxc's convention).
+    /// `None` (null) for `N/A` rows.
+    pub used: Option<String>,
+    /// System value as fxc prints it (`NONE`, `POS`, `VERTID`, …; `SV<n>` for unknown codes).
+    pub system_value: String,
+    /// `float`, `uint`, `int` (or `unknown`).
+    pub component_type: String,
+    /// `min16f`, `min2_8f`, `min16i`, `min16u`; omitted for default precision.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub min_precision: Option<String>,
+    /// Geometry-shader stream; omitted when 0.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "is_zero"))]
+    pub stream: u32,
+    /// For `N/A` rows: the special register fxc prints instead of a number (`primID`,
+    /// `oDepth`, …).
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub listing_register: Option<String>,
+    /// For `N/A` rows: `YES` or `NO`, what fxc prints instead of a used mask.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub listing_used: Option<String>,
+}
+
+#[cfg(feature = "serde")]
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// One chunk: tag and data size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportChunk {
+    /// The tag as text.
+    pub tag: String,
+    /// Data size in bytes (without the 8-byte chunk header).
+    pub size: usize,
+}
+
+/// Everything `inlay shader` reports about a container.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ShaderReport {
+    /// `vertex`, `pixel`, …; `None` (null) without a program chunk (signature-only blobs).
+    pub stage: Option<String>,
+    /// `4_0`, `5_0`, `4_0_level_9_1`, …; `None` (null) without a program chunk.
+    pub shader_model: Option<String>,
+    /// Whether the stored digest equals the recomputed one.
+    pub checksum_matches: bool,
+    /// The stored digest, hex.
+    pub checksum: String,
+    /// The recomputed digest, hex.
+    pub computed_checksum: String,
+    /// Container size in bytes.
+    pub size: usize,
+    /// The DX9 profile of the embedded level-9 program (`vs_2_0`, `vs_2_x`, …); `None` (null)
+    /// without an `Aon9` chunk (or when its program is unreadable).
+    pub level9_bytecode: Option<String>,
+    /// Whether an `Aon9` chunk is present.
+    pub has_level9_bytecode: bool,
+    /// Tag of the chunk the input signature was read from (`ISGN`/`ISG1`), if any.
+    pub input_signature_chunk: Option<String>,
+    /// Input signature; `None` (null) when there is no `ISGN`/`ISG1` chunk.
+    pub input_signature: Option<Vec<ReportElement>>,
+    /// Tag of the chunk the output signature was read from, if any.
+    pub output_signature_chunk: Option<String>,
+    /// Output signature; `None` (null) when there is no output-signature chunk.
+    pub output_signature: Option<Vec<ReportElement>>,
+    /// Tag of the patch-constant chunk, if any.
+    pub patch_constant_signature_chunk: Option<String>,
+    /// Patch-constant signature; `None` (null) when absent.
+    pub patch_constant_signature: Option<Vec<ReportElement>>,
+    /// Every chunk in table order.
+    pub chunks: Vec<ReportChunk>,
+}
+
+fn hex(d: &[u8]) -> String {
+    d.iter()
+        .fold(String::with_capacity(2 * d.len()), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
+
+/// Whether elements of a chunk are listed as outputs (used = not never-written): output
+/// signatures, and patch constants except in a domain shader (where they are inputs).
+fn is_output(kind: SignatureKind, stage: Option<ShaderStage>) -> bool {
+    match kind.role() {
+        SignatureRole::Input => false,
+        SignatureRole::Output => true,
+        SignatureRole::PatchConstant => stage != Some(ShaderStage::Domain),
+    }
+}
+
+/// The special register fxc prints for an element without a register number.
+fn special_register(e: &SignatureElement, output: bool) -> &'static str {
+    match (e.system_value.0, output) {
+        (7, _) => "primID",
+        (65, _) => "oDepth",
+        (66, true) => "oMask",
+        (66, false) => "vCoverage",
+        (67, _) => "oDepthGE",
+        (68, _) => "oDepthLE",
+        (69, _) => "oStencilRef",
+        (70, _) => "vInnerCoverage",
+        _ => "N/A",
+    }
+}
+
+/// The used bits fxc lists for an element.
+fn used_bits(e: &SignatureElement, output: bool) -> u8 {
+    if output {
+        !e.read_write_mask & 0xf
+    } else {
+        e.read_write_mask & 0xf
+    }
+}
+
+fn system_value_name(e: &SignatureElement) -> String {
+    e.system_value
+        .fxc_name()
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("SV{}", e.system_value.0))
+}
+
+impl ReportElement {
+    /// Converts a signature element; `output` selects fxc's output convention for `used`.
+    pub fn new(e: &SignatureElement, output: bool) -> ReportElement {
+        let na = e.register().is_none();
+        let used = used_bits(e, output);
+        ReportElement {
+            semantic_name: e.semantic_name.clone(),
+            semantic_index: e.semantic_index,
+            register: e.register(),
+            mask: (!na).then(|| mask_letters(e.mask & 0xf)),
+            used: (!na).then(|| mask_letters(used)),
+            system_value: system_value_name(e),
+            component_type: e.component_type.fxc_name().to_string(),
+            min_precision: e.min_precision.corpus_name().map(str::to_string),
+            stream: e.stream,
+            listing_register: na.then(|| special_register(e, output).to_string()),
+            listing_used: na.then(|| if used != 0 { "YES" } else { "NO" }.to_string()),
+        }
+    }
+}
+
+type ParsedSignature = Option<(SignatureKind, Signature)>;
+
+fn parsed(chosen: Option<(SignatureKind, super::Chunk<'_>)>) -> Result<ParsedSignature, DxbcError> {
+    match chosen {
+        Some((k, chunk)) => Ok(Some((
+            k,
+            parse_signature_at(k, chunk.data, chunk.data_offset())?,
+        ))),
+        None => Ok(None),
+    }
+}
+
+struct Parsed {
+    stage: Option<ShaderStage>,
+    input: ParsedSignature,
+    output: ParsedSignature,
+    patch: ParsedSignature,
+}
+
+fn parse_all(c: &Container<'_>) -> Result<Parsed, DxbcError> {
+    Ok(Parsed {
+        stage: c.shader_version().map(|v| v.stage),
+        input: parsed(c.input_signature_chunk())?,
+        output: parsed(c.output_signature_chunk())?,
+        patch: parsed(c.patch_constant_signature_chunk())?,
+    })
+}
+
+fn report_elements(
+    sig: &ParsedSignature,
+    stage: Option<ShaderStage>,
+) -> Option<Vec<ReportElement>> {
+    sig.as_ref().map(|(k, s)| {
+        let out = is_output(*k, stage);
+        s.elements
+            .iter()
+            .map(|e| ReportElement::new(e, out))
+            .collect()
+    })
+}
+
+impl ShaderReport {
+    /// Builds the report; fails only when a signature chunk is malformed.
+    pub fn new(c: &Container<'_>) -> Result<ShaderReport, DxbcError> {
+        let p = parse_all(c)?;
+        let tag = |s: &ParsedSignature| s.as_ref().map(|(k, _)| k.tag().to_string());
+        Ok(ShaderReport {
+            stage: p.stage.map(|s| s.name().to_string()),
+            shader_model: c.shader_model_string(),
+            checksum_matches: c.checksum_matches(),
+            checksum: hex(&c.digest()),
+            computed_checksum: hex(&c.computed_digest()),
+            size: c.size(),
+            level9_bytecode: c.level9_bytecode().and_then(|l| l.profile()),
+            has_level9_bytecode: c.has_level9_bytecode(),
+            input_signature_chunk: tag(&p.input),
+            input_signature: report_elements(&p.input, p.stage),
+            output_signature_chunk: tag(&p.output),
+            output_signature: report_elements(&p.output, p.stage),
+            patch_constant_signature_chunk: tag(&p.patch),
+            patch_constant_signature: report_elements(&p.patch, p.stage),
+            chunks: c
+                .chunks()
+                .map(|ch| ReportChunk {
+                    tag: ch.tag.to_string(),
+                    size: ch.data.len(),
+                })
+                .collect(),
+        })
+    }
+
+    /// Parses a blob and builds its report.
+    pub fn from_bytes(bytes: &[u8]) -> Result<ShaderReport, DxbcError> {
+        ShaderReport::new(&Container::parse(bytes)?)
+    }
+}
+
+/// Positional mask letters as fxc prints them: one column per component, blank when absent
+/// (`0b0011` → `"xy  "`, `0b0101` → `"x z "`).
+pub fn positional_mask(mask: u8) -> String {
+    "xyzw"
+        .chars()
+        .enumerate()
+        .map(|(i, c)| if mask & (1 << i) != 0 { c } else { ' ' })
+        .collect()
+}
+
+fn format_column(e: &SignatureElement) -> String {
+    match e.min_precision.corpus_name() {
+        Some(p) => p.to_string(),
+        None => e.component_type.fxc_name().to_string(),
+    }
+}
+
+fn write_table(out: &mut String, title: &str, sig: &ParsedSignature, stage: Option<ShaderStage>) {
+    let _ = writeln!(out, "//\n// {title} signature:\n//");
+    let Some((kind, s)) = sig else {
+        let _ = writeln!(out, "// (no {title} signature chunk)");
+        return;
+    };
+    if s.elements.is_empty() {
+        let _ = writeln!(out, "// no {title}");
+        return;
+    }
+    let output = is_output(*kind, stage);
+    let _ = writeln!(
+        out,
+        "// Name                 Index   Mask Register SysValue  Format   Used"
+    );
+    let _ = writeln!(
+        out,
+        "// -------------------- ----- ------ -------- -------- ------- ------"
+    );
+    for e in &s.elements {
+        let name = if e.stream != 0 {
+            format!("m{}:{}", e.stream, e.semantic_name)
+        } else {
+            e.semantic_name.clone()
+        };
+        let used = used_bits(e, output);
+        let (mask, reg, used) = match e.register() {
+            Some(r) => (
+                positional_mask(e.mask),
+                r.to_string(),
+                positional_mask(used & 0xf),
+            ),
+            None => (
+                "N/A".to_string(),
+                special_register(e, output).to_string(),
+                if used != 0 { "YES" } else { "NO" }.to_string(),
+            ),
+        };
+        let line = format!(
+            "// {:<20} {:>5} {:>6} {:>8} {:>8} {:>7} {:>6}",
+            name,
+            e.semantic_index,
+            mask,
+            reg,
+            system_value_name(e),
+            format_column(e),
+            used
+        );
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+}
+
+/// Renders an fxc-like listing: program version, stage and shader model, digest status, the
+/// chunks, then the input, output and patch-constant signatures as fxc's tables (Name, Index,
+/// Mask, Register, SysValue, Format, Used; positional mask letters; `N/A` and the special
+/// register for elements without a register number).
+pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
+    let p = parse_all(c)?;
+    let mut out = String::new();
+    match c.shader_version() {
+        Some(v) => {
+            let model = c.shader_model_string().unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "// {} shader, shader model {model} ({}{})",
+                v.stage,
+                v,
+                match c.level9_bytecode().and_then(|l| l.profile()) {
+                    Some(p) => format!(", level-9 code {p}"),
+                    None => String::new(),
+                }
+            );
+        }
+        None => {
+            let _ = writeln!(out, "// no program chunk (signature-only blob)");
+        }
+    }
+    let stored = c.digest();
+    if c.checksum_matches() {
+        let _ = writeln!(out, "// digest {} (valid)", hex(&stored));
+    } else {
+        let _ = writeln!(
+            out,
+            "// digest {} (INVALID: computed {})",
+            hex(&stored),
+            hex(&c.computed_digest())
+        );
+    }
+    let _ = writeln!(
+        out,
+        "// container {} bytes, {} chunks:",
+        c.size(),
+        c.chunk_count()
+    );
+    for ch in c.chunks() {
+        let _ = writeln!(out, "//   {} {} bytes", ch.tag, ch.data.len());
+    }
+    write_table(&mut out, "Input", &p.input, p.stage);
+    write_table(&mut out, "Output", &p.output, p.stage);
+    if p.patch.is_some() {
+        write_table(&mut out, "Patch Constant", &p.patch, p.stage);
+    }
+    let _ = writeln!(out, "//");
+    Ok(out)
+}
