@@ -7,7 +7,7 @@
 //!
 //! * [`PreparedDraw::vertices`] — the vertex shader's inputs per vertex position
 //!   ([`AssembledVertex`]: `SV_VertexID`, `SV_InstanceID`, input registers), also in batches
-//!   ([`Vertices::fill`]);
+//!   ([`VertexStream::fill`]);
 //! * [`PreparedDraw::primitives`] — the assembled primitives with `SV_PrimitiveID`;
 //! * [`PreparedDraw::walk`] — the bare walk (per position: IDs and the element number to
 //!   fetch, or a cut), for fetch implementations that want the same ordering rules.
@@ -47,8 +47,8 @@ pub mod walk;
 pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
 pub use topology::{ParseTopologyError, Topology};
-pub use vertex::{AssembledVertex, ElementFetch, FetchPlan, MAX_REGISTERS, Vertices};
-pub use walk::{WalkStep, Walker};
+pub use vertex::{AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexStream};
+pub use walk::{WalkBatch, WalkStep, Walker};
 
 use binding::{IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};
 
@@ -403,8 +403,8 @@ impl<'a> InputAssembler<'a> {
 
     /// The fetch plan of the current state for a draw starting at `start_instance`: one
     /// entry per layout element that feeds a register, with its slot's binding.
-    pub fn fetch_plan(&self, start_instance: u32) -> Result<FetchPlan<'a>, IaError> {
-        let mut plan = FetchPlan {
+    pub fn reference_plan(&self, start_instance: u32) -> Result<ReferencePlan<'a>, IaError> {
+        let mut plan = ReferencePlan {
             elements: Vec::with_capacity(self.layout.elements.len().min(MAX_REGISTERS)),
             fed: 0,
             start_instance,
@@ -449,7 +449,7 @@ impl<'a> InputAssembler<'a> {
             return Err(IaError::TopologyUndefined { call: call.name() });
         }
         let params = self.resolve(call)?;
-        let plan = self.fetch_plan(params.start_instance)?;
+        let plan = self.reference_plan(params.start_instance)?;
         Ok(PreparedDraw {
             params,
             topology: self.topology,
@@ -470,7 +470,7 @@ pub struct PreparedDraw<'a> {
     params: DrawParams,
     topology: Topology,
     index_buffer: Option<IndexBufferBinding<'a>>,
-    plan: FetchPlan<'a>,
+    plan: ReferencePlan<'a>,
 }
 
 impl<'a> PreparedDraw<'a> {
@@ -490,7 +490,7 @@ impl<'a> PreparedDraw<'a> {
     }
 
     /// The reference fetch plan.
-    pub fn plan(&self) -> &FetchPlan<'a> {
+    pub fn plan(&self) -> &ReferencePlan<'a> {
         &self.plan
     }
 
@@ -500,8 +500,8 @@ impl<'a> PreparedDraw<'a> {
     }
 
     /// The vertex stream.
-    pub fn vertices(&self) -> Vertices<'a> {
-        Vertices::new(self.walk(), self.plan.clone())
+    pub fn vertices(&self) -> VertexStream<'a> {
+        VertexStream::new(self.walk(), self.plan.clone())
     }
 
     /// The primitives.

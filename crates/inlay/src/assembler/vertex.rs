@@ -109,7 +109,7 @@ impl ElementFetch<'_> {
 
 /// A draw's fetch: one [`ElementFetch`] per layout element that feeds a register.
 #[derive(Clone, Debug, Default)]
-pub struct FetchPlan<'a> {
+pub struct ReferencePlan<'a> {
     /// Elements in layout order (a later element feeding the same register overwrites it).
     pub elements: Vec<ElementFetch<'a>>,
     /// Bit `r` set when some element feeds register `r`.
@@ -118,7 +118,7 @@ pub struct FetchPlan<'a> {
     pub start_instance: u32,
 }
 
-impl FetchPlan<'_> {
+impl ReferencePlan<'_> {
     /// Fills `out` for the walk step `step`; returns `false` (leaving `out` alone) for a cut.
     #[inline]
     pub fn assemble(&self, step: &WalkStep, out: &mut AssembledVertex) -> bool {
@@ -147,19 +147,19 @@ impl FetchPlan<'_> {
 /// The vertex stream of a draw: an iterator of [`AssembledVertex`] in draw order, in
 /// constant memory whatever the counts.
 #[derive(Clone, Debug)]
-pub struct Vertices<'a> {
+pub struct VertexStream<'a> {
     walker: Walker<'a>,
-    plan: FetchPlan<'a>,
+    plan: ReferencePlan<'a>,
 }
 
-impl<'a> Vertices<'a> {
+impl<'a> VertexStream<'a> {
     /// The stream of `walker`'s vertices fetched through `plan`.
-    pub fn new(walker: Walker<'a>, plan: FetchPlan<'a>) -> Self {
-        Vertices { walker, plan }
+    pub fn new(walker: Walker<'a>, plan: ReferencePlan<'a>) -> Self {
+        VertexStream { walker, plan }
     }
 
     /// The fetch plan.
-    pub fn plan(&self) -> &FetchPlan<'a> {
+    pub fn plan(&self) -> &ReferencePlan<'a> {
         &self.plan
     }
 
@@ -184,7 +184,7 @@ impl<'a> Vertices<'a> {
     }
 }
 
-impl Iterator for Vertices<'_> {
+impl Iterator for VertexStream<'_> {
     type Item = AssembledVertex;
 
     fn next(&mut self) -> Option<AssembledVertex> {

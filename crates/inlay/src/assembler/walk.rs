@@ -98,6 +98,128 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// A run of consecutive vertices of one instance, as [`Walker::next_batch`] hands them out
+/// for a fetch that works on blocks (vertex `k` of the run has stream position
+/// `first_position + k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WalkBatch {
+    /// Non-indexed: vertex `k` has `SV_VertexID` `first_vertex_id + k` and fetches per-vertex
+    /// element `first_vertex_index + k` (32-bit wrap-around).
+    Range {
+        /// `SV_InstanceID` of every vertex of the run.
+        instance_id: u32,
+        /// `SV_VertexID` of the first vertex.
+        first_vertex_id: u32,
+        /// Element number of the first vertex (`StartVertexLocation + first_vertex_id`).
+        first_vertex_index: u32,
+        /// Vertices in the run.
+        count: usize,
+        /// Stream position of the first vertex.
+        first_position: u64,
+    },
+    /// Indexed: the run's index values (cuts removed) were written to the front of the
+    /// caller's buffer; vertex `k` has `SV_VertexID` `indices[k]` and fetches per-vertex
+    /// element `base_vertex + indices[k]` (32-bit wrap-around).
+    Indexed {
+        /// `SV_InstanceID` of every vertex of the run.
+        instance_id: u32,
+        /// `BaseVertexLocation`.
+        base_vertex: i32,
+        /// Index values written (may be 0 when the steps taken were all cuts).
+        count: usize,
+        /// Cuts skipped among the steps taken.
+        cuts: usize,
+        /// Stream position of the first vertex.
+        first_position: u64,
+    },
+}
+
+impl WalkBatch {
+    /// Vertices in the run.
+    pub fn len(&self) -> usize {
+        match *self {
+            WalkBatch::Range { count, .. } | WalkBatch::Indexed { count, .. } => count,
+        }
+    }
+
+    /// Whether the run has no vertex.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `SV_InstanceID` of the run.
+    pub fn instance_id(&self) -> u32 {
+        match *self {
+            WalkBatch::Range { instance_id, .. } | WalkBatch::Indexed { instance_id, .. } => {
+                instance_id
+            }
+        }
+    }
+}
+
+impl Walker<'_> {
+    /// Takes up to `max` steps of the current instance at once (for indexed draws at most
+    /// `indices.len()` vertices, written to `indices`), never crossing an instance boundary.
+    /// Returns `None` at the end of the draw. Same order, IDs and cut rules as the per-step
+    /// iterator; a batch of an indexed draw may hold no vertex (only cuts were read). With
+    /// `max` = 0 nothing is taken and `None` is returned.
+    pub fn next_batch(&mut self, max: usize, indices: &mut [u32]) -> Option<WalkBatch> {
+        if self.taken >= self.params.steps() || max == 0 {
+            return None;
+        }
+        let p = self.params;
+        let instance_id = self.j as u32;
+        let first_position = self.position;
+        let left_in_instance = p.count as u64 - self.i;
+        if !p.indexed {
+            let count = left_in_instance.min(max as u64);
+            let first_vertex_id = self.i as u32;
+            self.advance(count);
+            self.position += count;
+            return Some(WalkBatch::Range {
+                instance_id,
+                first_vertex_id,
+                first_vertex_index: p.start.wrapping_add(first_vertex_id),
+                count: count as usize,
+                first_position,
+            });
+        }
+        let cap = max.min(indices.len());
+        let (mut count, mut cuts, mut steps) = (0usize, 0usize, 0u64);
+        // Bound the steps too, so that a run of cuts cannot make one call unbounded.
+        while count < cap && steps < left_in_instance && steps < max as u64 {
+            let k = p.start.wrapping_add((self.i + steps) as u32);
+            let value = read_index(self.index.as_ref(), k);
+            steps += 1;
+            if self.index.is_some_and(|ib| value == ib.format.cut_value()) {
+                cuts += 1;
+            } else {
+                indices[count] = value;
+                count += 1;
+            }
+        }
+        self.advance(steps);
+        self.position += count as u64;
+        Some(WalkBatch::Indexed {
+            instance_id,
+            base_vertex: p.base_vertex,
+            count,
+            cuts,
+            first_position,
+        })
+    }
+
+    /// Moves `steps` steps forward inside the current instance.
+    fn advance(&mut self, steps: u64) {
+        self.taken += steps;
+        self.i += steps;
+        if self.i == self.params.count as u64 {
+            self.i = 0;
+            self.j += 1;
+        }
+    }
+}
+
 impl Iterator for Walker<'_> {
     type Item = WalkStep;
 
@@ -108,22 +230,18 @@ impl Iterator for Walker<'_> {
         let p = &self.params;
         let i = self.i as u32;
         let instance_id = self.j as u32;
-        self.taken += 1;
-        self.i += 1;
-        if self.i == p.count as u64 {
-            self.i = 0;
-            self.j += 1;
-        }
-        let (vertex_id, vertex_index) = if p.indexed {
-            let value = read_index(self.index.as_ref(), p.start.wrapping_add(i));
+        let (start, indexed, base_vertex) = (p.start, p.indexed, p.base_vertex);
+        self.advance(1);
+        let (vertex_id, vertex_index) = if indexed {
+            let value = read_index(self.index.as_ref(), start.wrapping_add(i));
             if let Some(ib) = &self.index {
                 if value == ib.format.cut_value() {
                     return Some(WalkStep::Cut { instance_id });
                 }
             }
-            (value, (p.base_vertex as u32).wrapping_add(value))
+            (value, (base_vertex as u32).wrapping_add(value))
         } else {
-            (i, p.start.wrapping_add(i))
+            (i, start.wrapping_add(i))
         };
         let position = self.position;
         self.position += 1;

@@ -1,0 +1,188 @@
+//! The bare walk and its batch form (what a block-based fetch consumes) agree with the
+//! per-step walk and with the reference vertex stream.
+
+mod ia_support;
+
+use ia_support::*;
+use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::assembler::{DrawCall, InputAssembler, PreparedDraw, Topology, WalkBatch, WalkStep};
+use inlay::format::Format;
+use inlay::target::Target;
+
+/// (position, vertex_id, instance_id, vertex_index) of every vertex, from the batch API.
+fn from_batches(
+    d: &PreparedDraw<'_>,
+    max: usize,
+    buf: usize,
+) -> (Vec<(u64, u32, u32, u32)>, usize) {
+    let mut w = d.walk();
+    let mut out = Vec::new();
+    let mut idx = vec![0u32; buf];
+    let mut cuts = 0;
+    let mut pos = 0u64;
+    while let Some(b) = w.next_batch(max, &mut idx) {
+        match b {
+            WalkBatch::Range {
+                instance_id,
+                first_vertex_id,
+                first_vertex_index,
+                count,
+                first_position,
+            } => {
+                assert_eq!(first_position, pos);
+                assert!(count <= max);
+                for k in 0..count as u32 {
+                    out.push((
+                        first_position + k as u64,
+                        first_vertex_id + k,
+                        instance_id,
+                        first_vertex_index.wrapping_add(k),
+                    ));
+                }
+            }
+            WalkBatch::Indexed {
+                instance_id,
+                base_vertex,
+                count,
+                cuts: c,
+                first_position,
+            } => {
+                assert_eq!(first_position, pos);
+                assert!(count + c <= max && count <= buf);
+                cuts += c;
+                for (k, &i) in idx[..count].iter().enumerate() {
+                    out.push((
+                        first_position + k as u64,
+                        i,
+                        instance_id,
+                        (base_vertex as u32).wrapping_add(i),
+                    ));
+                }
+            }
+        }
+        pos += b.len() as u64;
+    }
+    (out, cuts)
+}
+
+fn from_steps(d: &PreparedDraw<'_>) -> (Vec<(u64, u32, u32, u32)>, usize) {
+    let mut cuts = 0;
+    let mut out = Vec::new();
+    for s in d.walk() {
+        match s {
+            WalkStep::Vertex {
+                vertex_id,
+                instance_id,
+                vertex_index,
+                position,
+            } => out.push((position, vertex_id, instance_id, vertex_index)),
+            WalkStep::Cut { .. } => cuts += 1,
+        }
+    }
+    (out, cuts)
+}
+
+#[test]
+fn batches_equal_steps() {
+    let data: Vec<u8> = (0..=255u8).collect();
+    let idx: Vec<u8> = [5u16, 0xffff, 0xffff, 0xffff, 9, 1, 0xffff, 4, 7, 2, 0xffff]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let l = layout(vec![
+        vertex_el(Format::R8G8_UINT, 0, 1, 0),
+        instance_el(Format::R8_SNORM, 1, 0, 2, 1),
+    ]);
+    let calls = [
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance: 7,
+            instance_count: 3,
+            start_vertex: u32::MAX - 2,
+            start_instance: 4,
+        },
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: 11,
+            instance_count: 3,
+            start_index: 0,
+            base_vertex: -3,
+            start_instance: 1,
+        },
+        DrawCall::DrawIndexed {
+            index_count: 9,
+            start_index: 3,
+            base_vertex: 0,
+        },
+    ];
+    for bound in [true, false] {
+        let mut ia = InputAssembler::new(&l, Target::default());
+        ia.set_topology(Topology::TriangleStrip).unwrap();
+        ia.set_vertex_buffer(
+            0,
+            Some(VertexBufferBinding {
+                data: &data,
+                stride: 3,
+                offset: 2,
+            }),
+        )
+        .unwrap();
+        ia.set_vertex_buffer(
+            1,
+            Some(VertexBufferBinding {
+                data: &data,
+                stride: 1,
+                offset: 0,
+            }),
+        )
+        .unwrap();
+        if bound {
+            ia.set_index_buffer(Some(IndexBufferBinding {
+                data: &idx,
+                format: IndexFormat::R16Uint,
+                offset: 0,
+            }))
+            .unwrap();
+        }
+        for call in &calls {
+            let d = ia.draw(call).unwrap();
+            let want = from_steps(&d);
+            for (max, buf) in [(1, 1), (2, 5), (3, 3), (4, 2), (7, 7), (100, 100), (100, 1)] {
+                assert_eq!(
+                    from_batches(&d, max, buf),
+                    want,
+                    "{call:?} max {max} buf {buf}"
+                );
+            }
+            // The reference stream agrees with the walk.
+            let stream: Vec<_> = d
+                .vertices()
+                .map(|v| (v.position, v.vertex_id, v.instance_id))
+                .collect();
+            let walk: Vec<_> = want.0.iter().map(|w| (w.0, w.1, w.2)).collect();
+            assert_eq!(stream, walk);
+        }
+    }
+}
+
+#[test]
+fn batch_of_empty_or_finished_walk() {
+    let l = layout(vec![]);
+    let mut ia = InputAssembler::new(&l, Target::default());
+    ia.set_topology(Topology::PointList).unwrap();
+    let d = ia
+        .draw(&DrawCall::Draw {
+            vertex_count: 0,
+            start_vertex: 0,
+        })
+        .unwrap();
+    assert_eq!(d.walk().next_batch(8, &mut [0; 8]), None);
+    let d = ia
+        .draw(&DrawCall::Draw {
+            vertex_count: 3,
+            start_vertex: 0,
+        })
+        .unwrap();
+    let mut w = d.walk();
+    assert_eq!(w.next_batch(0, &mut []), None);
+    assert_eq!(w.next_batch(8, &mut []).map(|b| b.len()), Some(3));
+    assert_eq!(w.next_batch(8, &mut []), None);
+}
