@@ -18,6 +18,8 @@
 #![warn(missing_docs)]
 
 pub mod assembler;
+#[cfg(feature = "serde")]
+pub mod conform;
 pub mod convert;
 pub mod diag;
 pub mod dxbc;

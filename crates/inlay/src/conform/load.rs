@@ -1,0 +1,287 @@
+//! Finding and parsing case files, with the position of every problem.
+
+use std::path::{Path, PathBuf};
+
+use super::schema::CaseFile;
+
+/// A case file that could not be used: unreadable, not JSON, not schema 1, or with duplicate
+/// case names. Such a file never counts as passed.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FileError {
+    /// The file (or folder) concerned.
+    pub file: PathBuf,
+    /// 1-based line of the problem (0 when the problem has no position, e.g. unreadable).
+    pub line: usize,
+    /// 1-based column of the problem (0 when it has no position).
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file.display(),
+                self.line,
+                self.column,
+                self.message
+            )
+        } else {
+            write!(f, "{}: {}", self.file.display(), self.message)
+        }
+    }
+}
+
+/// The case files named by `paths`: a file is taken as it is (whatever its extension); a
+/// folder contributes every `*.json` file below it, recursively, in sorted path order.
+/// Paths that do not exist or folders that cannot be read are returned as errors.
+pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut files, &mut errors);
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            errors.push(FileError {
+                file: p.clone(),
+                line: 0,
+                column: 0,
+                message: "no such file or folder".to_string(),
+            });
+        }
+    }
+    (files, errors)
+}
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            errors.push(FileError {
+                file: dir.to_path_buf(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read folder: {e}"),
+            });
+            return;
+        }
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            walk(&p, files, errors);
+        } else if p.extension().is_some_and(|e| e == "json") {
+            files.push(p);
+        }
+    }
+}
+
+/// Reads and parses one case file. Unknown fields, wrong types, missing required fields,
+/// bad hex and unknown names are reported with the line and column serde_json stopped at;
+/// a repeated case name is reported at its second occurrence.
+pub fn load_file(path: &Path) -> Result<CaseFile, FileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+        file: path.to_path_buf(),
+        line: 0,
+        column: 0,
+        message: format!("cannot read file: {e}"),
+    })?;
+    parse_text(path, &text)
+}
+
+/// Parses the text of a case file (see [`load_file`]); `path` is only used in errors.
+pub fn parse_text(path: &Path, text: &str) -> Result<CaseFile, FileError> {
+    let file: CaseFile = serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+        FileError {
+            file: path.to_path_buf(),
+            line: e.line().max(1),
+            column: e.column().max(1),
+            message,
+        }
+    })?;
+    let mut seen = std::collections::HashSet::new();
+    for (i, case) in file.cases.iter().enumerate() {
+        if !seen.insert(case.name.as_str()) {
+            let occurrence = file.cases[..i]
+                .iter()
+                .filter(|c| c.name == case.name)
+                .count();
+            let (line, column) = name_position(text, &case.name, occurrence).unwrap_or((1, 1));
+            return Err(FileError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                message: format!(
+                    "duplicate case name `{}` (case {} repeats an earlier name; names must be \
+                     unique within a file)",
+                    case.name,
+                    i + 1
+                ),
+            });
+        }
+    }
+    Ok(file)
+}
+
+/// Line and column of the `occurrence`-th (0-based) `"name": <value>` pair in `text`.
+fn name_position(text: &str, name: &str, occurrence: usize) -> Option<(usize, usize)> {
+    let value = serde_json::to_string(name).ok()?;
+    let mut found = 0;
+    let mut from = 0;
+    while let Some(rel) = text[from..].find("\"name\"") {
+        let at = from + rel;
+        from = at + 6;
+        let rest = text[from..].trim_start();
+        let Some(rest) = rest.strip_prefix(':') else {
+            continue;
+        };
+        if rest.trim_start().starts_with(&value) {
+            if found == occurrence {
+                let before = &text[..at];
+                let line = before.matches('\n').count() + 1;
+                let column = before.len() - before.rfind('\n').map_or(0, |p| p + 1) + 1;
+                return Some((line, column));
+            }
+            found += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIG: &str = r#"{"signature": [{"semantic": "POSITION", "index": 0, "register": 0,
+        "mask": "xyzw", "used": "xyzw", "type": "float", "sv": "NONE"}]}"#;
+
+    fn case(name: &str, extra: &str) -> String {
+        format!(
+            r#"{{"name": "{name}", "evidence": "e", "elements": [
+ {{"semantic": "POSITION", "index": 0, "format": "R32G32B32A32_FLOAT", "slot": 0,
+   "offset": 0, "class": "vertex", "step_rate": 0}}],
+ "shader": {SIG}, "expect": {{"hresult": "S_OK"}}{extra}}}"#
+        )
+    }
+
+    fn file(cases: &[String]) -> String {
+        format!(
+            "{{\"schema\": \"inlay-conformance/1\", \"cases\": [\n{}\n]}}",
+            cases.join(",\n")
+        )
+    }
+
+    fn err(text: &str) -> FileError {
+        parse_text(Path::new("t.json"), text).unwrap_err()
+    }
+
+    #[test]
+    fn good_file_parses() {
+        let f = parse_text(Path::new("t.json"), &file(&[case("a", ""), case("b", "")])).unwrap();
+        assert_eq!(f.cases.len(), 2);
+        assert_eq!(f.cases[1].name, "b");
+        assert_eq!(f.cases[0].num_elements(), 1);
+    }
+
+    #[test]
+    fn unknown_field_has_position() {
+        let e = err(&file(&[case("a", ", \"tolerance\": 1")]));
+        assert!(e.message.contains("unknown field `tolerance`"), "{e}");
+        assert_eq!(e.line, 6);
+        let e = err(&file(&[case("a", "").replace("\"slot\"", "\"slots\"")]));
+        assert!(e.message.contains("unknown field `slots`"), "{e}");
+        assert_eq!(e.line, 3);
+    }
+
+    #[test]
+    fn bad_values_have_positions() {
+        let draw = r#", "draw": {"topology": "triangle_list", "vertex_buffers": [
+  {"slot": 0, "stride": 16, "offset": 0, "data": "00zz"}],
+  "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0}}"#;
+        let e = err(&file(&[case("a", draw)]));
+        assert!(e.message.contains("non-hex"), "{e}");
+        assert_eq!(e.line, 7);
+        let e = err(&file(&[
+            case("a", "").replace("\"slot\": 0", "\"slot\": \"0\"")
+        ]));
+        assert!(e.message.contains("invalid type"), "{e}");
+        let e = err(&file(&[
+            case("a", "").replace("R32G32B32A32_FLOAT", "R32G32B32A32_FLOT")
+        ]));
+        assert!(e.message.contains("unknown format"), "{e}");
+        let e = err(&file(&[
+            case("a", "").replace("\"step_rate\": 0", "\"x\": 0")
+        ]));
+        assert!(e.message.contains("unknown field `x`"), "{e}");
+        let e = err(&file(&[case("a", "").replace(", \"step_rate\": 0", "")]));
+        assert!(e.message.contains("missing field `step_rate`"), "{e}");
+        let e =
+            err(&file(&[case("a", "").replace(
+                "\"semantic\": \"POSITION\", \"index\"",
+                "\"index\"",
+            )]));
+        assert!(e.message.contains("missing field `semantic`"), "{e}");
+        let e = err(&file(&[case("a", "").replace(
+            "\"shader\": {\"signature\"",
+            "\"shader\": {\"dxbc\": \"x.dxbc\", \"signature\"",
+        )]));
+        assert!(e.message.contains("exactly one"), "{e}");
+        let e = err(&file(&[case(
+            "a",
+            r#", "draw": {"topology": "quad_list", "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0}}"#,
+        )]));
+        assert!(e.message.contains("unknown topology"), "{e}");
+        let e = err(&file(&[case(
+            "a",
+            r#", "draw": {"topology": "point_list", "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0, "start_instance": 0}}"#,
+        )]));
+        assert!(e.message.contains("unknown field `start_instance`"), "{e}");
+        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/2"));
+        assert!(e.message.contains("unsupported schema"), "{e}");
+    }
+
+    #[test]
+    fn null_elements_must_be_written() {
+        let c = case("a", "");
+        let start = c.find("\"elements\"").unwrap();
+        let end = c.find("\"shader\"").unwrap();
+        let without = format!("{}{}", &c[..start], &c[end..]);
+        let e = err(&file(&[without]));
+        assert!(e.message.contains("missing field `elements`"), "{e}");
+        let null = format!("{}\"elements\": null, {}", &c[..start], &c[end..]);
+        let f = parse_text(Path::new("t.json"), &file(&[null])).unwrap();
+        assert!(f.cases[0].elements.is_none());
+        assert_eq!(f.cases[0].num_elements(), 0);
+    }
+
+    #[test]
+    fn duplicate_names_point_at_the_repeat() {
+        let e = err(&file(&[case("a", ""), case("b", ""), case("a", "")]));
+        assert!(e.message.contains("duplicate case name `a`"), "{e}");
+        assert_eq!((e.line, e.column), (12, 2));
+    }
+
+    #[test]
+    fn lanes_are_strict() {
+        let draw = |lane: &str| {
+            format!(
+                r#", "draw": {{"topology": "point_list", "vertex_buffers": [], "call": {{"kind": "draw", "vertex_count": 1, "start_vertex": 0}}}},
+ "expect_draw": {{"vertices": [{{"vertex_id": 0, "instance_id": 0, "registers": {{"0": [{lane}, null, null, null]}}}}]}}"#
+            )
+        };
+        assert!(parse_text(Path::new("t"), &file(&[case("a", &draw("\"3f800000\""))])).is_ok());
+        let e = err(&file(&[case("a", &draw("\"3f8\""))]));
+        assert!(e.message.contains("8 hex digits"), "{e}");
+        let e = err(&file(&[case("a", &draw("1"))]));
+        assert!(e.message.contains("invalid type"), "{e}");
+    }
+}

@@ -1,0 +1,149 @@
+//! The conformance runner: JSON case files (schema `inlay-conformance/1`, see
+//! `shared/conformance/SCHEMA.md`) run against inlay's `CreateInputLayout` model and input
+//! assembler.
+//!
+//! A case states one `CreateInputLayout` call (target, element array, bytecode, validate-only
+//! flag), its expected HRESULT, debug-layer message ids and resolved offsets, and optionally
+//! one draw through the created layout with the expected vertex stream (`SV_VertexID`,
+//! `SV_InstanceID`, register bits) and primitives (`SV_PrimitiveID`, vertex positions).
+//!
+//! ```no_run
+//! use std::path::PathBuf;
+//! let report = inlay::conform::run_paths(&[PathBuf::from("conformance")]);
+//! report.print_text(&mut std::io::stdout()).unwrap();
+//! std::process::exit(report.exit_code());
+//! ```
+//!
+//! * Files: a path may be a file or a folder; folders are searched recursively for `*.json`.
+//! * Malformed files (unknown field, wrong type, missing field, bad hex, unknown names,
+//!   duplicate case names) are reported with file, line and column and count as failures.
+//! * A case whose `dxbc` file does not exist is *skipped*, not passed (corpus-backed cases on
+//!   a machine without the corpus).
+//! * Inline `signature` shaders are written into a real signature-only DXBC container (an
+//!   `ISGN` chunk with a valid checksum) by [`crate::dxbc::signature_blob`].
+
+mod compare;
+mod engine;
+mod load;
+mod report;
+pub mod schema;
+
+use std::path::{Path, PathBuf};
+
+pub use compare::{
+    CreationResult, DrawResult, ProducedPrimitive, ProducedVertex, compare_creation, compare_draw,
+    ulp_distance,
+};
+pub use load::{FileError, collect_files, load_file, parse_text};
+pub use report::{CaseReport, Report, Status};
+
+use schema::{Case, Shader};
+
+/// Runs every case of every file named by `paths` (files, or folders searched recursively for
+/// `*.json`) and returns the report.
+pub fn run_paths(paths: &[PathBuf]) -> Report {
+    let mut report = Report::default();
+    let (files, errors) = collect_files(paths);
+    for e in errors {
+        report.push_error(e);
+    }
+    for f in files {
+        run_file(&f, &mut report);
+    }
+    report
+}
+
+/// Runs the cases of one file into `report` (a malformed file adds one error).
+pub fn run_file(path: &Path, report: &mut Report) {
+    match load_file(path) {
+        Err(e) => report.push_error(e),
+        Ok(file) => {
+            let base = path.parent().unwrap_or(Path::new("."));
+            for case in &file.cases {
+                let (status, detail) = match run_case(case, base) {
+                    Outcome::Pass => (Status::Passed, None),
+                    Outcome::Fail(d) => (Status::Failed, Some(d)),
+                    Outcome::Skip(d) => (Status::Skipped, Some(d)),
+                };
+                report.push(CaseReport {
+                    file: path.to_path_buf(),
+                    name: case.name.clone(),
+                    status,
+                    detail,
+                });
+            }
+        }
+    }
+}
+
+/// The outcome of one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every check matched.
+    Pass,
+    /// The first difference.
+    Fail(String),
+    /// Why the case could not run.
+    Skip(String),
+}
+
+/// The bytecode a case hands to `CreateInputLayout`, or why there is none.
+fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
+    match &case.shader {
+        Shader::Dxbc(rel) => {
+            let path = base.join(rel);
+            if !path.exists() {
+                return Err(Outcome::Skip(format!(
+                    "shader file {} not found",
+                    path.display()
+                )));
+            }
+            std::fs::read(&path).map_err(|e| {
+                Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
+            })
+        }
+        Shader::DxbcHex(bytes) => Ok(bytes.clone()),
+        Shader::Signature(entries) => Ok(engine::signature_blob(entries)),
+    }
+}
+
+/// Runs one case; `base` is the folder of its file (for `dxbc` paths).
+pub fn run_case(case: &Case, base: &Path) -> Outcome {
+    if case.draw.is_some() != case.expect_draw.is_some() {
+        return Outcome::Fail(if case.draw.is_some() {
+            "case has `draw` but no `expect_draw`".to_string()
+        } else {
+            "case has `expect_draw` but no `draw`".to_string()
+        });
+    }
+    let code = match bytecode(case, base) {
+        Ok(c) => c,
+        Err(o) => return o,
+    };
+    let created = engine::create(case, &code);
+    if let Err(d) = compare_creation(&case.expect, &created.result) {
+        return Outcome::Fail(d);
+    }
+    let (Some(draw), Some(expect_draw)) = (&case.draw, &case.expect_draw) else {
+        return Outcome::Pass;
+    };
+    let Some(layout) = &created.layout else {
+        return Outcome::Fail(format!(
+            "draw: creation returned {} and no layout to draw with",
+            created
+                .result
+                .hresult
+                .map_or("nothing".to_string(), |h| h.to_string())
+        ));
+    };
+    let target = crate::target::Target::new(case.api(), case.feature_level());
+    let produced = match engine::draw(&target, layout, draw) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Fail(format!("draw: {e}")),
+    };
+    let float_lanes = |reg: u32| engine::float_lanes(layout, reg);
+    match compare_draw(expect_draw, &produced, case.tolerance_ulp, &float_lanes) {
+        Ok(()) => Outcome::Pass,
+        Err(d) => Outcome::Fail(d),
+    }
+}
