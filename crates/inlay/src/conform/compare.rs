@@ -48,6 +48,10 @@ pub struct DrawResult {
     pub vertices: Vec<ProducedVertex>,
     /// The assembled primitives.
     pub primitives: Vec<ProducedPrimitive>,
+    /// Whether the draw produced more vertices than were collected.
+    pub more_vertices: bool,
+    /// Whether the draw produced more primitives than were collected.
+    pub more_primitives: bool,
 }
 
 fn ids(v: &[u32]) -> String {
@@ -214,10 +218,11 @@ pub fn compare_draw(
             }
         }
     }
-    if expect.vertices.len() != got.vertices.len() {
+    if expect.vertices.len() != got.vertices.len() || got.more_vertices {
         let mut s = format!(
-            "vertex count: expected {}, got {}",
+            "vertex count: expected {}, got {}{}",
             expect.vertices.len(),
+            if got.more_vertices { "more than " } else { "" },
             got.vertices.len()
         );
         if let Some(f) = first {
@@ -237,10 +242,11 @@ pub fn compare_draw(
                 ));
             }
         }
-        if prims.len() != got.primitives.len() {
+        if prims.len() != got.primitives.len() || got.more_primitives {
             return Err(format!(
-                "primitive count: expected {}, got {}",
+                "primitive count: expected {}, got {}{}",
                 prims.len(),
+                if got.more_primitives { "more than " } else { "" },
                 got.primitives.len()
             ));
         }
@@ -372,6 +378,7 @@ mod tests {
                 id: 0,
                 vertices: vec![0, 1],
             }],
+            ..Default::default()
         };
         let all_float = |_r: u32| 0xfu8;
         let none_float = |_r: u32| 0u8;

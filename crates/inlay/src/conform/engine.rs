@@ -1,8 +1,13 @@
 //! The bridge between case data and inlay's library calls (validation, DXBC writer, input
 //! assembler).
 
-use super::compare::{CreationResult, DrawResult};
-use super::schema::{Case, Draw, SignatureEntry};
+use super::compare::{CreationResult, DrawResult, ProducedPrimitive, ProducedVertex};
+use super::schema::{Call, Case, Draw, IndexFormatName, SignatureEntry};
+use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use crate::assembler::draw::DrawCall;
+use crate::assembler::topology::Topology;
+use crate::assembler::vertex::MAX_REGISTERS;
+use crate::assembler::InputAssembler;
 use crate::layout::InputLayout;
 use crate::target::Target;
 
@@ -23,10 +28,143 @@ pub(crate) fn create(_case: &Case, _code: &[u8]) -> Created {
     }
 }
 
-pub(crate) fn draw(_t: &Target, _l: &InputLayout, _d: &Draw) -> Result<DrawResult, String> {
-    Err("the input assembler is not available".into())
+/// Runs a case's draw through [`crate::assembler::InputAssembler`] and collects at most
+/// `max_vertices` vertices and `max_primitives` primitives (one more than the case expects is
+/// enough to see that the counts differ; a case file cannot make the runner build a stream of
+/// billions of vertices).
+pub(crate) fn draw(
+    target: &Target,
+    layout: &InputLayout,
+    draw: &Draw,
+    max_vertices: usize,
+    max_primitives: usize,
+) -> Result<DrawResult, String> {
+    let mut ia = InputAssembler::new(layout, *target);
+    for vb in &draw.vertex_buffers {
+        ia.set_vertex_buffer(
+            vb.slot,
+            Some(VertexBufferBinding {
+                data: &vb.data,
+                stride: vb.stride,
+                offset: vb.offset,
+            }),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    if let Some(ib) = &draw.index_buffer {
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data: &ib.data,
+            format: match ib.format {
+                IndexFormatName::R16_UINT => IndexFormat::R16Uint,
+                IndexFormatName::R32_UINT => IndexFormat::R32Uint,
+            },
+            offset: ib.offset,
+        }))
+        .map_err(|e| e.to_string())?;
+    }
+    let topology: Topology = draw
+        .topology
+        .to_string()
+        .parse()
+        .map_err(|e: crate::assembler::topology::ParseTopologyError| e.to_string())?;
+    ia.set_topology(topology).map_err(|e| e.to_string())?;
+    let call = match &draw.call {
+        Call::Draw {
+            vertex_count,
+            start_vertex,
+        } => DrawCall::Draw {
+            vertex_count: *vertex_count,
+            start_vertex: *start_vertex,
+        },
+        Call::DrawIndexed {
+            index_count,
+            start_index,
+            base_vertex,
+        } => DrawCall::DrawIndexed {
+            index_count: *index_count,
+            start_index: *start_index,
+            base_vertex: *base_vertex,
+        },
+        Call::DrawInstanced {
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        } => DrawCall::DrawInstanced {
+            vertex_count_per_instance: *vertex_count_per_instance,
+            instance_count: *instance_count,
+            start_vertex: *start_vertex,
+            start_instance: *start_instance,
+        },
+        Call::DrawIndexedInstanced {
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        } => DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: *index_count_per_instance,
+            instance_count: *instance_count,
+            start_index: *start_index,
+            base_vertex: *base_vertex,
+            start_instance: *start_instance,
+        },
+        Call::DrawInstancedIndirect { args } => DrawCall::DrawInstancedIndirect {
+            args: &args.data,
+            offset: args.offset,
+        },
+        Call::DrawIndexedInstancedIndirect { args } => DrawCall::DrawIndexedInstancedIndirect {
+            args: &args.data,
+            offset: args.offset,
+        },
+    };
+    let prepared = ia.draw(&call).map_err(|e| e.to_string())?;
+    let mut out = DrawResult::default();
+    for v in prepared.vertices().take(max_vertices.saturating_add(1)) {
+        if out.vertices.len() == max_vertices {
+            out.more_vertices = true;
+            break;
+        }
+        let registers = (0..MAX_REGISTERS as u32)
+            .filter_map(|r| v.register(r).map(|lanes| (r, lanes)))
+            .collect();
+        out.vertices.push(ProducedVertex {
+            vertex_id: v.vertex_id,
+            instance_id: v.instance_id,
+            registers,
+        });
+    }
+    for p in prepared.primitives().take(max_primitives.saturating_add(1)) {
+        if out.primitives.len() == max_primitives {
+            out.more_primitives = true;
+            break;
+        }
+        out.primitives.push(ProducedPrimitive {
+            id: p.id,
+            vertices: p
+                .vertices()
+                .iter()
+                .map(|&x| usize::try_from(x).unwrap_or(usize::MAX))
+                .collect(),
+        });
+    }
+    Ok(out)
 }
 
-pub(crate) fn float_lanes(_l: &InputLayout, _reg: u32) -> u8 {
-    0
+/// The lanes of register `reg` that a FLOAT, UNORM or SNORM component of the element feeding
+/// it fills (bit 0 = x): the lanes `tolerance_ulp` may apply to.
+pub(crate) fn float_lanes(layout: &InputLayout, reg: u32) -> u8 {
+    let Some(info) = layout
+        .elements
+        .iter()
+        .rev()
+        .find(|e| e.register == Some(reg))
+        .and_then(|e| e.format.info())
+    else {
+        return 0;
+    };
+    info.present()
+        .filter(|c| c.kind.is_float_like())
+        .filter_map(|c| c.channel.lane())
+        .fold(0, |m, l| m | (1 << l))
 }

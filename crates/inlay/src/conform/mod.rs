@@ -137,7 +137,14 @@ pub fn run_case(case: &Case, base: &Path) -> Outcome {
         ));
     };
     let target = crate::target::Target::new(case.api(), case.feature_level());
-    let produced = match engine::draw(&target, layout, draw) {
+    let max_primitives = expect_draw.primitives.as_ref().map_or(0, Vec::len);
+    let produced = match engine::draw(
+        &target,
+        layout,
+        draw,
+        expect_draw.vertices.len(),
+        max_primitives,
+    ) {
         Ok(p) => p,
         Err(e) => return Outcome::Fail(format!("draw: {e}")),
     };
@@ -145,5 +152,60 @@ pub fn run_case(case: &Case, base: &Path) -> Outcome {
     match compare_draw(expect_draw, &produced, case.tolerance_ulp, &float_lanes) {
         Ok(()) => Outcome::Pass,
         Err(d) => Outcome::Fail(d),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("inlay-conform-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        d
+    }
+
+    const CASE: &str = r#"{"schema": "inlay-conformance/1", "cases": [
+ {"name": "corpus-blob", "evidence": "e",
+  "elements": [{"semantic": "POSITION", "index": 0, "format": "R32G32B32A32_FLOAT", "slot": 0,
+                "offset": 0, "class": "vertex", "step_rate": 0}],
+  "shader": {"dxbc": "../missing/NAME.dxbc"}, "expect": {"hresult": "S_OK"}}]}"#;
+
+    #[test]
+    fn missing_shader_file_is_skipped_and_malformed_file_fails() {
+        let d = temp_dir("skip");
+        std::fs::write(d.join("sub/a.json"), CASE).unwrap();
+        std::fs::write(d.join("b.json"), CASE.replace("\"evidence\"", "\"evidense\"")).unwrap();
+        std::fs::write(d.join("notes.txt"), "not a case file").unwrap();
+        let report = run_paths(&[d.clone(), d.join("nope.json")]);
+        assert_eq!((report.passed, report.failed, report.skipped), (0, 2, 1));
+        assert_eq!(report.cases.len(), 1);
+        assert_eq!(report.cases[0].status, Status::Skipped);
+        assert!(report.cases[0].detail.as_deref().unwrap().contains("not found"));
+        assert_eq!(report.errors.len(), 2);
+        assert!(report.errors[0].file.ends_with("nope.json"));
+        assert!(report.errors[1].message.contains("unknown field `evidense`"));
+        assert_eq!(report.errors[1].line, 2);
+        assert!(!report.success());
+        let mut out = Vec::new();
+        report.print_text(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.ends_with("\n0 passed, 2 failed, 1 skipped\n"), "{text}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn draw_needs_expect_draw() {
+        let text = CASE.replace(
+            r#""expect": {"hresult": "S_OK"}"#,
+            r#""expect": {"hresult": "S_OK"}, "draw": {"topology": "point_list",
+               "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 1, "start_vertex": 0}}"#,
+        );
+        let file = parse_text(Path::new("t.json"), &text).unwrap();
+        assert_eq!(
+            run_case(&file.cases[0], Path::new(".")),
+            Outcome::Fail("case has `draw` but no `expect_draw`".into())
+        );
     }
 }

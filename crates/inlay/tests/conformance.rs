@@ -1,0 +1,57 @@
+//! Runs inlay's own conformance suite (`conformance/` at the workspace root) and the shared
+//! example cases (`$INLAY_SHARED/conformance/examples`, else `<workspace>/../shared/...`)
+//! through `inlay::conform`, and fails on any failing case or malformed case file.
+//!
+//! Corpus-backed cases whose `.dxbc` file is absent are skipped, not failed.
+
+use std::path::PathBuf;
+
+use inlay::conform::{Report, Status, run_paths};
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn check(report: &Report) {
+    let mut text = Vec::new();
+    report.print_text(&mut text).unwrap();
+    let text = String::from_utf8(text).unwrap();
+    print!("{text}");
+    for c in report.cases.iter().filter(|c| c.status == Status::Skipped) {
+        eprintln!(
+            "skipped: {}: {}: {}",
+            c.file.display(),
+            c.name,
+            c.detail.as_deref().unwrap_or("")
+        );
+    }
+    assert!(report.success(), "conformance failures:\n{text}");
+}
+
+#[test]
+fn own_suite_passes() {
+    let dir = workspace_root().join("conformance");
+    let report = run_paths(&[dir]);
+    check(&report);
+    // The suite is at least 200 cases (issue 5); a folder that silently lost its files fails.
+    assert!(
+        report.cases.len() >= 200,
+        "only {} cases found",
+        report.cases.len()
+    );
+}
+
+#[test]
+fn shared_examples_pass() {
+    let dir = match std::env::var_os("INLAY_SHARED") {
+        Some(s) => PathBuf::from(s).join("conformance/examples"),
+        None => workspace_root().join("../shared/conformance/examples"),
+    };
+    if !dir.is_dir() {
+        eprintln!("skipping: shared conformance examples not found at {}", dir.display());
+        return;
+    }
+    let report = run_paths(&[dir]);
+    check(&report);
+    assert!(!report.cases.is_empty());
+}
