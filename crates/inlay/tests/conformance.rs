@@ -48,7 +48,10 @@ fn shared_examples_pass() {
         None => workspace_root().join("../shared/conformance/examples"),
     };
     if !dir.is_dir() {
-        eprintln!("skipping: shared conformance examples not found at {}", dir.display());
+        eprintln!(
+            "skipping: shared conformance examples not found at {}",
+            dir.display()
+        );
         return;
     }
     let report = run_paths(&[dir]);

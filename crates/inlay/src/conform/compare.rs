@@ -246,7 +246,11 @@ pub fn compare_draw(
             return Err(format!(
                 "primitive count: expected {}, got {}{}",
                 prims.len(),
-                if got.more_primitives { "more than " } else { "" },
+                if got.more_primitives {
+                    "more than "
+                } else {
+                    ""
+                },
                 got.primitives.len()
             ));
         }

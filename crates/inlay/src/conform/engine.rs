@@ -2,14 +2,19 @@
 //! assembler).
 
 use super::compare::{CreationResult, DrawResult, ProducedPrimitive, ProducedVertex};
+use super::schema::ComponentKind;
 use super::schema::{Call, Case, Draw, IndexFormatName, SignatureEntry};
+use crate::assembler::InputAssembler;
 use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::assembler::draw::DrawCall;
 use crate::assembler::topology::Topology;
 use crate::assembler::vertex::MAX_REGISTERS;
-use crate::assembler::InputAssembler;
+use crate::diag::Severity;
+use crate::dxbc::signature::{ComponentType, MinPrecision, Signature, SignatureElement};
+use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
 use crate::target::Target;
+use crate::validation::{create_input_layout, create_input_layout_with_signature};
 
 /// A creation's comparable result and the layout it produced.
 pub(crate) struct Created {
@@ -17,14 +22,91 @@ pub(crate) struct Created {
     pub layout: Option<InputLayout>,
 }
 
-pub(crate) fn signature_blob(_entries: &[SignatureEntry]) -> Vec<u8> {
-    Vec::new()
+/// The signature an inline `signature` shader describes (an `ISGN` chunk: stream 0, default
+/// precision).
+pub(crate) fn signature(entries: &[SignatureEntry]) -> Signature {
+    Signature {
+        elements: entries
+            .iter()
+            .map(|e| SignatureElement {
+                stream: 0,
+                semantic_name: e.semantic.clone(),
+                semantic_index: e.index,
+                system_value: e.sv,
+                component_type: match e.component_type {
+                    ComponentKind::Float => ComponentType::FLOAT32,
+                    ComponentKind::Uint => ComponentType::UINT32,
+                    ComponentKind::Sint => ComponentType::SINT32,
+                },
+                register: e.register,
+                mask: e.mask,
+                read_write_mask: e.used,
+                min_precision: MinPrecision::default(),
+            })
+            .collect(),
+    }
 }
 
-pub(crate) fn create(_case: &Case, _code: &[u8]) -> Created {
+/// What a case hands to `CreateInputLayout`.
+pub(crate) enum Bytecode {
+    /// Container bytes (from a file or inline hex).
+    Bytes(Vec<u8>),
+    /// An inline signature (until the DXBC writer lands, passed to validation parsed).
+    Signature(Signature),
+}
+
+/// Runs the case's `CreateInputLayout` call on `bytecode`.
+pub(crate) fn create(case: &Case, bytecode: &Bytecode) -> Created {
+    let target = Target::new(case.api(), case.feature_level());
+    let elements: Option<Vec<InputElementDesc>> = case.elements.as_ref().map(|els| {
+        els.iter()
+            .map(|e| InputElementDesc {
+                semantic_name: e.semantic.clone(),
+                semantic_index: e.index,
+                format: e.format,
+                input_slot: e.slot,
+                aligned_byte_offset: e.offset,
+                input_slot_class: e.class,
+                instance_data_step_rate: e.step_rate,
+            })
+            .collect()
+    });
+    let creation = match bytecode {
+        Bytecode::Bytes(b) => create_input_layout(
+            &target,
+            elements.as_deref(),
+            case.num_elements(),
+            b,
+            case.validate_only,
+        ),
+        Bytecode::Signature(s) => create_input_layout_with_signature(
+            &target,
+            elements.as_deref(),
+            case.num_elements(),
+            Ok(s),
+            case.validate_only,
+        ),
+    };
+    let by = |sev: Severity| -> Vec<u32> {
+        creation
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == sev)
+            .map(|d| d.id.0)
+            .collect()
+    };
     Created {
-        result: CreationResult::default(),
-        layout: None,
+        result: CreationResult {
+            hresult: Some(creation.hresult),
+            errors: by(Severity::Error),
+            warnings: by(Severity::Warning),
+            others: by(Severity::Info),
+            offsets: creation
+                .layout
+                .as_ref()
+                .map(|l| l.elements.iter().map(|e| e.offset).collect()),
+        },
+        layout: creation.layout,
     }
 }
 

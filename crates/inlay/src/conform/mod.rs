@@ -19,8 +19,10 @@
 //!   duplicate case names) are reported with file, line and column and count as failures.
 //! * A case whose `dxbc` file does not exist is *skipped*, not passed (corpus-backed cases on
 //!   a machine without the corpus).
-//! * Inline `signature` shaders are written into a real signature-only DXBC container (an
-//!   `ISGN` chunk with a valid checksum) by [`crate::dxbc::signature_blob`].
+//! * Inline `signature` shaders describe an `ISGN` chunk (stream 0, default precision); they
+//!   are turned into that signature and matched by
+//!   [`crate::validation::create_input_layout_with_signature`] (a signature-only DXBC
+//!   container written by the library's DXBC writer replaces this once the writer lands).
 
 mod compare;
 mod engine;
@@ -88,7 +90,7 @@ pub enum Outcome {
 }
 
 /// The bytecode a case hands to `CreateInputLayout`, or why there is none.
-fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
+fn bytecode(case: &Case, base: &Path) -> Result<engine::Bytecode, Outcome> {
     match &case.shader {
         Shader::Dxbc(rel) => {
             let path = base.join(rel);
@@ -98,12 +100,14 @@ fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
                     path.display()
                 )));
             }
-            std::fs::read(&path).map_err(|e| {
-                Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
-            })
+            std::fs::read(&path)
+                .map(engine::Bytecode::Bytes)
+                .map_err(|e| {
+                    Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
+                })
         }
-        Shader::DxbcHex(bytes) => Ok(bytes.clone()),
-        Shader::Signature(entries) => Ok(engine::signature_blob(entries)),
+        Shader::DxbcHex(bytes) => Ok(engine::Bytecode::Bytes(bytes.clone())),
+        Shader::Signature(entries) => Ok(engine::Bytecode::Signature(engine::signature(entries))),
     }
 }
 
@@ -176,22 +180,39 @@ mod tests {
     fn missing_shader_file_is_skipped_and_malformed_file_fails() {
         let d = temp_dir("skip");
         std::fs::write(d.join("sub/a.json"), CASE).unwrap();
-        std::fs::write(d.join("b.json"), CASE.replace("\"evidence\"", "\"evidense\"")).unwrap();
+        std::fs::write(
+            d.join("b.json"),
+            CASE.replace("\"evidence\"", "\"evidense\""),
+        )
+        .unwrap();
         std::fs::write(d.join("notes.txt"), "not a case file").unwrap();
         let report = run_paths(&[d.clone(), d.join("nope.json")]);
         assert_eq!((report.passed, report.failed, report.skipped), (0, 2, 1));
         assert_eq!(report.cases.len(), 1);
         assert_eq!(report.cases[0].status, Status::Skipped);
-        assert!(report.cases[0].detail.as_deref().unwrap().contains("not found"));
+        assert!(
+            report.cases[0]
+                .detail
+                .as_deref()
+                .unwrap()
+                .contains("not found")
+        );
         assert_eq!(report.errors.len(), 2);
         assert!(report.errors[0].file.ends_with("nope.json"));
-        assert!(report.errors[1].message.contains("unknown field `evidense`"));
+        assert!(
+            report.errors[1]
+                .message
+                .contains("unknown field `evidense`")
+        );
         assert_eq!(report.errors[1].line, 2);
         assert!(!report.success());
         let mut out = Vec::new();
         report.print_text(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.ends_with("\n0 passed, 2 failed, 1 skipped\n"), "{text}");
+        assert!(
+            text.ends_with("\n0 passed, 2 failed, 1 skipped\n"),
+            "{text}"
+        );
         let _ = std::fs::remove_dir_all(&d);
     }
 
