@@ -1185,6 +1185,64 @@ draw_case(F, "instanced-indirect-triangle-strip", EV_IND + "; ia-semantics 6", I
           IND_VB, indirect([5, 2, 2, 1], 16), topology="triangle_strip", prims=True)
 
 # ----------------------------------------------------------------------------------------------
+# draw-targets.json: the same IA rules on other runtimes and feature levels (ia-semantics 7, 9)
+
+F = "draw-targets.json"
+EV_T = ("ia-semantics 7 (conversion, defaults, out-of-bounds and ID rules are the same in D3D10 "
+        "and D3D11; 16 slots at 10_0 and 9_x, 32 from 10_1)")
+t_vb = bytes([0, 64, 128, 255, 1, 2, 3, 4, 0x80, 0x81, 0x7F, 0x00])
+for api, fl in [("d3d10", None), ("d3d10.1", "10_1"), ("d3d11", "10_0"), ("d3d11", "11_1"),
+                ("d3d11", "9_1")]:
+    kw = dict(api=api)
+    if fl:
+        kw["feature_level"] = fl
+    draw_case(F, "rgba8-unorm-%s-%s" % (api.replace(".", "-"), (fl or "default").replace("_", "-")),
+              EV_T + "; UNORM8 conversion (ia-semantics 1.3)",
+              [E("COLOR", "R8G8B8A8_UNORM"), E("POSITION", "R32G32_FLOAT", slot=1)],
+              [S("COLOR", 0), S("POSITION", 1, mask="xy")],
+              {0: (t_vb, 4, 0), 1: (f32le(1, 2, 3, 4), 8, 0)}, draw(4),
+              topology="triangle_list", prims=True, **kw)
+draw_case(F, "d3d10-line-strip-adj", EV_T + "; adjacency topologies exist from D3D10 (spec 8.1.2)",
+          TOP_EL, TOP_SIG, {0: (top_vb, 4, 0)}, draw(6), topology="line_strip_adj", prims=True,
+          api="d3d10")
+draw_case(F, "d3d10-indexed-cut", EV_T + "; ia-semantics 5 (cut values in D3D10)", TOP_EL,
+          TOP_SIG, {0: (top_vb, 4, 0)}, draw_indexed(6, base=2),
+          ib=("R16_UINT", 2, u16le(9, 0, 1, 2, 0xFFFF, 3, 4)), topology="triangle_strip",
+          prims=True, api="d3d10")
+draw_case(F, "slot-15-fl10-0", EV_T + "; slot 15 is the last slot at 10_0",
+          [E("A", "R32_UINT", slot=15)], [S("A", 0, mask="x", typ="uint")],
+          {15: (u32le(5, 6), 4, 0)}, draw(2), feature_level="10_0")
+draw_case(F, "slot-31-fl11-0", EV_T + "; slot 31 is the last slot from 10_1",
+          [E("A", "R32_UINT", slot=31)], [S("A", 0, mask="x", typ="uint")],
+          {31: (u32le(5, 6), 4, 0)}, draw(2))
+draw_case(F, "level9-3-instanced-rate-1", EV_T + "; R41 (9_3 instancing with step rate 1); R46",
+          [E("POSITION", "R32G32_FLOAT"), E("COLOR", "R8G8B8A8_UNORM", slot=1, cls="instance",
+                                            rate=1)],
+          [S("POSITION", 0, mask="xy"), S("COLOR", 1)],
+          {0: (f32le(1, 2, 3, 4), 8, 0), 1: (t_vb, 4, 0)}, draw_instanced(2, 3, 0, 0),
+          feature_level="9_3")
+draw_case(F, "level9-1-r16-indices", EV_T + "; ia-semantics 5 (R16_UINT index buffers at every "
+          "level)", [E("POSITION", "R16G16_SNORM")], [S("POSITION", 0, mask="xy")],
+          {0: (u16le(0x8000, 0x7FFF, 0x8001, 1, 0, 0xFFFF), 4, 0)}, draw_indexed(3),
+          ib=("R16_UINT", 0, u16le(2, 0, 1)), feature_level="9_1")
+draw_case(F, "stride-2048", "ia-semantics 3 and 9: the largest stride, 2048 bytes "
+          "(D3D11_REQ_MULTI_ELEMENT_STRUCTURE_SIZE_IN_BYTES)", [E("A", "R32_UINT", off=2044)],
+          [S("A", 0, mask="x", typ="uint")],
+          {0: (bytes(2044) + u32le(77) + bytes(2044) + u32le(78), 2048, 0)}, draw(3))
+c = draw_case(F, "bgrx-w-not-compared", "ia-semantics 1.2: B8G8R8X8_UNORM's w is 1.0 by the spec "
+              "but undefined on some hardware (Wine test_vertex_formats, AMD); a portable case "
+              "leaves that lane out (null)", [E("COLOR", "B8G8R8X8_UNORM")], [S("COLOR", 0)],
+              {0: (bytes([0x21, 0x43, 0x65, 0x87]), 4, 0)}, draw(1))
+for v in c["expect_draw"]["vertices"]:
+    v["registers"]["0"][3] = None
+c = draw_case(F, "unorm8-one-ulp-tolerance", "ia-semantics 1.3 open question 6 (Wine compares "
+              "IA results with 1-2 ULP tolerance because some drivers are not correctly "
+              "rounded); expected values are the spec's correctly rounded ones",
+              [E("COLOR", "R8G8B8A8_UNORM")], [S("COLOR", 0)],
+              {0: (bytes([3, 5, 77, 254]), 4, 0)}, draw(1))
+c["tolerance_ulp"] = 1
+
+# ----------------------------------------------------------------------------------------------
 # Write
 
 
