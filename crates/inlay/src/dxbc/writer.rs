@@ -243,6 +243,8 @@ mod tests {
         assert_eq!(blob.len(), 144);
         let c = Container::parse(&blob).unwrap();
         assert!(c.checksum_matches());
+        // Digest computed by an independent implementation of the corpus README algorithm.
+        assert_eq!(hex(&c.digest()), "ff63bcf57fd6963835c17cdd1058b1fc");
         assert_eq!(c.chunk_count(), 1);
         assert_eq!(c.chunks().next().unwrap().tag, FourCC::ISGN);
         assert_eq!(c.input_signature().unwrap().unwrap(), s);
@@ -266,6 +268,19 @@ mod tests {
         assert_eq!(tags, vec![FourCC::ISGN, FourCC::OSG5]);
         assert_eq!(c.output_signature().unwrap().unwrap(), o);
         assert_eq!(c.input_signature().unwrap().unwrap(), sig());
+    }
+
+    fn hex(d: &[u8]) -> String {
+        d.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    #[test]
+    fn long_tail_digest_is_exact() {
+        // 80-byte container: 60 hashed bytes, so the ending takes the ">= 56 bytes left" path.
+        let data: Vec<u8> = (0..36).collect();
+        let blob = write_container(&[(*b"TEST", &data)]);
+        assert_eq!(blob.len(), 80);
+        assert_eq!(hex(&blob[4..20]), "488dda741c32709e6060a7f289dacae8");
     }
 
     #[test]
