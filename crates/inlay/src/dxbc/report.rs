@@ -364,3 +364,154 @@ pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
     let _ = writeln!(out, "//");
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{
+        ComponentType, MinPrecision, NO_REGISTER, SignatureElement, SystemValue, write_container,
+        write_signature_chunk,
+    };
+    use super::*;
+
+    #[allow(clippy::too_many_arguments)]
+    fn el(
+        name: &str,
+        index: u32,
+        sv: u32,
+        ty: u32,
+        reg: u32,
+        mask: u8,
+        rw: u8,
+        mp: u32,
+    ) -> SignatureElement {
+        SignatureElement {
+            stream: 0,
+            semantic_name: name.to_string(),
+            semantic_index: index,
+            system_value: SystemValue(sv),
+            component_type: ComponentType(ty),
+            register: reg,
+            mask,
+            read_write_mask: rw,
+            min_precision: MinPrecision(mp),
+        }
+    }
+
+    /// A geometry shader (gs_4_0) with an N/A input row and a min-precision input.
+    fn gs_blob() -> Vec<u8> {
+        let input = Signature {
+            elements: vec![
+                el("SV_Position", 0, 1, 3, 0, 0xf, 0x0, 0),
+                el("TEXCOORD", 0, 0, 3, 1, 0x3, 0x1, 1),
+                el("SV_PrimitiveID", 0, 7, 1, NO_REGISTER, 0x1, 0x1, 0),
+            ],
+        };
+        let output = Signature {
+            elements: vec![
+                el("SV_Position", 0, 1, 3, 0, 0xf, 0x0, 0),
+                el("TEXCOORD", 0, 0, 3, 1, 0x7, 0x8, 0),
+            ],
+        };
+        let shdr: Vec<u8> = [0x0002_0040u32, 2]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let isg1 = write_signature_chunk(SignatureKind::Isg1, &input);
+        let osgn = write_signature_chunk(SignatureKind::Osgn, &output);
+        write_container(&[(*b"SHDR", &shdr), (*b"ISG1", &isg1), (*b"OSGN", &osgn)])
+    }
+
+    #[test]
+    fn positional_masks() {
+        assert_eq!(positional_mask(0b0011), "xy  ");
+        assert_eq!(positional_mask(0b0101), "x z ");
+        assert_eq!(positional_mask(0b1110), " yzw");
+        assert_eq!(positional_mask(0), "    ");
+    }
+
+    #[test]
+    fn listing_is_exact() {
+        let blob = gs_blob();
+        let c = Container::parse(&blob).unwrap();
+        let text = listing(&c).unwrap();
+        let digest = hex(&c.digest());
+        let want = format!(
+            "// geometry shader, shader model 4_0 (gs_4_0)
+// digest {digest} (valid)
+// container 296 bytes, 3 chunks:
+//   SHDR 8 bytes
+//   ISG1 140 bytes
+//   OSGN 80 bytes
+//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float
+// TEXCOORD                 0   xy          1     NONE  min16f   x
+// SV_PrimitiveID           0    N/A   primID   PRIMID    uint    YES
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xyz         1     NONE   float   xyz
+//
+"
+        );
+        assert_eq!(text, want);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn json_uses_corpus_field_names() {
+        let blob = gs_blob();
+        let r = ShaderReport::from_bytes(&blob).unwrap();
+        let v = serde_json::to_value(&r).unwrap();
+        assert_eq!(v["stage"], "geometry");
+        assert_eq!(v["shader_model"], "4_0");
+        assert_eq!(v["checksum_matches"], true);
+        assert_eq!(v["level9_bytecode"], serde_json::Value::Null);
+        assert_eq!(v["input_signature_chunk"], "ISG1");
+        let want_in = serde_json::json!([
+            {"semantic_name": "SV_Position", "semantic_index": 0, "register": 0, "mask": "xyzw",
+             "used": "", "system_value": "POS", "component_type": "float"},
+            {"semantic_name": "TEXCOORD", "semantic_index": 0, "register": 1, "mask": "xy",
+             "used": "x", "system_value": "NONE", "component_type": "float",
+             "min_precision": "min16f"},
+            {"semantic_name": "SV_PrimitiveID", "semantic_index": 0, "register": null,
+             "mask": null, "used": null, "system_value": "PRIMID", "component_type": "uint",
+             "listing_register": "primID", "listing_used": "YES"},
+        ]);
+        assert_eq!(v["input_signature"], want_in);
+        assert_eq!(v["output_signature"][1]["used"], "xyz");
+        assert_eq!(v["patch_constant_signature"], serde_json::Value::Null);
+        assert_eq!(
+            v["chunks"],
+            serde_json::json!([
+                {"tag": "SHDR", "size": 8}, {"tag": "ISG1", "size": 140}, {"tag": "OSGN", "size": 80}
+            ])
+        );
+    }
+
+    #[test]
+    fn bad_digest_and_signature_only_blob_are_reported() {
+        let mut blob = super::super::signature_blob(&Signature {
+            elements: vec![el("POSITION", 0, 0, 3, 0, 0x7, 0x7, 0)],
+        });
+        blob[4] ^= 1;
+        let c = Container::parse(&blob).unwrap();
+        let text = listing(&c).unwrap();
+        assert!(text.starts_with("// no program chunk (signature-only blob)\n// digest "));
+        assert!(text.contains(&format!(
+            "(INVALID: computed {})",
+            hex(&c.computed_digest())
+        )));
+        let r = ShaderReport::new(&c).unwrap();
+        assert_eq!(r.stage, None);
+        assert_eq!(r.shader_model, None);
+        assert!(!r.checksum_matches);
+        assert_eq!(r.output_signature, None);
+    }
+}
