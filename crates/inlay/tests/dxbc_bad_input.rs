@@ -105,7 +105,7 @@ fn exercise(bytes: &[u8]) -> Result<(), DxbcError> {
     let c = Container::parse(bytes)?;
     let _ = c.digest();
     let _ = c.checksum_matches();
-    let n = c.chunks().map(|ch| ch.data.len()).count();
+    let n = c.chunks().filter(|ch| ch.offset >= 32).count();
     assert_eq!(n, c.chunk_count());
     for kind in SignatureKind::ALL {
         let _ = c.signature(kind);
@@ -205,16 +205,13 @@ fn signature_chunk_truncated_at_every_length() {
             let full = parse_signature_chunk(kind, ch.data).unwrap();
             for n in 0..ch.data.len() {
                 // Only the 0xAB padding after the last name may go without an error.
-                match parse_signature_chunk(kind, &ch.data[..n]) {
-                    Ok(s) => {
-                        assert_eq!(s, full, "{name} {} cut at {n}", ch.tag);
-                        assert!(
-                            ch.data[n..].iter().all(|&x| x == 0xab),
-                            "{name} {} cut at {n}",
-                            ch.tag
-                        );
-                    }
-                    Err(_) => {}
+                if let Ok(s) = parse_signature_chunk(kind, &ch.data[..n]) {
+                    assert_eq!(s, full, "{name} {} cut at {n}", ch.tag);
+                    assert!(
+                        ch.data[n..].iter().all(|&x| x == 0xab),
+                        "{name} {} cut at {n}",
+                        ch.tag
+                    );
                 }
             }
         }

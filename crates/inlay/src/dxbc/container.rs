@@ -316,3 +316,135 @@ impl<'a> Container<'a> {
         super::write_container(&chunks)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{
+        ComponentType, MinPrecision, ShaderStage, SignatureElement, SystemValue, write_container,
+        write_signature_chunk,
+    };
+    use super::*;
+
+    fn sig(name: &str, stream: u32, mp: u32) -> Signature {
+        Signature {
+            elements: vec![SignatureElement {
+                stream,
+                semantic_name: name.to_string(),
+                semantic_index: 0,
+                system_value: SystemValue::UNDEFINED,
+                component_type: ComponentType::FLOAT32,
+                register: 0,
+                mask: 0xf,
+                read_write_mask: 0xf,
+                min_precision: MinPrecision(mp),
+            }],
+        }
+    }
+
+    /// With both variants present the richer one wins: ISG1 over ISGN, OSG1 over OSG5 over
+    /// OSGN, PSG1 over PCSG — whatever the chunk order (docs/notes/dxbc.md).
+    #[test]
+    fn richer_signature_chunks_are_preferred() {
+        let isgn = write_signature_chunk(SignatureKind::Isgn, &sig("A", 0, 0));
+        let isg1 = write_signature_chunk(SignatureKind::Isg1, &sig("B", 0, 1));
+        let osgn = write_signature_chunk(SignatureKind::Osgn, &sig("C", 0, 0));
+        let osg5 = write_signature_chunk(SignatureKind::Osg5, &sig("D", 1, 0));
+        let osg1 = write_signature_chunk(SignatureKind::Osg1, &sig("E", 2, 1));
+        let pcsg = write_signature_chunk(SignatureKind::Pcsg, &sig("F", 0, 0));
+        let psg1 = write_signature_chunk(SignatureKind::Psg1, &sig("G", 0, 5));
+        let blob = write_container(&[
+            (*b"ISGN", &isgn),
+            (*b"OSGN", &osgn),
+            (*b"PCSG", &pcsg),
+            (*b"ISG1", &isg1),
+            (*b"OSG5", &osg5),
+            (*b"PSG1", &psg1),
+        ]);
+        let c = Container::parse(&blob).unwrap();
+        assert_eq!(c.input_signature().unwrap().unwrap(), sig("B", 0, 1));
+        assert_eq!(c.output_signature().unwrap().unwrap(), sig("D", 1, 0));
+        assert_eq!(
+            c.patch_constant_signature().unwrap().unwrap(),
+            sig("G", 0, 5)
+        );
+        assert_eq!(
+            c.signature(SignatureKind::Isgn).unwrap().unwrap(),
+            sig("A", 0, 0)
+        );
+        let blob = write_container(&[(*b"OSG1", &osg1), (*b"OSG5", &osg5)]);
+        let c = Container::parse(&blob).unwrap();
+        assert_eq!(c.output_signature().unwrap().unwrap(), sig("E", 2, 1));
+        assert_eq!(c.input_signature().unwrap(), None);
+        assert_eq!(c.shader_version(), None);
+        assert_eq!(c.shader_model_string(), None);
+    }
+
+    #[test]
+    fn version_tokens_and_level9() {
+        let prog =
+            |tok: u32| -> Vec<u8> { [tok, 2].iter().flat_map(|w| w.to_le_bytes()).collect() };
+        // Aon9 data: size, 0xFFFE0200, program size, program offset 16, then the DX9 token.
+        let aon9 = |tok: u32| -> Vec<u8> {
+            [20u32, 0xfffe_0200, 4, 16, tok]
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect()
+        };
+        let cases: [(u32, Option<u32>, &str, ShaderStage, Option<&str>); 7] = [
+            (0x0001_0040, None, "4_0", ShaderStage::Vertex, None),
+            (0x0000_0041, None, "4_1", ShaderStage::Pixel, None),
+            (0x0003_0050, None, "5_0", ShaderStage::Hull, None),
+            (0x0005_0051, None, "5_1", ShaderStage::Compute, None),
+            (
+                0x0001_0040,
+                Some(0xfffe_0200),
+                "4_0_level_9_1",
+                ShaderStage::Vertex,
+                Some("vs_2_0"),
+            ),
+            (
+                0x0000_0040,
+                Some(0xffff_0201),
+                "4_0_level_9_3",
+                ShaderStage::Pixel,
+                Some("ps_2_x"),
+            ),
+            (
+                0x0001_0040,
+                Some(0xfffe_0300),
+                "4_0_level_9_x",
+                ShaderStage::Vertex,
+                Some("vs_3_0"),
+            ),
+        ];
+        for (tok, l9, model, stage, profile) in cases {
+            let p = prog(tok);
+            let a = l9.map(aon9);
+            let mut chunks: Vec<([u8; 4], &[u8])> = vec![(*b"SHEX", &p)];
+            if let Some(a) = &a {
+                chunks.insert(0, (*b"Aon9", a));
+            }
+            let blob = write_container(&chunks);
+            let c = Container::parse(&blob).unwrap();
+            assert_eq!(c.shader_model_string().as_deref(), Some(model), "{tok:#x}");
+            assert_eq!(c.shader_version().unwrap().stage, stage);
+            assert_eq!(c.shader_version().unwrap().token(), tok);
+            assert_eq!(c.has_level9_bytecode(), l9.is_some());
+            assert_eq!(
+                c.level9_bytecode().and_then(|l| l.profile()).as_deref(),
+                profile
+            );
+        }
+        // Unknown program type, and an Aon9 chunk whose program offset points outside it.
+        let p = prog(0x0007_0050);
+        let bad = [20u32, 0xfffe_0200, 4, 400]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<u8>>();
+        let blob = write_container(&[(*b"Aon9", &bad), (*b"SHDR", &p)]);
+        let c = Container::parse(&blob).unwrap();
+        assert_eq!(c.shader_version(), None);
+        assert_eq!(c.level9_bytecode().unwrap().version_token, None);
+        assert_eq!(c.level9_bytecode().unwrap().feature_level_suffix(), "9_x");
+    }
+}
