@@ -596,6 +596,18 @@ add(F, case("unparseable-truncated-header", "createinputlayout-rules R31: a DXBC
             "size field exceeds the bytes given", [POS],
             {"dxbc_hex": "44584243" + "00" * 16 + "01000000" + "00010000" + "00000000"},
             "E_INVALIDARG", errors=[161]))
+add(F, case("container-without-isgn", "createinputlayout-rules R32 (open: Wine treats it as "
+            "empty, DXVK refuses); inlay's documented choice (validation notes, R31/R32 row): "
+            "refuse with 161. The bytes are a valid DXBC container (checksum written by inlay's "
+            "DXBC writer) holding one 8-byte SHEX chunk and no ISGN/ISG1", [POS],
+            {"dxbc_hex": "4458424312f4b363e4b4e4fcb8564ee71843510b010000003400000001000000240000"
+                         "0053484558080000000000000000000000"}, "E_INVALIDARG", errors=[161]))
+add(F, case("fl11-1-same-rules", "createinputlayout-rules R43: no new CreateInputLayout checks "
+            "in D3D11.1; alignment (R25) still applies", [POS, E("COLOR", "R32_FLOAT", off=2)],
+            sig(POS_SIG), "E_INVALIDARG", errors=[159], feature_level="11_1"))
+add(F, case("fl11-1-success", "createinputlayout-rules R43/R40 (32 slots at 11_1)",
+            [POS, E("COLOR", "R32_FLOAT", slot=31)], sig(POS_SIG), "S_OK", offsets=[0, 0],
+            feature_level="11_1"))
 add(F, case("empty-signature-extra-element", "createinputlayout-rules R29/R34: an empty "
             "signature with an extra element", [POS], EMPTY, "S_OK", offsets=[0]))
 
@@ -773,6 +785,16 @@ add(F, case("d3d10-vs-4-0", "corpus record %s (POSITION, NORMAL); createinputlay
             offsets=[0, 16], api="d3d10"))
 add(F, case("d3d10-vs-4-0-missing-normal", "corpus record %s; createinputlayout-rules R33/R38"
             % D10, [POS], corpus(D10), "E_INVALIDARG", errors=[163], api="d3d10"))
+
+ISG1 = "dxdecompiler__3Dmigoto_signatures_vs"  # ISG1 chunk: SV_Position v0, SV_VertexID v1
+add(F, case("isg1-signature-d3d11-1", "corpus record %s (vs_5_0 whose input signature is an ISG1 "
+            "chunk: SV_Position v0, SV_VertexID v1); createinputlayout-rules R30/R43 (D3D11.1 "
+            "parses ISG1) and R33 (SV_VertexID exempt)" % ISG1,
+            [E("SV_Position", "R32G32B32A32_FLOAT")], corpus(ISG1), "S_OK", offsets=[0],
+            feature_level="11_1"))
+add(F, case("isg1-signature-needs-position", "corpus record %s; createinputlayout-rules R30/R33"
+            % ISG1, [E("POSITION", "R32G32B32A32_FLOAT")], corpus(ISG1), "E_INVALIDARG",
+            errors=[163], feature_level="11_1"))
 
 # Corpus-backed draws: the signature registers come from the corpus record.
 d = draw_case(F, "dxtk-vs-onelight-tx-draw", "corpus record %s: registers v0/v1/v2 from the "

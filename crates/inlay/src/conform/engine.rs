@@ -250,3 +250,39 @@ pub(crate) fn float_lanes(layout: &InputLayout, reg: u32) -> u8 {
         .filter_map(|c| c.channel.lane())
         .fold(0, |m, l| m | (1 << l))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dxbc::signature::SystemValue;
+
+    #[test]
+    fn inline_signature_round_trips_through_a_real_container() {
+        let entries = vec![
+            SignatureEntry {
+                semantic: "POSITION".into(),
+                index: 0,
+                register: 0,
+                mask: 0b1111,
+                used: 0b0111,
+                component_type: ComponentKind::Float,
+                sv: SystemValue::UNDEFINED,
+            },
+            SignatureEntry {
+                semantic: "SV_VertexID".into(),
+                index: 0,
+                register: 1,
+                mask: 0b0001,
+                used: 0,
+                component_type: ComponentKind::Uint,
+                sv: SystemValue::VERTEX_ID,
+            },
+        ];
+        let sig = signature(&entries);
+        assert_eq!(sig.elements[1].component_type, ComponentType::UINT32);
+        let blob = crate::dxbc::signature_blob(&sig);
+        let container = crate::dxbc::Container::parse(&blob).unwrap();
+        assert!(container.checksum_matches());
+        assert_eq!(container.input_signature().unwrap(), Some(sig));
+    }
+}
