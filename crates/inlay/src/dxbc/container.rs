@@ -390,7 +390,14 @@ mod tests {
                 .flat_map(|w| w.to_le_bytes())
                 .collect()
         };
-        let cases: [(u32, Option<u32>, &str, ShaderStage, Option<&str>); 7] = [
+        type Case = (
+            u32,
+            Option<u32>,
+            &'static str,
+            ShaderStage,
+            Option<&'static str>,
+        );
+        let cases: [Case; 7] = [
             (0x0001_0040, None, "4_0", ShaderStage::Vertex, None),
             (0x0000_0041, None, "4_1", ShaderStage::Pixel, None),
             (0x0003_0050, None, "5_0", ShaderStage::Hull, None),
