@@ -47,7 +47,7 @@ use crate::layout::{InputClass, InputLayout};
 use program::LaneProgram;
 
 /// Rows (16-byte lane quadruples) of the per-block scratch buffer.
-const SCRATCH_ROWS: usize = 2048;
+const SCRATCH_ROWS: usize = 1024;
 /// Largest block of vertices processed at once.
 const MAX_BLOCK: usize = 1024;
 /// Output size from which [`StoreMode::Auto`] uses non-temporal stores (larger than the
@@ -490,9 +490,9 @@ impl<'a> FetchPlan<'a> {
         if n == 0 || width == 0 {
             return;
         }
-        let block = (SCRATCH_ROWS / width).clamp(1, MAX_BLOCK);
-        let streaming = width <= SCRATCH_ROWS && self.streaming(n * width);
+        let streaming = self.streaming(n * width);
         let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
+        let block = MAX_BLOCK;
         let mut start = 0;
         while start < n {
             let m = block.min(n - start);
@@ -500,21 +500,19 @@ impl<'a> FetchPlan<'a> {
             match sink {
                 Sink::Registers(out) => {
                     let rows = &mut out[start * width..(start + m) * width];
-                    if streaming {
-                        let tmp = &mut scratch[..m * width];
-                        self.registers_block(verts, instance, tmp);
-                        stream_copy(self.isa, rows, tmp);
-                    } else {
-                        self.registers_block(verts, instance, rows);
-                    }
+                    self.registers_block(verts, instance, rows, streaming, &mut scratch);
                 }
                 Sink::Elements(outs) => {
-                    for (e, (plan, out)) in self.elements.iter().zip(outs.iter_mut()).enumerate() {
+                    for (plan, out) in self.elements.iter().zip(outs.iter_mut()) {
                         let rows = &mut out[start..start + m];
                         if streaming {
-                            let tmp = &mut scratch[e * block..e * block + m];
-                            self.element_block(plan, verts, instance, tmp, 1, 0);
-                            stream_copy(self.isa, rows, tmp);
+                            // Decode into cache-resident scratch, then stream it out.
+                            for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
+                                let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
+                                let tmp = &mut scratch[..chunk.len()];
+                                self.element_block(plan, part, instance, tmp, 1, 0);
+                                stream_copy(self.isa, chunk, tmp);
+                            }
                         } else {
                             self.element_block(plan, verts, instance, rows, 1, 0);
                         }
@@ -528,13 +526,104 @@ impl<'a> FetchPlan<'a> {
         }
     }
 
-    /// One block of register-file rows.
-    fn registers_block(&self, verts: Vertices<'_>, instance: Instance, rows: &mut [[u32; 4]]) {
+    /// One block of register-file rows, element by element (through a cache-resident scratch
+    /// buffer when streaming, so the output is still written once, sequentially).
+    fn registers_block(
+        &self,
+        verts: Vertices<'_>,
+        instance: Instance,
+        rows: &mut [[u32; 4]],
+        streaming: bool,
+        scratch: &mut [[u32; 4]; SCRATCH_ROWS],
+    ) {
         let width = self.registers.len();
-        for plan in &self.elements {
-            if let Some(pos) = plan.row_pos {
-                self.element_block(plan, verts, instance, rows, width, pos);
+        let n = verts.len();
+        let chunk = (SCRATCH_ROWS / width).max(1);
+        let mut done = 0;
+        while done < n {
+            let m = chunk.min(n - done);
+            let part = verts.sub(done, m);
+            if let Vertices::Range { first, .. } = verts {
+                // Ask for the next chunk's vertex data now, so that its memory latency
+                // overlaps this chunk's conversions.
+                let next = first.wrapping_add((done + m) as u32);
+                self.prefetch(next, chunk.min(n - done - m));
             }
+            let out = &mut rows[done * width..(done + m) * width];
+            let direct = !streaming || m * width > SCRATCH_ROWS;
+            let dst = if direct {
+                &mut out[..]
+            } else {
+                &mut scratch[..m * width]
+            };
+            for plan in &self.elements {
+                if let Some(pos) = plan.row_pos {
+                    self.element_block(plan, part, instance, dst, width, pos);
+                }
+            }
+            if !direct {
+                stream_copy(self.isa, out, &scratch[..m * width]);
+            }
+            done += m;
+        }
+    }
+
+    /// Prefetches the per-vertex bytes of vertex indices `first .. first + n` (each bound
+    /// buffer once).
+    fn prefetch(&self, first: u32, n: usize) {
+        if self.isa != Isa::Avx2 || n == 0 {
+            return;
+        }
+        for (i, e) in self.elements.iter().enumerate() {
+            let Some(src) = e.source else { continue };
+            let seen = self.elements[..i].iter().any(|p| {
+                p.class == InputClass::PerVertex
+                    && p.source.is_some_and(|q| std::ptr::eq(q.data, src.data))
+            });
+            if e.class != InputClass::PerVertex || seen {
+                continue;
+            }
+            let lo = src.bind_offset as u64 + src.stride as u64 * first as u64;
+            let hi = lo + src.stride as u64 * n as u64;
+            let len = src.data.len() as u64;
+            #[cfg(target_arch = "x86_64")]
+            simd::prefetch(src.data, lo.min(len) as usize, hi.min(len) as usize);
+            let _ = (lo, hi, len);
+        }
+    }
+
+    /// How element `e` is fetched for the vertex indices `first .. first + n`.
+    fn classify(
+        &self,
+        e: &ElementPlan<'_>,
+        first: u32,
+        n: usize,
+        instance: Instance,
+    ) -> BlockSource {
+        let Some(src) = e.source else {
+            return BlockSource::Const([0; 4]);
+        };
+        if e.class == InputClass::PerInstance {
+            return BlockSource::Const(e.fetch_one(instance.element_index(e.step_rate)));
+        }
+        let last = first as u64 + n as u64 - 1;
+        let addr = |v: u64| src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64;
+        let (a0, a1) = (addr(first as u64), addr(last));
+        let len = src.data.len() as u64;
+        if last > u32::MAX as u64 || a1 > u32::MAX as u64 {
+            // The index or the address wraps inside the block.
+            BlockSource::Slow
+        } else if a1 + e.size as u64 <= len {
+            // Addresses grow with the index (no wrap) and start at or above the bind offset,
+            // so every element of the block is in bounds.
+            BlockSource::Linear {
+                start: a0 as usize,
+                stride: src.stride as usize,
+            }
+        } else if a0 + e.size as u64 > len {
+            BlockSource::Const(e.oob)
+        } else {
+            BlockSource::Slow
         }
     }
 
@@ -560,34 +649,23 @@ impl<'a> FetchPlan<'a> {
         if e.class == InputClass::PerInstance {
             return fill(dst, e.fetch_one(instance.element_index(e.step_rate)));
         }
+        let k = Kernel {
+            isa: self.isa,
+            e,
+            data: src.data,
+        };
         match verts {
-            Vertices::Range { first, .. } => {
-                let last = first as u64 + n as u64 - 1;
-                let addr =
-                    |v: u64| src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64;
-                let (a0, a1) = (addr(first as u64), addr(last));
-                let len = src.data.len() as u64;
-                if last > u32::MAX as u64 || a1 > u32::MAX as u64 {
-                    // Index or address wraps inside the block: exact per-vertex path.
-                    for i in 0..n {
-                        dst[i * dst_stride + pos] = e.fetch_one(first.wrapping_add(i as u32));
-                    }
-                } else if a1 + e.size as u64 <= len {
-                    // Addresses grow with the index (no wrap), so all are in bounds.
-                    let k = Kernel {
-                        isa: self.isa,
-                        e,
-                        data: src.data,
-                    };
-                    k.linear(a0 as usize, src.stride as usize, n, dst, dst_stride, pos);
-                } else if a0 + e.size as u64 > len {
-                    fill(dst, e.oob);
-                } else {
+            Vertices::Range { first, .. } => match self.classify(e, first, n, instance) {
+                BlockSource::Linear { start, stride, .. } => {
+                    k.linear(start, stride, n, dst, dst_stride, pos)
+                }
+                BlockSource::Const(v) => fill(dst, v),
+                BlockSource::Slow => {
                     for i in 0..n {
                         dst[i * dst_stride + pos] = e.fetch_one(first.wrapping_add(i as u32));
                     }
                 }
-            }
+            },
             Vertices::Indexed {
                 indices,
                 base_vertex,
@@ -597,15 +675,27 @@ impl<'a> FetchPlan<'a> {
                     let v = (base_vertex as u32).wrapping_add(ix);
                     *a = element_address(src, e.offset, e.size, v).unwrap_or(NO_ADDR);
                 }
-                let k = Kernel {
-                    isa: self.isa,
-                    e,
-                    data: src.data,
-                };
                 k.list(&addrs[..n], dst, dst_stride, pos);
             }
         }
     }
+}
+
+/// How one element is fetched over one block of a contiguous range.
+#[derive(Clone, Copy, Debug)]
+enum BlockSource {
+    /// Every vertex in bounds: vertex `i` at byte `start + i * stride` of `data`.
+    Linear {
+        /// Address of the block's first element.
+        start: usize,
+        /// Stride.
+        stride: usize,
+    },
+    /// The same lanes for every vertex (unbound slot, per-instance element, all out of
+    /// bounds).
+    Const([u32; 4]),
+    /// Needs the exact per-vertex path (buffer edge or address wrap inside the block).
+    Slow,
 }
 
 /// Address-list marker for an out-of-bounds fetch.

@@ -25,7 +25,7 @@ fn has_avx2() -> bool {
 }
 
 /// A program's constants as vectors.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Consts {
     shuffle: __m128i,
     shl: __m128i,
@@ -131,6 +131,106 @@ fn load(data: &[u8], a: usize, size: usize) -> __m128i {
     bytemuck::cast(bytes)
 }
 
+/// [`Consts`] broadcast to both 128-bit halves (one vertex per half).
+#[derive(Clone, Copy, Debug)]
+struct Consts2 {
+    shuffle: __m256i,
+    shl: __m256i,
+    shr: __m256i,
+    div: __m256,
+    mag_mask: __m256i,
+    sign_mask: __m256i,
+    mant_shift: __m256i,
+    exp_max: __m256i,
+    sub_limit: __m256i,
+    sub_scale: __m256,
+    present: __m256i,
+    defaults: __m256i,
+}
+
+impl Consts2 {
+    #[target_feature(enable = "avx2")]
+    fn new(c: &Consts) -> Consts2 {
+        let i = |v: __m128i| _mm256_broadcastsi128_si256(v);
+        let f = |v: __m128| _mm256_castsi256_ps(_mm256_broadcastsi128_si256(_mm_castps_si128(v)));
+        Consts2 {
+            shuffle: i(c.shuffle),
+            shl: i(c.shl),
+            shr: i(c.shr),
+            div: f(c.div),
+            mag_mask: i(c.mag_mask),
+            sign_mask: i(c.sign_mask),
+            mant_shift: i(c.mant_shift),
+            exp_max: i(c.exp_max),
+            sub_limit: i(c.sub_limit),
+            sub_scale: f(c.sub_scale),
+            present: i(c.present),
+            defaults: i(c.defaults),
+        }
+    }
+}
+
+/// [`convert`] on two elements at once (one per 128-bit half); the same operations lane
+/// for lane, so the same bits.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn convert2<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i) -> __m256i {
+    let x = _mm256_shuffle_epi8(chunk, c.shuffle);
+    let x = if CLASS == COPY {
+        x
+    } else {
+        let x = _mm256_sllv_epi32(x, c.shl);
+        if SIGNED {
+            _mm256_srav_epi32(x, c.shr)
+        } else {
+            _mm256_srlv_epi32(x, c.shr)
+        }
+    };
+    let v = match CLASS {
+        UNORM => _mm256_castps_si256(_mm256_div_ps(_mm256_cvtepi32_ps(x), c.div)),
+        SNORM => {
+            let q = _mm256_div_ps(_mm256_cvtepi32_ps(x), c.div);
+            _mm256_castps_si256(_mm256_max_ps(q, _mm256_set1_ps(-1.0)))
+        }
+        SMALL_FLOAT => {
+            let mag = _mm256_and_si256(x, c.mag_mask);
+            let sign = _mm256_slli_epi32::<16>(_mm256_and_si256(x, c.sign_mask));
+            let rebias = _mm256_set1_epi32(REBIAS as i32);
+            let normal = _mm256_add_epi32(_mm256_sllv_epi32(mag, c.mant_shift), rebias);
+            let not_special = _mm256_cmpgt_epi32(c.exp_max, mag);
+            let normal = _mm256_add_epi32(normal, _mm256_andnot_si256(not_special, rebias));
+            let sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), c.sub_scale));
+            let is_sub = _mm256_cmpgt_epi32(c.sub_limit, mag);
+            _mm256_or_si256(_mm256_blendv_epi8(normal, sub, is_sub), sign)
+        }
+        _ => x,
+    };
+    _mm256_or_si256(_mm256_and_si256(v, c.present), c.defaults)
+}
+
+/// How many leading vertices (an even number) of a linear run may use unchecked 16-byte
+/// loads at `start + i·stride` and stores at `i·dst_stride + pos`.
+fn unchecked_count(
+    data_len: usize,
+    start: usize,
+    stride: usize,
+    n: usize,
+    dst_len: usize,
+    dst_stride: usize,
+    pos: usize,
+) -> usize {
+    let Some(room) = data_len.checked_sub(start + 16) else {
+        return 0;
+    };
+    let Some(dst_room) = dst_len.checked_sub(pos + 1) else {
+        return 0;
+    };
+    // Stride 0: every vertex reads (or writes) the same place.
+    let loads = room.checked_div(stride).map_or(n, |k| k + 1);
+    let stores = dst_room.checked_div(dst_stride).map_or(n, |k| k + 1);
+    n.min(loads).min(stores) & !1
+}
+
 #[target_feature(enable = "avx2")]
 #[allow(clippy::too_many_arguments)]
 fn linear_impl<const CLASS: u8, const SIGNED: bool>(
@@ -144,7 +244,38 @@ fn linear_impl<const CLASS: u8, const SIGNED: bool>(
     dst_stride: usize,
     pos: usize,
 ) {
-    for i in 0..n {
+    // Two vertices per 256-bit vector over the leading run whose loads and stores were
+    // bounds-checked as a whole; the rest one by one through checked slices.
+    let fast = unchecked_count(data.len(), start, stride, n, dst.len(), dst_stride, pos);
+    let c2 = Consts2::new(c);
+    let src = data.as_ptr();
+    let out = dst.as_mut_ptr();
+    let mut i = 0;
+    while i < fast {
+        let (a0, a1) = (start + i * stride, start + (i + 1) * stride);
+        // SAFETY: `unchecked_count` guarantees `start + j·stride + 16 <= data.len()` for
+        // every j < fast, so both 16-byte unaligned loads read inside `data`.
+        let (v0, v1) = unsafe {
+            (
+                _mm_loadu_si128(src.add(a0).cast::<__m128i>()),
+                _mm_loadu_si128(src.add(a1).cast::<__m128i>()),
+            )
+        };
+        let y = convert2::<CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
+        let (d0, d1) = (i * dst_stride + pos, (i + 1) * dst_stride + pos);
+        // SAFETY: `unchecked_count` guarantees `j·dst_stride + pos < dst.len()` for every
+        // j < fast, so both 16-byte unaligned stores write inside `dst`, which we borrow
+        // mutably.
+        unsafe {
+            _mm_storeu_si128(out.add(d0).cast::<__m128i>(), _mm256_castsi256_si128(y));
+            _mm_storeu_si128(
+                out.add(d1).cast::<__m128i>(),
+                _mm256_extracti128_si256::<1>(y),
+            );
+        }
+        i += 2;
+    }
+    for i in fast..n {
         let v = convert::<CLASS, SIGNED>(c, load(data, start + i * stride, size));
         dst[i * dst_stride + pos] = bytemuck::cast(v);
     }
@@ -239,12 +370,41 @@ pub(super) fn list(
 /// Copies `src` to `dst` with non-temporal stores (normal stores when `dst` is not 16-byte
 /// aligned).
 pub(super) fn stream_copy(dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
-    if dst.as_ptr().cast::<u8>().align_offset(16) != 0 {
+    if !has_avx2() || dst.as_ptr().cast::<u8>().align_offset(16) != 0 {
         dst.copy_from_slice(src);
         return;
     }
-    for (d, s) in dst.iter_mut().zip(src) {
-        stream_row(d, *s);
+    // SAFETY: AVX2 detected just above.
+    unsafe { stream_copy_avx2(dst, src) }
+}
+
+#[target_feature(enable = "avx2")]
+fn stream_copy_avx2(dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
+    let n = dst.len().min(src.len());
+    // One row to reach 32-byte alignment, then pairs of rows, then the last row.
+    let head = if dst.as_ptr().cast::<u8>().align_offset(32) == 0 {
+        0
+    } else {
+        1
+    }
+    .min(n);
+    for k in 0..head {
+        stream_row(&mut dst[k], src[k]);
+    }
+    let pairs = (n - head) / 2;
+    let d = dst[head..].as_mut_ptr();
+    let s = src[head..].as_ptr();
+    for k in 0..pairs {
+        // SAFETY: rows `head + 2k` and `head + 2k + 1` exist in both slices (2k + 1 <
+        // n − head); `dst + head` is 32-byte aligned (checked above, rows are 16 bytes), so
+        // the 32-byte non-temporal store is aligned; the source load is unaligned-tolerant.
+        unsafe {
+            let v = _mm256_loadu_si256(s.add(2 * k).cast::<__m256i>());
+            _mm256_stream_si256(d.add(2 * k).cast::<__m256i>(), v);
+        }
+    }
+    for k in head + 2 * pairs..n {
+        stream_row(&mut dst[k], src[k]);
     }
 }
 
@@ -261,6 +421,18 @@ pub(super) fn stream_row(d: &mut [u32; 4], v: [u32; 4]) {
     // be 16-byte aligned, which is `movntdq`'s only requirement; SSE2 is part of the x86-64
     // baseline.
     unsafe { _mm_stream_si128(std::ptr::from_mut(d).cast::<__m128i>(), v) }
+}
+
+/// Prefetches `data[lo..hi]` into the cache, one request per 64-byte line.
+pub(super) fn prefetch(data: &[u8], lo: usize, hi: usize) {
+    let hi = hi.min(data.len());
+    let mut a = lo;
+    while a < hi {
+        // SAFETY: `a < data.len()`, so the address lies inside `data`; a prefetch never
+        // faults or changes memory in any case. SSE is part of the x86-64 baseline.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(data.as_ptr().add(a).cast::<i8>()) };
+        a += 64;
+    }
 }
 
 /// `sfence`: makes earlier non-temporal stores globally visible before later stores.
