@@ -146,16 +146,32 @@ struct SlotState {
     append: AppendPoint,
 }
 
+/// The name as the runtime sees it (up to the first NUL; `None` for NULL), like
+/// [`InputElementDesc::name`] but with a byte search, since matching looks names up often.
+fn runtime_name(e: &InputElementDesc) -> Option<&str> {
+    let name = e.semantic_name.as_deref()?;
+    Some(match name.bytes().position(|b| b == 0) {
+        Some(end) => &name[..end],
+        None => name,
+    })
+}
+
 /// Result of [`check_elements`]: per-element state, used by matching and to build the layout.
-pub(crate) struct Checked {
+pub(crate) struct Checked<'a> {
     states: [ElementState; MAX],
+    names: [Option<&'a str>; MAX],
     n: usize,
 }
 
-impl Checked {
+impl<'a> Checked<'a> {
     /// The state of element `i`.
     pub(crate) fn state(&self, i: usize) -> &ElementState {
         &self.states[i]
+    }
+
+    /// The runtime name of each element (NUL-terminated view; `None` for NULL).
+    pub(crate) fn names(&self) -> &[Option<&'a str>] {
+        &self.names[..self.n]
     }
 
     /// Builds the resolved layout; only called when no error was reported, so every element
@@ -186,7 +202,7 @@ impl Checked {
                 }
             }
             out.push(LayoutElement {
-                semantic_name: e.name().unwrap_or("").to_string(),
+                semantic_name: self.names[i].unwrap_or("").to_string(),
                 semantic_index: e.semantic_index,
                 format: e.format,
                 slot: e.input_slot,
@@ -219,12 +235,16 @@ impl Checked {
 
 /// Validates every element (R8–R28, R41, R42) and resolves offsets. `elements` holds at most
 /// [`MAX`] entries ([`check_count`] guarantees it).
-pub(crate) fn check_elements(
+pub(crate) fn check_elements<'a>(
     target: &Target,
-    elements: &[InputElementDesc],
+    elements: &'a [InputElementDesc],
     diags: &mut Vec<Diagnostic>,
-) -> Checked {
+) -> Checked<'a> {
     let n = elements.len().min(MAX);
+    let mut names = [None; MAX];
+    for (name, e) in names.iter_mut().zip(elements) {
+        *name = runtime_name(e);
+    }
     let mut states = [ElementState::default(); MAX];
     let mut slots = [SlotState::default(); MAX];
     let max_slots = target.max_input_slots().min(MAX as u32);
@@ -235,7 +255,7 @@ pub(crate) fn check_elements(
         let st = &mut states[i];
 
         // R14 / R16 / R17: the name.
-        match e.name() {
+        match names[i] {
             None => error(
                 diags,
                 MessageId::CREATEINPUTLAYOUT_NULLSEMANTIC,
@@ -366,14 +386,14 @@ pub(crate) fn check_elements(
 
     // R19: duplicate semantics, after the per-element messages so that each element's
     // own problems come first. n <= 32: the quadratic scan costs nothing and allocates nothing.
-    check_duplicates(&elements[..n], diags);
+    check_duplicates(&elements[..n], &names[..n], diags);
 
     // R41, 9_3: slot 0 must be per-vertex when the layout has per-vertex data.
     if instancing == Instancing::StepRateOne {
         check_level9_slot_zero(target, elements, &states[..n], diags);
     }
 
-    Checked { states, n }
+    Checked { states, names, n }
 }
 
 /// R20 / R42: returns the format's table row when its size is meaningful (a vertex format at
@@ -571,12 +591,16 @@ fn check_slot_consistency(
 /// that differ only in case would feed the same signature entry, and the spec allows one
 /// element per register); unused elements count too (the D3D12 twin of this message checks
 /// every semantic of the layout). Reported once, on the later element, naming the first.
-fn check_duplicates(elements: &[InputElementDesc], diags: &mut Vec<Diagnostic>) {
+fn check_duplicates(
+    elements: &[InputElementDesc],
+    names: &[Option<&str>],
+    diags: &mut Vec<Diagnostic>,
+) {
     for (i, e) in elements.iter().enumerate() {
-        let Some(name) = e.name() else { continue };
-        let earlier = elements[..i].iter().position(|d| {
-            d.semantic_index == e.semantic_index
-                && d.name().is_some_and(|n| n.eq_ignore_ascii_case(name))
+        let Some(name) = names[i] else { continue };
+        let earlier = (0..i).find(|&j| {
+            elements[j].semantic_index == e.semantic_index
+                && names[j].is_some_and(|n| n.eq_ignore_ascii_case(name))
         });
         if let Some(j) = earlier {
             error(

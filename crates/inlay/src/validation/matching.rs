@@ -91,38 +91,38 @@ impl TypeClass {
 /// its entry names even when another entry shares that register.
 pub(crate) fn match_signature(
     elements: &[InputElementDesc],
-    checked: &Checked,
+    checked: &Checked<'_>,
     signature: &Signature,
     diags: &mut Vec<Diagnostic>,
 ) -> Registers {
+    let names = checked.names();
     let mut registers = Registers::none();
-    for (i, e) in elements.iter().enumerate().take(MAX) {
-        let Some(name) = e.name() else { continue };
-        let Some(entry) = signature
-            .elements
-            .iter()
-            .find(|s| supplies(name, e.semantic_index, s))
-        else {
-            continue;
-        };
-        if !is_system_generated_input(&entry.semantic_name) {
-            registers.0[i] = entry.register();
-        }
-        let state = checked.state(i);
-        if let (Some(info), true) = (state.info, state.format_ok) {
-            type_check(i, e, info, entry, diags);
-        }
-    }
+    // Which elements already found their entry: the first entry (in signature order) an
+    // element supplies is the one it feeds.
+    let mut matched = [false; MAX];
     for entry in &signature.elements {
-        if entry.stream != 0 || is_system_generated_input(&entry.semantic_name) {
+        if entry.stream != 0 {
             continue;
         }
-        let supplied = elements.iter().take(MAX).any(|e| {
-            e.name()
-                .is_some_and(|n| supplies(n, e.semantic_index, entry))
+        let supplier = names.iter().enumerate().find(|&(i, name)| {
+            name.is_some_and(|n| supplies(n, elements[i].semantic_index, entry))
         });
-        if !supplied {
-            missing(elements, entry, diags);
+        match supplier {
+            Some((i, _)) => {
+                if matched[i] {
+                    continue;
+                }
+                matched[i] = true;
+                if !is_system_generated_input(&entry.semantic_name) {
+                    registers.0[i] = entry.register();
+                }
+                let state = checked.state(i);
+                if let (Some(info), true) = (state.info, state.format_ok) {
+                    type_check(i, &elements[i], info, entry, diags);
+                }
+            }
+            None if is_system_generated_input(&entry.semantic_name) => {}
+            None => missing(elements, names, entry, diags),
         }
     }
     registers
@@ -175,7 +175,12 @@ fn register_name(entry: &SignatureElement) -> String {
 }
 
 /// R33: one error per required entry that no element supplies.
-fn missing(elements: &[InputElementDesc], entry: &SignatureElement, diags: &mut Vec<Diagnostic>) {
+fn missing(
+    elements: &[InputElementDesc],
+    names: &[Option<&str>],
+    entry: &SignatureElement,
+    diags: &mut Vec<Diagnostic>,
+) {
     let read = if entry.read_write_mask & 0xf == 0 {
         "never read by the shader, but still required".to_string()
     } else {
@@ -183,12 +188,12 @@ fn missing(elements: &[InputElementDesc], entry: &SignatureElement, diags: &mut 
     };
     // A hint for the common mistake of writing the index into the name (R16).
     let glued = format!("{}{}", entry.semantic_name, entry.semantic_index);
-    let hint = elements
+    let hint = names
         .iter()
+        .zip(elements)
         .enumerate()
-        .take(MAX)
-        .find(|(_, e)| e.name().is_some_and(|n| n.eq_ignore_ascii_case(&glued)))
-        .map(|(j, e)| {
+        .find(|(_, (n, _))| n.is_some_and(|n| n.eq_ignore_ascii_case(&glued)))
+        .map(|(j, (_, e))| {
             format!(
                 "; {} has the index in its name, which is compared whole",
                 Who(j, e)

@@ -41,7 +41,10 @@ mod text;
 
 pub use matching::{is_system_generated_input, supplies};
 
+use std::borrow::Cow;
+
 use crate::diag::{Diagnostic, HResult, MessageId, Severity};
+use crate::dxbc::Container;
 use crate::dxbc::signature::Signature;
 use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
@@ -67,6 +70,22 @@ pub enum SignatureProblem {
     /// The input signature chunk exists but cannot be read; the text says what and where.
     #[error("the input signature chunk cannot be read: {0}")]
     Signature(String),
+    /// The container's digest (bytes 4..20) does not match its contents.
+    #[error(
+        "the DXBC digest stored at bytes 4..20 ({}) does not match the contents ({})",
+        hex(stored),
+        hex(computed)
+    )]
+    Checksum {
+        /// The digest stored in the container.
+        stored: [u8; 16],
+        /// The digest computed over the contents.
+        computed: [u8; 16],
+    },
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// What one `CreateInputLayout` call gives: its HRESULT, the debug layer's messages and, on
@@ -194,6 +213,24 @@ pub fn create_input_layout_with_signature(
     signature: Result<&Signature, SignatureProblem>,
     validate_only: bool,
 ) -> Creation {
+    create(
+        target,
+        elements,
+        num_elements,
+        signature.map(Cow::Borrowed),
+        validate_only,
+    )
+}
+
+/// The shared body of the two `CreateInputLayout` entry points; an owned signature (parsed
+/// from bytecode) moves into the layout instead of being copied.
+fn create(
+    target: &Target,
+    elements: Option<&[InputElementDesc]>,
+    num_elements: u32,
+    signature: Result<Cow<'_, Signature>, SignatureProblem>,
+    validate_only: bool,
+) -> Creation {
     let mut diagnostics = Vec::new();
     let Some(elements) = array::check_count(target, elements, num_elements, &mut diagnostics)
     else {
@@ -218,7 +255,7 @@ pub fn create_input_layout_with_signature(
     Creation::finish(
         diagnostics,
         || {
-            let sig = signature.cloned().unwrap_or_default();
+            let sig = signature.map(Cow::into_owned).unwrap_or_default();
             checked.build(elements, |i| registers.get(i), sig)
         },
         validate_only,
@@ -261,10 +298,32 @@ pub fn layout_without_shader(target: &Target, elements: &[InputElementDesc]) -> 
     )
 }
 
-/// `ID3D11Device::CreateInputLayout` with shader bytecode: parses the DXBC container and its
-/// input signature (R29–R32), then behaves as [`create_input_layout_with_signature`].
+/// `ID3D11Device::CreateInputLayout` with shader bytecode: reads the input signature with
+/// [`read_input_signature`] (R29–R32), then behaves as
+/// [`create_input_layout_with_signature`].
 ///
-/// An empty `bytecode` models a NULL pointer or zero length ([`SignatureProblem::NoBytecode`]).
+/// An empty `bytecode` models a NULL pointer or a zero length.
+///
+/// ```
+/// use inlay::diag::{HResult, MessageId};
+/// use inlay::dxbc::{signature_blob, ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
+/// use inlay::element::InputElementDesc;
+/// use inlay::format::Format;
+/// use inlay::target::Target;
+/// use inlay::validation::create_input_layout;
+///
+/// let position = SignatureElement {
+///     stream: 0, semantic_name: "POSITION".into(), semantic_index: 0,
+///     system_value: SystemValue::UNDEFINED, component_type: ComponentType::FLOAT32,
+///     register: 0, mask: 0xf, read_write_mask: 0xf, min_precision: MinPrecision(0),
+/// };
+/// let blob = signature_blob(&Signature { elements: vec![position] });
+/// let elements = [InputElementDesc::per_vertex("POSITION2", 0, Format::R32G32B32_FLOAT, 0, 0)];
+/// let c = create_input_layout(&Target::default(), Some(&elements), 1, &blob, false);
+/// assert_eq!(c.hresult, HResult::E_INVALIDARG);
+/// assert_eq!(c.error_ids(), [MessageId::CREATEINPUTLAYOUT_MISSINGELEMENT]);
+/// assert_eq!(c.warning_ids(), [MessageId::CREATEINPUTLAYOUT_TRAILING_DIGIT_IN_SEMANTIC]);
+/// ```
 pub fn create_input_layout(
     target: &Target,
     elements: Option<&[InputElementDesc]>,
@@ -272,24 +331,48 @@ pub fn create_input_layout(
     bytecode: &[u8],
     validate_only: bool,
 ) -> Creation {
-    let signature = read_input_signature(bytecode);
-    create_input_layout_with_signature(
+    create(
         target,
         elements,
         num_elements,
-        signature.as_ref().map_err(Clone::clone),
+        read_input_signature(bytecode).map(Cow::Owned),
         validate_only,
     )
 }
 
-/// Reads the input signature CreateInputLayout matches against out of shader bytecode.
+/// Reads the input signature `CreateInputLayout` matches against out of shader bytecode
+/// (R29–R32): any DXBC container — a full shader of any stage, or a signature-only blob — with
+/// an `ISG1` or `ISGN` chunk (`ISG1` preferred when both exist; [`Container::input_signature`]).
 ///
-/// Until the DXBC reader lands this only recognises the empty input.
+/// Choices (§6.4, R31, R32), each an error value naming what is wrong:
+/// * empty bytecode (NULL / zero length) → [`SignatureProblem::NoBytecode`];
+/// * a container that does not parse → [`SignatureProblem::Container`];
+/// * a digest that does not match the contents → [`SignatureProblem::Checksum`]. The runtime
+///   is taken to verify the digest as it does for shader creation: the nearest Windows
+///   evidence (the D3D12 runtime rejecting unsigned DXBC, R31) points that way, Wine does the
+///   same, and every blob fxc or `D3DGetInputSignatureBlob` produces is signed;
+/// * no `ISGN`/`ISG1` chunk → [`SignatureProblem::NoInputSignature`] (DXVK's reading of R32;
+///   Wine's "empty signature" would silently accept any layout against a blob that has no
+///   inputs described at all);
+/// * a signature chunk that does not parse → [`SignatureProblem::Signature`].
+///
+/// `ISG1` is accepted on every target (the D3D10 and D3D11.0 runtimes may not know it; inlay
+/// does not model runtime versions below the API).
 pub fn read_input_signature(bytecode: &[u8]) -> Result<Signature, SignatureProblem> {
     if bytecode.is_empty() {
         return Err(SignatureProblem::NoBytecode);
     }
-    Err(SignatureProblem::Container(
-        "the DXBC reader is not available yet".to_string(),
-    ))
+    let container =
+        Container::parse(bytecode).map_err(|e| SignatureProblem::Container(e.to_string()))?;
+    if !container.checksum_matches() {
+        return Err(SignatureProblem::Checksum {
+            stored: container.digest(),
+            computed: container.computed_digest(),
+        });
+    }
+    match container.input_signature() {
+        Ok(Some(signature)) => Ok(signature),
+        Ok(None) => Err(SignatureProblem::NoInputSignature),
+        Err(e) => Err(SignatureProblem::Signature(e.to_string())),
+    }
 }
