@@ -28,4 +28,5 @@ pub mod fetch;
 pub mod format;
 pub mod layout;
 pub mod target;
+pub mod text;
 pub mod validation;

@@ -1,0 +1,1457 @@
+//! Input element arrays in C or C++ source.
+//!
+//! Reads definitions such as
+//!
+//! ```c
+//! static const D3D11_INPUT_ELEMENT_DESC vertexDesc[] = {
+//!     { "POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+//!     { "COLOR", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT,
+//!       D3D11_INPUT_PER_VERTEX_DATA, 0 }, // trailing commas, comments, any line breaks
+//! };
+//! ```
+//!
+//! for the element types `D3D10_INPUT_ELEMENT_DESC`, `D3D11_INPUT_ELEMENT_DESC` and
+//! `D3D12_INPUT_ELEMENT_DESC` (the three have the same members in the same order, R38), with
+//! any of `static`, `const`, `constexpr` around the type. What the parser understands:
+//!
+//! * values: decimal, hexadecimal (`0x`), octal and binary (`0b`) integer literals with
+//!   `u`/`U`/`l`/`L` suffixes; the names `DXGI_FORMAT_*` (every name of `dxgiformat.h`),
+//!   `D3D10_/D3D11_INPUT_PER_VERTEX_DATA` / `…_PER_INSTANCE_DATA`,
+//!   `D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA` / `…_PER_INSTANCE_DATA`,
+//!   `D3D10_/D3D11_/D3D12_APPEND_ALIGNED_ELEMENT`, `UINT_MAX`, `NULL` and `nullptr`;
+//!   constant expressions over them with `+ - * / | ~`, unary minus, parentheses and casts to
+//!   `UINT`/`DXGI_FORMAT`/`D3D1x_INPUT_CLASSIFICATION` (values wrap to 32 bits as the C
+//!   conversion to `UINT` does);
+//! * semantic names: string literals (adjacent literals are joined, escapes decoded), or
+//!   `NULL`/`nullptr`/`0` for a NULL pointer (R14);
+//! * C99/C++20 designated initializers (`.SemanticName = "POSITION"`);
+//! * fewer than seven members in an element, or fewer elements than a declared array size:
+//!   the rest is zero, as C aggregate initialization makes it (so `desc[3] = { a, b }` has a
+//!   third element with a NULL name, exactly what `CreateInputLayout` would receive);
+//! * comments, line breaks anywhere, preprocessor lines (skipped, not expanded).
+//!
+//! Several arrays may live in one file; [`parse`] picks one by name. The parser is a single
+//! forward pass over the text with one token of look-ahead: its work is linear in the input
+//! and its memory is the elements it returns.
+
+use crate::element::InputElementDesc;
+use crate::format::Format;
+
+use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
+
+/// Largest number of elements an array may hold (written or zero-filled up to its declared
+/// size). `CreateInputLayout` refuses more than 32 (R3); the bound only keeps a declared size
+/// such as `desc[1000000000]` from costing memory.
+pub const MAX_ELEMENTS: usize = 4096;
+
+/// Deepest nesting of parentheses and unary operators in a value expression.
+pub const MAX_EXPRESSION_DEPTH: usize = 64;
+
+/// The element structure names this parser looks for.
+pub const ELEMENT_TYPES: [&str; 3] = [
+    "D3D10_INPUT_ELEMENT_DESC",
+    "D3D11_INPUT_ELEMENT_DESC",
+    "D3D12_INPUT_ELEMENT_DESC",
+];
+
+/// One element array found in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArrayInfo {
+    /// The array's name.
+    pub name: String,
+    /// Where its name is.
+    pub name_span: Span,
+    /// 1-based line of its name.
+    pub line: usize,
+    /// The element type it is declared with (`D3D11_INPUT_ELEMENT_DESC`, …).
+    pub element_type: String,
+}
+
+/// Lists the element arrays defined in `source` (those with an initializer), in order.
+pub fn arrays(source: &str) -> Vec<ArrayInfo> {
+    scan(source).into_iter().map(|c| c.info).collect()
+}
+
+/// Parses the element array named `array`, or the only one when `array` is `None`.
+///
+/// Errors: no array in the file; several arrays and no name (the message lists them with
+/// their lines); no array of that name (the message lists the names); anything wrong inside
+/// the chosen array (line, column and the offending text). Errors inside arrays that were not
+/// chosen are ignored.
+pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
+    let mut candidates = scan(source);
+    let listing = |cands: &[Candidate]| {
+        cands
+            .iter()
+            .map(|c| format!("`{}` (line {})", c.info.name, c.info.line))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if candidates.is_empty() {
+        return Err(TextError::at(
+            source,
+            Span::new(0, 0),
+            "no D3D10_INPUT_ELEMENT_DESC, D3D11_INPUT_ELEMENT_DESC or D3D12_INPUT_ELEMENT_DESC \
+             array with an initializer found",
+        ));
+    }
+    let index = match array {
+        Some(name) => candidates
+            .iter()
+            .position(|c| c.info.name == name)
+            .ok_or_else(|| {
+                TextError::at(
+                    source,
+                    Span::new(0, 0),
+                    format!(
+                        "no input element array named `{name}`; this file has {}",
+                        listing(&candidates)
+                    ),
+                )
+            })?,
+        None if candidates.len() == 1 => 0,
+        None => {
+            return Err(TextError::at(
+                source,
+                Span::new(0, 0),
+                format!(
+                    "{} input element arrays in this file: {}; choose one by name \
+                     (--array NAME)",
+                    candidates.len(),
+                    listing(&candidates)
+                ),
+            ));
+        }
+    };
+    let chosen = candidates.swap_remove(index);
+    let (elements, spans) = chosen.result?;
+    Ok(ParsedLayout {
+        name: Some(chosen.info.name),
+        elements,
+        spans,
+    })
+}
+
+type Elements = (Vec<InputElementDesc>, Vec<ElementSpans>);
+
+struct Candidate {
+    info: ArrayInfo,
+    result: Result<Elements, TextError>,
+}
+
+fn scan(source: &str) -> Vec<Candidate> {
+    let mut p = Parser {
+        src: source,
+        lx: Lexer::new(source),
+        peeked: None,
+    };
+    let mut found = Vec::new();
+    loop {
+        let t = p.next();
+        match t.kind {
+            Kind::Eof => break,
+            Kind::Ident if ELEMENT_TYPES.contains(&p.text(t)) => {
+                if let Some(c) = p.array_after_type(t) {
+                    found.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    /// A preprocessing number (`12`, `0x1Fu`, `1.5f`).
+    Number,
+    /// A string literal; `terminated` is false when the line ended first.
+    Str {
+        terminated: bool,
+    },
+    /// A character literal.
+    Char,
+    /// Any other single character (or `::`).
+    Punct,
+    Eof,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Token {
+    kind: Kind,
+    span: Span,
+}
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    /// Only whitespace (or comments) since the last line break: a `#` starts a directive.
+    line_start: bool,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(src: &'a str) -> Self {
+        Lexer {
+            src: src.as_bytes(),
+            pos: 0,
+            line_start: true,
+        }
+    }
+
+    fn peek_byte(&self, ahead: usize) -> Option<u8> {
+        self.src.get(self.pos + ahead).copied()
+    }
+
+    /// Skips whitespace, comments and preprocessor lines.
+    fn skip_trivia(&mut self) {
+        while let Some(b) = self.peek_byte(0) {
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    self.line_start = true;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
+                b'/' if self.peek_byte(1) == Some(b'/') => self.skip_line(),
+                b'/' if self.peek_byte(1) == Some(b'*') => {
+                    let rest = &self.src[self.pos + 2..];
+                    match rest.windows(2).position(|w| w == b"*/") {
+                        Some(i) => {
+                            if rest[..i].contains(&b'\n') {
+                                self.line_start = true;
+                            }
+                            self.pos += 2 + i + 2;
+                        }
+                        None => self.pos = self.src.len(),
+                    }
+                }
+                b'#' if self.line_start => self.skip_line(),
+                b'\\' if self.peek_byte(1) == Some(b'\n') => self.pos += 2,
+                b'\\' if self.peek_byte(1) == Some(b'\r') && self.peek_byte(2) == Some(b'\n') => {
+                    self.pos += 3
+                }
+                // A UTF-8 byte-order mark.
+                0xef if self.src[self.pos..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
+                _ => return,
+            }
+        }
+    }
+
+    /// Skips to the end of the line, honouring backslash-newline continuations.
+    fn skip_line(&mut self) {
+        while let Some(b) = self.peek_byte(0) {
+            if b == b'\n' {
+                if self.pos > 0 && self.src[self.pos - 1] == b'\\'
+                    || self.pos > 1
+                        && self.src[self.pos - 1] == b'\r'
+                        && self.src[self.pos - 2] == b'\\'
+                {
+                    self.pos += 1;
+                    continue;
+                }
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn next_token(&mut self) -> Token {
+        self.skip_trivia();
+        self.line_start = false;
+        let start = self.pos;
+        let Some(b) = self.peek_byte(0) else {
+            return Token {
+                kind: Kind::Eof,
+                span: Span::new(start, start),
+            };
+        };
+        let kind = if b.is_ascii_alphabetic() || b == b'_' {
+            while self
+                .peek_byte(0)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+            {
+                self.pos += 1;
+            }
+            // String prefixes (u8"", L"", u"", U"") belong to the literal.
+            if self.peek_byte(0) == Some(b'"')
+                && matches!(&self.src[start..self.pos], b"u8" | b"L" | b"u" | b"U")
+            {
+                self.pos += 1;
+                self.quoted(b'"')
+            } else {
+                Kind::Ident
+            }
+        } else if b.is_ascii_digit()
+            || b == b'.' && self.peek_byte(1).is_some_and(|c| c.is_ascii_digit())
+        {
+            self.pos += 1;
+            while let Some(c) = self.peek_byte(0) {
+                if matches!(c, b'e' | b'E' | b'p' | b'P')
+                    && matches!(self.peek_byte(1), Some(b'+' | b'-'))
+                {
+                    self.pos += 2;
+                } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
+                    self.pos += 1;
+                } else {
+                    break;
+                }
+            }
+            Kind::Number
+        } else if b == b'"' {
+            self.pos += 1;
+            self.quoted(b'"')
+        } else if b == b'\'' {
+            self.pos += 1;
+            match self.quoted(b'\'') {
+                Kind::Str { .. } => Kind::Char,
+                k => k,
+            }
+        } else if b == b':' && self.peek_byte(1) == Some(b':') {
+            self.pos += 2;
+            Kind::Punct
+        } else {
+            // One character (whole UTF-8 sequence, so spans stay on character boundaries).
+            let len = match b {
+                0xf0..=0xf7 => 4,
+                0xe0..=0xef => 3,
+                0xc0..=0xdf => 2,
+                _ => 1,
+            };
+            self.pos = (self.pos + len).min(self.src.len());
+            Kind::Punct
+        };
+        Token {
+            kind,
+            span: Span::new(start, self.pos),
+        }
+    }
+
+    /// Reads the rest of a quoted literal; the opening quote is consumed.
+    fn quoted(&mut self, quote: u8) -> Kind {
+        while let Some(c) = self.peek_byte(0) {
+            match c {
+                b'\\' => self.pos = (self.pos + 2).min(self.src.len()),
+                b'\n' => return Kind::Str { terminated: false },
+                c if c == quote => {
+                    self.pos += 1;
+                    return Kind::Str { terminated: true };
+                }
+                _ => self.pos += 1,
+            }
+        }
+        Kind::Str { terminated: false }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+// ---------------------------------------------------------------------------------------------
+
+struct Parser<'a> {
+    src: &'a str,
+    lx: Lexer<'a>,
+    peeked: Option<Token>,
+}
+
+/// A value written in an initializer.
+enum Value {
+    /// A string literal (adjacent literals joined).
+    Str(String),
+    /// `NULL` or `nullptr`.
+    Null,
+    /// An integer constant expression's value.
+    Int(i128),
+}
+
+const QUALIFIERS: [&str; 7] = [
+    "const",
+    "constexpr",
+    "static",
+    "volatile",
+    "inline",
+    "extern",
+    "thread_local",
+];
+
+const CAST_TYPES: [&str; 12] = [
+    "UINT",
+    "INT",
+    "DWORD",
+    "unsigned",
+    "int",
+    "uint32_t",
+    "int32_t",
+    "DXGI_FORMAT",
+    "D3D10_INPUT_CLASSIFICATION",
+    "D3D11_INPUT_CLASSIFICATION",
+    "D3D12_INPUT_CLASSIFICATION",
+    "LPCSTR",
+];
+
+impl<'a> Parser<'a> {
+    fn next(&mut self) -> Token {
+        self.peeked.take().unwrap_or_else(|| self.lx.next_token())
+    }
+
+    fn peek(&mut self) -> Token {
+        if let Some(t) = self.peeked {
+            return t;
+        }
+        let t = self.lx.next_token();
+        self.peeked = Some(t);
+        t
+    }
+
+    fn text(&self, t: Token) -> &'a str {
+        self.src.get(t.span.range()).unwrap_or("")
+    }
+
+    fn peek_is(&mut self, p: &str) -> bool {
+        let t = self.peek();
+        self.is_punct(t, p)
+    }
+
+    fn is_punct(&self, t: Token, p: &str) -> bool {
+        t.kind == Kind::Punct && self.text(t) == p
+    }
+
+    fn err(&self, span: Span, message: impl Into<String>) -> TextError {
+        TextError::at(self.src, span, message)
+    }
+
+    /// A description of a token for "expected X, found Y" messages.
+    fn found(&self, t: Token) -> String {
+        match t.kind {
+            Kind::Eof => "the end of the file".to_string(),
+            _ => format!("`{}`", super::excerpt(self.text(t))),
+        }
+    }
+
+    /// After an element type name: `[qualifiers] NAME [ SIZE ] [=] { … }`. Returns `None`
+    /// when this is not an array definition (a pointer, a parameter, `sizeof(…)`, a
+    /// declaration without initializer), leaving the following tokens to the scan.
+    fn array_after_type(&mut self, ty: Token) -> Option<Candidate> {
+        while {
+            let t = self.peek();
+            t.kind == Kind::Ident && QUALIFIERS.contains(&self.text(t))
+        } {
+            self.next();
+        }
+        let name = self.peek();
+        if name.kind != Kind::Ident || ELEMENT_TYPES.contains(&self.text(name)) {
+            return None;
+        }
+        self.next();
+        if !self.peek_is("[") {
+            return None;
+        }
+        let open = self.next();
+        // The declared size: tokens up to the matching `]`.
+        let mut depth = 0usize;
+        let size_start = self.peek().span.start;
+        let mut size_end = size_start;
+        let mut size_tokens = 0usize;
+        loop {
+            let t = self.peek();
+            if t.kind == Kind::Eof {
+                return None;
+            }
+            if self.is_punct(t, "]") && depth == 0 {
+                break;
+            }
+            if self.is_punct(t, "[") || self.is_punct(t, "(") {
+                depth += 1;
+            }
+            if (self.is_punct(t, "]") || self.is_punct(t, ")")) && depth > 0 {
+                depth -= 1;
+            }
+            if self.is_punct(t, ";") || self.is_punct(t, "{") {
+                return None;
+            }
+            size_end = t.span.end;
+            size_tokens += 1;
+            self.next();
+        }
+        self.next(); // `]`
+        let size_span = Span::new(size_start, size_end);
+        let has_equals = self.peek_is("=");
+        if has_equals {
+            self.next();
+        }
+        if !self.peek_is("{") {
+            if !has_equals {
+                return None;
+            }
+            let t = self.peek();
+            let info = self.info(ty, name);
+            let err = self.err(
+                t.span,
+                format!(
+                    "expected `{{` to start the elements of `{}`, found {}",
+                    info.name,
+                    self.found(t)
+                ),
+            );
+            return Some(Candidate {
+                info,
+                result: Err(err),
+            });
+        }
+        let info = self.info(ty, name);
+        let declared = if size_tokens == 0 {
+            Ok(None)
+        } else {
+            self.size_value(size_span)
+        };
+        let result = declared.and_then(|declared| self.elements(open, size_span, declared));
+        if result.is_err() {
+            self.skip_to_close();
+        }
+        Some(Candidate { info, result })
+    }
+
+    fn info(&self, ty: Token, name: Token) -> ArrayInfo {
+        ArrayInfo {
+            name: self.text(name).to_string(),
+            name_span: name.span,
+            line: super::line_col(self.src, name.span.start).0,
+            element_type: self.text(ty).to_string(),
+        }
+    }
+
+    /// The declared array size, when it is a plain constant (a macro such as `NUM_ELEMENTS`
+    /// is not expanded: the size is then taken from the initializer).
+    fn size_value(&self, span: Span) -> Result<Option<usize>, TextError> {
+        let mut sub = Parser {
+            src: self.src,
+            lx: Lexer {
+                src: &self.src.as_bytes()[..span.end],
+                pos: span.start,
+                line_start: false,
+            },
+            peeked: None,
+        };
+        let Ok((Value::Int(n), _)) = sub.value(0) else {
+            return Ok(None);
+        };
+        if sub.peek().kind != Kind::Eof {
+            return Ok(None);
+        }
+        if n < 0 || n > MAX_ELEMENTS as i128 {
+            return Err(self.err(
+                span,
+                format!("array size {n} is outside what inlay reads (1 to {MAX_ELEMENTS})"),
+            ));
+        }
+        Ok(Some(n as usize))
+    }
+
+    /// After a parse error, skips to the `}` that closes the array (or the end of the file).
+    fn skip_to_close(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            let t = self.next();
+            match t.kind {
+                Kind::Eof => return,
+                Kind::Punct if self.text(t) == "{" => depth += 1,
+                Kind::Punct if self.text(t) == "}" => {
+                    if depth <= 1 {
+                        return;
+                    }
+                    depth -= 1;
+                }
+                Kind::Punct if self.text(t) == ";" && depth == 0 => return,
+                _ => {}
+            }
+        }
+    }
+
+    /// `{ element, element, … [,] }`, the opening brace not yet consumed.
+    fn elements(
+        &mut self,
+        open_bracket: Token,
+        size_span: Span,
+        declared: Option<usize>,
+    ) -> Result<Elements, TextError> {
+        let open = self.next(); // `{`
+        let mut elements = Vec::new();
+        let mut spans = Vec::new();
+        loop {
+            let t = self.peek();
+            if self.is_punct(t, "}") {
+                self.next();
+                break;
+            }
+            if !self.is_punct(t, "{") {
+                return Err(self.err(
+                    t.span,
+                    format!(
+                        "expected `{{` to start an element or `}}` to end the array, found {}",
+                        self.found(t)
+                    ),
+                ));
+            }
+            if elements.len() == declared.unwrap_or(MAX_ELEMENTS) {
+                return Err(self.err(
+                    t.span,
+                    format!(
+                        "more elements than the array's declared size {}",
+                        declared.unwrap_or(MAX_ELEMENTS)
+                    ),
+                ));
+            }
+            let (e, s) = self.element()?;
+            elements.push(e);
+            spans.push(s);
+            let t = self.peek();
+            if self.is_punct(t, ",") {
+                self.next();
+            } else if !self.is_punct(t, "}") {
+                return Err(self.err(
+                    t.span,
+                    format!(
+                        "expected `,` or `}}` after an element, found {}",
+                        self.found(t)
+                    ),
+                ));
+            }
+        }
+        let _ = open;
+        if let Some(n) = declared {
+            // C zero-initializes the elements the initializer leaves out.
+            let at = if size_span.start == size_span.end {
+                open_bracket.span
+            } else {
+                size_span
+            };
+            while elements.len() < n {
+                elements.push(zero_element());
+                spans.push(ElementSpans {
+                    element: at,
+                    fields: [None; 7],
+                });
+            }
+        }
+        Ok((elements, spans))
+    }
+
+    /// `{ member, member, … [,] }`.
+    fn element(&mut self) -> Result<(InputElementDesc, ElementSpans), TextError> {
+        let open = self.next(); // `{`
+        let mut desc = zero_element();
+        let mut spans = ElementSpans::default();
+        let mut next_field = 0usize;
+        let close;
+        loop {
+            let t = self.peek();
+            if self.is_punct(t, "}") {
+                close = self.next();
+                break;
+            }
+            // Designated initializer.
+            let field = if self.is_punct(t, ".") {
+                self.next();
+                let name = self.next();
+                let field = Field::ALL
+                    .into_iter()
+                    .find(|f| name.kind == Kind::Ident && f.c_name() == self.text(name))
+                    .ok_or_else(|| {
+                        self.err(
+                            name.span,
+                            format!(
+                                "{} is not a member of the input element description \
+                                 (SemanticName, SemanticIndex, Format, InputSlot, \
+                                 AlignedByteOffset, InputSlotClass, InstanceDataStepRate)",
+                                self.found(name)
+                            ),
+                        )
+                    })?;
+                let eq = self.next();
+                if !self.is_punct(eq, "=") {
+                    return Err(self.err(
+                        eq.span,
+                        format!(
+                            "expected `=` after `.{}`, found {}",
+                            field.c_name(),
+                            self.found(eq)
+                        ),
+                    ));
+                }
+                field
+            } else {
+                match Field::ALL.get(next_field) {
+                    Some(f) => *f,
+                    None => {
+                        return Err(self.err(
+                            t.span,
+                            format!(
+                                "too many values in an element: it has 7 members, found {}",
+                                self.found(t)
+                            ),
+                        ));
+                    }
+                }
+            };
+            if spans.fields[field as usize].is_some() {
+                return Err(self.err(
+                    t.span,
+                    format!("{} is given twice in this element", field.c_name()),
+                ));
+            }
+            let (value, span) = self.value(0)?;
+            self.assign(&mut desc, field, value, span)?;
+            spans.fields[field as usize] = Some(span);
+            next_field = field as usize + 1;
+            let t = self.peek();
+            if self.is_punct(t, ",") {
+                self.next();
+            } else if !self.is_punct(t, "}") {
+                return Err(self.err(
+                    t.span,
+                    format!(
+                        "expected `,` or `}}` after {}, found {}",
+                        field.c_name(),
+                        self.found(t)
+                    ),
+                ));
+            }
+        }
+        spans.element = Span::new(open.span.start, close.span.end);
+        Ok((desc, spans))
+    }
+
+    fn assign(
+        &self,
+        desc: &mut InputElementDesc,
+        field: Field,
+        value: Value,
+        span: Span,
+    ) -> Result<(), TextError> {
+        if field == Field::Semantic {
+            desc.semantic_name = match value {
+                Value::Str(s) => Some(s),
+                Value::Null | Value::Int(0) => None,
+                Value::Int(_) => {
+                    return Err(self.err(
+                        span,
+                        "SemanticName must be a string literal or NULL, found a number",
+                    ));
+                }
+            };
+            return Ok(());
+        }
+        let n = match value {
+            Value::Int(n) => to_uint(n).ok_or_else(|| {
+                self.err(
+                    span,
+                    format!("{} value {n} does not fit in 32 bits", field.c_name()),
+                )
+            })?,
+            Value::Null => 0,
+            Value::Str(_) => {
+                return Err(self.err(
+                    span,
+                    format!(
+                        "{} must be a number or a name, found a string",
+                        field.c_name()
+                    ),
+                ));
+            }
+        };
+        match field {
+            Field::Semantic => {}
+            Field::Index => desc.semantic_index = n,
+            Field::Format => desc.format = Format(n),
+            Field::Slot => desc.input_slot = n,
+            Field::Offset => desc.aligned_byte_offset = n,
+            Field::Class => desc.input_slot_class = n,
+            Field::StepRate => desc.instance_data_step_rate = n,
+        }
+        Ok(())
+    }
+
+    /// A value: string literal(s) or an integer constant expression (`|` lowest).
+    fn value(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+        let t = self.peek();
+        if let Kind::Str { .. } = t.kind {
+            return self.strings();
+        }
+        let (first, mut span) = self.additive(depth)?;
+        let mut acc = first;
+        while self.peek_is("|") {
+            self.next();
+            let (rhs, rspan) = self.additive(depth)?;
+            let (a, b) = (self.int(acc, span)?, self.int(rhs, rspan)?);
+            acc = Value::Int(to_uint(a).unwrap_or(0) as i128 | to_uint(b).unwrap_or(0) as i128);
+            span.end = rspan.end;
+        }
+        Ok((acc, span))
+    }
+
+    fn int(&self, v: Value, span: Span) -> Result<i128, TextError> {
+        match v {
+            Value::Int(n) => Ok(n),
+            Value::Null => Ok(0),
+            Value::Str(_) => Err(self.err(span, "a string cannot be used in arithmetic")),
+        }
+    }
+
+    fn additive(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+        let (mut acc, mut span) = self.multiplicative(depth)?;
+        loop {
+            let t = self.peek();
+            let plus = self.is_punct(t, "+");
+            if !plus && !self.is_punct(t, "-") {
+                return Ok((acc, span));
+            }
+            self.next();
+            let (rhs, rspan) = self.multiplicative(depth)?;
+            let (a, b) = (self.int(acc, span)?, self.int(rhs, rspan)?);
+            span.end = rspan.end;
+            acc = Value::Int(self.checked(
+                if plus {
+                    a.checked_add(b)
+                } else {
+                    a.checked_sub(b)
+                },
+                span,
+            )?);
+        }
+    }
+
+    fn multiplicative(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+        let (mut acc, mut span) = self.unary(depth)?;
+        loop {
+            let t = self.peek();
+            let times = self.is_punct(t, "*");
+            if !times && !self.is_punct(t, "/") {
+                return Ok((acc, span));
+            }
+            self.next();
+            let (rhs, rspan) = self.unary(depth)?;
+            let (a, b) = (self.int(acc, span)?, self.int(rhs, rspan)?);
+            span.end = rspan.end;
+            if !times && b == 0 {
+                return Err(self.err(span, "division by zero"));
+            }
+            acc = Value::Int(self.checked(
+                if times {
+                    a.checked_mul(b)
+                } else {
+                    a.checked_div(b)
+                },
+                span,
+            )?);
+        }
+    }
+
+    fn checked(&self, v: Option<i128>, span: Span) -> Result<i128, TextError> {
+        v.filter(|v| v.unsigned_abs() < 1 << 64)
+            .ok_or_else(|| self.err(span, "value out of range"))
+    }
+
+    fn unary(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+        let t = self.peek();
+        if depth >= MAX_EXPRESSION_DEPTH {
+            return Err(self.err(t.span, "expression nested too deeply"));
+        }
+        for op in ["-", "+", "~"] {
+            if self.is_punct(t, op) {
+                self.next();
+                let (v, s) = self.unary(depth + 1)?;
+                let n = self.int(v, s)?;
+                let span = Span::new(t.span.start, s.end);
+                let r = match op {
+                    "-" => -n,
+                    "+" => n,
+                    _ => !(to_uint(n).unwrap_or(0)) as i128,
+                };
+                return Ok((Value::Int(r), span));
+            }
+        }
+        self.primary(depth)
+    }
+
+    fn primary(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+        let t = self.next();
+        match t.kind {
+            Kind::Number => Ok((Value::Int(self.number(t)?), t.span)),
+            Kind::Ident => {
+                let name = self.text(t);
+                if matches!(name, "static_cast" | "reinterpret_cast") {
+                    // static_cast<TYPE>(expr)
+                    let mut u = self.next();
+                    if self.is_punct(u, "<") {
+                        u = self.next();
+                        while u.kind == Kind::Ident || self.is_punct(u, "::") {
+                            u = self.next();
+                        }
+                    }
+                    if !self.is_punct(u, ">") || !self.peek_is("(") {
+                        return Err(self.err(u.span, format!("expected `{name}<TYPE>(…)`")));
+                    }
+                    return self
+                        .primary(depth + 1)
+                        .map(|(v, s)| (v, Span::new(t.span.start, s.end)));
+                }
+                resolve_name(name)
+                    .map(|v| (v, t.span))
+                    .ok_or_else(|| self.unknown_name(t))
+            }
+            Kind::Punct if self.text(t) == "(" => {
+                if depth >= MAX_EXPRESSION_DEPTH {
+                    return Err(self.err(t.span, "expression nested too deeply"));
+                }
+                // A cast such as (UINT) or (DXGI_FORMAT).
+                let u = self.peek();
+                if u.kind == Kind::Ident && CAST_TYPES.contains(&self.text(u)) {
+                    self.next();
+                    let close = self.next();
+                    if !self.is_punct(close, ")") {
+                        return Err(self.err(
+                            close.span,
+                            format!("expected `)` after a cast, found {}", self.found(close)),
+                        ));
+                    }
+                    return self
+                        .unary(depth + 1)
+                        .map(|(v, s)| (v, Span::new(t.span.start, s.end)));
+                }
+                let (v, _) = self.value(depth + 1)?;
+                let close = self.next();
+                if !self.is_punct(close, ")") {
+                    return Err(self.err(
+                        close.span,
+                        format!("expected `)`, found {}", self.found(close)),
+                    ));
+                }
+                Ok((v, Span::new(t.span.start, close.span.end)))
+            }
+            Kind::Str { .. } => Err(self.err(t.span, "a string cannot be used in arithmetic")),
+            Kind::Char => Err(self.err(
+                t.span,
+                format!(
+                    "character literal {} is not supported here; write a number",
+                    self.found(t)
+                ),
+            )),
+            Kind::Eof => Err(self.err(t.span, "unexpected end of file inside an element")),
+            Kind::Punct => {
+                Err(self.err(t.span, format!("expected a value, found {}", self.found(t))))
+            }
+        }
+    }
+
+    fn unknown_name(&self, t: Token) -> TextError {
+        let name = self.text(t);
+        let message = if name.starts_with("DXGI_FORMAT_") {
+            format!("unknown DXGI format `{name}`")
+        } else if matches!(name, "offsetof" | "sizeof" | "_countof" | "ARRAYSIZE") {
+            format!(
+                "`{name}(…)` cannot be evaluated without compiling the program; write the number"
+            )
+        } else {
+            format!(
+                "unknown name `{name}`: inlay knows DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, \
+                 D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL \
+                 (macros are not expanded)"
+            )
+        };
+        self.err(t.span, message)
+    }
+
+    /// An integer literal with optional `u`/`l` suffixes.
+    fn number(&self, t: Token) -> Result<i128, TextError> {
+        let text = self.text(t);
+        let body = text.trim_end_matches(['u', 'U', 'l', 'L']);
+        let (digits, radix) =
+            if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                (h, 16)
+            } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+                (b, 2)
+            } else if body.len() > 1 && body.starts_with('0') {
+                (&body[1..], 8)
+            } else {
+                (body, 10)
+            };
+        let is_float = radix == 10 && (body.contains('.') || body.contains(['e', 'E']))
+            || body.ends_with(['f', 'F']) && radix != 16;
+        if is_float {
+            return Err(self.err(
+                t.span,
+                format!(
+                    "expected an integer, found the floating-point literal `{}`",
+                    super::excerpt(text)
+                ),
+            ));
+        }
+        if digits.is_empty() || digits.len() > 40 {
+            return Err(self.err(
+                t.span,
+                format!("malformed integer literal `{}`", super::excerpt(text)),
+            ));
+        }
+        u128::from_str_radix(digits, radix)
+            .ok()
+            .filter(|v| *v < 1 << 64)
+            .map(|v| v as i128)
+            .ok_or_else(|| {
+                self.err(
+                    t.span,
+                    format!(
+                        "malformed or too large integer literal `{}`",
+                        super::excerpt(text)
+                    ),
+                )
+            })
+    }
+
+    /// One or more adjacent string literals.
+    fn strings(&mut self) -> Result<(Value, Span), TextError> {
+        let mut out = String::new();
+        let first = self.peek().span;
+        let mut end = first.end;
+        while let Kind::Str { terminated } = self.peek().kind {
+            let t = self.next();
+            if !terminated {
+                return Err(self.err(t.span, "unterminated string literal"));
+            }
+            let text = self.text(t);
+            let open = text.find('"').unwrap_or(0);
+            if open > 0 && !text.starts_with("u8") {
+                return Err(self.err(
+                    t.span,
+                    "SemanticName is a narrow string (LPCSTR); remove the L/u/U prefix",
+                ));
+            }
+            unescape(&text[open + 1..text.len() - 1], &mut out).map_err(|(at, len, what)| {
+                let s = t.span.start + open + 1 + at;
+                self.err(Span::new(s, s + len), what)
+            })?;
+            end = t.span.end;
+        }
+        Ok((Value::Str(out), Span::new(first.start, end)))
+    }
+}
+
+/// Converts a C integer value to `UINT` the way C does for values that fit `UINT` or `INT`;
+/// `None` for anything else.
+fn to_uint(n: i128) -> Option<u32> {
+    if (0..=u32::MAX as i128).contains(&n) {
+        Some(n as u32)
+    } else if (i32::MIN as i128..0).contains(&n) {
+        Some(n as i32 as u32)
+    } else {
+        None
+    }
+}
+
+fn zero_element() -> InputElementDesc {
+    InputElementDesc {
+        semantic_name: None,
+        semantic_index: 0,
+        format: Format::UNKNOWN,
+        input_slot: 0,
+        aligned_byte_offset: 0,
+        input_slot_class: 0,
+        instance_data_step_rate: 0,
+    }
+}
+
+/// The value of a name, for names the parser knows.
+fn resolve_name(name: &str) -> Option<Value> {
+    if let Some(rest) = name.strip_prefix("DXGI_FORMAT_") {
+        if rest.is_empty() || rest.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        return name.parse::<Format>().ok().map(|f| Value::Int(f.0 as i128));
+    }
+    let v = match name {
+        "NULL" | "nullptr" => return Some(Value::Null),
+        "D3D10_INPUT_PER_VERTEX_DATA"
+        | "D3D11_INPUT_PER_VERTEX_DATA"
+        | "D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA" => 0,
+        "D3D10_INPUT_PER_INSTANCE_DATA"
+        | "D3D11_INPUT_PER_INSTANCE_DATA"
+        | "D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA" => 1,
+        "D3D10_APPEND_ALIGNED_ELEMENT"
+        | "D3D11_APPEND_ALIGNED_ELEMENT"
+        | "D3D12_APPEND_ALIGNED_ELEMENT"
+        | "UINT_MAX"
+        | "UINT32_MAX" => 0xffff_ffff,
+        _ => return None,
+    };
+    Some(Value::Int(v))
+}
+
+/// Decodes C escapes of a string literal's body into `out`. On error: byte position in
+/// `body`, length and message.
+fn unescape(body: &str, out: &mut String) -> Result<(), (usize, usize, String)> {
+    let mut bytes: Vec<u8> = Vec::with_capacity(body.len());
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            bytes.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let Some(&e) = b.get(i + 1) else {
+            return Err((
+                i,
+                1,
+                "a string literal cannot end with a lone backslash".into(),
+            ));
+        };
+        let (byte, len) = match e {
+            b'n' => (b'\n', 2),
+            b't' => (b'\t', 2),
+            b'r' => (b'\r', 2),
+            b'a' => (7, 2),
+            b'b' => (8, 2),
+            b'f' => (12, 2),
+            b'v' => (11, 2),
+            b'\\' | b'"' | b'\'' | b'?' => (e, 2),
+            b'x' => {
+                let digits = b[i + 2..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_hexdigit())
+                    .count();
+                if digits == 0 || digits > 2 {
+                    return Err((
+                        i,
+                        2 + digits,
+                        "\\x must be followed by one or two hex digits".into(),
+                    ));
+                }
+                let v = u8::from_str_radix(&body[i + 2..i + 2 + digits], 16).unwrap_or(0);
+                (v, 2 + digits)
+            }
+            b'0'..=b'7' => {
+                let digits = b[i + 1..]
+                    .iter()
+                    .take(3)
+                    .take_while(|c| (b'0'..=b'7').contains(c))
+                    .count();
+                let v = u32::from_str_radix(&body[i + 1..i + 1 + digits], 8).unwrap_or(0);
+                if v > 255 {
+                    return Err((i, 1 + digits, "octal escape larger than a byte".into()));
+                }
+                (v as u8, 1 + digits)
+            }
+            _ => {
+                let len = body[i + 1..].chars().next().map_or(1, char::len_utf8) + 1;
+                return Err((i, len, format!("unknown escape `{}`", &body[i..i + len])));
+            }
+        };
+        bytes.push(byte);
+        i += len;
+    }
+    out.push_str(&String::from_utf8_lossy(&bytes));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::element::{APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA};
+
+    const SEED: &str = "const D3D11_INPUT_ELEMENT_DESC vertexDesc[] = { { \"POSITION\", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 }, { \"COLOR\", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0 }, };";
+
+    fn err(src: &str, array: Option<&str>) -> TextError {
+        parse(src, array).expect_err("should fail")
+    }
+
+    #[test]
+    fn seed_verbatim() {
+        let p = parse(SEED, None).unwrap();
+        assert_eq!(p.name.as_deref(), Some("vertexDesc"));
+        assert_eq!(
+            p.elements,
+            vec![
+                InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
+                InputElementDesc::per_vertex("COLOR", 0, Format::R32G32B32_FLOAT, 0, 12),
+            ]
+        );
+        let s = p.spans[1];
+        assert_eq!(
+            &SEED[s.element.range()],
+            "{ \"COLOR\", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0 }"
+        );
+        assert_eq!(&SEED[s.field(Field::Semantic).range()], "\"COLOR\"");
+        assert_eq!(&SEED[s.field(Field::Offset).range()], "12");
+        assert_eq!(
+            &SEED[s.field(Field::Class).range()],
+            "D3D11_INPUT_PER_VERTEX_DATA"
+        );
+        assert_eq!(s.element.start, 134);
+    }
+
+    #[test]
+    fn every_spelling() {
+        let src = r#"
+#include <d3d11.h>
+#define UNUSED(x) \
+    (void)x
+// A comment with "quotes" and D3D11_INPUT_ELEMENT_DESC fake[] = {
+/* block
+   comment */ static constexpr D3D12_INPUT_ELEMENT_DESC kDesc[3] =
+{
+    {"POS" "ITION", 0u, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, 0,
+     D3D12_INPUT_CLASSIFICATION_PER_VERTEX_DATA, 0},
+    { "TEXCOORD", 0x1UL, (DXGI_FORMAT)16, 0x2, D3D12_APPEND_ALIGNED_ELEMENT,
+      D3D12_INPUT_CLASSIFICATION_PER_INSTANCE_DATA, 4 * 2 + 1 },
+};
+"#;
+        let p = parse(src, None).unwrap();
+        assert_eq!(p.name.as_deref(), Some("kDesc"));
+        assert_eq!(
+            p.elements,
+            vec![
+                InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0),
+                InputElementDesc::per_instance(
+                    "TEXCOORD",
+                    1,
+                    Format::R32G32_FLOAT,
+                    2,
+                    APPEND_ALIGNED_ELEMENT,
+                    9
+                ),
+                zero_element(),
+            ]
+        );
+        assert_eq!(p.elements[1].input_slot_class, INPUT_PER_INSTANCE_DATA);
+        // The zero-filled third element points at the declared size.
+        assert_eq!(&src[p.spans[2].element.range()], "3");
+        let (line, col) = super::super::line_col(src, p.spans[1].field(Field::StepRate).start);
+        assert_eq!((line, col), (12, 53));
+    }
+
+    #[test]
+    fn designated_and_short_elements() {
+        let src = "D3D10_INPUT_ELEMENT_DESC d[] = { { .SemanticName = \"N\", .Format = DXGI_FORMAT_R8G8B8A8_UNORM, .AlignedByteOffset = ~0u }, { nullptr, 3 } };";
+        let p = parse(src, None).unwrap();
+        assert_eq!(
+            p.elements[0],
+            InputElementDesc::per_vertex("N", 0, Format::R8G8B8A8_UNORM, 0, APPEND_ALIGNED_ELEMENT)
+        );
+        assert_eq!(p.elements[1].semantic_name, None);
+        assert_eq!(p.elements[1].semantic_index, 3);
+        assert_eq!(p.spans[0].fields[Field::Index as usize], None);
+    }
+
+    #[test]
+    fn literals() {
+        let v = |s: &str| {
+            let src = format!("D3D11_INPUT_ELEMENT_DESC d[] = {{ {{ \"A\", {s} }} }};");
+            parse(&src, None).map(|p| p.elements[0].semantic_index)
+        };
+        assert_eq!(v("0x10"), Ok(16));
+        assert_eq!(v("010"), Ok(8));
+        assert_eq!(v("0b101"), Ok(5));
+        assert_eq!(v("7LLU"), Ok(7));
+        assert_eq!(v("-1"), Ok(0xffff_ffff));
+        assert_eq!(v("(UINT)-2"), Ok(0xffff_fffe));
+        assert_eq!(v("static_cast<UINT>(3)"), Ok(3));
+        assert_eq!(v("(1 + 2) * 3 - 4 / 2"), Ok(7));
+        assert_eq!(v("1 | 4"), Ok(5));
+        assert_eq!(v("4294967295"), Ok(0xffff_ffff));
+        assert_eq!(v("UINT_MAX"), Ok(0xffff_ffff));
+        let e = v("4294967296").unwrap_err();
+        assert_eq!((e.line, e.column, e.found.as_str()), (1, 41, "4294967296"));
+        assert_eq!(
+            e.message,
+            "SemanticIndex value 4294967296 does not fit in 32 bits"
+        );
+        let e = v("1.5f").unwrap_err();
+        assert_eq!(
+            e.message,
+            "expected an integer, found the floating-point literal `1.5f`"
+        );
+        let e = v("99999999999999999999999").unwrap_err();
+        assert_eq!(e.column, 41);
+        let e = v("1/0").unwrap_err();
+        assert_eq!((e.column, e.message.as_str()), (41, "division by zero"));
+    }
+
+    #[test]
+    fn semantic_strings() {
+        let src = r#"D3D11_INPUT_ELEMENT_DESC d[] = { { "A\x42\103\t", 0 }, { 0 }, { NULL } };"#;
+        let p = parse(src, None).unwrap();
+        assert_eq!(p.elements[0].semantic_name.as_deref(), Some("ABC\t"));
+        assert_eq!(p.elements[1].semantic_name, None);
+        assert_eq!(p.elements[2].semantic_name, None);
+        let e = err(r#"D3D11_INPUT_ELEMENT_DESC d[] = { { "A\q" } };"#, None);
+        assert_eq!((e.column, e.found.as_str()), (38, "\\q"));
+        assert_eq!(e.message, "unknown escape `\\q`");
+        let e = err("D3D11_INPUT_ELEMENT_DESC d[] = { { \"POS\n\", 0 } };", None);
+        assert_eq!(
+            (e.line, e.column, e.message.as_str()),
+            (1, 36, "unterminated string literal")
+        );
+        let e = err("D3D11_INPUT_ELEMENT_DESC d[] = { { 5 } };", None);
+        assert_eq!(
+            e.message,
+            "SemanticName must be a string literal or NULL, found a number"
+        );
+        let e = err(r#"D3D11_INPUT_ELEMENT_DESC d[] = { { L"P" } };"#, None);
+        assert_eq!(e.column, 36);
+    }
+
+    #[test]
+    fn several_arrays() {
+        let src = "// layouts\nconst D3D11_INPUT_ELEMENT_DESC a[] = { { \"P\", 0, DXGI_FORMAT_R32_FLOAT } };\n\nconst D3D11_INPUT_ELEMENT_DESC b[] = { { \"Q\", 1, DXGI_FORMAT_R32_UINT, 1 }, { \"BAD\", 0, DXGI_FORMAT_NOPE } };\nstatic const D3D11_INPUT_ELEMENT_DESC c[] =\n{ { \"R\" } };\n";
+        let e = err(src, None);
+        assert_eq!(
+            e.message,
+            "3 input element arrays in this file: `a` (line 2), `b` (line 4), `c` (line 5); choose one by name (--array NAME)"
+        );
+        assert_eq!((e.line, e.column), (1, 1));
+        let p = parse(src, Some("c")).unwrap();
+        assert_eq!(p.elements[0].semantic_name.as_deref(), Some("R"));
+        let p = parse(src, Some("a")).unwrap();
+        assert_eq!(p.elements[0].format, Format::R32_FLOAT);
+        let e = err(src, Some("b"));
+        assert_eq!(
+            (e.line, e.column, e.found.as_str()),
+            (4, 89, "DXGI_FORMAT_NOPE")
+        );
+        assert_eq!(e.message, "unknown DXGI format `DXGI_FORMAT_NOPE`");
+        let e = err(src, Some("zz"));
+        assert_eq!(
+            e.message,
+            "no input element array named `zz`; this file has `a` (line 2), `b` (line 4), `c` (line 5)"
+        );
+        let names: Vec<_> = arrays(src).into_iter().map(|a| a.name).collect();
+        assert_eq!(names, ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn not_definitions_are_skipped() {
+        let src = "void f(const D3D11_INPUT_ELEMENT_DESC* p, UINT n);\nextern const D3D11_INPUT_ELEMENT_DESC ext[2];\nUINT s = sizeof(D3D11_INPUT_ELEMENT_DESC);\nstd::vector<D3D11_INPUT_ELEMENT_DESC> v;\nD3D11_INPUT_ELEMENT_DESC one[] = { { \"X\" } };";
+        let p = parse(src, None).unwrap();
+        assert_eq!(p.name.as_deref(), Some("one"));
+        let e = err("int x;", None);
+        assert!(e.message.starts_with("no D3D10_INPUT_ELEMENT_DESC"));
+    }
+
+    #[test]
+    fn structural_errors_point_at_the_token() {
+        let cases: &[(&str, (usize, usize), &str, &str)] = &[
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { \"P\" };",
+                (1, 34),
+                "\"P\"",
+                "expected `{` to start an element or `}` to end the array, found `\"P\"`",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\" 0 } };",
+                (1, 40),
+                "0",
+                "expected `,` or `}` after SemanticName, found `0`",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\",0,0,0,0,0,0,0 } };",
+                (1, 52),
+                "0",
+                "too many values in an element: it has 7 members, found `0`",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = {\n  { \"P\", 0, FOO } };",
+                (2, 13),
+                "FOO",
+                "unknown name `FOO`: inlay knows DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL (macros are not expanded)",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\", 0, DXGI_FORMAT_R32_FLOAT, 0, offsetof(V, p) } };",
+                (1, 70),
+                "offsetof",
+                "`offsetof(…)` cannot be evaluated without compiling the program; write the number",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[1] = { {\"A\"}, {\"B\"} };",
+                (1, 42),
+                "{",
+                "more elements than the array's declared size 1",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\", 0",
+                (1, 42),
+                "",
+                "expected `,` or `}` after SemanticIndex, found the end of the file",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = 5;",
+                (1, 32),
+                "5",
+                "expected `{` to start the elements of `d`, found `5`",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { .Bogus = 1 } };",
+                (1, 37),
+                "Bogus",
+                "`Bogus` is not a member of the input element description (SemanticName, SemanticIndex, Format, InputSlot, AlignedByteOffset, InputSlotClass, InstanceDataStepRate)",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\", .SemanticName = \"Q\" } };",
+                (1, 41),
+                ".",
+                "SemanticName is given twice in this element",
+            ),
+            (
+                "D3D11_INPUT_ELEMENT_DESC d[99999] = { };",
+                (1, 28),
+                "99999",
+                "array size 99999 is outside what inlay reads (1 to 4096)",
+            ),
+        ];
+        for (src, (line, col), found, msg) in cases {
+            let e = err(src, None);
+            assert_eq!(
+                (e.line, e.column, e.found.as_str(), e.message.as_str()),
+                (*line, *col, *found, *msg),
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let src = format!(
+            "D3D11_INPUT_ELEMENT_DESC d[] = {{ {{ \"P\", {}1 }} }};",
+            "(".repeat(100_000)
+        );
+        let e = err(&src, None);
+        assert_eq!(e.message, "expression nested too deeply");
+        let src = format!(
+            "D3D11_INPUT_ELEMENT_DESC d[] = {{ {{ \"P\", {}1 }} }};",
+            "-".repeat(100_000)
+        );
+        assert_eq!(err(&src, None).message, "expression nested too deeply");
+    }
+
+    #[test]
+    fn endless_line_is_linear() {
+        // 200k elements on one line: bounded by MAX_ELEMENTS, error, no quadratic work.
+        let mut src = String::from("D3D11_INPUT_ELEMENT_DESC d[] = {");
+        for _ in 0..200_000 {
+            src.push_str("{\"P\",0,DXGI_FORMAT_R32_FLOAT},");
+        }
+        src.push_str("};");
+        let e = err(&src, None);
+        assert_eq!(
+            e.message,
+            "more elements than the array's declared size 4096"
+        );
+        assert_eq!(e.column, 33 + 4096 * 30);
+        // Garbage without structure.
+        let junk: String = (0..300_000)
+            .map(|i| ["{", "}", "\"", "/*", "[", "'"][i % 6])
+            .collect();
+        assert!(parse(&junk, None).is_err());
+    }
+}

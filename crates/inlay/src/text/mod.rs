@@ -1,0 +1,377 @@
+//! Layout text: input element arrays read from the files people already have.
+//!
+//! * [`c`] reads `D3D10_INPUT_ELEMENT_DESC`, `D3D11_INPUT_ELEMENT_DESC` and
+//!   `D3D12_INPUT_ELEMENT_DESC` arrays out of C or C++ source;
+//! * `json` and `toml` (feature `serde`) read arrays of the conformance schema's `ELEMENT`
+//!   objects, and signature descriptions made of its `SIGNATURE_ELEMENT` objects.
+//!
+//! Every parser returns, next to the [`InputElementDesc`]s, the source span of each element and
+//! of each of its fields ([`ElementSpans`]), so that a caller can print diagnostics the way a
+//! compiler does. Every parser treats bad input as normal input: it returns a [`TextError`]
+//! naming the line, the column and the offending text, never panics, does work linear in the
+//! input's length and allocates no more than the input's size justifies.
+//!
+//! ```
+//! use inlay::text::{parse_layout, Syntax};
+//! let src = r#"const D3D11_INPUT_ELEMENT_DESC vertexDesc[] = {
+//!     { "POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+//!     { "COLOR", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+//! };"#;
+//! let layout = parse_layout(src, Syntax::C, None).unwrap();
+//! assert_eq!(layout.name.as_deref(), Some("vertexDesc"));
+//! assert_eq!(layout.elements[1].aligned_byte_offset, 12);
+//! assert_eq!(inlay::text::line_col(src, layout.spans[1].element.start), (3, 5));
+//! ```
+
+// Parsers of untrusted text: no unsafe code (issue 7).
+#![forbid(unsafe_code)]
+
+use std::fmt;
+use std::ops::Range;
+
+use crate::element::InputElementDesc;
+
+pub mod c;
+#[cfg(feature = "serde")]
+pub mod json;
+#[cfg(feature = "serde")]
+pub mod records;
+#[cfg(feature = "serde")]
+pub mod toml;
+
+/// Longest offending-text excerpt kept in a [`TextError`] (in characters).
+pub const MAX_EXCERPT_CHARS: usize = 60;
+
+/// A byte range of the source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from a byte range.
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The span as a range, for slicing the source.
+    pub const fn range(self) -> Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// One field of an input element description, in `D3D11_INPUT_ELEMENT_DESC` order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// `SemanticName` (schema: `semantic`).
+    Semantic,
+    /// `SemanticIndex` (schema: `index`).
+    Index,
+    /// `Format` (schema: `format`).
+    Format,
+    /// `InputSlot` (schema: `slot`).
+    Slot,
+    /// `AlignedByteOffset` (schema: `offset`).
+    Offset,
+    /// `InputSlotClass` (schema: `class`).
+    Class,
+    /// `InstanceDataStepRate` (schema: `step_rate`).
+    StepRate,
+}
+
+impl Field {
+    /// All fields in structure order.
+    pub const ALL: [Field; 7] = [
+        Field::Semantic,
+        Field::Index,
+        Field::Format,
+        Field::Slot,
+        Field::Offset,
+        Field::Class,
+        Field::StepRate,
+    ];
+
+    /// The C structure member name (`SemanticName`, …).
+    pub const fn c_name(self) -> &'static str {
+        match self {
+            Field::Semantic => "SemanticName",
+            Field::Index => "SemanticIndex",
+            Field::Format => "Format",
+            Field::Slot => "InputSlot",
+            Field::Offset => "AlignedByteOffset",
+            Field::Class => "InputSlotClass",
+            Field::StepRate => "InstanceDataStepRate",
+        }
+    }
+
+    /// The conformance schema's field name (`semantic`, …).
+    pub const fn schema_name(self) -> &'static str {
+        match self {
+            Field::Semantic => "semantic",
+            Field::Index => "index",
+            Field::Format => "format",
+            Field::Slot => "slot",
+            Field::Offset => "offset",
+            Field::Class => "class",
+            Field::StepRate => "step_rate",
+        }
+    }
+
+    /// Looks a field up by its C member name or schema name.
+    pub fn from_name(name: &str) -> Option<Field> {
+        Field::ALL
+            .into_iter()
+            .find(|f| f.c_name() == name || f.schema_name() == name)
+    }
+}
+
+/// Where one element, and each of its fields, sits in the source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ElementSpans {
+    /// The whole element (`{ … }` in C, the object in JSON/TOML).
+    pub element: Span,
+    /// Each field's value, indexed by [`Field`] order; `None` when the field was left out
+    /// (and took its default).
+    pub fields: [Option<Span>; 7],
+}
+
+impl ElementSpans {
+    /// The span of one field's value, falling back to the whole element when the field was
+    /// not written.
+    pub fn field(&self, field: Field) -> Span {
+        self.fields[field as usize].unwrap_or(self.element)
+    }
+}
+
+/// A parsed layout: the elements, in array order, with their spans.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ParsedLayout {
+    /// The C array's name, if the layout came from C source.
+    pub name: Option<String>,
+    /// The elements, in array order.
+    pub elements: Vec<InputElementDesc>,
+    /// One entry per element: where it is in the source.
+    pub spans: Vec<ElementSpans>,
+}
+
+/// 1-based line and 1-based column (in characters) of byte `offset` in `source`. An offset
+/// past the end, or inside a character, is moved back to the nearest character boundary.
+pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &source[..offset];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = source[line_start..offset].chars().count() + 1;
+    (line, column)
+}
+
+/// Byte offset of a 1-based line and 1-based byte column (as `serde_json` reports them),
+/// clamped to the source.
+pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match source[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return source.len(),
+        }
+    }
+    let line_end = source[start..]
+        .find('\n')
+        .map_or(source.len(), |i| start + i);
+    (start + column.saturating_sub(1)).min(line_end)
+}
+
+/// At most [`MAX_EXCERPT_CHARS`] characters of `text`, with `…` when cut.
+pub fn excerpt(text: &str) -> String {
+    let mut chars = text.char_indices();
+    match chars.nth(MAX_EXCERPT_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// A layout or signature text that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct TextError {
+    /// Byte offset of the problem.
+    pub offset: usize,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The offending text (at most [`MAX_EXCERPT_CHARS`] characters; empty at the end of the
+    /// input).
+    pub found: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl TextError {
+    /// An error at `span` of `source`: position from the span's start, excerpt from its text.
+    pub fn at(source: &str, span: Span, message: impl Into<String>) -> Self {
+        let start = span.start.min(source.len());
+        let end = span.end.clamp(start, source.len());
+        let (line, column) = line_col(source, start);
+        let found = source.get(start..end).map(excerpt).unwrap_or_default();
+        TextError {
+            offset: start,
+            line,
+            column,
+            found,
+            message: message.into(),
+        }
+    }
+
+    /// The span the error points at (its offset, and the excerpt's length when it was not
+    /// cut).
+    pub fn span(&self) -> Span {
+        let len = if self.found.ends_with('…') {
+            self.found.len() - '…'.len_utf8()
+        } else {
+            self.found.len()
+        };
+        Span::new(self.offset, self.offset + len)
+    }
+}
+
+impl fmt::Display for TextError {
+    /// `LINE:COLUMN: MESSAGE`, then `` (found `TEXT`)`` unless the message already quotes it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.line, self.column, self.message)?;
+        if !self.found.is_empty() && !self.message.contains(&format!("`{}`", self.found)) {
+            write!(f, " (found `{}`)", self.found)?;
+        }
+        Ok(())
+    }
+}
+
+/// The syntax of a layout or signature text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// C or C++ source with `D3D1x_INPUT_ELEMENT_DESC` arrays.
+    C,
+    /// JSON (conformance schema `ELEMENT` / `SIGNATURE_ELEMENT` objects).
+    Json,
+    /// TOML (`[[elements]]` / `[[signature]]` tables).
+    Toml,
+}
+
+impl Syntax {
+    /// Picks a syntax from a file name's extension (`.json`, `.toml`, C/C++ extensions), or,
+    /// for any other name, from the text: JSON when it starts with `[` or `{`, TOML when a
+    /// line starts with `[[elements]]`, `[[signature]]`, `elements` or `signature`, C
+    /// otherwise.
+    pub fn detect(file_name: &str, source: &str) -> Syntax {
+        let lower = file_name.to_ascii_lowercase();
+        let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        match ext {
+            "json" => return Syntax::Json,
+            "toml" => return Syntax::Toml,
+            "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "h++" | "inl"
+            | "ipp" | "m" | "mm" => return Syntax::C,
+            _ => {}
+        }
+        let trimmed = source.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if trimmed.starts_with('[') && !trimmed.starts_with("[[") || trimmed.starts_with('{') {
+            return Syntax::Json;
+        }
+        let toml_like = source.lines().any(|l| {
+            let l = l.trim_start();
+            ["[[elements]]", "[[signature]]", "elements", "signature"]
+                .iter()
+                .any(|k| l.starts_with(k) && !l.contains("D3D"))
+        });
+        if toml_like { Syntax::Toml } else { Syntax::C }
+    }
+
+    /// `"C"`, `"JSON"` or `"TOML"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Syntax::C => "C",
+            Syntax::Json => "JSON",
+            Syntax::Toml => "TOML",
+        }
+    }
+}
+
+/// Parses a layout in the given syntax. `array` chooses one array by name in C source with
+/// several (see [`c::parse`]); it is an error for JSON and TOML, which hold one layout.
+pub fn parse_layout(
+    source: &str,
+    syntax: Syntax,
+    array: Option<&str>,
+) -> Result<ParsedLayout, TextError> {
+    match syntax {
+        Syntax::C => c::parse(source, array),
+        #[cfg(feature = "serde")]
+        Syntax::Json | Syntax::Toml if array.is_some() => Err(TextError::at(
+            source,
+            Span::new(0, 0),
+            format!(
+                "--array chooses among C arrays; a {} file holds one layout",
+                syntax.as_str()
+            ),
+        )),
+        #[cfg(feature = "serde")]
+        Syntax::Json => json::parse_layout(source),
+        #[cfg(feature = "serde")]
+        Syntax::Toml => toml::parse_layout(source),
+        #[cfg(not(feature = "serde"))]
+        _ => Err(TextError::at(
+            source,
+            Span::new(0, 0),
+            format!("{} layouts need inlay's `serde` feature", syntax.as_str()),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions() {
+        let s = "ab\ncdé\nf";
+        assert_eq!(line_col(s, 0), (1, 1));
+        assert_eq!(line_col(s, 3), (2, 1));
+        assert_eq!(line_col(s, 7), (2, 4)); // after 'é' (2 bytes)
+        assert_eq!(line_col(s, 6), (2, 3)); // inside 'é' → its start
+        assert_eq!(line_col(s, 100), (3, 2));
+        assert_eq!(offset_of(s, 2, 2), 4);
+        assert_eq!(offset_of(s, 2, 99), 7);
+        assert_eq!(offset_of(s, 9, 1), s.len());
+    }
+
+    #[test]
+    fn excerpts_are_bounded() {
+        let long = "x".repeat(500);
+        let e = TextError::at(&long, Span::new(10, 500), "bad");
+        assert_eq!(e.found.chars().count(), MAX_EXCERPT_CHARS + 1);
+        assert_eq!(e.span(), Span::new(10, 10 + MAX_EXCERPT_CHARS));
+        assert_eq!(e.column, 11);
+        let e = TextError::at("a\nbcd", Span::new(3, 4), "oops");
+        assert_eq!(e.to_string(), "2:2: oops (found `c`)");
+    }
+
+    #[test]
+    fn detection() {
+        assert_eq!(Syntax::detect("a.JSON", ""), Syntax::Json);
+        assert_eq!(Syntax::detect("a.hpp", "[1]"), Syntax::C);
+        assert_eq!(Syntax::detect("-", "  [ {"), Syntax::Json);
+        assert_eq!(Syntax::detect("-", "{\"elements\":[]}"), Syntax::Json);
+        assert_eq!(
+            Syntax::detect("layout", "# x\n[[elements]]\nsemantic='P'"),
+            Syntax::Toml
+        );
+        assert_eq!(
+            Syntax::detect("layout", "D3D11_INPUT_ELEMENT_DESC elements[] = {};"),
+            Syntax::C
+        );
+    }
+}

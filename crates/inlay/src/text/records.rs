@@ -1,0 +1,230 @@
+//! Serde records for the conformance schema's `ELEMENT` and `SIGNATURE_ELEMENT` objects
+//! (`shared/conformance/SCHEMA.md`), shared by the JSON and TOML readers.
+//!
+//! Unknown fields are errors. Defaults (a choice, see `docs/notes/cli.md`): `semantic`,
+//! `format` and `offset` must be written (an offset has no safe default: 0 would silently
+//! overlap elements); `index`, `slot` and `step_rate` default to 0 and `class` to `"vertex"`,
+//! the values C's aggregate initialization gives members left out. For a signature element,
+//! `semantic`, `register` and `mask` must be written; `index` defaults to 0, `used` to the
+//! mask, `type` to `"float"` and `sv` to `"NONE"`.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
+
+use crate::dxbc::signature::{
+    ComponentType, MinPrecision, NO_REGISTER, Signature, SignatureElement, SystemValue,
+    parse_mask_letters,
+};
+use crate::element::{
+    APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA, INPUT_PER_VERTEX_DATA, InputElementDesc,
+};
+use crate::format::Format;
+
+/// One `ELEMENT` object.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElementRecord {
+    /// `SemanticName`; `null` models a NULL pointer. Required.
+    #[serde(deserialize_with = "nullable")]
+    pub semantic: Option<String>,
+    /// `SemanticIndex` (default 0).
+    #[serde(default)]
+    pub index: u32,
+    /// `Format`: a name (with or without `DXGI_FORMAT_`) or a number. Required.
+    pub format: FormatValue,
+    /// `InputSlot` (default 0).
+    #[serde(default)]
+    pub slot: u32,
+    /// `AlignedByteOffset`: a number or `"append"`. Required.
+    pub offset: OffsetValue,
+    /// `InputSlotClass`: `"vertex"`, `"instance"` or a number (default `"vertex"`).
+    #[serde(default)]
+    pub class: ClassValue,
+    /// `InstanceDataStepRate` (default 0).
+    #[serde(default)]
+    pub step_rate: u32,
+}
+
+impl ElementRecord {
+    /// The element description this record states.
+    pub fn to_desc(&self) -> InputElementDesc {
+        InputElementDesc {
+            semantic_name: self.semantic.clone(),
+            semantic_index: self.index,
+            format: self.format.0,
+            input_slot: self.slot,
+            aligned_byte_offset: self.offset.0,
+            input_slot_class: self.class.0,
+            instance_data_step_rate: self.step_rate,
+        }
+    }
+}
+
+/// One `SIGNATURE_ELEMENT` object.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignatureRecord {
+    /// Semantic name. Required.
+    pub semantic: String,
+    /// Semantic index (default 0).
+    #[serde(default)]
+    pub index: u32,
+    /// Input register, or `null` for none. Required.
+    #[serde(deserialize_with = "nullable")]
+    pub register: Option<u32>,
+    /// Declared components, letters in xyzw order. Required.
+    pub mask: MaskValue,
+    /// Components the shader reads (`""` for none); defaults to the mask.
+    #[serde(default)]
+    pub used: Option<MaskValue>,
+    /// `"float"`, `"uint"` or `"sint"` (also `"int"`); default `"float"`.
+    #[serde(default, rename = "type")]
+    pub component_type: TypeValue,
+    /// System value: the `D3D_NAME` without prefix (`"NONE"`, `"VERTEX_ID"`, …) or fxc's
+    /// spelling (`"VERTID"`); default `"NONE"`.
+    #[serde(default)]
+    pub sv: SystemValueValue,
+}
+
+impl SignatureRecord {
+    /// The signature element this record states (stream 0, default precision).
+    pub fn to_element(&self) -> SignatureElement {
+        SignatureElement {
+            stream: 0,
+            semantic_name: self.semantic.clone(),
+            semantic_index: self.index,
+            system_value: self.sv.0,
+            component_type: self.component_type.0,
+            register: self.register.unwrap_or(NO_REGISTER),
+            mask: self.mask.0,
+            read_write_mask: self.used.map_or(self.mask.0, |u| u.0),
+            min_precision: MinPrecision(0),
+        }
+    }
+}
+
+/// Builds a [`Signature`] from records, in order.
+pub fn signature_of(records: &[SignatureRecord]) -> Signature {
+    Signature {
+        elements: records.iter().map(SignatureRecord::to_element).collect(),
+    }
+}
+
+/// Deserializes a value that must be present but may be `null`.
+fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    Option::<T>::deserialize(d)
+}
+
+fn u32_from_i64<E: de::Error>(v: i64, what: &str) -> Result<u32, E> {
+    u32::try_from(v).map_err(|_| E::custom(format!("{what} {v} is outside 0..=4294967295")))
+}
+
+macro_rules! value_type {
+    ($(#[$m:meta])* $name:ident($inner:ty), $expecting:literal, $default:expr,
+     str: |$s:ident, $E:ident| $from_str:expr, int: |$n:ident| $from_int:expr) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(pub $inner);
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name($default)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_str<$E: de::Error>(self, $s: &str) -> Result<$name, $E> {
+                        $from_str.map($name)
+                    }
+                    fn visit_u64<E: de::Error>(self, v: u64) -> Result<$name, E> {
+                        let v = i64::try_from(v).unwrap_or(i64::MAX);
+                        self.visit_i64(v)
+                    }
+                    fn visit_i64<E: de::Error>(self, $n: i64) -> Result<$name, E> {
+                        $from_int.map($name)
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+value_type!(
+    /// A `format` value: a DXGI format name or number.
+    FormatValue(Format), "a DXGI format name (such as \"R32G32B32_FLOAT\") or number",
+    Format::UNKNOWN,
+    str: |s, E| s.parse::<Format>().map_err(|e| E::custom(e.to_string())),
+    int: |n| u32_from_i64(n, "format").map(Format)
+);
+
+value_type!(
+    /// An `offset` value: a byte offset or `"append"` ([`APPEND_ALIGNED_ELEMENT`]).
+    OffsetValue(u32), "a byte offset or \"append\"", 0,
+    str: |s, E| match s {
+        "append" => Ok(APPEND_ALIGNED_ELEMENT),
+        _ => Err(E::custom(format!("offset must be a number or \"append\", found \"{}\"", super::excerpt(s)))),
+    },
+    int: |n| u32_from_i64(n, "offset")
+);
+
+value_type!(
+    /// A `class` value: `"vertex"`, `"instance"` or a number.
+    ClassValue(u32), "\"vertex\", \"instance\" or a number", INPUT_PER_VERTEX_DATA,
+    str: |s, E| match s {
+        "vertex" => Ok(INPUT_PER_VERTEX_DATA),
+        "instance" => Ok(INPUT_PER_INSTANCE_DATA),
+        _ => Err(E::custom(format!("class must be \"vertex\", \"instance\" or a number, found \"{}\"", super::excerpt(s)))),
+    },
+    int: |n| u32_from_i64(n, "class")
+);
+
+value_type!(
+    /// A component mask written as letters in xyzw order (`"xyz"`, `""`).
+    MaskValue(u8), "component letters in xyzw order, such as \"xyz\"", 0,
+    str: |s, E| parse_mask_letters(s).ok_or_else(|| E::custom(format!("mask \"{}\" is not component letters in xyzw order (such as \"xyz\" or \"yw\")", super::excerpt(s)))),
+    int: |n| Err::<u8, E>(E::custom(format!("a mask is written as letters such as \"xyz\", found the number {n}")))
+);
+
+value_type!(
+    /// A signature element's `type`: `"float"`, `"uint"`, `"sint"` (or `"int"`).
+    TypeValue(ComponentType), "\"float\", \"uint\" or \"sint\"", ComponentType::FLOAT32,
+    str: |s, E| match s {
+        "float" => Ok(ComponentType::FLOAT32),
+        "uint" => Ok(ComponentType::UINT32),
+        "sint" | "int" => Ok(ComponentType::SINT32),
+        _ => Err(E::custom(format!("type must be \"float\", \"uint\" or \"sint\", found \"{}\"", super::excerpt(s)))),
+    },
+    int: |n| Err::<ComponentType, E>(E::custom(format!("type must be \"float\", \"uint\" or \"sint\", found the number {n}")))
+);
+
+value_type!(
+    /// A signature element's `sv`: a `D3D_NAME` without prefix or fxc's spelling.
+    SystemValueValue(SystemValue), "a system value name such as \"NONE\" or \"VERTEX_ID\"",
+    SystemValue::UNDEFINED,
+    str: |s, E| SystemValue::from_name(s).ok_or_else(|| E::custom(format!("unknown system value \"{}\" (expected NONE, POSITION, VERTEX_ID, INSTANCE_ID, …)", super::excerpt(s)))),
+    int: |n| u32_from_i64(n, "sv").map(SystemValue)
+);
+
+/// `{"elements": [...]}` / `[[elements]]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ElementsDoc {
+    pub(crate) elements: Vec<ElementRecord>,
+}
+
+/// `{"signature": [...]}` / `[[signature]]`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SignatureDoc {
+    pub(crate) signature: Vec<SignatureRecord>,
+}
