@@ -1,4 +1,154 @@
-//! The `inlay` command-line tool.
-fn main() {
-    println!("inlay");
+//! The `inlay` command-line tool: check, inspect, picture and decode Direct3D input layouts.
+//!
+//! Every subcommand is a thin shell over public calls of the `inlay` library. Exit status:
+//! 0 when all is well, 1 when Windows would refuse the layout (or a conformance case fails),
+//! 2 for usage and I/O errors (clap's own usage errors also exit with 2).
+
+mod check;
+mod decode;
+mod demo;
+mod map;
+mod output;
+mod shader;
+mod source;
+mod style;
+mod tools;
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use inlay::target::{Api, FeatureLevel, Target};
+
+/// An error that ends the run: a message for stderr and the exit status.
+#[derive(Debug)]
+pub struct CliError {
+    /// Exit status (2 for usage and I/O errors; 0 for a closed output pipe).
+    pub code: u8,
+    /// What went wrong, printed after `error: ` (may span several lines). Empty: print
+    /// nothing.
+    pub message: String,
+}
+
+impl CliError {
+    /// A usage error (exit status 2).
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError {
+            code: 2,
+            message: message.into(),
+        }
+    }
+
+    /// An I/O error (exit status 2), except a closed pipe on the output (`inlay … | head`),
+    /// which ends the run quietly with status 0.
+    pub fn io(context: impl Into<String>, e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            return CliError {
+                code: 0,
+                message: String::new(),
+            };
+        }
+        CliError::usage(format!("{}: {e}", context.into()))
+    }
+
+    /// A failed write to standard output.
+    pub fn stdout(e: io::Error) -> Self {
+        CliError::io("cannot write to standard output", e)
+    }
+}
+
+const ABOUT: &str = "Check, inspect, picture and decode Direct3D 10/11 input layouts exactly as Windows does";
+
+const LONG_ABOUT: &str = "\
+Check, inspect, picture and decode Direct3D 10/11 input layouts exactly as Windows does.
+
+With no arguments, inlay runs its demo: the seed layout {POSITION, COLOR} is checked against a \
+built-in vertex shader signature, and a triangle is fetched through the input assembler.
+
+A LAYOUT argument is C or C++ source holding D3D10/D3D11/D3D12_INPUT_ELEMENT_DESC arrays \
+(pick one with --array NAME when there are several), or JSON/TOML using the ELEMENT fields of \
+the conformance schema (semantic, index, format, slot, offset, class, step_rate).
+
+Exit status: 0 ok, 1 when Windows would refuse the layout or a conformance case fails, \
+2 for usage or I/O errors. Colours follow NO_COLOR and are off when output is not a terminal.";
+
+const EXAMPLES: &str = "\
+Examples:
+  inlay                                          run the demo
+  inlay check layout.h --shader vs.dxbc          what CreateInputLayout returns, and why
+  inlay map layout.json --svg layout.svg         picture each slot's vertex
+  inlay decode layout.h --vb 0=mesh.vb --format csv";
+
+#[derive(Parser, Debug)]
+#[command(name = "inlay", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the demo (the same as no arguments)
+    #[command(after_help = "Example:\n  inlay demo")]
+    Demo,
+    Check(check::CheckArgs),
+    Shader(shader::ShaderArgs),
+    Signature(shader::SignatureArgs),
+    Map(map::MapArgs),
+    Decode(decode::DecodeArgs),
+    Conform(tools::ConformArgs),
+    Bench(tools::BenchArgs),
+}
+
+/// `--api` and `--feature-level`.
+#[derive(Args, Debug, Clone)]
+pub struct TargetArgs {
+    /// Runtime whose rules apply: d3d11, d3d10.1 or d3d10
+    #[arg(long, default_value = "d3d11", value_name = "API")]
+    pub api: Api,
+    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_0 for d3d10]
+    #[arg(long, value_name = "LEVEL")]
+    pub feature_level: Option<FeatureLevel>,
+}
+
+impl TargetArgs {
+    /// The target these arguments name.
+    pub fn target(&self) -> Target {
+        Target::new(
+            self.api,
+            self.feature_level
+                .unwrap_or_else(|| self.api.default_feature_level()),
+        )
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let result = match cli.command {
+        None | Some(Command::Demo) => demo::run(&mut out),
+        Some(Command::Check(a)) => check::run(&a, &mut out),
+        Some(Command::Shader(a)) => shader::run_shader(&a, &mut out),
+        Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
+        Some(Command::Map(a)) => map::run(&a, &mut out),
+        Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
+        Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
+    };
+    let result = result.and_then(|code| out.flush().map(|_| code).map_err(CliError::stdout));
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            drop(out);
+            if !e.message.is_empty() {
+                eprint!("{}: {}", style::stderr().error("error"), e.message);
+                if !e.message.ends_with('\n') {
+                    eprintln!();
+                }
+            }
+            ExitCode::from(e.code)
+        }
+    }
 }

@@ -1,0 +1,611 @@
+//! `inlay decode`: the vertices the input assembler produces for a draw, streamed as a table,
+//! CSV or JSON.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, Vertices, WalkStep};
+use inlay::format::Kind;
+use inlay::layout::{InputClass, InputLayout};
+
+use crate::output::AtomicFile;
+use crate::source::LayoutFile;
+use crate::style;
+use crate::{CliError, TargetArgs, check};
+
+/// Decode vertex buffers through a layout: the vertices the input assembler produces
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  inlay decode layout.h --vb 0=mesh.vb
+  inlay decode layout.json --shader vs.dxbc --vb 0=pos.vb,stride=12 --vb 1=inst.vb,stride=16 \\
+      --draw draw_instanced,vertex_count_per_instance=3,instance_count=2 --format csv
+  inlay decode layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_list \\
+      --range 0..100 --format json --output first100.json
+
+Draw kinds and keys (conformance schema names; missing counts are taken from the buffers, \
+missing starts are 0):
+  draw                     vertex_count start_vertex
+  draw_indexed             index_count start_index base_vertex
+  draw_instanced           vertex_count_per_instance instance_count start_vertex start_instance
+  draw_indexed_instanced   index_count_per_instance instance_count start_index base_vertex start_instance
+Without --shader element i feeds register v<i>. Values print as floats for FLOAT/UNORM/SNORM \
+formats and integers for UINT/SINT (--hex prints the register bits). Output streams: any \
+buffer size decodes in constant memory.")]
+pub struct DecodeArgs {
+    /// Layout file: C/C++ source, JSON or TOML
+    pub layout: PathBuf,
+    /// Compiled vertex shader or signature blob: registers come from its input signature
+    #[arg(long, value_name = "FILE.dxbc")]
+    pub shader: Option<PathBuf>,
+    /// Vertex buffer of a slot (repeatable); stride defaults to the layout's smallest stride
+    #[arg(long = "vb", value_name = "SLOT=FILE[,stride=N][,offset=N]", required = true)]
+    pub vb: Vec<String>,
+    /// Index buffer
+    #[arg(long, value_name = "FILE,format=R16_UINT|R32_UINT[,offset=N]")]
+    pub ib: Option<String>,
+    /// Primitive topology (point_list, triangle_list, triangle_strip, patch_list_3, …)
+    #[arg(long, default_value = "point_list", value_name = "T")]
+    pub topology: Topology,
+    /// The draw call [default: draw (or draw_indexed with --ib) over the whole buffers]
+    #[arg(long, value_name = "KIND,key=value...")]
+    pub draw: Option<String>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+    /// Only vertex-stream positions A to B-1 (A.., ..B also work)
+    #[arg(long, value_name = "A..B")]
+    pub range: Option<String>,
+    /// Print register bits as 8 hex digits instead of numbers
+    #[arg(long)]
+    pub hex: bool,
+    /// Print all four register lanes, not just the components the format has
+    #[arg(long)]
+    pub all_lanes: bool,
+    /// Write to FILE (atomically) instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace the --output file if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Which C array to use when the file has several
+    #[arg(long, value_name = "NAME")]
+    pub array: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Aligned columns
+    Table,
+    /// Comma-separated values with a header line
+    Csv,
+    /// A JSON array, one vertex object per line
+    Json,
+}
+
+struct VbSpec {
+    slot: u32,
+    path: PathBuf,
+    stride: Option<u32>,
+    offset: u32,
+}
+
+fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
+    let t = s.trim();
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u32::from_str_radix(h, 16).ok()
+    } else {
+        t.parse::<u32>().ok()
+    };
+    v.ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number from 0 to 4294967295")))
+}
+
+fn parse_i32(what: &str, s: &str) -> Result<i32, CliError> {
+    s.trim()
+        .parse::<i32>()
+        .map_err(|_| CliError::usage(format!("{what}: `{s}` is not a number from -2147483648 to 2147483647")))
+}
+
+fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
+    let (slot, rest) = s
+        .split_once('=')
+        .ok_or_else(|| CliError::usage(format!("--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]")))?;
+    let slot = parse_u32("--vb slot", slot)?;
+    let mut parts = rest.split(',');
+    let path = PathBuf::from(parts.next().unwrap_or(""));
+    if path.as_os_str().is_empty() {
+        return Err(CliError::usage(format!("--vb `{s}`: no file name")));
+    }
+    let mut spec = VbSpec { slot, path, stride: None, offset: 0 };
+    for p in parts {
+        match p.split_once('=') {
+            Some(("stride", v)) => spec.stride = Some(parse_u32("--vb stride", v)?),
+            Some(("offset", v)) => spec.offset = parse_u32("--vb offset", v)?,
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--vb `{s}`: unknown option `{p}` (expected stride=N or offset=N)"
+                )));
+            }
+        }
+    }
+    Ok(spec)
+}
+
+struct IbSpec {
+    path: PathBuf,
+    format: IndexFormat,
+    offset: u32,
+}
+
+fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
+    let mut parts = s.split(',');
+    let path = PathBuf::from(parts.next().unwrap_or(""));
+    let mut format = None;
+    let mut offset = 0;
+    for p in parts {
+        match p.split_once('=') {
+            Some(("format", v)) => {
+                format = Some(match v.trim().to_ascii_uppercase().trim_start_matches("DXGI_FORMAT_") {
+                    "R16_UINT" => IndexFormat::R16Uint,
+                    "R32_UINT" => IndexFormat::R32Uint,
+                    _ => {
+                        return Err(CliError::usage(format!(
+                            "--ib: index format `{v}` must be R16_UINT or R32_UINT"
+                        )));
+                    }
+                })
+            }
+            Some(("offset", v)) => offset = parse_u32("--ib offset", v)?,
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--ib `{s}`: unknown option `{p}` (expected format=R16_UINT|R32_UINT or offset=N)"
+                )));
+            }
+        }
+    }
+    let format = format.ok_or_else(|| {
+        CliError::usage(format!("--ib `{s}`: say the index format: FILE,format=R16_UINT or R32_UINT"))
+    })?;
+    if path.as_os_str().is_empty() {
+        return Err(CliError::usage(format!("--ib `{s}`: no file name")));
+    }
+    Ok(IbSpec { path, format, offset })
+}
+
+/// Counts the defaults are computed from.
+struct Defaults {
+    vertex_count: Option<u32>,
+    index_count: Option<u32>,
+}
+
+fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'static>, CliError> {
+    let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
+    let mut parts = text.split(',');
+    let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    for p in parts {
+        let (k, v) = p.split_once('=').ok_or_else(|| {
+            CliError::usage(format!("--draw: `{p}` is not key=value"))
+        })?;
+        let k = match k.trim() {
+            "count" => match kind.as_str() {
+                "draw" => "vertex_count",
+                "draw_indexed" => "index_count",
+                "draw_instanced" => "vertex_count_per_instance",
+                _ => "index_count_per_instance",
+            },
+            "start" => if kind.contains("indexed") { "start_index" } else { "start_vertex" },
+            "base" => "base_vertex",
+            "instances" => "instance_count",
+            k => k,
+        };
+        keys.push((k.to_string(), v.to_string()));
+    }
+    let allowed: &[&str] = match kind.as_str() {
+        "draw" => &["vertex_count", "start_vertex"],
+        "draw_indexed" => &["index_count", "start_index", "base_vertex"],
+        "draw_instanced" => &["vertex_count_per_instance", "instance_count", "start_vertex", "start_instance"],
+        "draw_indexed_instanced" => &["index_count_per_instance", "instance_count", "start_index", "base_vertex", "start_instance"],
+        _ => {
+            return Err(CliError::usage(format!(
+                "--draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced or draw_indexed_instanced)"
+            )));
+        }
+    };
+    for (k, _) in &keys {
+        if !allowed.contains(&k.as_str()) {
+            return Err(CliError::usage(format!(
+                "--draw {kind}: unknown key `{k}` (expected {})",
+                allowed.join(", ")
+            )));
+        }
+    }
+    let get = |k: &str| keys.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    let u = |k: &str| get(k).map(|v| parse_u32(&format!("--draw {k}"), v)).transpose();
+    let vertex_count = |k: &str| -> Result<u32, CliError> {
+        u(k)?.or(d.vertex_count).ok_or_else(|| {
+            CliError::usage(format!(
+                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
+                 give --draw {kind},{k}=N"
+            ))
+        })
+    };
+    let index_count = |k: &str| -> Result<u32, CliError> {
+        u(k)?.or(d.index_count).ok_or_else(|| {
+            CliError::usage(format!("an indexed draw needs --ib FILE,format=… or --draw {kind},{k}=N"))
+        })
+    };
+    let base = get("base_vertex").map(|v| parse_i32("--draw base_vertex", v)).transpose()?.unwrap_or(0);
+    Ok(match kind.as_str() {
+        "draw" => DrawCall::Draw {
+            vertex_count: vertex_count("vertex_count")?,
+            start_vertex: u("start_vertex")?.unwrap_or(0),
+        },
+        "draw_indexed" => DrawCall::DrawIndexed {
+            index_count: index_count("index_count")?,
+            start_index: u("start_index")?.unwrap_or(0),
+            base_vertex: base,
+        },
+        "draw_instanced" => DrawCall::DrawInstanced {
+            vertex_count_per_instance: vertex_count("vertex_count_per_instance")?,
+            instance_count: u("instance_count")?.unwrap_or(1),
+            start_vertex: u("start_vertex")?.unwrap_or(0),
+            start_instance: u("start_instance")?.unwrap_or(0),
+        },
+        _ => DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: index_count("index_count_per_instance")?,
+            instance_count: u("instance_count")?.unwrap_or(1),
+            start_index: u("start_index")?.unwrap_or(0),
+            base_vertex: base,
+            start_instance: u("start_instance")?.unwrap_or(0),
+        },
+    })
+}
+
+fn parse_range(s: Option<&str>) -> Result<(u64, Option<u64>), CliError> {
+    let Some(s) = s else { return Ok((0, None)) };
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| CliError::usage(format!("--range `{s}`: expected A..B, A.. or ..B")))?;
+    let num = |t: &str| {
+        t.trim().parse::<u64>().map_err(|_| CliError::usage(format!("--range `{s}`: `{t}` is not a number")))
+    };
+    let a = if a.trim().is_empty() { 0 } else { num(a)? };
+    let b = if b.trim().is_empty() { None } else { Some(num(b)?) };
+    if b.is_some_and(|b| b < a) {
+        return Err(CliError::usage(format!("--range `{s}`: the end is before the start")));
+    }
+    Ok((a, b))
+}
+
+/// One output column group: an element's register lanes.
+struct Column {
+    name: String,
+    register: usize,
+    lanes: Vec<usize>,
+    kind: Kind,
+}
+
+fn columns(layout: &InputLayout, all_lanes: bool) -> Vec<Column> {
+    layout
+        .elements
+        .iter()
+        .filter_map(|e| {
+            let register = e.register? as usize;
+            if register >= inlay::assembler::MAX_REGISTERS {
+                return None;
+            }
+            let info = e.format.info()?;
+            let mask = if all_lanes { 0xf } else { info.lane_mask() };
+            Some(Column {
+                name: format!("{}{}", e.semantic_name, e.semantic_index),
+                register,
+                lanes: (0..4).filter(|l| mask & (1 << l) != 0).collect(),
+                kind: info.first_kind().unwrap_or(Kind::Float),
+            })
+        })
+        .collect()
+}
+
+const LANE: [&str; 4] = ["x", "y", "z", "w"];
+
+fn value_text(bits: u32, kind: Kind, hex: bool) -> String {
+    if hex {
+        return format!("{bits:08x}");
+    }
+    match kind {
+        Kind::Uint => bits.to_string(),
+        Kind::Sint => (bits as i32).to_string(),
+        _ => format!("{:?}", f32::from_bits(bits)),
+    }
+}
+
+fn value_json(bits: u32, kind: Kind, hex: bool) -> String {
+    if hex {
+        return format!("\"{bits:08x}\"");
+    }
+    match kind {
+        Kind::Uint | Kind::Sint => value_text(bits, kind, false),
+        _ => {
+            let f = f32::from_bits(bits);
+            if f.is_finite() {
+                format!("{f:?}")
+            } else {
+                format!("\"{f:?}\"")
+            }
+        }
+    }
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+struct Writer<'c> {
+    format: OutputFormat,
+    columns: &'c [Column],
+    hex: bool,
+    widths: Vec<usize>,
+    first: bool,
+}
+
+impl Writer<'_> {
+    fn header(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        let mut names = vec!["position".to_string(), "vertex_id".to_string(), "instance_id".to_string()];
+        for c in self.columns {
+            for &l in &c.lanes {
+                names.push(format!("{}.{}", c.name, LANE[l]));
+            }
+        }
+        match self.format {
+            OutputFormat::Table => {
+                self.widths = names.iter().enumerate().map(|(i, n)| n.len().max(if i < 3 { 8 } else { 12 })).collect();
+                let line: Vec<String> = names.iter().zip(&self.widths).map(|(n, w)| format!("{n:>w$}")).collect();
+                writeln!(out, "{}", line.join(" "))
+            }
+            OutputFormat::Csv => writeln!(out, "{}", names.join(",")),
+            OutputFormat::Json => writeln!(out, "["),
+        }
+    }
+
+    fn row(&mut self, out: &mut dyn Write, v: &AssembledVertex) -> std::io::Result<()> {
+        match self.format {
+            OutputFormat::Table | OutputFormat::Csv => {
+                let mut cells = vec![v.position.to_string(), v.vertex_id.to_string(), v.instance_id.to_string()];
+                for c in self.columns {
+                    for &l in &c.lanes {
+                        cells.push(value_text(v.registers[c.register][l], c.kind, self.hex));
+                    }
+                }
+                if self.format == OutputFormat::Csv {
+                    writeln!(out, "{}", cells.join(","))
+                } else {
+                    let line: Vec<String> = cells.iter().zip(&self.widths).map(|(n, w)| format!("{n:>w$}")).collect();
+                    writeln!(out, "{}", line.join(" "))
+                }
+            }
+            OutputFormat::Json => {
+                let mut s = format!(
+                    "{}{{\"position\": {}, \"vertex_id\": {}, \"instance_id\": {}",
+                    if self.first { " " } else { "," },
+                    v.position,
+                    v.vertex_id,
+                    v.instance_id
+                );
+                self.first = false;
+                for c in self.columns {
+                    let vals: Vec<String> = c.lanes.iter().map(|&l| value_json(v.registers[c.register][l], c.kind, self.hex)).collect();
+                    s.push_str(&format!(", {}: [{}]", json_string(&c.name), vals.join(", ")));
+                }
+                writeln!(out, "{s}}}")
+            }
+        }
+    }
+
+    fn footer(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        if self.format == OutputFormat::Json {
+            writeln!(out, "]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Progress on stderr, only when stderr is a terminal and the work is long.
+struct Progress {
+    total: u64,
+    done: u64,
+    shown: bool,
+}
+
+impl Progress {
+    const MIN_WORK: u64 = 1 << 20;
+    const EVERY: u64 = 1 << 16;
+
+    fn new(total: u64) -> Self {
+        Progress { total, done: 0, shown: total >= Self::MIN_WORK && std::io::stderr().is_terminal() }
+    }
+
+    fn tick(&mut self) {
+        self.done += 1;
+        if self.shown && self.done % Self::EVERY == 0 {
+            let frac = self.done as f64 / self.total.max(1) as f64;
+            let filled = (frac * 30.0) as usize;
+            eprint!(
+                "\r[{}{}] {:>3}% {}/{} vertices",
+                "#".repeat(filled.min(30)),
+                " ".repeat(30 - filled.min(30)),
+                (frac * 100.0) as u32,
+                self.done,
+                self.total
+            );
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.shown {
+            eprint!("\r{}\r", " ".repeat(70));
+        }
+    }
+}
+
+fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| CliError::io(format!("cannot read {}", path.display()), e))
+}
+
+/// Runs `inlay decode`.
+pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    let vbs: Vec<VbSpec> = args.vb.iter().map(|s| parse_vb(s)).collect::<Result<_, _>>()?;
+    let ib = args.ib.as_deref().map(parse_ib).transpose()?;
+    let (range_start, range_end) = parse_range(args.range.as_deref())?;
+    let err_style = style::stderr();
+    let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
+    let target = args.target.target();
+
+    let mut inputs: Vec<&Path> = vec![&args.layout];
+    inputs.extend(args.shader.as_deref());
+    inputs.extend(vbs.iter().map(|v| v.path.as_path()));
+    inputs.extend(ib.as_ref().map(|i| i.path.as_path()));
+    let mut file = match &args.output {
+        Some(p) => Some(AtomicFile::create(p, &inputs, args.force)?),
+        None => None,
+    };
+
+    let creation = check::create(&layout_file, args.shader.as_ref(), &target, false)?;
+    let Some(layout) = &creation.layout else {
+        let mut err = std::io::stderr();
+        check::write_diagnostics(&mut err, &layout_file, &creation, err_style)?;
+        check::write_result(&mut err, &creation, err_style)?;
+        return Ok(1);
+    };
+
+    let vb_data: Vec<Vec<u8>> = vbs.iter().map(|v| read_buffer(&v.path)).collect::<Result<_, _>>()?;
+    let ib_data = ib.as_ref().map(|i| read_buffer(&i.path)).transpose()?;
+
+    let mut ia = InputAssembler::new(layout, target);
+    let mut vertex_count: Option<u32> = None;
+    for (spec, data) in vbs.iter().zip(&vb_data) {
+        let slot = layout.slot(spec.slot);
+        let min_stride = slot.map_or(0, |s| s.min_stride);
+        let stride = spec.stride.unwrap_or(min_stride);
+        ia.set_vertex_buffer(spec.slot, Some(VertexBufferBinding { data, stride, offset: spec.offset }))
+            .map_err(|e| CliError::usage(format!("--vb {}: {e}", spec.slot)))?;
+        if let Some(s) = slot.filter(|s| s.class == InputClass::PerVertex && stride > 0) {
+            let avail = (data.len() as u64).saturating_sub(spec.offset as u64);
+            let n = if avail >= s.min_stride as u64 { (avail - s.min_stride as u64) / stride as u64 + 1 } else { 0 };
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            vertex_count = Some(vertex_count.map_or(n, |c| c.min(n)));
+        }
+    }
+    let mut index_count = None;
+    if let (Some(spec), Some(data)) = (&ib, &ib_data) {
+        ia.set_index_buffer(Some(IndexBufferBinding { data, format: spec.format, offset: spec.offset }))
+            .map_err(|e| CliError::usage(format!("--ib: {e}")))?;
+        let avail = (data.len() as u64).saturating_sub(spec.offset as u64);
+        index_count = Some(u32::try_from(avail / spec.format.size() as u64).unwrap_or(u32::MAX));
+    }
+    ia.set_topology(args.topology).map_err(|e| CliError::usage(format!("--topology: {e}")))?;
+    let call = parse_draw(args.draw.as_deref(), ib.is_some(), &Defaults { vertex_count, index_count })?;
+    let draw = ia.draw(&call).map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
+
+    // Skip to the first position wanted without fetching.
+    let mut walker = draw.walk();
+    if range_start > 0 {
+        loop {
+            let saved = walker.clone();
+            match walker.next() {
+                Some(WalkStep::Vertex { position, .. }) if position >= range_start => {
+                    walker = saved;
+                    break;
+                }
+                None => break,
+                _ => {}
+            }
+        }
+    }
+    let total = draw.params().steps().min(range_end.map_or(u64::MAX, |e| e - range_start));
+    let vertices = Vertices::new(walker, draw.plan().clone());
+
+    let cols = columns(layout, args.all_lanes);
+    let mut w = Writer { format: args.format, columns: &cols, hex: args.hex, widths: Vec::new(), first: true };
+    let out: &mut dyn Write = match file.as_mut() {
+        Some(f) => f,
+        None => stdout,
+    };
+    let target_name = args.output.as_ref().map_or("standard output".to_string(), |p| p.display().to_string());
+    let werr = |e: std::io::Error| CliError::io(format!("cannot write {target_name}"), e);
+    let mut progress = Progress::new(total);
+    w.header(out).map_err(werr)?;
+    for v in vertices.take_while(|v| range_end.is_none_or(|e| v.position < e)) {
+        w.row(out, &v).map_err(werr)?;
+        progress.tick();
+    }
+    progress.finish();
+    w.footer(out).map_err(werr)?;
+    if let Some(f) = file {
+        f.commit()?;
+    }
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draw_specs() {
+        let d = Defaults { vertex_count: Some(10), index_count: Some(6) };
+        assert_eq!(parse_draw(None, false, &d).unwrap(), DrawCall::Draw { vertex_count: 10, start_vertex: 0 });
+        assert_eq!(
+            parse_draw(None, true, &d).unwrap(),
+            DrawCall::DrawIndexed { index_count: 6, start_index: 0, base_vertex: 0 }
+        );
+        assert_eq!(
+            parse_draw(Some("draw_indexed_instanced,instances=3,base=-2,start_instance=5"), true, &d).unwrap(),
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 6,
+                instance_count: 3,
+                start_index: 0,
+                base_vertex: -2,
+                start_instance: 5
+            }
+        );
+        assert_eq!(
+            parse_draw(Some("draw,count=0x10,start=2"), false, &d).unwrap(),
+            DrawCall::Draw { vertex_count: 16, start_vertex: 2 }
+        );
+        let e = parse_draw(Some("draw,index_count=3"), false, &d).unwrap_err();
+        assert_eq!(e.message, "--draw draw: unknown key `index_count` (expected vertex_count, start_vertex)");
+        let none = Defaults { vertex_count: None, index_count: None };
+        assert!(parse_draw(Some("draw_indexed"), false, &none).unwrap_err().message.starts_with("an indexed draw needs"));
+    }
+
+    #[test]
+    fn buffer_specs() {
+        let v = parse_vb("1=a.bin,stride=24,offset=8").unwrap();
+        assert_eq!((v.slot, v.path.to_str().unwrap(), v.stride, v.offset), (1, "a.bin", Some(24), 8));
+        assert!(parse_vb("a.bin").is_err());
+        assert!(parse_vb("0=a.bin,strid=4").unwrap_err().message.contains("unknown option `strid=4`"));
+        let i = parse_ib("i.bin,format=DXGI_FORMAT_R32_UINT,offset=4").unwrap();
+        assert_eq!((i.format, i.offset), (IndexFormat::R32Uint, 4));
+        assert!(parse_ib("i.bin").is_err());
+        assert_eq!(parse_range(Some("5..9")).unwrap(), (5, Some(9)));
+        assert_eq!(parse_range(Some("..9")).unwrap(), (0, Some(9)));
+        assert_eq!(parse_range(Some("7..")).unwrap(), (7, None));
+        assert!(parse_range(Some("9..5")).is_err());
+    }
+
+    #[test]
+    fn values() {
+        assert_eq!(value_text(0x3f80_0000, Kind::Unorm, false), "1.0");
+        assert_eq!(value_text(0x0000_0001, Kind::Float, false), "1e-45");
+        assert_eq!(value_text(0xffff_ffff, Kind::Sint, false), "-1");
+        assert_eq!(value_text(0xffff_ffff, Kind::Uint, false), "4294967295");
+        assert_eq!(value_json(0x7fc0_0000, Kind::Float, false), "\"NaN\"");
+        assert_eq!(value_json(0x3f00_0000, Kind::Float, true), "\"3f000000\"");
+    }
+}

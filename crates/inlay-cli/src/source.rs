@@ -1,0 +1,313 @@
+//! Reading layout files and pointing into them like a compiler does.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use inlay::diag::{Diagnostic, MessageId, Severity};
+use inlay::text::{self, ElementSpans, Field, ParsedLayout, Span, Syntax, TextError};
+
+use crate::CliError;
+use crate::style::Style;
+
+/// Largest input file read (layouts, signatures, shaders, case files): 1 GiB. Vertex and
+/// index buffers are read without this limit (they must be in memory for the assembler).
+pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+
+/// Reads a whole file (or standard input for `-`), refusing files over `limit` bytes.
+pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    let name = path.display().to_string();
+    let mut bytes = Vec::new();
+    let result = if path.as_os_str() == "-" {
+        std::io::stdin().take(limit + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+    };
+    result.map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::usage(format!(
+            "{name} is larger than {limit} bytes; inlay does not read inputs of that size"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// A layout read from a file.
+pub struct LayoutFile {
+    /// The path as given.
+    pub path: PathBuf,
+    /// The text (invalid UTF-8 replaced).
+    pub text: String,
+    /// The syntax it was read as.
+    pub syntax: Syntax,
+    /// The parsed elements with their spans.
+    pub parsed: ParsedLayout,
+}
+
+impl LayoutFile {
+    /// Reads and parses `path`; `array` picks a C array by name. Parse errors are rendered
+    /// with the offending line.
+    pub fn load(path: &Path, array: Option<&str>, style: Style) -> Result<LayoutFile, CliError> {
+        let bytes = read_bytes(path, MAX_TEXT_BYTES)?;
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let name = path.display().to_string();
+        let syntax = Syntax::detect(&name, &text);
+        let parsed = text::parse_layout(&text, syntax, array)
+            .map_err(|e| CliError::usage(render_text_error(&name, &text, &e, style)))?;
+        Ok(LayoutFile {
+            path: path.to_path_buf(),
+            text,
+            syntax,
+            parsed,
+        })
+    }
+
+    /// `path:line:column` of a byte offset.
+    pub fn location(&self, offset: usize) -> String {
+        let (l, c) = text::line_col(&self.text, offset);
+        format!("{}:{l}:{c}", self.path.display())
+    }
+
+    /// A short description: `file.h (array vertexDesc, 2 elements, C)`.
+    pub fn describe(&self) -> String {
+        let n = self.parsed.elements.len();
+        let name = match &self.parsed.name {
+            Some(a) => format!("array {a}, "),
+            None => String::new(),
+        };
+        format!(
+            "{} ({name}{n} element{}, {})",
+            self.path.display(),
+            if n == 1 { "" } else { "s" },
+            self.syntax.as_str()
+        )
+    }
+}
+
+/// A text error as a compiler prints it (without the leading `error: `).
+pub fn render_text_error(name: &str, source: &str, e: &TextError, style: Style) -> String {
+    let mut out = e.message.clone();
+    if !e.found.is_empty() && !e.message.contains(&format!("`{}`", e.found)) {
+        out.push_str(&format!(" (found `{}`)", e.found));
+    }
+    out.push('\n');
+    out.push_str(&snippet(name, source, e.span(), style, "1;31"));
+    out
+}
+
+/// Longest part of a source line shown, in characters.
+const WINDOW: usize = 100;
+
+/// ` --> name:line:col`, the line with a gutter, and carets under `span` (coloured with the
+/// SGR `colour`). Long lines are cut to a window around the span; tabs and control
+/// characters are shown as spaces so the carets line up.
+pub fn snippet(name: &str, source: &str, span: Span, style: Style, colour: &str) -> String {
+    let start = span.start.min(source.len());
+    let (line_no, col) = text::line_col(source, start);
+    let line_start = source[..floor_boundary(source, start)]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line_end = source[line_start..]
+        .find('\n')
+        .map_or(source.len(), |i| line_start + i);
+    let line: Vec<char> = source[line_start..line_end]
+        .trim_end_matches('\r')
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let first = col - 1;
+    let span_end = span.end.clamp(start, line_end);
+    let len = source
+        .get(floor_boundary(source, start)..floor_boundary(source, span_end))
+        .map_or(0, |s| s.chars().count())
+        .max(1);
+    // Window.
+    let (from, prefix) = if line.len() > WINDOW && first > WINDOW / 3 {
+        (first.min(line.len()) - WINDOW / 3, "…")
+    } else {
+        (0, "")
+    };
+    let to = (from + WINDOW).min(line.len());
+    let suffix = if to < line.len() { "…" } else { "" };
+    let shown: String = line[from.min(to)..to].iter().collect();
+    let caret_at = prefix.chars().count() + first - from;
+    let caret_len = len.min(to.saturating_sub(first).max(1));
+    let gutter = line_no.to_string().len();
+    let pad = " ".repeat(gutter);
+    format!(
+        "{pad}{} {name}:{line_no}:{col}\n{pad} {}\n{} {} {prefix}{}{suffix}\n{pad} {} {}{}\n",
+        style.accent("-->"),
+        style.accent("|"),
+        style.accent(&line_no.to_string()),
+        style.accent("|"),
+        shown.trim_end(),
+        style.accent("|"),
+        " ".repeat(caret_at),
+        style.paint(colour, &"^".repeat(caret_len)),
+    )
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The field a message is about, for choosing what to underline.
+pub fn field_of(id: MessageId) -> Option<Field> {
+    Some(match id {
+        MessageId::CREATEINPUTLAYOUT_INVALIDFORMAT
+        | MessageId::CREATEINPUTLAYOUT_INCOMPATIBLEFORMAT
+        | MessageId::CREATEINPUTLAYOUT_UNSUPPORTED_FORMAT
+        | MessageId::CREATEINPUTLAYOUT_TYPE_MISMATCH => Field::Format,
+        MessageId::CREATEINPUTLAYOUT_INVALIDSLOT => Field::Slot,
+        MessageId::CREATEINPUTLAYOUT_INVALIDINPUTSLOTCLASS
+        | MessageId::CREATEINPUTLAYOUT_INVALIDSLOTCLASSCHANGE
+        | MessageId::SLOT_ZERO_MUST_BE_D3D10_INPUT_PER_VERTEX_DATA
+        | MessageId::CREATEINPUTLAYOUT_LEVEL9_INSTANCING_NOT_SUPPORTED => Field::Class,
+        MessageId::CREATEINPUTLAYOUT_STEPRATESLOTCLASSMISMATCH
+        | MessageId::CREATEINPUTLAYOUT_INVALIDSTEPRATECHANGE
+        | MessageId::CREATEINPUTLAYOUT_LEVEL9_STEPRATE_NOT_1 => Field::StepRate,
+        MessageId::CREATEINPUTLAYOUT_INVALIDALIGNMENT => Field::Offset,
+        MessageId::CREATEINPUTLAYOUT_DUPLICATESEMANTIC
+        | MessageId::CREATEINPUTLAYOUT_NULLSEMANTIC
+        | MessageId::CREATEINPUTLAYOUT_TRAILING_DIGIT_IN_SEMANTIC => Field::Semantic,
+        _ => return None,
+    })
+}
+
+/// A longer explanation of what a message means and how to fix it (our own words).
+pub fn explanation(id: MessageId) -> Option<&'static str> {
+    Some(match id {
+        MessageId::CREATEINPUTLAYOUT_TOOMANYELEMENTS => {
+            "a layout holds at most 32 elements (16 on D3D10 and below feature level 10_1)"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDFORMAT => {
+            "the format is not one the input assembler can read from a vertex buffer on this \
+             device; pick a DXGI format whose IA vertex-buffer support covers the feature level"
+        }
+        MessageId::CREATEINPUTLAYOUT_INCOMPATIBLEFORMAT => {
+            "the format is not a vertex-buffer format at all (typeless, depth, compressed, …)"
+        }
+        MessageId::CREATEINPUTLAYOUT_UNSUPPORTED_FORMAT => {
+            "the format is optional at this feature level and the device does not support it"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDSLOT => {
+            "InputSlot must be below the number of vertex-buffer slots (32, or 16 on D3D10 and \
+             below feature level 10_1)"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDINPUTSLOTCLASS => {
+            "InputSlotClass must be D3D11_INPUT_PER_VERTEX_DATA (0) or \
+             D3D11_INPUT_PER_INSTANCE_DATA (1)"
+        }
+        MessageId::CREATEINPUTLAYOUT_STEPRATESLOTCLASSMISMATCH => {
+            "per-vertex elements must have InstanceDataStepRate 0"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDSLOTCLASSCHANGE => {
+            "every element of one input slot must have the same InputSlotClass"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDSTEPRATECHANGE => {
+            "every per-instance element of one input slot must have the same \
+             InstanceDataStepRate"
+        }
+        MessageId::CREATEINPUTLAYOUT_INVALIDALIGNMENT => {
+            "AlignedByteOffset must be a multiple of the format's alignment, min(size rounded \
+             up to a power of two, 4) bytes, and the element must end within 2048 bytes; \
+             D3D11_APPEND_ALIGNED_ELEMENT places it for you"
+        }
+        MessageId::CREATEINPUTLAYOUT_DUPLICATESEMANTIC => {
+            "two elements have the same semantic name (compared without case) and index"
+        }
+        MessageId::CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE => {
+            "CreateInputLayout reads the input signature from the shader bytecode; give the \
+             compiled vertex shader (or a signature blob) the layout is meant for"
+        }
+        MessageId::CREATEINPUTLAYOUT_NULLSEMANTIC => "SemanticName must not be NULL",
+        MessageId::CREATEINPUTLAYOUT_MISSINGELEMENT => {
+            "every input the vertex shader declares (except SV_VertexID and SV_InstanceID) \
+             needs an element with the same semantic name and index"
+        }
+        MessageId::CREATEINPUTLAYOUT_NULLDESC => {
+            "pInputElementDescs is NULL; pass the element array"
+        }
+        MessageId::CREATEINPUTLAYOUT_TRAILING_DIGIT_IN_SEMANTIC => {
+            "a semantic name ending in a digit is ambiguous: put the number in SemanticIndex \
+             (TEXCOORD + index 1, not TEXCOORD1)"
+        }
+        MessageId::CREATEINPUTLAYOUT_TYPE_MISMATCH => {
+            "the format's numeric class (float/unorm/snorm versus uint versus sint) differs \
+             from the component type the shader declares; the shader will reinterpret the bits"
+        }
+        MessageId::CREATEINPUTLAYOUT_EMPTY_LAYOUT => {
+            "the layout has no elements; that is allowed, but the shader then gets no vertex data"
+        }
+        MessageId::SLOT_ZERO_MUST_BE_D3D10_INPUT_PER_VERTEX_DATA => {
+            "on feature level 9_3 slot 0 must hold per-vertex data"
+        }
+        MessageId::CREATEINPUTLAYOUT_LEVEL9_STEPRATE_NOT_1 => {
+            "on feature level 9_3 per-instance elements must have InstanceDataStepRate 1"
+        }
+        MessageId::CREATEINPUTLAYOUT_LEVEL9_INSTANCING_NOT_SUPPORTED => {
+            "feature levels 9_1 and 9_2 have no instancing: every element must be per-vertex"
+        }
+        _ => return None,
+    })
+}
+
+/// One diagnostic as a compiler prints it: `error[#159 NAME]: message`, the element's source
+/// line with the field underlined, and a note with the explanation.
+pub fn render_diagnostic(
+    d: &Diagnostic,
+    layout: &LayoutFile,
+    elements_spans: &[ElementSpans],
+    style: Style,
+) -> String {
+    let (label, colour) = match d.severity {
+        Severity::Error => (style.error("error"), "1;31"),
+        Severity::Warning => (style.warning("warning"), "1;33"),
+        Severity::Info => (style.bold("info"), "1"),
+    };
+    let mut out = format!(
+        "{label}{}: {}\n",
+        style.bold(&format!("[{}]", d.id)),
+        style.bold(&d.message)
+    );
+    if let Some(spans) = d.element.and_then(|i| elements_spans.get(i)) {
+        let span = match field_of(d.id) {
+            Some(f) => spans.field(f),
+            None => spans.element,
+        };
+        let name = layout.path.display().to_string();
+        out.push_str(&snippet(&name, &layout.text, span, style, colour));
+    }
+    if let Some(text) = explanation(d.id) {
+        out.push_str(&format!("  {} {text}\n", style.accent("=")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snippet_points_at_the_span() {
+        let src = "line one\n\tfoo = BAD;\n";
+        let s = snippet("f.h", src, Span::new(16, 19), Style::PLAIN, "1");
+        assert_eq!(
+            s,
+            " --> f.h:2:8\n  |\n2 |  foo = BAD;\n  |        ^^^\n"
+        );
+    }
+
+    #[test]
+    fn long_lines_are_windowed() {
+        let src = format!("{}XYZ{}", "a".repeat(5000), "b".repeat(5000));
+        let s = snippet("x", &src, Span::new(5000, 5003), Style::PLAIN, "1");
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(lines[0], " --> x:1:5001");
+        assert_eq!(lines[2], format!("1 | …{}XYZ{}…", "a".repeat(33), "b".repeat(64)));
+        assert_eq!(lines[3], format!("  | {}^^^", " ".repeat(34)));
+    }
+}

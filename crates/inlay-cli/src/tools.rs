@@ -1,0 +1,86 @@
+//! `inlay conform` and `inlay bench`: thin wrappers over `inlay::conform` and
+//! `inlay::fetch::bench`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::Args;
+use inlay::fetch::bench::{self, BenchOptions};
+
+use crate::CliError;
+
+/// Run conformance case files (schema inlay-conformance/1)
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  inlay conform conformance/
+  inlay conform ../shared/conformance/examples/seed.json --json
+
+Prints each failing case with its first difference, then `N passed, M failed[, K skipped]`. \
+Exit status 1 when any case fails or a file is malformed.")]
+pub struct ConformArgs {
+    /// Case files, or folders searched recursively for *.json
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `inlay conform`.
+pub fn run_conform(args: &ConformArgs, mut out: &mut dyn Write) -> Result<u8, CliError> {
+    let report = inlay::conform::run_paths(&args.paths);
+    if args.json {
+        writeln!(out, "{}", report.to_json()).map_err(CliError::stdout)?;
+    } else {
+        report.print_text(&mut out).map_err(CliError::stdout)?;
+    }
+    Ok(if report.success() { 0 } else { 1 })
+}
+
+/// Measure fast-fetch decode throughput against the memory roof
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  inlay bench
+  inlay bench --vertices 100000 --json
+  inlay bench --threads 4
+
+Workloads W1 (float mesh, stride 48) and W2 (packed mesh, stride 28); medians of repeated \
+runs, with the ratio of decode to a streaming copy of the same bytes (the memory roof).")]
+pub struct BenchArgs {
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Vertices per workload
+    #[arg(long, default_value_t = 1_000_000)]
+    pub vertices: u32,
+    /// Threads the vertex range is split over
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Timed runs per kernel (the median is reported)
+    #[arg(long, default_value_t = 7)]
+    pub repeats: usize,
+    /// Use the portable kernels even where SIMD ones are available
+    #[arg(long)]
+    pub portable: bool,
+}
+
+/// Runs `inlay bench`.
+pub fn run_bench(args: &BenchArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+    if args.vertices == 0 || args.threads == 0 || args.repeats == 0 {
+        return Err(CliError::usage("--vertices, --threads and --repeats must be at least 1"));
+    }
+    let report = bench::run(&BenchOptions {
+        vertices: args.vertices,
+        threads: args.threads,
+        repeats: args.repeats,
+        portable: args.portable,
+    });
+    if args.json {
+        writeln!(out, "{}", report.to_json()).map_err(CliError::stdout)?;
+    } else {
+        write!(out, "{report}").map_err(CliError::stdout)?;
+    }
+    Ok(0)
+}
