@@ -52,8 +52,12 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let creation = create(&layout, args.shader.as_ref(), &target, args.validate_only)?;
     if args.json {
         let report = json_report(&layout, args, &target, &creation);
-        writeln!(out, "{}", serde_json::to_string_pretty(&report).unwrap_or_default())
-            .map_err(CliError::stdout)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        )
+        .map_err(CliError::stdout)?;
     } else {
         let style = style::stdout();
         let shader = match &args.shader {
@@ -66,7 +70,11 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
             layout.describe(),
             target.api,
             target.feature_level,
-            if args.validate_only { ", validate only" } else { "" }
+            if args.validate_only {
+                ", validate only"
+            } else {
+                ""
+            }
         )
         .map_err(CliError::stdout)?;
         write_diagnostics(out, &layout, &creation, style)?;
@@ -118,7 +126,11 @@ pub fn write_diagnostics(
 }
 
 /// The `result:` line.
-pub fn write_result(out: &mut dyn Write, creation: &Creation, style: Style) -> Result<(), CliError> {
+pub fn write_result(
+    out: &mut dyn Write,
+    creation: &Creation,
+    style: Style,
+) -> Result<(), CliError> {
     let errors = creation.errors().count();
     let warnings = creation.warnings().count();
     let counts = match (errors, warnings) {

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, Vertices, WalkStep};
+use inlay::assembler::{
+    AssembledVertex, DrawCall, InputAssembler, Topology, VertexStream, WalkStep,
+};
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
@@ -41,7 +43,11 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "FILE.dxbc")]
     pub shader: Option<PathBuf>,
     /// Vertex buffer of a slot (repeatable); stride defaults to the layout's smallest stride
-    #[arg(long = "vb", value_name = "SLOT=FILE[,stride=N][,offset=N]", required = true)]
+    #[arg(
+        long = "vb",
+        value_name = "SLOT=FILE[,stride=N][,offset=N]",
+        required = true
+    )]
     pub vb: Vec<String>,
     /// Index buffer
     #[arg(long, value_name = "FILE,format=R16_UINT|R32_UINT[,offset=N]")]
@@ -88,6 +94,7 @@ pub enum OutputFormat {
     Json,
 }
 
+#[derive(Debug)]
 struct VbSpec {
     slot: u32,
     path: PathBuf,
@@ -102,26 +109,39 @@ fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
     } else {
         t.parse::<u32>().ok()
     };
-    v.ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number from 0 to 4294967295")))
+    v.ok_or_else(|| {
+        CliError::usage(format!(
+            "{what}: `{s}` is not a number from 0 to 4294967295"
+        ))
+    })
 }
 
 fn parse_i32(what: &str, s: &str) -> Result<i32, CliError> {
-    s.trim()
-        .parse::<i32>()
-        .map_err(|_| CliError::usage(format!("{what}: `{s}` is not a number from -2147483648 to 2147483647")))
+    s.trim().parse::<i32>().map_err(|_| {
+        CliError::usage(format!(
+            "{what}: `{s}` is not a number from -2147483648 to 2147483647"
+        ))
+    })
 }
 
 fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
-    let (slot, rest) = s
-        .split_once('=')
-        .ok_or_else(|| CliError::usage(format!("--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]")))?;
+    let (slot, rest) = s.split_once('=').ok_or_else(|| {
+        CliError::usage(format!(
+            "--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]"
+        ))
+    })?;
     let slot = parse_u32("--vb slot", slot)?;
     let mut parts = rest.split(',');
     let path = PathBuf::from(parts.next().unwrap_or(""));
     if path.as_os_str().is_empty() {
         return Err(CliError::usage(format!("--vb `{s}`: no file name")));
     }
-    let mut spec = VbSpec { slot, path, stride: None, offset: 0 };
+    let mut spec = VbSpec {
+        slot,
+        path,
+        stride: None,
+        offset: 0,
+    };
     for p in parts {
         match p.split_once('=') {
             Some(("stride", v)) => spec.stride = Some(parse_u32("--vb stride", v)?),
@@ -136,6 +156,7 @@ fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
     Ok(spec)
 }
 
+#[derive(Debug)]
 struct IbSpec {
     path: PathBuf,
     format: IndexFormat,
@@ -150,15 +171,21 @@ fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
     for p in parts {
         match p.split_once('=') {
             Some(("format", v)) => {
-                format = Some(match v.trim().to_ascii_uppercase().trim_start_matches("DXGI_FORMAT_") {
-                    "R16_UINT" => IndexFormat::R16Uint,
-                    "R32_UINT" => IndexFormat::R32Uint,
-                    _ => {
-                        return Err(CliError::usage(format!(
-                            "--ib: index format `{v}` must be R16_UINT or R32_UINT"
-                        )));
-                    }
-                })
+                format = Some(
+                    match v
+                        .trim()
+                        .to_ascii_uppercase()
+                        .trim_start_matches("DXGI_FORMAT_")
+                    {
+                        "R16_UINT" => IndexFormat::R16Uint,
+                        "R32_UINT" => IndexFormat::R32Uint,
+                        _ => {
+                            return Err(CliError::usage(format!(
+                                "--ib: index format `{v}` must be R16_UINT or R32_UINT"
+                            )));
+                        }
+                    },
+                )
             }
             Some(("offset", v)) => offset = parse_u32("--ib offset", v)?,
             _ => {
@@ -169,12 +196,18 @@ fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
         }
     }
     let format = format.ok_or_else(|| {
-        CliError::usage(format!("--ib `{s}`: say the index format: FILE,format=R16_UINT or R32_UINT"))
+        CliError::usage(format!(
+            "--ib `{s}`: say the index format: FILE,format=R16_UINT or R32_UINT"
+        ))
     })?;
     if path.as_os_str().is_empty() {
         return Err(CliError::usage(format!("--ib `{s}`: no file name")));
     }
-    Ok(IbSpec { path, format, offset })
+    Ok(IbSpec {
+        path,
+        format,
+        offset,
+    })
 }
 
 /// Counts the defaults are computed from.
@@ -189,9 +222,9 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
     let mut keys: Vec<(String, String)> = Vec::new();
     for p in parts {
-        let (k, v) = p.split_once('=').ok_or_else(|| {
-            CliError::usage(format!("--draw: `{p}` is not key=value"))
-        })?;
+        let (k, v) = p
+            .split_once('=')
+            .ok_or_else(|| CliError::usage(format!("--draw: `{p}` is not key=value")))?;
         let k = match k.trim() {
             "count" => match kind.as_str() {
                 "draw" => "vertex_count",
@@ -199,7 +232,13 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
                 "draw_instanced" => "vertex_count_per_instance",
                 _ => "index_count_per_instance",
             },
-            "start" => if kind.contains("indexed") { "start_index" } else { "start_vertex" },
+            "start" => {
+                if kind.contains("indexed") {
+                    "start_index"
+                } else {
+                    "start_vertex"
+                }
+            }
             "base" => "base_vertex",
             "instances" => "instance_count",
             k => k,
@@ -209,8 +248,19 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
     let allowed: &[&str] = match kind.as_str() {
         "draw" => &["vertex_count", "start_vertex"],
         "draw_indexed" => &["index_count", "start_index", "base_vertex"],
-        "draw_instanced" => &["vertex_count_per_instance", "instance_count", "start_vertex", "start_instance"],
-        "draw_indexed_instanced" => &["index_count_per_instance", "instance_count", "start_index", "base_vertex", "start_instance"],
+        "draw_instanced" => &[
+            "vertex_count_per_instance",
+            "instance_count",
+            "start_vertex",
+            "start_instance",
+        ],
+        "draw_indexed_instanced" => &[
+            "index_count_per_instance",
+            "instance_count",
+            "start_index",
+            "base_vertex",
+            "start_instance",
+        ],
         _ => {
             return Err(CliError::usage(format!(
                 "--draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced or draw_indexed_instanced)"
@@ -225,8 +275,17 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
             )));
         }
     }
-    let get = |k: &str| keys.iter().rev().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
-    let u = |k: &str| get(k).map(|v| parse_u32(&format!("--draw {k}"), v)).transpose();
+    let get = |k: &str| {
+        keys.iter()
+            .rev()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    let u = |k: &str| {
+        get(k)
+            .map(|v| parse_u32(&format!("--draw {k}"), v))
+            .transpose()
+    };
     let vertex_count = |k: &str| -> Result<u32, CliError> {
         u(k)?.or(d.vertex_count).ok_or_else(|| {
             CliError::usage(format!(
@@ -237,10 +296,15 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
     };
     let index_count = |k: &str| -> Result<u32, CliError> {
         u(k)?.or(d.index_count).ok_or_else(|| {
-            CliError::usage(format!("an indexed draw needs --ib FILE,format=… or --draw {kind},{k}=N"))
+            CliError::usage(format!(
+                "an indexed draw needs --ib FILE,format=… or --draw {kind},{k}=N"
+            ))
         })
     };
-    let base = get("base_vertex").map(|v| parse_i32("--draw base_vertex", v)).transpose()?.unwrap_or(0);
+    let base = get("base_vertex")
+        .map(|v| parse_i32("--draw base_vertex", v))
+        .transpose()?
+        .unwrap_or(0);
     Ok(match kind.as_str() {
         "draw" => DrawCall::Draw {
             vertex_count: vertex_count("vertex_count")?,
@@ -273,12 +337,20 @@ fn parse_range(s: Option<&str>) -> Result<(u64, Option<u64>), CliError> {
         .split_once("..")
         .ok_or_else(|| CliError::usage(format!("--range `{s}`: expected A..B, A.. or ..B")))?;
     let num = |t: &str| {
-        t.trim().parse::<u64>().map_err(|_| CliError::usage(format!("--range `{s}`: `{t}` is not a number")))
+        t.trim()
+            .parse::<u64>()
+            .map_err(|_| CliError::usage(format!("--range `{s}`: `{t}` is not a number")))
     };
     let a = if a.trim().is_empty() { 0 } else { num(a)? };
-    let b = if b.trim().is_empty() { None } else { Some(num(b)?) };
+    let b = if b.trim().is_empty() {
+        None
+    } else {
+        Some(num(b)?)
+    };
     if b.is_some_and(|b| b < a) {
-        return Err(CliError::usage(format!("--range `{s}`: the end is before the start")));
+        return Err(CliError::usage(format!(
+            "--range `{s}`: the end is before the start"
+        )));
     }
     Ok((a, b))
 }
@@ -356,7 +428,11 @@ struct Writer<'c> {
 
 impl Writer<'_> {
     fn header(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
-        let mut names = vec!["position".to_string(), "vertex_id".to_string(), "instance_id".to_string()];
+        let mut names = vec![
+            "position".to_string(),
+            "vertex_id".to_string(),
+            "instance_id".to_string(),
+        ];
         for c in self.columns {
             for &l in &c.lanes {
                 names.push(format!("{}.{}", c.name, LANE[l]));
@@ -364,8 +440,16 @@ impl Writer<'_> {
         }
         match self.format {
             OutputFormat::Table => {
-                self.widths = names.iter().enumerate().map(|(i, n)| n.len().max(if i < 3 { 8 } else { 12 })).collect();
-                let line: Vec<String> = names.iter().zip(&self.widths).map(|(n, w)| format!("{n:>w$}")).collect();
+                self.widths = names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| n.len().max(if i < 3 { 8 } else { 12 }))
+                    .collect();
+                let line: Vec<String> = names
+                    .iter()
+                    .zip(&self.widths)
+                    .map(|(n, w)| format!("{n:>w$}"))
+                    .collect();
                 writeln!(out, "{}", line.join(" "))
             }
             OutputFormat::Csv => writeln!(out, "{}", names.join(",")),
@@ -376,7 +460,11 @@ impl Writer<'_> {
     fn row(&mut self, out: &mut dyn Write, v: &AssembledVertex) -> std::io::Result<()> {
         match self.format {
             OutputFormat::Table | OutputFormat::Csv => {
-                let mut cells = vec![v.position.to_string(), v.vertex_id.to_string(), v.instance_id.to_string()];
+                let mut cells = vec![
+                    v.position.to_string(),
+                    v.vertex_id.to_string(),
+                    v.instance_id.to_string(),
+                ];
                 for c in self.columns {
                     for &l in &c.lanes {
                         cells.push(value_text(v.registers[c.register][l], c.kind, self.hex));
@@ -385,7 +473,11 @@ impl Writer<'_> {
                 if self.format == OutputFormat::Csv {
                     writeln!(out, "{}", cells.join(","))
                 } else {
-                    let line: Vec<String> = cells.iter().zip(&self.widths).map(|(n, w)| format!("{n:>w$}")).collect();
+                    let line: Vec<String> = cells
+                        .iter()
+                        .zip(&self.widths)
+                        .map(|(n, w)| format!("{n:>w$}"))
+                        .collect();
                     writeln!(out, "{}", line.join(" "))
                 }
             }
@@ -399,8 +491,16 @@ impl Writer<'_> {
                 );
                 self.first = false;
                 for c in self.columns {
-                    let vals: Vec<String> = c.lanes.iter().map(|&l| value_json(v.registers[c.register][l], c.kind, self.hex)).collect();
-                    s.push_str(&format!(", {}: [{}]", json_string(&c.name), vals.join(", ")));
+                    let vals: Vec<String> = c
+                        .lanes
+                        .iter()
+                        .map(|&l| value_json(v.registers[c.register][l], c.kind, self.hex))
+                        .collect();
+                    s.push_str(&format!(
+                        ", {}: [{}]",
+                        json_string(&c.name),
+                        vals.join(", ")
+                    ));
                 }
                 writeln!(out, "{s}}}")
             }
@@ -427,7 +527,11 @@ impl Progress {
     const EVERY: u64 = 1 << 16;
 
     fn new(total: u64) -> Self {
-        Progress { total, done: 0, shown: total >= Self::MIN_WORK && std::io::stderr().is_terminal() }
+        Progress {
+            total,
+            done: 0,
+            shown: total >= Self::MIN_WORK && std::io::stderr().is_terminal(),
+        }
     }
 
     fn tick(&mut self) {
@@ -459,7 +563,11 @@ fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// Runs `inlay decode`.
 pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let vbs: Vec<VbSpec> = args.vb.iter().map(|s| parse_vb(s)).collect::<Result<_, _>>()?;
+    let vbs: Vec<VbSpec> = args
+        .vb
+        .iter()
+        .map(|s| parse_vb(s))
+        .collect::<Result<_, _>>()?;
     let ib = args.ib.as_deref().map(parse_ib).transpose()?;
     let (range_start, range_end) = parse_range(args.range.as_deref())?;
     let err_style = style::stderr();
@@ -483,7 +591,10 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         return Ok(1);
     };
 
-    let vb_data: Vec<Vec<u8>> = vbs.iter().map(|v| read_buffer(&v.path)).collect::<Result<_, _>>()?;
+    let vb_data: Vec<Vec<u8>> = vbs
+        .iter()
+        .map(|v| read_buffer(&v.path))
+        .collect::<Result<_, _>>()?;
     let ib_data = ib.as_ref().map(|i| read_buffer(&i.path)).transpose()?;
 
     let mut ia = InputAssembler::new(layout, target);
@@ -492,25 +603,50 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         let slot = layout.slot(spec.slot);
         let min_stride = slot.map_or(0, |s| s.min_stride);
         let stride = spec.stride.unwrap_or(min_stride);
-        ia.set_vertex_buffer(spec.slot, Some(VertexBufferBinding { data, stride, offset: spec.offset }))
-            .map_err(|e| CliError::usage(format!("--vb {}: {e}", spec.slot)))?;
+        ia.set_vertex_buffer(
+            spec.slot,
+            Some(VertexBufferBinding {
+                data,
+                stride,
+                offset: spec.offset,
+            }),
+        )
+        .map_err(|e| CliError::usage(format!("--vb {}: {e}", spec.slot)))?;
         if let Some(s) = slot.filter(|s| s.class == InputClass::PerVertex && stride > 0) {
             let avail = (data.len() as u64).saturating_sub(spec.offset as u64);
-            let n = if avail >= s.min_stride as u64 { (avail - s.min_stride as u64) / stride as u64 + 1 } else { 0 };
+            let n = if avail >= s.min_stride as u64 {
+                (avail - s.min_stride as u64) / stride as u64 + 1
+            } else {
+                0
+            };
             let n = u32::try_from(n).unwrap_or(u32::MAX);
             vertex_count = Some(vertex_count.map_or(n, |c| c.min(n)));
         }
     }
     let mut index_count = None;
     if let (Some(spec), Some(data)) = (&ib, &ib_data) {
-        ia.set_index_buffer(Some(IndexBufferBinding { data, format: spec.format, offset: spec.offset }))
-            .map_err(|e| CliError::usage(format!("--ib: {e}")))?;
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data,
+            format: spec.format,
+            offset: spec.offset,
+        }))
+        .map_err(|e| CliError::usage(format!("--ib: {e}")))?;
         let avail = (data.len() as u64).saturating_sub(spec.offset as u64);
         index_count = Some(u32::try_from(avail / spec.format.size() as u64).unwrap_or(u32::MAX));
     }
-    ia.set_topology(args.topology).map_err(|e| CliError::usage(format!("--topology: {e}")))?;
-    let call = parse_draw(args.draw.as_deref(), ib.is_some(), &Defaults { vertex_count, index_count })?;
-    let draw = ia.draw(&call).map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
+    ia.set_topology(args.topology)
+        .map_err(|e| CliError::usage(format!("--topology: {e}")))?;
+    let call = parse_draw(
+        args.draw.as_deref(),
+        ib.is_some(),
+        &Defaults {
+            vertex_count,
+            index_count,
+        },
+    )?;
+    let draw = ia
+        .draw(&call)
+        .map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
 
     // Skip to the first position wanted without fetching.
     let mut walker = draw.walk();
@@ -527,16 +663,28 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             }
         }
     }
-    let total = draw.params().steps().min(range_end.map_or(u64::MAX, |e| e - range_start));
-    let vertices = Vertices::new(walker, draw.plan().clone());
+    let total = draw
+        .params()
+        .steps()
+        .min(range_end.map_or(u64::MAX, |e| e - range_start));
+    let vertices = VertexStream::new(walker, draw.plan().clone());
 
     let cols = columns(layout, args.all_lanes);
-    let mut w = Writer { format: args.format, columns: &cols, hex: args.hex, widths: Vec::new(), first: true };
+    let mut w = Writer {
+        format: args.format,
+        columns: &cols,
+        hex: args.hex,
+        widths: Vec::new(),
+        first: true,
+    };
     let out: &mut dyn Write = match file.as_mut() {
         Some(f) => f,
         None => stdout,
     };
-    let target_name = args.output.as_ref().map_or("standard output".to_string(), |p| p.display().to_string());
+    let target_name = args
+        .output
+        .as_ref()
+        .map_or("standard output".to_string(), |p| p.display().to_string());
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {target_name}"), e);
     let mut progress = Progress::new(total);
     w.header(out).map_err(werr)?;
@@ -558,14 +706,32 @@ mod tests {
 
     #[test]
     fn draw_specs() {
-        let d = Defaults { vertex_count: Some(10), index_count: Some(6) };
-        assert_eq!(parse_draw(None, false, &d).unwrap(), DrawCall::Draw { vertex_count: 10, start_vertex: 0 });
+        let d = Defaults {
+            vertex_count: Some(10),
+            index_count: Some(6),
+        };
         assert_eq!(
-            parse_draw(None, true, &d).unwrap(),
-            DrawCall::DrawIndexed { index_count: 6, start_index: 0, base_vertex: 0 }
+            parse_draw(None, false, &d).unwrap(),
+            DrawCall::Draw {
+                vertex_count: 10,
+                start_vertex: 0
+            }
         );
         assert_eq!(
-            parse_draw(Some("draw_indexed_instanced,instances=3,base=-2,start_instance=5"), true, &d).unwrap(),
+            parse_draw(None, true, &d).unwrap(),
+            DrawCall::DrawIndexed {
+                index_count: 6,
+                start_index: 0,
+                base_vertex: 0
+            }
+        );
+        assert_eq!(
+            parse_draw(
+                Some("draw_indexed_instanced,instances=3,base=-2,start_instance=5"),
+                true,
+                &d
+            )
+            .unwrap(),
             DrawCall::DrawIndexedInstanced {
                 index_count_per_instance: 6,
                 instance_count: 3,
@@ -576,20 +742,42 @@ mod tests {
         );
         assert_eq!(
             parse_draw(Some("draw,count=0x10,start=2"), false, &d).unwrap(),
-            DrawCall::Draw { vertex_count: 16, start_vertex: 2 }
+            DrawCall::Draw {
+                vertex_count: 16,
+                start_vertex: 2
+            }
         );
         let e = parse_draw(Some("draw,index_count=3"), false, &d).unwrap_err();
-        assert_eq!(e.message, "--draw draw: unknown key `index_count` (expected vertex_count, start_vertex)");
-        let none = Defaults { vertex_count: None, index_count: None };
-        assert!(parse_draw(Some("draw_indexed"), false, &none).unwrap_err().message.starts_with("an indexed draw needs"));
+        assert_eq!(
+            e.message,
+            "--draw draw: unknown key `index_count` (expected vertex_count, start_vertex)"
+        );
+        let none = Defaults {
+            vertex_count: None,
+            index_count: None,
+        };
+        assert!(
+            parse_draw(Some("draw_indexed"), false, &none)
+                .unwrap_err()
+                .message
+                .starts_with("an indexed draw needs")
+        );
     }
 
     #[test]
     fn buffer_specs() {
         let v = parse_vb("1=a.bin,stride=24,offset=8").unwrap();
-        assert_eq!((v.slot, v.path.to_str().unwrap(), v.stride, v.offset), (1, "a.bin", Some(24), 8));
+        assert_eq!(
+            (v.slot, v.path.to_str().unwrap(), v.stride, v.offset),
+            (1, "a.bin", Some(24), 8)
+        );
         assert!(parse_vb("a.bin").is_err());
-        assert!(parse_vb("0=a.bin,strid=4").unwrap_err().message.contains("unknown option `strid=4`"));
+        assert!(
+            parse_vb("0=a.bin,strid=4")
+                .unwrap_err()
+                .message
+                .contains("unknown option `strid=4`")
+        );
         let i = parse_ib("i.bin,format=DXGI_FORMAT_R32_UINT,offset=4").unwrap();
         assert_eq!((i.format, i.offset), (IndexFormat::R32Uint, 4));
         assert!(parse_ib("i.bin").is_err());

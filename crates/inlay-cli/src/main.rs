@@ -9,13 +9,11 @@ mod decode;
 mod demo;
 mod map;
 mod output;
-mod shader;
 mod source;
 mod style;
 mod tools;
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -58,7 +56,8 @@ impl CliError {
     }
 }
 
-const ABOUT: &str = "Check, inspect, picture and decode Direct3D 10/11 input layouts exactly as Windows does";
+const ABOUT: &str =
+    "Check, inspect, picture and decode Direct3D 10/11 input layouts exactly as Windows does";
 
 const LONG_ABOUT: &str = "\
 Check, inspect, picture and decode Direct3D 10/11 input layouts exactly as Windows does.
@@ -93,8 +92,6 @@ enum Command {
     #[command(after_help = "Example:\n  inlay demo")]
     Demo,
     Check(check::CheckArgs),
-    Shader(shader::ShaderArgs),
-    Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
     Conform(tools::ConformArgs),
@@ -130,8 +127,6 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None | Some(Command::Demo) => demo::run(&mut out),
         Some(Command::Check(a)) => check::run(&a, &mut out),
-        Some(Command::Shader(a)) => shader::run_shader(&a, &mut out),
-        Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),

@@ -66,23 +66,29 @@ struct SlotMap {
     cells: Vec<Cell>,
 }
 
-fn parse_strides(specs: &[String]) -> Result<(Option<u32>, Vec<(u32, u32)>), CliError> {
+/// `--stride` values: one for every slot, and (slot, stride) pairs.
+type Strides = (Option<u32>, Vec<(u32, u32)>);
+
+fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
     let mut all = None;
     let mut per = Vec::new();
     let num = |s: &str| {
-        s.trim().parse::<u32>().ok().filter(|v| *v <= MAX_VERTEX_STRIDE).ok_or_else(|| {
-            CliError::usage(format!(
-                "--stride: `{s}` is not a stride from 0 to {MAX_VERTEX_STRIDE}"
-            ))
-        })
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|v| *v <= MAX_VERTEX_STRIDE)
+            .ok_or_else(|| {
+                CliError::usage(format!(
+                    "--stride: `{s}` is not a stride from 0 to {MAX_VERTEX_STRIDE}"
+                ))
+            })
     };
     for s in specs {
         match s.split_once('=') {
             Some((slot, n)) => {
-                let slot = slot
-                    .trim()
-                    .parse::<u32>()
-                    .map_err(|_| CliError::usage(format!("--stride: `{slot}` is not a slot number")))?;
+                let slot = slot.trim().parse::<u32>().map_err(|_| {
+                    CliError::usage(format!("--stride: `{slot}` is not a slot number"))
+                })?;
                 per.push((slot, num(n)?));
             }
             None => all = Some(num(s)?),
@@ -114,8 +120,9 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
             let mut cells = vec![Cell::Padding; len];
             for &i in &elements {
                 let e = &layout.elements[i];
-                for b in e.offset as usize..(e.end() as usize).min(len) {
-                    cells[b] = match std::mem::replace(&mut cells[b], Cell::Padding) {
+                let end = (e.end() as usize).min(len);
+                for cell in cells.iter_mut().take(end).skip(e.offset as usize) {
+                    *cell = match std::mem::replace(cell, Cell::Padding) {
                         Cell::Padding => Cell::Element(i),
                         Cell::Element(j) => Cell::Overlap(vec![j, i]),
                         Cell::Overlap(mut v) => {
@@ -210,9 +217,12 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
                 let text = match cell {
                     Cell::Padding => style.dim("  ."),
                     Cell::Element(i) => {
-                        let ch = if past { letter(*i).to_ascii_lowercase() } else { letter(*i) };
+                        let ch = if past {
+                            letter(*i).to_ascii_lowercase()
+                        } else {
+                            letter(*i)
+                        };
                         style.paint(&format!("30;48;5;{}", colour(*i).0), &format!(" {ch} "))
-                            .replacen(&format!(" {ch} "), &format!(" {ch} "), 1)
                     }
                     Cell::Overlap(_) => style.paint("1;97;41", " ! "),
                 };
@@ -235,7 +245,10 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
         for &i in &m.elements {
             let e = &layout.elements[i];
             let key = if style.enabled {
-                style.paint(&format!("30;48;5;{}", colour(i).0), &format!(" {} ", letter(i)))
+                style.paint(
+                    &format!("30;48;5;{}", colour(i).0),
+                    &format!(" {} ", letter(i)),
+                )
             } else {
                 format!(" {} ", letter(i))
             };
@@ -251,7 +264,11 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
             );
         }
         for (a, b) in ranges(&m.cells, |c| *c == Cell::Padding) {
-            let key = if style.enabled { style.dim(" . ") } else { " . ".to_string() };
+            let key = if style.enabled {
+                style.dim(" . ")
+            } else {
+                " . ".to_string()
+            };
             let _ = writeln!(
                 s,
                 "  {key} {:<39} bytes {a:>4}..{b:<4} ({:>2} B)",
@@ -269,8 +286,15 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
             }
         }
         for (a, b, v) in overlaps {
-            let key = if style.enabled { style.paint("1;97;41", " ! ") } else { " ! ".to_string() };
-            let names: Vec<String> = v.iter().map(|&i| element_name(&layout.elements[i])).collect();
+            let key = if style.enabled {
+                style.paint("1;97;41", " ! ")
+            } else {
+                " ! ".to_string()
+            };
+            let names: Vec<String> = v
+                .iter()
+                .map(|&i| element_name(&layout.elements[i]))
+                .collect();
             let _ = writeln!(
                 s,
                 "  {key} {:<39} bytes {a:>4}..{b:<4} ({:>2} B)",
@@ -338,15 +362,22 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
                     Cell::Element(i) => (colour(*i).1, letter(*i).to_string(), ""),
                     Cell::Overlap(_) => ("#e03030", "!".to_string(), ""),
                 };
-                let past = if b >= m.stride as usize { r#" stroke-dasharray="3 2""# } else { "" };
+                let past = if b >= m.stride as usize {
+                    r#" stroke-dasharray="3 2""#
+                } else {
+                    ""
+                };
                 let _ = writeln!(
                     body,
-                    r#"<rect x="{x}" y="{ry}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555"{past}{extra}><title>byte {b}</title></rect><text x="{}" y="{}" class="c">{label}</text>"#,
+                    r##"<rect x="{x}" y="{ry}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#555"{past}{extra}><title>byte {b}</title></rect><text x="{}" y="{}" class="c">{label}</text>"##,
                     x + CELL / 2,
                     ry + 15
                 );
             }
-            if m.stride as usize > row * SVG_PER_ROW && (m.stride as usize) <= (row + 1) * SVG_PER_ROW && m.stride < m.min_stride {
+            if m.stride as usize > row * SVG_PER_ROW
+                && (m.stride as usize) <= (row + 1) * SVG_PER_ROW
+                && m.stride < m.min_stride
+            {
                 let sx = left + (m.stride as usize - row * SVG_PER_ROW) * CELL;
                 let _ = writeln!(
                     body,
@@ -361,7 +392,7 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
             let e = &layout.elements[i];
             let _ = writeln!(
                 body,
-                r#"<rect x="8" y="{}" width="16" height="16" fill="{}" stroke="#555"/><text x="32" y="{}" class="l">{} {} {} bytes {}..{} ({} B) {}</text>"#,
+                r##"<rect x="8" y="{}" width="16" height="16" fill="{}" stroke="#555"/><text x="32" y="{}" class="l">{} {} {} bytes {}..{} ({} B) {}</text>"##,
                 y - 12,
                 colour(i).1,
                 y,
@@ -423,7 +454,9 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     };
     for (slot, _) in &per {
         if layout.slot(*slot).is_none() {
-            return Err(CliError::usage(format!("--stride {slot}=…: the layout has no element in slot {slot}")));
+            return Err(CliError::usage(format!(
+                "--stride {slot}=…: the layout has no element in slot {slot}"
+            )));
         }
     }
     let maps = build(layout, all, &per);

@@ -99,15 +99,22 @@ impl AtomicFile {
     /// Flushes, syncs and renames the temporary file onto the destination.
     pub fn commit(mut self) -> Result<(), CliError> {
         let writer = self.writer.take().expect("writer present until commit");
-        let file = writer
-            .into_inner()
-            .map_err(|e| CliError::io(format!("cannot write {}", self.temp.display()), e.into_error()))?;
+        let file = writer.into_inner().map_err(|e| {
+            CliError::io(
+                format!("cannot write {}", self.temp.display()),
+                e.into_error(),
+            )
+        })?;
         file.sync_all()
             .map_err(|e| CliError::io(format!("cannot write {}", self.temp.display()), e))?;
         drop(file);
         fs::rename(&self.temp, &self.dest).map_err(|e| {
             CliError::io(
-                format!("cannot move {} to {}", self.temp.display(), self.dest.display()),
+                format!(
+                    "cannot move {} to {}",
+                    self.temp.display(),
+                    self.dest.display()
+                ),
                 e,
             )
         })
@@ -139,7 +146,12 @@ impl Drop for AtomicFile {
 }
 
 /// Writes `bytes` to `dest` atomically (see the module documentation).
-pub fn write_file(dest: &Path, bytes: &[u8], inputs: &[&Path], force: bool) -> Result<(), CliError> {
+pub fn write_file(
+    dest: &Path,
+    bytes: &[u8],
+    inputs: &[&Path],
+    force: bool,
+) -> Result<(), CliError> {
     let mut f = AtomicFile::create(dest, inputs, force)?;
     f.write_all(bytes)
         .map_err(|e| CliError::io(format!("cannot write {}", dest.display()), e))?;
@@ -151,7 +163,8 @@ mod tests {
     use super::*;
 
     fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("inlay-cli-output-{}-{name}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("inlay-cli-output-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
@@ -165,7 +178,12 @@ mod tests {
         assert_eq!(fs::read(&out).unwrap(), b"one");
         let e = write_file(&out, b"two", &[], false).unwrap_err();
         assert_eq!(e.code, 2);
-        assert!(e.message.ends_with("already exists; pass --force to replace it"), "{}", e.message);
+        assert!(
+            e.message
+                .ends_with("already exists; pass --force to replace it"),
+            "{}",
+            e.message
+        );
         write_file(&out, b"two", &[], true).unwrap();
         assert_eq!(fs::read(&out).unwrap(), b"two");
         // Onto an input, even spelled differently.

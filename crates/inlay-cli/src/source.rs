@@ -61,12 +61,6 @@ impl LayoutFile {
         })
     }
 
-    /// `path:line:column` of a byte offset.
-    pub fn location(&self, offset: usize) -> String {
-        let (l, c) = text::line_col(&self.text, offset);
-        format!("{}:{l}:{c}", self.path.display())
-    }
-
     /// A short description: `file.h (array vertexDesc, 2 elements, C)`.
     pub fn describe(&self) -> String {
         let n = self.parsed.elements.len();
@@ -85,12 +79,15 @@ impl LayoutFile {
 
 /// A text error as a compiler prints it (without the leading `error: `).
 pub fn render_text_error(name: &str, source: &str, e: &TextError, style: Style) -> String {
+    // The snippet shows the offending text, so the message is not followed by it.
     let mut out = e.message.clone();
-    if !e.found.is_empty() && !e.message.contains(&format!("`{}`", e.found)) {
-        out.push_str(&format!(" (found `{}`)", e.found));
-    }
     out.push('\n');
-    out.push_str(&snippet(name, source, e.span(), style, "1;31"));
+    if e.found.is_empty() && e.offset == 0 {
+        // About the whole file (no array found, several arrays, empty input).
+        out.push_str(&format!(" {} {name}\n", style.accent("-->")));
+    } else {
+        out.push_str(&snippet(name, source, e.span(), style, "1;31"));
+    }
     out
 }
 
@@ -295,10 +292,7 @@ mod tests {
     fn snippet_points_at_the_span() {
         let src = "line one\n\tfoo = BAD;\n";
         let s = snippet("f.h", src, Span::new(16, 19), Style::PLAIN, "1");
-        assert_eq!(
-            s,
-            " --> f.h:2:8\n  |\n2 |  foo = BAD;\n  |        ^^^\n"
-        );
+        assert_eq!(s, " --> f.h:2:8\n  |\n2 |  foo = BAD;\n  |        ^^^\n");
     }
 
     #[test]
@@ -307,7 +301,10 @@ mod tests {
         let s = snippet("x", &src, Span::new(5000, 5003), Style::PLAIN, "1");
         let lines: Vec<&str> = s.lines().collect();
         assert_eq!(lines[0], " --> x:1:5001");
-        assert_eq!(lines[2], format!("1 | …{}XYZ{}…", "a".repeat(33), "b".repeat(64)));
+        assert_eq!(
+            lines[2],
+            format!("1 | …{}XYZ{}…", "a".repeat(33), "b".repeat(64))
+        );
         assert_eq!(lines[3], format!("  | {}^^^", " ".repeat(34)));
     }
 }

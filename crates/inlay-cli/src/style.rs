@@ -31,6 +31,7 @@ pub struct Style {
 
 impl Style {
     /// No colours.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const PLAIN: Style = Style { enabled: false };
 
     /// `text` wrapped in the SGR sequence `code` (e.g. `"1;31"`).

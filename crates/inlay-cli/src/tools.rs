@@ -69,7 +69,9 @@ pub struct BenchArgs {
 /// Runs `inlay bench`.
 pub fn run_bench(args: &BenchArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     if args.vertices == 0 || args.threads == 0 || args.repeats == 0 {
-        return Err(CliError::usage("--vertices, --threads and --repeats must be at least 1"));
+        return Err(CliError::usage(
+            "--vertices, --threads and --repeats must be at least 1",
+        ));
     }
     let report = bench::run(&BenchOptions {
         vertices: args.vertices,

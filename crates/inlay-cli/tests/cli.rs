@@ -1,0 +1,403 @@
+//! The `inlay` binary on real files: whole outputs compared with snapshots, exit statuses
+//! included.
+
+mod common;
+
+use common::{data_dir, inlay, inlay_in, scratch, snapshot};
+
+#[test]
+fn demo_without_arguments() {
+    let r = inlay(&[]);
+    assert_eq!(r.code, 0);
+    snapshot("demo", &r.transcript);
+    // `inlay demo` is the same.
+    assert_eq!(inlay(&["demo"]).stdout, r.stdout);
+}
+
+#[test]
+fn check_seed_snippet_without_shader() {
+    let r = inlay(&["check", "seed.h"]);
+    assert_eq!(r.code, 0);
+    snapshot("check-seed-h", &r.transcript);
+    let r = inlay(&["check", "seed.h", "--validate-only"]);
+    assert_eq!(r.code, 0);
+    assert!(
+        r.stdout.contains("result: S_FALSE (0x00000001)"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn check_json_and_toml_give_the_same_layout() {
+    let json = inlay(&["check", "seed.json", "--json"]);
+    let toml = inlay(&["check", "seed.toml", "--json"]);
+    assert_eq!((json.code, toml.code), (0, 0));
+    snapshot("check-seed-json", &json.transcript);
+    let elements = |s: &str| {
+        let v: serde_json::Value = serde_json::from_str(s).unwrap();
+        v["elements"].clone()
+    };
+    assert_eq!(elements(&json.stdout), elements(&toml.stdout));
+    assert_eq!(elements(&json.stdout)[1]["offset"], 12);
+    assert_eq!(elements(&json.stdout)[1]["register"], 1);
+}
+
+#[test]
+fn check_refused_layout_points_at_the_fields() {
+    let r = inlay(&["check", "layouts.h", "--array", "kBroken"]);
+    assert_eq!(r.code, 1);
+    snapshot("check-broken", &r.transcript);
+    let r = inlay(&["check", "layouts.h", "--array", "kBroken", "--json"]);
+    assert_eq!(r.code, 1);
+    snapshot("check-broken-json", &r.transcript);
+}
+
+#[test]
+fn several_arrays_need_a_name() {
+    let r = inlay(&["check", "layouts.h"]);
+    assert_eq!(r.code, 2);
+    snapshot("check-several-arrays", &r.transcript);
+    let r = inlay(&["check", "layouts.h", "--array", "kMissing"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("no input element array named `kMissing`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn parse_errors_are_usage_errors_with_positions() {
+    for (name, file) in [
+        ("parse-error-json", "bad-field.json"),
+        ("parse-error-toml", "bad-format.toml"),
+        ("parse-error-c", "bad-value.h"),
+    ] {
+        let r = inlay(&["check", file]);
+        assert_eq!(r.code, 2, "{file}");
+        assert_eq!(r.stdout, "", "{file}");
+        snapshot(name, &r.transcript);
+    }
+    let r = inlay(&["check", "no-such-file.h"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.starts_with("error: cannot read no-such-file.h: "),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn endless_line_is_refused_quickly_with_a_bounded_message() {
+    let dir = scratch("endless");
+    let mut src = String::from("D3D11_INPUT_ELEMENT_DESC d[] = {");
+    for _ in 0..100_000 {
+        src.push_str("{\"P\",0,DXGI_FORMAT_R32_FLOAT},");
+    }
+    src.push_str("{\"Q\",0,DXGI_FORMAT_NOPE}};");
+    std::fs::write(dir.join("endless.h"), &src).unwrap();
+    let r = inlay_in(&dir, &["check", "endless.h"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.len() < 2000, "{}", r.stderr.len());
+    assert!(
+        r.stderr
+            .contains("more elements than the array's declared size 4096"),
+        "{}",
+        r.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn map_pictures() {
+    let r = inlay(&["map", "seed.h"]);
+    assert_eq!(r.code, 0);
+    snapshot("map-seed", &r.transcript);
+    let r = inlay(&["map", "layouts.h", "--array", "kStaticMesh"]);
+    assert_eq!(r.code, 0);
+    snapshot("map-static-mesh", &r.transcript);
+    let r = inlay(&[
+        "map",
+        "layouts.h",
+        "--array",
+        "kSprites",
+        "--stride",
+        "1=48",
+    ]);
+    assert_eq!(r.code, 0);
+    snapshot("map-sprites", &r.transcript);
+    let r = inlay(&["map", "layouts.h", "--array", "kAliased", "--stride", "24"]);
+    assert_eq!(r.code, 0);
+    snapshot("map-aliased", &r.transcript);
+    let r = inlay(&["map", "layouts.h", "--array", "kBroken"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .contains("error[#159 CREATEINPUTLAYOUT_INVALIDALIGNMENT]")
+    );
+    let r = inlay(&["map", "seed.h", "--stride", "4096"]);
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: --stride: `4096` is not a stride from 0 to 2048\n"
+    );
+}
+
+#[test]
+fn map_svg_is_written_safely() {
+    let dir = scratch("svg");
+    let layout = data_dir().join("layouts.h");
+    let layout = layout.to_str().unwrap();
+    let r = inlay_in(
+        &dir,
+        &[
+            "map",
+            layout,
+            "--array",
+            "kAliased",
+            "--stride",
+            "24",
+            "--svg",
+            "aliased.svg",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.ends_with("wrote aliased.svg\n"));
+    let svg = std::fs::read_to_string(dir.join("aliased.svg")).unwrap();
+    snapshot("map-aliased-svg", &svg.replace(layout, "layouts.h"));
+    // No replacing without --force.
+    let r = inlay_in(
+        &dir,
+        &["map", layout, "--array", "kSprites", "--svg", "aliased.svg"],
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: aliased.svg already exists; pass --force to replace it\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("aliased.svg")).unwrap(),
+        svg
+    );
+    let r = inlay_in(
+        &dir,
+        &[
+            "map",
+            layout,
+            "--array",
+            "kSprites",
+            "--svg",
+            "aliased.svg",
+            "--force",
+        ],
+    );
+    assert_eq!(r.code, 0);
+    assert!(
+        std::fs::read_to_string(dir.join("aliased.svg"))
+            .unwrap()
+            .contains("INSTANCE1")
+    );
+    // Never onto an input, even with --force.
+    std::fs::copy(data_dir().join("seed.json"), dir.join("seed.json")).unwrap();
+    let r = inlay_in(
+        &dir,
+        &["map", "seed.json", "--svg", "./seed.json", "--force"],
+    );
+    assert_eq!(r.code, 2);
+    assert_eq!(
+        r.stderr,
+        "error: refusing to write ./seed.json: it is one of this command's inputs\n"
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("seed.json"))
+            .unwrap()
+            .starts_with("{\n  \"elements\"")
+    );
+    // No temporary files left behind.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["aliased.svg", "seed.json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn decode_seed_triangle_in_every_format() {
+    let r = inlay(&["decode", "seed.h", "--vb", "0=seed.vb"]);
+    assert_eq!(r.code, 0);
+    snapshot("decode-seed-table", &r.transcript);
+    let r = inlay(&[
+        "decode",
+        "seed.json",
+        "--vb",
+        "0=seed.vb",
+        "--format",
+        "csv",
+        "--all-lanes",
+    ]);
+    assert_eq!(r.code, 0);
+    snapshot("decode-seed-csv", &r.transcript);
+    let r = inlay(&[
+        "decode",
+        "seed.toml",
+        "--vb",
+        "0=seed.vb",
+        "--format",
+        "json",
+        "--hex",
+        "--range",
+        "1..",
+    ]);
+    assert_eq!(r.code, 0);
+    snapshot("decode-seed-json-hex", &r.transcript);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        v[0]["POSITION0"],
+        serde_json::json!(["3f000000", "bf000000", "3f000000"])
+    );
+}
+
+#[test]
+fn decode_indexed_instanced_draw() {
+    let r = inlay(&[
+        "decode",
+        "layouts.h",
+        "--array",
+        "kSprites",
+        "--vb",
+        "0=quad.vb",
+        "--vb",
+        "1=instances.vb",
+        "--ib",
+        "quad.ib,format=R16_UINT",
+        "--topology",
+        "triangle_strip",
+        "--draw",
+        "draw_indexed_instanced,instance_count=2,start_instance=0",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    snapshot("decode-sprites", &r.transcript);
+}
+
+#[test]
+fn decode_output_file_is_atomic_and_guarded() {
+    let dir = scratch("decode-out");
+    let d = data_dir();
+    let (layout, vb) = (d.join("seed.h"), d.join("seed.vb"));
+    let vb_arg = format!("0={}", vb.display());
+    let args = [
+        "decode",
+        layout.to_str().unwrap(),
+        "--vb",
+        &vb_arg,
+        "--format",
+        "csv",
+        "--output",
+        "out.csv",
+    ];
+    let r = inlay_in(&dir, &args);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("out.csv")).unwrap(),
+        "position,vertex_id,instance_id,POSITION0.x,POSITION0.y,POSITION0.z,COLOR0.x,COLOR0.y,COLOR0.z\n\
+         0,0,0,0.0,0.5,0.5,1.0,0.0,0.0\n1,1,0,0.5,-0.5,0.5,0.0,1.0,0.0\n2,2,0,-0.5,-0.5,0.5,0.0,0.0,1.0\n"
+    );
+    let r = inlay_in(&dir, &args);
+    assert_eq!(r.code, 2);
+    // Onto the vertex buffer it reads: refused.
+    let onto = vb.display().to_string();
+    let r = inlay_in(
+        &dir,
+        &[
+            "decode",
+            layout.to_str().unwrap(),
+            "--vb",
+            &vb_arg,
+            "--output",
+            &onto,
+            "--force",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("it is one of this command's inputs"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(&vb).unwrap().len(), 72);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn decode_usage_errors() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["decode", "seed.h", "--vb", "seed.vb"],
+            "error: --vb `seed.vb`: expected SLOT=FILE[,stride=N][,offset=N]\n",
+        ),
+        (
+            &["decode", "seed.h", "--vb", "0=seed.vb,stride=4096"],
+            "error: --vb 0: vertex buffer slot 0: stride 4096 exceeds the 2048-byte maximum (D3D11_REQ_MULTI_ELEMENT_STRUCTURE_SIZE_IN_BYTES, spec §8.19.3)\n",
+        ),
+        (
+            &[
+                "decode",
+                "seed.h",
+                "--vb",
+                "0=seed.vb",
+                "--draw",
+                "draw_indexed",
+            ],
+            "error: an indexed draw needs --ib FILE,format=… or --draw draw_indexed,index_count=N\n",
+        ),
+        (
+            &["decode", "seed.h", "--vb", "0=seed.vb", "--ib", "quad.ib"],
+            "error: --ib `quad.ib`: say the index format: FILE,format=R16_UINT or R32_UINT\n",
+        ),
+        (
+            &["decode", "seed.h", "--vb", "0=seed.vb", "--range", "5..2"],
+            "error: --range `5..2`: the end is before the start\n",
+        ),
+    ];
+    for (args, stderr) in cases {
+        let r = inlay(args);
+        assert_eq!((r.code, r.stderr.as_str()), (2, *stderr), "{args:?}");
+    }
+    // clap's own usage errors exit with 2 too.
+    assert_eq!(inlay(&["decode", "seed.h"]).code, 2);
+    assert_eq!(inlay(&["check"]).code, 2);
+    assert_eq!(inlay(&["frobnicate"]).code, 2);
+}
+
+#[test]
+fn every_subcommand_has_help_with_an_example() {
+    for sub in ["demo", "check", "map", "decode", "conform", "bench"] {
+        let r = inlay(&[sub, "--help"]);
+        assert_eq!(r.code, 0, "{sub}");
+        assert!(r.stdout.contains("Example"), "{sub}: {}", r.stdout);
+        assert!(r.stdout.contains(&format!("inlay {sub}")), "{sub}");
+    }
+    let r = inlay(&["--help"]);
+    assert!(
+        r.stdout
+            .contains("Exit status: 0 ok, 1 when Windows would refuse")
+    );
+}
+
+#[test]
+fn conform_runs_the_shared_examples() {
+    let examples = data_dir().join("../../../../../shared/conformance/examples");
+    if !examples.is_dir() {
+        eprintln!(
+            "skipping: shared conformance examples not found at {}",
+            examples.display()
+        );
+        return;
+    }
+    let r = inlay(&["conform", examples.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);
+}

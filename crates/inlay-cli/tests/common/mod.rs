@@ -1,0 +1,103 @@
+//! Helpers for the CLI integration tests: run the built binary, compare with snapshots.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The crate's `tests/data` folder (commands run there, so paths in outputs are short).
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+}
+
+/// A fresh scratch folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("inlay-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// What a run gave.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub transcript: String,
+}
+
+/// Runs `inlay ARGS` in `dir` with colours off; the transcript holds the command line, the
+/// exit status and both streams.
+pub fn inlay_in(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_inlay"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run inlay");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let code = out.status.code().unwrap_or(-1);
+    let transcript = format!(
+        "$ inlay {}\n--- exit status: {code}\n--- stdout\n{stdout}--- stderr\n{stderr}",
+        args.join(" ")
+    );
+    Run {
+        code,
+        stdout,
+        stderr,
+        transcript,
+    }
+}
+
+/// Runs `inlay ARGS` in the data folder.
+pub fn inlay(args: &[&str]) -> Run {
+    inlay_in(&data_dir(), args)
+}
+
+/// Compares `actual` with `tests/snapshots/NAME.txt`; with `INLAY_UPDATE_SNAPSHOTS=1` writes
+/// it instead.
+pub fn snapshot(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("snapshots")
+        .join(format!("{name}.txt"));
+    if std::env::var_os("INLAY_UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "snapshot {} is missing; run with INLAY_UPDATE_SNAPSHOTS=1 to create it.\nactual:\n{actual}",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let first = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "snapshot {} differs (first at line {}); rerun with INLAY_UPDATE_SNAPSHOTS=1 if the change is intended\n--- expected\n{expected}\n--- actual\n{actual}",
+            path.display(),
+            first + 1
+        );
+    }
+}
+
+/// The corpus folder ($INLAY_CORPUS or <workspace>/../shared/corpus), if present.
+pub fn corpus() -> Option<PathBuf> {
+    let dir = match std::env::var_os("INLAY_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
+    };
+    if dir.join("dxbc").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: corpus not found at {}", dir.display());
+        None
+    }
+}
