@@ -87,21 +87,27 @@ pub fn demo_text(style: Style) -> Result<(String, u8), CliError> {
     let mut s = String::new();
     let target = Target::default();
     let signature = seed_signature();
-    let bytecode: Vec<u8> = Vec::new(); // interim: the DXBC writer is not on main yet
+    let bytecode = inlay::dxbc::signature_blob(&signature);
     s.push_str(&format!(
         "{}\n\n",
         style.bold("inlay demo: the seed layout against a built-in vertex shader signature")
     ));
     s.push_str(&format!(
-        "vertex shader input signature{}:\n",
-        if bytecode.is_empty() {
-            " (matched directly until the DXBC writer lands)".to_string()
-        } else {
-            format!(" ({} bytes of DXBC)", bytecode.len())
-        }
+        "vertex shader input signature: a {}-byte signature-only DXBC container written by \
+         inlay::dxbc::signature_blob, checksum {}\n",
+        bytecode.len(),
+        bytecode[4..20]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
     ));
+    // The table is read back from the blob: what CreateInputLayout will see.
+    let read_back = inlay::dxbc::Container::parse(&bytecode)
+        .and_then(|c| c.input_signature())
+        .map_err(|e| CliError::usage(format!("demo signature blob: {e}")))?
+        .unwrap_or_default();
     s.push_str("  Name      Index  Mask  Register  Format\n");
-    for e in &signature.elements {
+    for e in &read_back.elements {
         s.push_str(&format!(
             "  {:<9} {:>5}  {:<4}  {:>8}  {}\n",
             e.semantic_name,
@@ -113,11 +119,11 @@ pub fn demo_text(style: Style) -> Result<(String, u8), CliError> {
     }
     s.push_str(&format!("\nlayout:\n{SEED_SOURCE}\n\n"));
     let elements = seed_elements();
-    let creation = validation::create_input_layout_with_signature(
+    let creation = validation::create_input_layout(
         &target,
         Some(&elements),
         elements.len() as u32,
-        Ok(&signature),
+        &bytecode,
         false,
     );
     s.push_str(&format!(

@@ -9,6 +9,7 @@ mod decode;
 mod demo;
 mod map;
 mod output;
+mod shader;
 mod source;
 mod style;
 mod tools;
@@ -92,6 +93,8 @@ enum Command {
     #[command(after_help = "Example:\n  inlay demo")]
     Demo,
     Check(check::CheckArgs),
+    Shader(shader::ShaderArgs),
+    Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
     Conform(tools::ConformArgs),
@@ -127,6 +130,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None | Some(Command::Demo) => demo::run(&mut out),
         Some(Command::Check(a)) => check::run(&a, &mut out),
+        Some(Command::Shader(a)) => shader::run_shader(&a, &mut out),
+        Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),

@@ -374,7 +374,16 @@ fn decode_usage_errors() {
 
 #[test]
 fn every_subcommand_has_help_with_an_example() {
-    for sub in ["demo", "check", "map", "decode", "conform", "bench"] {
+    for sub in [
+        "demo",
+        "check",
+        "shader",
+        "signature",
+        "map",
+        "decode",
+        "conform",
+        "bench",
+    ] {
         let r = inlay(&[sub, "--help"]);
         assert_eq!(r.code, 0, "{sub}");
         assert!(r.stdout.contains("Example"), "{sub}: {}", r.stdout);
