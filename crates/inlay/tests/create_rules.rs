@@ -519,7 +519,13 @@ fn r17_names_are_free_form() {
     assert!(
         c.diagnostics[0]
             .message
-            .contains("we\\u{1}ird name\\u{7f}é0")
+            .contains("\"we\\u{1}ird name\\u{7f}é\" index 0")
+    );
+    let quoted = format!("element 3 ({}…0)", "N".repeat(64));
+    assert!(
+        c.diagnostics[1].message.starts_with(&quoted),
+        "{}",
+        c.diagnostics[1]
     );
     assert!(c.diagnostics[1].message.len() < 1000);
 }

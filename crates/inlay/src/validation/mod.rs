@@ -21,9 +21,12 @@
 //!
 //! # Reporting
 //!
-//! Validation reports **every independent error** it finds, not just the first, in array
-//! order: array-level messages first, then one group per element, then signature-level
-//! messages (unparseable signature, missing elements). Checks that depend on a value already
+//! Validation reports **every independent error** it finds, not just the first, in this
+//! order: count-level messages (164, 151, 420), then one group per element in array order
+//! (name, class, step rate, level-9 instancing, slot, format, offset, slot consistency), then
+//! the cross-element checks (duplicate semantics 160, the 9_3 slot-0 rule 1048633), then the
+//! signature-level messages in signature order (type mismatches 391, missing elements 163) or
+//! the unreadable-signature error (161). Checks that depend on a value already
 //! reported as invalid are skipped so that one mistake gives one message: an element whose
 //! format is invalid (152/153) gets no alignment (159) or type-mismatch (391) message, an
 //! element with an invalid class (155) takes part in no slot-class comparison (157/158), an

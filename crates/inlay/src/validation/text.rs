@@ -27,14 +27,18 @@ impl fmt::Display for Name<'_> {
     }
 }
 
-/// A semantic as "COLOR1"; written as `"POSITION2" index 0` when the name is empty or ends in
-/// a digit, where gluing the index on would be ambiguous.
+/// A semantic as "COLOR1"; written as `"POSITION2" index 0` when the name is empty, ends in a
+/// digit or holds control characters (printed escaped), where gluing the index on would be
+/// ambiguous.
 pub(crate) struct Semantic<'a>(pub &'a str, pub u32);
 
 impl fmt::Display for Semantic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let Semantic(name, index) = *self;
-        if name.is_empty() || name.ends_with(|c: char| c.is_ascii_digit()) {
+        let ambiguous = name.is_empty()
+            || name.ends_with(|c: char| c.is_ascii_digit())
+            || name.chars().any(char::is_control);
+        if ambiguous {
             write!(f, "\"{}\" index {index}", Name(name))
         } else {
             write!(f, "{}{index}", Name(name))
