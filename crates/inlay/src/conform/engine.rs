@@ -14,7 +14,7 @@ use crate::dxbc::signature::{ComponentType, MinPrecision, Signature, SignatureEl
 use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
 use crate::target::Target;
-use crate::validation::{create_input_layout, create_input_layout_with_signature};
+use crate::validation::create_input_layout;
 
 /// A creation's comparable result and the layout it produced.
 pub(crate) struct Created {
@@ -47,16 +47,14 @@ pub(crate) fn signature(entries: &[SignatureEntry]) -> Signature {
     }
 }
 
-/// What a case hands to `CreateInputLayout`.
-pub(crate) enum Bytecode {
-    /// Container bytes (from a file or inline hex).
-    Bytes(Vec<u8>),
-    /// An inline signature (until the DXBC writer lands, passed to validation parsed).
-    Signature(Signature),
+/// The bytes an inline `signature` shader hands to `CreateInputLayout`: a signature-only DXBC
+/// container (one `ISGN` chunk, valid checksum) written by [`crate::dxbc::signature_blob`].
+pub(crate) fn signature_container(entries: &[SignatureEntry]) -> Vec<u8> {
+    crate::dxbc::signature_blob(&signature(entries))
 }
 
 /// Runs the case's `CreateInputLayout` call on `bytecode`.
-pub(crate) fn create(case: &Case, bytecode: &Bytecode) -> Created {
+pub(crate) fn create(case: &Case, bytecode: &[u8]) -> Created {
     let target = Target::new(case.api(), case.feature_level());
     let elements: Option<Vec<InputElementDesc>> = case.elements.as_ref().map(|els| {
         els.iter()
@@ -71,22 +69,13 @@ pub(crate) fn create(case: &Case, bytecode: &Bytecode) -> Created {
             })
             .collect()
     });
-    let creation = match bytecode {
-        Bytecode::Bytes(b) => create_input_layout(
-            &target,
-            elements.as_deref(),
-            case.num_elements(),
-            b,
-            case.validate_only,
-        ),
-        Bytecode::Signature(s) => create_input_layout_with_signature(
-            &target,
-            elements.as_deref(),
-            case.num_elements(),
-            Ok(s),
-            case.validate_only,
-        ),
-    };
+    let creation = create_input_layout(
+        &target,
+        elements.as_deref(),
+        case.num_elements(),
+        bytecode,
+        case.validate_only,
+    );
     let by = |sev: Severity| -> Vec<u32> {
         creation
             .diagnostics

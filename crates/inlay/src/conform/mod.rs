@@ -19,10 +19,10 @@
 //!   duplicate case names) are reported with file, line and column and count as failures.
 //! * A case whose `dxbc` file does not exist is *skipped*, not passed (corpus-backed cases on
 //!   a machine without the corpus).
-//! * Inline `signature` shaders describe an `ISGN` chunk (stream 0, default precision); they
-//!   are turned into that signature and matched by
-//!   [`crate::validation::create_input_layout_with_signature`] (a signature-only DXBC
-//!   container written by the library's DXBC writer replaces this once the writer lands).
+//! * Inline `signature` shaders describe an `ISGN` chunk (stream 0, default precision); the
+//!   runner writes a real signature-only DXBC container (valid checksum) with
+//!   [`crate::dxbc::signature_blob`] and hands those bytes to
+//!   [`crate::validation::create_input_layout`], like any other bytecode.
 
 mod compare;
 mod engine;
@@ -90,7 +90,7 @@ pub enum Outcome {
 }
 
 /// The bytecode a case hands to `CreateInputLayout`, or why there is none.
-fn bytecode(case: &Case, base: &Path) -> Result<engine::Bytecode, Outcome> {
+fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
     match &case.shader {
         Shader::Dxbc(rel) => {
             let path = base.join(rel);
@@ -100,14 +100,12 @@ fn bytecode(case: &Case, base: &Path) -> Result<engine::Bytecode, Outcome> {
                     path.display()
                 )));
             }
-            std::fs::read(&path)
-                .map(engine::Bytecode::Bytes)
-                .map_err(|e| {
-                    Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
-                })
+            std::fs::read(&path).map_err(|e| {
+                Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
+            })
         }
-        Shader::DxbcHex(bytes) => Ok(engine::Bytecode::Bytes(bytes.clone())),
-        Shader::Signature(entries) => Ok(engine::Bytecode::Signature(engine::signature(entries))),
+        Shader::DxbcHex(bytes) => Ok(bytes.clone()),
+        Shader::Signature(entries) => Ok(engine::signature_container(entries)),
     }
 }
 
