@@ -1106,6 +1106,13 @@ for topo, n in [("point_list", 3), ("line_list", 5), ("line_list", 1), ("line_st
         ev += "; patch lists: floor(n/N) patches of N control points (spec 8.11)"
     draw_case(F, "%s-%d" % (topo.replace("_", "-"), n), ev, TOP_EL, TOP_SIG, {0: (top_vb, 4, 0)},
               draw(n), topology=topo, prims=True)
+for m in range(1, 33):
+    if m in (1, 3, 4, 16, 32):
+        continue
+    draw_case(F, "patch-list-%d-%d" % (m, 2 * m + 1), EV_TOP + "; patch lists: floor(n/N) "
+              "patches of N control points, the leftover vertex dropped (spec 8.11, 8.13)",
+              TOP_EL, TOP_SIG, {0: (top_vb, 4, 0)}, draw(2 * m + 1), topology="patch_list_%d" % m,
+              prims=True)
 draw_case(F, "triangle-strip-instanced-restarts", EV_TOP + "; ia-semantics 5 (an implicit cut "
           "after every instance) and 6.4 (PrimitiveID resets per instance)", TOP_EL, TOP_SIG,
           {0: (top_vb, 4, 0)}, draw_instanced(4, 2, 1), topology="triangle_strip", prims=True)
