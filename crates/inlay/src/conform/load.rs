@@ -279,6 +279,14 @@ mod tests {
             )
         };
         assert!(parse_text(Path::new("t"), &file(&[case("a", &draw("\"3f800000\""))])).is_ok());
+        let ids_only =
+            draw("null").replace(r#", "registers": {"0": [null, null, null, null]}"#, "");
+        let f = parse_text(Path::new("t"), &file(&[case("a", &ids_only)])).unwrap();
+        assert!(
+            f.cases[0].expect_draw.as_ref().unwrap().vertices[0]
+                .registers
+                .is_empty()
+        );
         let e = err(&file(&[case("a", &draw("\"3f8\""))]));
         assert!(e.message.contains("8 hex digits"), "{e}");
         let e = err(&file(&[case("a", &draw("1"))]));

@@ -184,7 +184,8 @@ pub enum ComponentKind {
     Float,
     /// `D3D_REGISTER_COMPONENT_UINT32`.
     Uint,
-    /// `D3D_REGISTER_COMPONENT_SINT32`.
+    /// `D3D_REGISTER_COMPONENT_SINT32` (`"sint"`; fxc's spelling `"int"` is accepted too).
+    #[serde(alias = "int")]
     Sint,
 }
 
@@ -454,8 +455,9 @@ pub struct ExpectVertex {
     pub vertex_id: u32,
     /// `SV_InstanceID`.
     pub instance_id: u32,
-    /// Input registers to compare, by register number.
-    #[serde(deserialize_with = "register_map")]
+    /// Input registers to compare, by register number (none when omitted: only the IDs are
+    /// compared).
+    #[serde(default, deserialize_with = "register_map")]
     pub registers: BTreeMap<u32, [Option<u32>; 4]>,
 }
 
