@@ -124,6 +124,11 @@ fn check_record(name: &str, bytes: &[u8], rec: &Value, errs: &mut Vec<String>) {
             c.shader_model_string()
         ));
     }
+    if let Some(profile) = rec["profile"].as_str()
+        && c.profile().as_deref() != Some(profile)
+    {
+        fail(format!("profile {:?} vs record {profile}", c.profile()));
+    }
     if let Some(l9) = rec["level9_bytecode"].as_str() {
         let got = c.level9_bytecode().and_then(|l| l.profile());
         if got.as_deref() != Some(l9) {
@@ -211,6 +216,9 @@ fn check_record(name: &str, bytes: &[u8], rec: &Value, errs: &mut Vec<String>) {
     }
     if !rec["shader_model"].is_null() && json["shader_model"] != rec["shader_model"] {
         fail(format!("report shader_model {}", json["shader_model"]));
+    }
+    if !rec["profile"].is_null() && json["profile"] != rec["profile"] {
+        fail(format!("report profile {}", json["profile"]));
     }
     if json["checksum_matches"] != cont["checksum_matches"] {
         fail("report checksum_matches".into());

@@ -212,11 +212,21 @@ impl<'a> Container<'a> {
         })
     }
 
-    /// The first chunk of the first kind in `kinds` that is present.
+    /// The first chunk of the earliest kind in `kinds` (priority order) that is present, found
+    /// in one pass over the chunk table.
     fn first_of(&self, kinds: &[SignatureKind]) -> Option<(SignatureKind, Chunk<'a>)> {
-        kinds
-            .iter()
-            .find_map(|&k| self.chunk(k.tag()).map(|c| (k, c)))
+        let mut best: Option<(usize, SignatureKind, Chunk<'a>)> = None;
+        for c in self.chunks() {
+            if let Some(rank) = kinds.iter().position(|k| k.tag() == c.tag)
+                && best.as_ref().is_none_or(|b| rank < b.0)
+            {
+                best = Some((rank, kinds[rank], c));
+                if rank == 0 {
+                    break;
+                }
+            }
+        }
+        best.map(|(_, k, c)| (k, c))
     }
 
     /// The chunk [`Container::input_signature`] reads: `ISG1` when present, else `ISGN`.
@@ -305,6 +315,18 @@ impl<'a> Container<'a> {
             return Some(format!("4_0_level_{}", l9.feature_level_suffix()));
         }
         Some(format!("{}_{}", v.major, v.minor))
+    }
+
+    /// The fxc target profile the program was compiled for: stage prefix and
+    /// [`Container::shader_model_string`], e.g. `vs_5_0`, `ps_4_0_level_9_3`. `None` without a
+    /// readable program version.
+    pub fn profile(&self) -> Option<String> {
+        let v = self.shader_version()?;
+        Some(format!(
+            "{}_{}",
+            v.stage.profile_prefix(),
+            self.shader_model_string()?
+        ))
     }
 
     /// Rebuilds the container from its chunks with [`super::write_container`] (canonical
