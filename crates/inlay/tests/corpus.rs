@@ -217,9 +217,6 @@ fn check_record(name: &str, bytes: &[u8], rec: &Value, errs: &mut Vec<String>) {
     if !rec["shader_model"].is_null() && json["shader_model"] != rec["shader_model"] {
         fail(format!("report shader_model {}", json["shader_model"]));
     }
-    if !rec["profile"].is_null() && json["profile"] != rec["profile"] {
-        fail(format!("report profile {}", json["profile"]));
-    }
     if json["checksum_matches"] != cont["checksum_matches"] {
         fail("report checksum_matches".into());
     }

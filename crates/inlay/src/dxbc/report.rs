@@ -66,8 +66,6 @@ pub struct ShaderReport {
     pub stage: Option<String>,
     /// `4_0`, `5_0`, `4_0_level_9_1`, …; `None` (null) without a program chunk.
     pub shader_model: Option<String>,
-    /// fxc target profile, e.g. `vs_4_0_level_9_1`; `None` (null) without a program chunk.
-    pub profile: Option<String>,
     /// Whether the stored digest equals the recomputed one.
     pub checksum_matches: bool,
     /// The stored digest, hex.
@@ -216,7 +214,6 @@ impl ShaderReport {
         Ok(ShaderReport {
             stage: p.stage.map(|s| s.name().to_string()),
             shader_model: c.shader_model_string(),
-            profile: c.profile(),
             checksum_matches: c.checksum_matches(),
             checksum: hex(&c.digest()),
             computed_checksum: hex(&c.computed_digest()),
@@ -474,7 +471,10 @@ mod tests {
         let v = serde_json::to_value(&r).unwrap();
         assert_eq!(v["stage"], "geometry");
         assert_eq!(v["shader_model"], "4_0");
-        assert_eq!(v["profile"], "gs_4_0");
+        assert_eq!(
+            Container::parse(&blob).unwrap().profile().as_deref(),
+            Some("gs_4_0")
+        );
         assert_eq!(v["checksum_matches"], true);
         assert_eq!(v["level9_bytecode"], serde_json::Value::Null);
         assert_eq!(v["input_signature_chunk"], "ISG1");
