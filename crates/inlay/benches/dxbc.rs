@@ -18,7 +18,7 @@ use inlay::dxbc::{
 use inlay::element::InputElementDesc;
 use inlay::format::Format;
 use inlay::target::Target;
-use inlay::validation::create_input_layout_with_signature;
+use inlay::validation::{create_input_layout, create_input_layout_with_signature};
 
 /// Nanoseconds per call of `f`, best of 7 rounds of `iters` calls.
 fn time(iters: u32, mut f: impl FnMut()) -> f64 {
@@ -118,6 +118,17 @@ fn main() {
         ));
     });
     println!("parse + signature + 6-element layout:     {full:8.1} ns (target < 2000 ns)");
+
+    let whole = time(20_000, || {
+        black_box(create_input_layout(
+            &target,
+            Some(black_box(&elements)),
+            6,
+            black_box(&blob),
+            false,
+        ));
+    });
+    println!("create_input_layout(bytecode), digest checked: {whole:8.1} ns (digest included)");
 
     let digest = time(20_000, || {
         black_box(checksum(black_box(&blob)));
