@@ -469,3 +469,74 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+    use inlay::format::Format;
+    use inlay::target::Target;
+
+    fn layout() -> InputLayout {
+        let elements = [
+            InputElementDesc::per_vertex("P", 0, Format::R32G32_FLOAT, 0, 0),
+            InputElementDesc::per_vertex("Q", 0, Format::R8G8B8A8_UNORM, 0, 4),
+            InputElementDesc::per_vertex("R", 0, Format::R16_UINT, 0, APPEND_ALIGNED_ELEMENT),
+        ];
+        validation::layout_without_shader(&Target::default(), &elements)
+            .layout
+            .unwrap()
+    }
+
+    #[test]
+    fn cells_mark_elements_overlaps_and_padding() {
+        let l = layout();
+        let maps = build(&l, Some(16), &[]);
+        let m = &maps[0];
+        assert_eq!((m.stride, m.min_stride, m.cells.len()), (16, 10, 16));
+        assert_eq!(m.cells[3], Cell::Element(0));
+        assert_eq!(m.cells[4], Cell::Overlap(vec![0, 1]));
+        assert_eq!(m.cells[8], Cell::Element(2));
+        assert_eq!(m.cells[10], Cell::Padding);
+        assert_eq!(ranges(&m.cells, |c| *c == Cell::Padding), [(10, 16)]);
+        // R16_UINT appended after COLOR at 8 (two bytes), stride override for slot 0 wins.
+        let maps = build(&l, Some(16), &[(0, 12)]);
+        assert_eq!((maps[0].stride, maps[0].cells.len()), (12, 12));
+    }
+
+    #[test]
+    fn colour_only_when_enabled() {
+        let l = layout();
+        let maps = build(&l, None, &[]);
+        let plain = text_picture(&l, &maps, Style::PLAIN);
+        assert!(!plain.contains('\x1b'));
+        assert!(
+            plain.contains("       0  A  A  A  A  !  !  !  !  C  C\n"),
+            "{plain}"
+        );
+        let coloured = text_picture(&l, &maps, Style { enabled: true });
+        assert!(
+            coloured.contains("\x1b[30;48;5;39m A \x1b[0m"),
+            "{coloured}"
+        );
+        assert!(coloured.contains("\x1b[1;97;41m ! \x1b[0m"));
+    }
+
+    #[test]
+    fn svg_escapes_names() {
+        let elements = [InputElementDesc::per_vertex(
+            "A<&>",
+            0,
+            Format::R32_FLOAT,
+            0,
+            0,
+        )];
+        let l = validation::layout_without_shader(&Target::default(), &elements)
+            .layout
+            .unwrap();
+        let svg = svg_picture(&l, &build(&l, None, &[]), "t\"<");
+        assert!(svg.contains("A&lt;&amp;&gt;0 R32_FLOAT"));
+        assert!(svg.contains(">t&quot;&lt;</text>"));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    }
+}

@@ -54,6 +54,43 @@ fn check_refused_layout_points_at_the_fields() {
 }
 
 #[test]
+fn check_follows_the_target() {
+    // Instancing at feature level 9_1 is refused; on D3D10 slot 16 does not exist.
+    let r = inlay(&[
+        "check",
+        "layouts.h",
+        "--array",
+        "kSprites",
+        "--feature-level",
+        "9_1",
+    ]);
+    assert_eq!(r.code, 1);
+    snapshot("check-sprites-9_1", &r.transcript);
+    let r = inlay(&[
+        "check",
+        "layouts.h",
+        "--array",
+        "kSprites",
+        "--api",
+        "d3d10",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        (v["api"].as_str(), v["feature_level"].as_str()),
+        (Some("d3d10"), Some("10_0"))
+    );
+    let r = inlay(&["check", "seed.h", "--feature-level", "12_0"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("unknown feature level `12_0`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn several_arrays_need_a_name() {
     let r = inlay(&["check", "layouts.h"]);
     assert_eq!(r.code, 2);

@@ -375,3 +375,234 @@ mod tests {
         );
     }
 }
+
+/// Property tests (issue 7): the parsers never panic, their error positions agree with the
+/// text, and layouts written out as C, JSON or TOML read back identically.
+#[cfg(all(test, feature = "serde"))]
+mod proptests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+    use crate::format::Format;
+
+    fn element() -> impl Strategy<Value = InputElementDesc> {
+        (
+            prop::option::weighted(0.9, "[A-Za-z_][A-Za-z_0-9]{0,10}"),
+            prop_oneof![0..8u32, any::<u32>()],
+            prop_oneof![0..120u32, any::<u32>()],
+            prop_oneof![0..32u32, any::<u32>()],
+            prop_oneof![
+                (0..64u32).prop_map(|o| o * 4),
+                Just(APPEND_ALIGNED_ELEMENT),
+                any::<u32>()
+            ],
+            prop_oneof![0..2u32, any::<u32>()],
+            prop_oneof![0..4u32, any::<u32>()],
+        )
+            .prop_map(|(name, index, format, slot, offset, class, step)| {
+                InputElementDesc {
+                    semantic_name: name,
+                    semantic_index: index,
+                    format: Format(format),
+                    input_slot: slot,
+                    aligned_byte_offset: offset,
+                    input_slot_class: class,
+                    instance_data_step_rate: step,
+                }
+            })
+    }
+
+    fn to_c(elements: &[InputElementDesc], hex: bool) -> String {
+        let num = |v: u32| {
+            if hex {
+                format!("0x{v:X}u")
+            } else {
+                v.to_string()
+            }
+        };
+        let mut s =
+            String::from("// generated\nstatic const D3D11_INPUT_ELEMENT_DESC layout[] =\n{\n");
+        for e in elements {
+            let name = e
+                .semantic_name
+                .as_ref()
+                .map_or("NULL".to_string(), |n| format!("\"{n}\""));
+            let format = match e.format.name() {
+                Some(n) => format!("DXGI_FORMAT_{n}"),
+                None => num(e.format.0),
+            };
+            let offset = match e.aligned_byte_offset {
+                APPEND_ALIGNED_ELEMENT => "D3D11_APPEND_ALIGNED_ELEMENT".to_string(),
+                o => num(o),
+            };
+            let class = match e.input_slot_class {
+                0 => "D3D11_INPUT_PER_VERTEX_DATA".to_string(),
+                1 => "D3D11_INPUT_PER_INSTANCE_DATA".to_string(),
+                c => num(c),
+            };
+            s.push_str(&format!(
+                "    {{ {name}, {}, {format}, /* slot */ {},\n      {offset}, {class}, {} }},\n",
+                num(e.semantic_index),
+                num(e.input_slot),
+                num(e.instance_data_step_rate)
+            ));
+        }
+        s.push_str("};\n");
+        s
+    }
+
+    fn to_json(elements: &[InputElementDesc]) -> String {
+        let items: Vec<serde_json::Value> = elements
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "semantic": e.semantic_name,
+                    "index": e.semantic_index,
+                    "format": e.format.name().map_or(serde_json::json!(e.format.0), |n| serde_json::json!(n)),
+                    "slot": e.input_slot,
+                    "offset": if e.aligned_byte_offset == APPEND_ALIGNED_ELEMENT { serde_json::json!("append") } else { serde_json::json!(e.aligned_byte_offset) },
+                    "class": match e.input_slot_class { 0 => serde_json::json!("vertex"), 1 => serde_json::json!("instance"), c => serde_json::json!(c) },
+                    "step_rate": e.instance_data_step_rate,
+                })
+            })
+            .collect();
+        serde_json::to_string_pretty(&serde_json::json!({ "elements": items })).unwrap()
+    }
+
+    fn to_toml(elements: &[InputElementDesc]) -> String {
+        let mut s = String::new();
+        for e in elements {
+            s.push_str("[[elements]]\n");
+            // TOML has no null: only named elements are written.
+            s.push_str(&format!(
+                "semantic = \"{}\"\n",
+                e.semantic_name.as_deref().unwrap_or("")
+            ));
+            s.push_str(&format!("index = {}\n", e.semantic_index));
+            match e.format.name() {
+                Some(n) => s.push_str(&format!("format = \"{n}\"\n")),
+                None => s.push_str(&format!("format = {}\n", e.format.0)),
+            }
+            s.push_str(&format!("slot = {}\n", e.input_slot));
+            if e.aligned_byte_offset == APPEND_ALIGNED_ELEMENT {
+                s.push_str("offset = \"append\"\n");
+            } else {
+                s.push_str(&format!("offset = {}\n", e.aligned_byte_offset));
+            }
+            s.push_str(&format!(
+                "class = {}\nstep_rate = {}\n\n",
+                e.input_slot_class, e.instance_data_step_rate
+            ));
+        }
+        s
+    }
+
+    /// Tokens that C layouts are made of, to build near-valid garbage.
+    fn c_token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "{",
+            "}",
+            ",",
+            ";",
+            "=",
+            "[",
+            "]",
+            "(",
+            ")",
+            "\"POSITION\"",
+            "\"",
+            "0",
+            "12",
+            "0x1F",
+            "-",
+            "~",
+            "|",
+            "*",
+            "/",
+            "DXGI_FORMAT_R32G32B32_FLOAT",
+            "DXGI_FORMAT_",
+            "D3D11_INPUT_PER_VERTEX_DATA",
+            "D3D11_APPEND_ALIGNED_ELEMENT",
+            "D3D11_INPUT_ELEMENT_DESC",
+            "layout",
+            "const",
+            "/*",
+            "*/",
+            "//",
+            "\n",
+            "#define X 1\n",
+            ".SemanticName",
+            "NULL",
+            "1.5f",
+            "'a'",
+            "\\",
+            "é",
+            "99999999999999999999999",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn c_round_trip(elements in prop::collection::vec(element(), 1..12), hex in any::<bool>()) {
+            let src = to_c(&elements, hex);
+            let p = c::parse(&src, None).unwrap();
+            prop_assert_eq!(&p.elements, &elements);
+            prop_assert_eq!(p.spans.len(), elements.len());
+            for s in &p.spans {
+                let text = &src[s.element.range()];
+                prop_assert!(text.starts_with('{') && text.ends_with('}'), "element span {:?}", text);
+            }
+        }
+
+        #[test]
+        fn json_round_trip(elements in prop::collection::vec(element(), 0..12)) {
+            let p = json::parse_layout(&to_json(&elements)).unwrap();
+            prop_assert_eq!(p.elements, elements);
+        }
+
+        #[test]
+        fn toml_round_trip(elements in prop::collection::vec(element(), 0..12)) {
+            let elements: Vec<_> = elements.into_iter().map(|mut e| { e.semantic_name.get_or_insert_with(String::new); e }).collect();
+            let src = to_toml(&elements);
+            if elements.is_empty() {
+                prop_assert!(toml::parse_layout(&src).is_err());
+            } else {
+                prop_assert_eq!(toml::parse_layout(&src).unwrap().elements, elements);
+            }
+        }
+
+        #[test]
+        fn c_garbage_never_panics(tokens in prop::collection::vec(c_token(), 0..200), sep in prop::sample::select(vec![" ", "", "\n"])) {
+            let src = format!("D3D11_INPUT_ELEMENT_DESC d[] = {{{}", tokens.join(sep));
+            if let Err(e) = c::parse(&src, None) {
+                prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
+                prop_assert!(e.found.chars().count() <= MAX_EXCERPT_CHARS + 1);
+            }
+        }
+
+        #[test]
+        fn any_text_never_panics(src in "\\PC{0,300}") {
+            for syntax in [Syntax::C, Syntax::Json, Syntax::Toml] {
+                if let Err(e) = parse_layout(&src, syntax, None) {
+                    prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
+                }
+            }
+            let _ = json::parse_signature(&src);
+            let _ = toml::parse_signature(&src);
+        }
+
+        #[test]
+        fn mutated_json_never_panics(elements in prop::collection::vec(element(), 1..4), cut in any::<prop::sample::Index>(), byte in any::<u8>()) {
+            let mut bytes = to_json(&elements).into_bytes();
+            let i = cut.index(bytes.len());
+            bytes[i] = byte;
+            let src = String::from_utf8_lossy(&bytes);
+            if let Err(e) = json::parse_layout(&src) {
+                prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
+            }
+        }
+    }
+}
