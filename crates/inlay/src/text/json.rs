@@ -82,6 +82,11 @@ fn from_str<T: DeserializeOwned>(source: &str) -> Result<T, TextError> {
 /// it, found by looking back at most 256 bytes), a word (number, literal) or one character.
 fn token_at(src: &str, at: usize) -> Span {
     let b = src.as_bytes();
+    // serde_json counts columns in bytes: the position may fall inside a character.
+    let mut at = at.min(b.len());
+    while !src.is_char_boundary(at) {
+        at -= 1;
+    }
     if at >= b.len() {
         return Span::new(b.len(), b.len());
     }
@@ -384,6 +389,8 @@ mod tests {
         );
         assert_eq!(err("[{,]").0..=err("[{,]").1, 1..=3);
         assert_eq!(err("").3, "EOF while parsing a value");
+        // Found by the property test: an error position inside a multi-byte character.
+        assert_eq!(err("\"\u{109d2}").0..=err("\"\u{109d2}").1, 1..=2);
     }
 
     #[test]
