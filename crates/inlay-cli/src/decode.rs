@@ -1,6 +1,7 @@
 //! `inlay decode`: the vertices the input assembler produces for a draw, streamed as a table,
 //! CSV or JSON.
 
+use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -386,15 +387,22 @@ fn columns(layout: &InputLayout, all_lanes: bool) -> Vec<Column> {
 
 const LANE: [&str; 4] = ["x", "y", "z", "w"];
 
-fn value_text(bits: u32, kind: Kind, hex: bool) -> String {
+fn write_value(out: &mut String, bits: u32, kind: Kind, hex: bool) -> std::fmt::Result {
     if hex {
-        return format!("{bits:08x}");
+        return write!(out, "{bits:08x}");
     }
     match kind {
-        Kind::Uint => bits.to_string(),
-        Kind::Sint => (bits as i32).to_string(),
-        _ => format!("{:?}", f32::from_bits(bits)),
+        Kind::Uint => write!(out, "{bits}"),
+        Kind::Sint => write!(out, "{}", bits as i32),
+        _ => write!(out, "{:?}", f32::from_bits(bits)),
     }
+}
+
+#[cfg(test)]
+fn value_text(bits: u32, kind: Kind, hex: bool) -> String {
+    let mut s = String::new();
+    let _ = write_value(&mut s, bits, kind, hex);
+    s
 }
 
 fn value_json(bits: u32, kind: Kind, hex: bool) -> String {
@@ -402,7 +410,8 @@ fn value_json(bits: u32, kind: Kind, hex: bool) -> String {
         return format!("\"{bits:08x}\"");
     }
     match kind {
-        Kind::Uint | Kind::Sint => value_text(bits, kind, false),
+        Kind::Uint => bits.to_string(),
+        Kind::Sint => (bits as i32).to_string(),
         _ => {
             let f = f32::from_bits(bits);
             if f.is_finite() {
@@ -424,9 +433,34 @@ struct Writer<'c> {
     hex: bool,
     widths: Vec<usize>,
     first: bool,
+    /// The row being built (table and CSV).
+    line: String,
+    /// One cell being built (table).
+    cell: String,
 }
 
 impl Writer<'_> {
+    /// Appends cell `index` (written by `f`) to the line: right-aligned to its column width
+    /// for a table, comma-separated for CSV.
+    fn cell(&mut self, index: usize, f: impl FnOnce(&mut String) -> std::fmt::Result) {
+        self.cell.clear();
+        let _ = f(&mut self.cell);
+        if index > 0 {
+            self.line.push(if self.format == OutputFormat::Csv {
+                ','
+            } else {
+                ' '
+            });
+        }
+        if self.format == OutputFormat::Table {
+            let w = self.widths.get(index).copied().unwrap_or(0);
+            for _ in self.cell.chars().count()..w {
+                self.line.push(' ');
+            }
+        }
+        self.line.push_str(&self.cell);
+    }
+
     fn header(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let mut names = vec![
             "position".to_string(),
@@ -460,26 +494,24 @@ impl Writer<'_> {
     fn row(&mut self, out: &mut dyn Write, v: &AssembledVertex) -> std::io::Result<()> {
         match self.format {
             OutputFormat::Table | OutputFormat::Csv => {
-                let mut cells = vec![
-                    v.position.to_string(),
-                    v.vertex_id.to_string(),
-                    v.instance_id.to_string(),
-                ];
+                // One reusable line buffer: no allocation per vertex.
+                self.line.clear();
+                let mut index = 0;
+                self.cell(index, |b| write!(b, "{}", v.position));
+                index += 1;
+                self.cell(index, |b| write!(b, "{}", v.vertex_id));
+                index += 1;
+                self.cell(index, |b| write!(b, "{}", v.instance_id));
                 for c in self.columns {
                     for &l in &c.lanes {
-                        cells.push(value_text(v.registers[c.register][l], c.kind, self.hex));
+                        index += 1;
+                        let bits = v.registers[c.register][l];
+                        let (kind, hex) = (c.kind, self.hex);
+                        self.cell(index, |b| write_value(b, bits, kind, hex));
                     }
                 }
-                if self.format == OutputFormat::Csv {
-                    writeln!(out, "{}", cells.join(","))
-                } else {
-                    let line: Vec<String> = cells
-                        .iter()
-                        .zip(&self.widths)
-                        .map(|(n, w)| format!("{n:>w$}"))
-                        .collect();
-                    writeln!(out, "{}", line.join(" "))
-                }
+                self.line.push('\n');
+                out.write_all(self.line.as_bytes())
             }
             OutputFormat::Json => {
                 let mut s = format!(
@@ -676,6 +708,8 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         hex: args.hex,
         widths: Vec::new(),
         first: true,
+        line: String::new(),
+        cell: String::new(),
     };
     let out: &mut dyn Write = match file.as_mut() {
         Some(f) => f,

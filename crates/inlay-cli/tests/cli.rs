@@ -447,3 +447,47 @@ fn conform_runs_the_shared_examples() {
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);
 }
+
+#[test]
+fn conform_reports_failures_with_status_1() {
+    let dir = scratch("conform");
+    let case = r#"{"schema": "inlay-conformance/1", "cases": [
+ {"name": "wrong-on-purpose", "evidence": "test of the runner's exit status",
+  "elements": [{"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "slot": 0, "offset": 1, "class": "vertex", "step_rate": 0}],
+  "shader": {"signature": [{"semantic": "POSITION", "index": 0, "register": 0, "mask": "xyz", "used": "xyz", "type": "float", "sv": "NONE"}]},
+  "expect": {"hresult": "S_OK"}}]}"#;
+    std::fs::write(dir.join("case.json"), case).unwrap();
+    let r = inlay_in(&dir, &["conform", "case.json"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.ends_with("0 passed, 1 failed\n"), "{}", r.stdout);
+    let r = inlay_in(&dir, &["conform", "case.json", "--json"]);
+    assert_eq!(r.code, 1);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["failed"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_wrapper_prints_both_workloads() {
+    // A smoke test of the wrapper only: tiny sizes, no timing is asserted.
+    let r = inlay(&["bench", "--vertices", "2000", "--repeats", "1", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let names: Vec<&str> = v["workloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["W1", "W2"]);
+    for key in [
+        "mvert_per_s",
+        "roof_mvert_per_s",
+        "roof_nt_mvert_per_s",
+        "ratio",
+        "ratio_nt",
+    ] {
+        assert!(v["workloads"][0][key].is_number(), "{key}");
+    }
+    assert_eq!(inlay(&["bench", "--vertices", "0"]).code, 2);
+}
