@@ -7,11 +7,13 @@
 //! it) and the forced portable path, with normal and non-temporal stores, for both output
 //! shapes. Every comparison is of exact bit patterns.
 
-use inlay::assembler::binding::VertexBufferBinding;
+use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexIds, WalkBatch};
 use inlay::convert::{decode_element, out_of_bounds};
 use inlay::fetch::{FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
-use inlay::format::{Format, vertex_formats};
+use inlay::format::{Format, Kind, vertex_formats};
 use inlay::layout::{InputClass, InputLayout, LayoutElement};
+use inlay::target::Target;
 
 /// SplitMix64: small deterministic generator.
 struct Rng(u64);
@@ -108,6 +110,10 @@ fn variants() -> Vec<(Isa, StoreMode)> {
     if Isa::Avx2.is_supported() {
         v.push((Isa::Avx2, StoreMode::Normal));
         v.push((Isa::Avx2, StoreMode::Streaming));
+        if Isa::Avx512.is_supported() {
+            v.push((Isa::Avx512, StoreMode::Normal));
+            v.push((Isa::Avx512, StoreMode::Streaming));
+        }
     } else {
         eprintln!("note: AVX2 not available, only the portable path is tested");
     }
@@ -421,4 +427,326 @@ fn errors_name_the_problem() {
     )
     .unwrap();
     assert_eq!(out, [[0; 4]; 2]);
+}
+
+/// Every code of every UNORM/SNORM component of every IA format (vertex `i` holds `i mod 2^b`
+/// in each `b`-bit field) through every kernel variant — the fused AVX2/AVX-512 kernels divide
+/// with the FMA quotient — against `convert::decode_element`, bit for bit.
+#[test]
+fn every_code_of_every_normalised_format_through_every_kernel() {
+    let mut formats_checked = Vec::new();
+    for info in vertex_formats() {
+        let comps: Vec<_> = info.present().collect();
+        if !comps
+            .iter()
+            .any(|c| matches!(c.kind, Kind::Unorm | Kind::Snorm))
+        {
+            continue;
+        }
+        formats_checked.push(info.name);
+        let size = info.byte_size() as usize;
+        let max_bits = comps.iter().map(|c| c.bits as u32).max().unwrap();
+        let n = 1usize << max_bits;
+        let mut data = vec![0u8; n * size];
+        for (i, v) in data.chunks_exact_mut(size).enumerate() {
+            let mut word = 0u128;
+            for c in &comps {
+                let code = (i as u128) & ((1u128 << c.bits) - 1);
+                word |= code << c.bit_offset;
+            }
+            v.copy_from_slice(&word.to_le_bytes()[..size]);
+        }
+        let layout = InputLayout {
+            elements: vec![element(Format(info.value), 0, 0, Some(0))],
+            ..Default::default()
+        };
+        let bindings = [Some(VertexBufferBinding {
+            data: &data,
+            stride: size as u32,
+            offset: 0,
+        })];
+        let want: Vec<[u32; 4]> = data
+            .chunks_exact(size)
+            .map(|v| decode_element(info, v))
+            .collect();
+        for (isa, store) in variants() {
+            let plan = FetchPlan::new(&layout, &bindings)
+                .unwrap()
+                .with_isa(isa)
+                .with_store_mode(store);
+            let mut got = vec![[0xdead_beef_u32; 4]; n];
+            plan.fetch_registers(
+                Vertices::Range {
+                    first: 0,
+                    count: n as u32,
+                },
+                Instance::default(),
+                &mut got,
+            )
+            .unwrap();
+            if let Some(i) = (0..n).find(|&i| got[i] != want[i]) {
+                panic!(
+                    "{} {isa:?}/{store:?} code {i}: got {:08x?}, want {:08x?}",
+                    info.name, got[i], want[i]
+                );
+            }
+        }
+    }
+    assert_eq!(formats_checked.len(), 18, "{formats_checked:?}");
+}
+
+/// A random IA state and draw: layout (1–6 elements over slots 0–2, per-instance elements on
+/// slot 2 with step rates 0, 1 or 3), buffers, and one of Draw / DrawIndexed (16- or 32-bit
+/// indices with cut values and out-of-range indices) / DrawInstanced / DrawIndexedInstanced.
+struct RandomDraw {
+    layout: InputLayout,
+    buffers: Vec<Vec<u8>>,
+    strides: Vec<u32>,
+    offsets: Vec<u32>,
+    index_data: Vec<u8>,
+    index32: bool,
+    call: (u8, u32, u32, u32, i32, u32),
+}
+
+fn random_draw(rng: &mut Rng, round: u64) -> RandomDraw {
+    let formats: Vec<Format> = vertex_formats().map(|f| Format(f.value)).collect();
+    let mut registers: Vec<u32> = (0..16).collect();
+    let mut elements = Vec::new();
+    for _ in 0..(1 + rng.below(6)) {
+        let format = formats[rng.below(formats.len() as u64) as usize];
+        let slot = rng.below(3) as u32;
+        let register = registers.remove(rng.below(registers.len() as u64) as usize);
+        let mut e = element(format, slot, 4 * rng.below(8) as u32, Some(register));
+        if slot == 2 {
+            e.class = InputClass::PerInstance;
+            e.step_rate = [0, 1, 3][rng.below(3) as usize];
+        }
+        elements.push(e);
+    }
+    let strides: Vec<u32> = (0..3)
+        .map(|_| [0, 16, 28, 32, 48, 52][rng.below(6) as usize])
+        .collect();
+    let buffers: Vec<Vec<u8>> = (0..3)
+        .map(|_| {
+            let n = rng.below(6000) as usize;
+            edgy_bytes(rng, n)
+        })
+        .collect();
+    let offsets: Vec<u32> = (0..3).map(|_| 4 * rng.below(3) as u32).collect();
+    let index32 = round % 2 == 0;
+    let cut = if index32 { 0xffff_ffffu32 } else { 0xffff };
+    let indices: Vec<u32> = (0..rng.below(900))
+        .map(|_| match rng.below(23) {
+            0 => cut,
+            1 => 100_000,
+            _ => rng.below(200) as u32,
+        })
+        .collect();
+    let index_data: Vec<u8> = indices
+        .iter()
+        .flat_map(|&i| {
+            if index32 {
+                i.to_le_bytes().to_vec()
+            } else {
+                (i as u16).to_le_bytes().to_vec()
+            }
+        })
+        .collect();
+    let kind = (round % 4) as u8;
+    let count = rng.below(700) as u32;
+    let instances = 1 + rng.below(7) as u32;
+    let start = rng.below(20) as u32;
+    let base_vertex = rng.below(40) as i32 - 20;
+    let start_instance = rng.below(6) as u32;
+    RandomDraw {
+        layout: InputLayout {
+            elements,
+            ..Default::default()
+        },
+        buffers,
+        strides,
+        offsets,
+        index_data,
+        index32,
+        call: (kind, count, instances, start, base_vertex, start_instance),
+    }
+}
+
+impl RandomDraw {
+    fn draw_call(&self) -> DrawCall<'static> {
+        let (kind, count, instances, start, base_vertex, start_instance) = self.call;
+        match kind {
+            0 => DrawCall::Draw {
+                vertex_count: count,
+                start_vertex: start,
+            },
+            1 => DrawCall::DrawIndexed {
+                index_count: count,
+                start_index: start,
+                base_vertex,
+            },
+            2 => DrawCall::DrawInstanced {
+                vertex_count_per_instance: count,
+                instance_count: instances,
+                start_vertex: start,
+                start_instance,
+            },
+            _ => DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: count,
+                instance_count: instances,
+                start_index: start,
+                base_vertex,
+                start_instance,
+            },
+        }
+    }
+
+    fn bindings(&self) -> Vec<Option<VertexBufferBinding<'_>>> {
+        (0..3)
+            .map(|s| {
+                Some(VertexBufferBinding {
+                    data: &self.buffers[s],
+                    stride: self.strides[s],
+                    offset: self.offsets[s],
+                })
+            })
+            .collect()
+    }
+
+    fn assembler(&self) -> InputAssembler<'_> {
+        let mut ia = InputAssembler::new(&self.layout, Target::default());
+        for (s, b) in self.bindings().into_iter().enumerate() {
+            ia.set_vertex_buffer(s as u32, b).unwrap();
+        }
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data: &self.index_data,
+            format: if self.index32 {
+                IndexFormat::R32Uint
+            } else {
+                IndexFormat::R16Uint
+            },
+            offset: 0,
+        }))
+        .unwrap();
+        ia.set_topology(Topology::PointList).unwrap();
+        ia
+    }
+}
+
+/// The fetch plan (every kernel variant) run over the walk's batches
+/// (`Walker::next_batch` → `Vertices::Range` / `Vertices::Indexed`) against the assembler's
+/// reference iterator (`PreparedDraw::vertices()`), for random non-indexed, indexed-with-cuts
+/// and instanced draws (step rates 0, 1, 3).
+#[test]
+fn fetch_plan_equals_the_assembler_reference_for_random_draws() {
+    let mut rng = Rng(0x5eed_0005);
+    for round in 0..160 {
+        let d = random_draw(&mut rng, round);
+        let ia = d.assembler();
+        let draw = ia.draw(&d.draw_call()).unwrap();
+        let want: Vec<AssembledVertex> = draw.vertices().collect();
+        let bindings = d.bindings();
+        let base = FetchPlan::new(&d.layout, &bindings).unwrap();
+        let regs = base.registers().to_vec();
+        let w = regs.len();
+        for (isa, store) in variants() {
+            let plan = base.clone().with_isa(isa).with_store_mode(store);
+            let mut walker = draw.walk();
+            let mut indices = vec![0u32; 37 + round as usize % 200];
+            let mut k = 0;
+            while let Some(batch) = walker.next_batch(1 + rng.below(300) as usize, &mut indices) {
+                let n = batch.len();
+                let instance = Instance {
+                    id: batch.instance_id(),
+                    start: d.call.5 * (d.call.0 >= 2) as u32,
+                };
+                let vertices = match batch {
+                    WalkBatch::Range {
+                        first_vertex_index,
+                        count,
+                        ..
+                    } => Vertices::Range {
+                        first: first_vertex_index,
+                        count: count as u32,
+                    },
+                    WalkBatch::Indexed {
+                        base_vertex, count, ..
+                    } => Vertices::Indexed {
+                        indices: &indices[..count],
+                        base_vertex,
+                    },
+                };
+                let mut got = vec![[0xdead_beef_u32; 4]; n * w];
+                plan.fetch_registers(vertices, instance, &mut got).unwrap();
+                for j in 0..n {
+                    let v = &want[k + j];
+                    for (p, &r) in regs.iter().enumerate() {
+                        assert_eq!(
+                            got[j * w + p],
+                            v.registers[r as usize],
+                            "round {round} {isa:?}/{store:?} vertex {} register {r} ({:?})",
+                            k + j,
+                            d.draw_call()
+                        );
+                    }
+                }
+                k += n;
+            }
+            assert_eq!(k, want.len(), "round {round}: vertex count");
+        }
+    }
+}
+
+/// The assembler's batch API (`VertexStream::fill_registers` over caller arrays, and `fill`),
+/// which runs through the fetch plan, against the reference iterator.
+#[test]
+fn assembler_batch_api_equals_the_iterator() {
+    let mut rng = Rng(0x5eed_0006);
+    for round in 0..120 {
+        let d = random_draw(&mut rng, round);
+        let ia = d.assembler();
+        let draw = ia.draw(&d.draw_call()).unwrap();
+        let want: Vec<AssembledVertex> = draw.vertices().collect();
+        // fill_registers, in uneven batches.
+        let mut stream = draw.vertices();
+        let row = stream.register_row().to_vec();
+        let mut k = 0;
+        loop {
+            let m = 1 + rng.below(500) as usize;
+            let mut ids = vec![VertexIds::default(); m];
+            let mut regs = vec![[0xdead_beef_u32; 4]; m * row.len()];
+            let got = stream.fill_registers(&mut ids, &mut regs);
+            for j in 0..got {
+                let v = &want[k + j];
+                assert_eq!(
+                    (ids[j].position, ids[j].vertex_id, ids[j].instance_id),
+                    (v.position, v.vertex_id, v.instance_id),
+                    "round {round} vertex {}",
+                    k + j
+                );
+                for (p, &r) in row.iter().enumerate() {
+                    assert_eq!(regs[j * row.len() + p], v.registers[r as usize]);
+                }
+            }
+            k += got;
+            if got < m {
+                break;
+            }
+        }
+        assert_eq!(k, want.len(), "round {round}");
+        // fill: whole AssembledVertex values.
+        let mut stream = draw.vertices();
+        let mut out = vec![AssembledVertex::default(); want.len() + 3];
+        let mut k = 0;
+        while k < out.len() {
+            let m = (1 + rng.below(150) as usize).min(out.len() - k);
+            let got = stream.fill(&mut out[k..k + m]);
+            k += got;
+            if got < m {
+                break;
+            }
+        }
+        assert_eq!(k, want.len(), "round {round}");
+        assert_eq!(&out[..k], &want[..], "round {round}");
+    }
 }

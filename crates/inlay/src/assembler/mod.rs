@@ -7,7 +7,8 @@
 //!
 //! * [`PreparedDraw::vertices`] — the vertex shader's inputs per vertex position
 //!   ([`AssembledVertex`]: `SV_VertexID`, `SV_InstanceID`, input registers), also in batches
-//!   ([`VertexStream::fill`]);
+//!   through the fast fetch ([`VertexStream::fill`], and [`VertexStream::fill_registers`]
+//!   over caller-provided arrays);
 //! * [`PreparedDraw::primitives`] — the assembled primitives with `SV_PrimitiveID`;
 //! * [`PreparedDraw::walk`] — the bare walk (per position: IDs and the element number to
 //!   fetch, or a cut), for fetch implementations that want the same ordering rules.
@@ -47,7 +48,9 @@ pub mod walk;
 pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
 pub use topology::{ParseTopologyError, Topology};
-pub use vertex::{AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexStream};
+pub use vertex::{
+    AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexIds, VertexStream,
+};
 pub use walk::{WalkBatch, WalkStep, Walker};
 
 use binding::{IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};

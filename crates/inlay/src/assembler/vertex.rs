@@ -1,8 +1,9 @@
 //! The reference vertex fetch: element bytes → input registers (ia-semantics §1–§3).
 
 use super::binding::VertexBufferBinding;
-use super::walk::{WalkStep, Walker};
+use super::walk::{WalkBatch, WalkStep, Walker};
 use crate::convert;
+use crate::fetch::{FetchPlan, Instance, Vertices};
 use crate::format::FormatInfo;
 use crate::layout::InputClass;
 
@@ -144,18 +145,124 @@ impl ReferencePlan<'_> {
     }
 }
 
+/// The system values of one vertex of a batch filled by [`VertexStream::fill_registers`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct VertexIds {
+    /// 0-based position in the draw's vertex stream.
+    pub position: u64,
+    /// `SV_VertexID` (ia-semantics §4).
+    pub vertex_id: u32,
+    /// `SV_InstanceID` (ia-semantics §4).
+    pub instance_id: u32,
+}
+
+/// Index values taken from the walk per batch (a stack buffer: constant memory).
+const BATCH_INDICES: usize = 1024;
+
 /// The vertex stream of a draw: an iterator of [`AssembledVertex`] in draw order, in
 /// constant memory whatever the counts.
+///
+/// The iterator runs the reference fetch ([`ReferencePlan::assemble`]) one vertex at a time;
+/// the batch forms [`VertexStream::fill`] and [`VertexStream::fill_registers`] run the fast
+/// fetch ([`crate::fetch::FetchPlan`], compiled from the same plan) over the walk's batches
+/// ([`Walker::next_batch`]) and give the same results.
 #[derive(Clone, Debug)]
 pub struct VertexStream<'a> {
     walker: Walker<'a>,
     plan: ReferencePlan<'a>,
+    fast: FetchPlan<'a>,
 }
 
 impl<'a> VertexStream<'a> {
     /// The stream of `walker`'s vertices fetched through `plan`.
     pub fn new(walker: Walker<'a>, plan: ReferencePlan<'a>) -> Self {
-        VertexStream { walker, plan }
+        let fast = FetchPlan::from_reference(&plan);
+        VertexStream { walker, plan, fast }
+    }
+
+    /// The fast fetch plan the batch forms use (compiled from [`VertexStream::plan`]).
+    pub fn fetch_plan(&self) -> &FetchPlan<'a> {
+        &self.fast
+    }
+
+    /// The registers of one row of [`VertexStream::fill_registers`]'s output, ascending: the
+    /// registers some element feeds (the set bits of [`ReferencePlan::fed`]).
+    pub fn register_row(&self) -> &[u32] {
+        self.fast.registers()
+    }
+
+    /// Batch form over caller-provided arrays, through the fast fetch: for the next vertices
+    /// of the stream, `ids[k]` gets the system values of the `k`-th and
+    /// `registers[k·w .. (k + 1)·w]` (`w = register_row().len()`) its fed registers in
+    /// [`VertexStream::register_row`] order. Returns how many vertices were written:
+    /// `min(ids.len(), registers.len() / w)` (`ids.len()` when `w` = 0), fewer only at the end
+    /// of the draw. The lanes equal what the iterator puts in
+    /// [`AssembledVertex::registers`]; nothing is allocated.
+    pub fn fill_registers(&mut self, ids: &mut [VertexIds], registers: &mut [[u32; 4]]) -> usize {
+        let w = self.fast.registers().len();
+        let cap = match registers.len().checked_div(w) {
+            Some(rows) => ids.len().min(rows),
+            None => ids.len(),
+        };
+        let start = self.plan.start_instance;
+        let mut indices = [0u32; BATCH_INDICES];
+        let mut n = 0;
+        while n < cap {
+            let Some(batch) = self.walker.next_batch(cap - n, &mut indices) else {
+                break;
+            };
+            let k = batch.len();
+            let instance = Instance {
+                id: batch.instance_id(),
+                start,
+            };
+            let vertices = match batch {
+                WalkBatch::Range {
+                    instance_id,
+                    first_vertex_id,
+                    first_vertex_index,
+                    count,
+                    first_position,
+                } => {
+                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                        *id = VertexIds {
+                            position: first_position + j as u64,
+                            vertex_id: first_vertex_id.wrapping_add(j as u32),
+                            instance_id,
+                        };
+                    }
+                    Vertices::Range {
+                        first: first_vertex_index,
+                        count: count as u32,
+                    }
+                }
+                WalkBatch::Indexed {
+                    instance_id,
+                    base_vertex,
+                    count,
+                    first_position,
+                    ..
+                } => {
+                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                        *id = VertexIds {
+                            position: first_position + j as u64,
+                            vertex_id: indices[j],
+                            instance_id,
+                        };
+                    }
+                    Vertices::Indexed {
+                        indices: &indices[..count],
+                        base_vertex,
+                    }
+                }
+            };
+            // The output holds `k` rows of `w` registers (k ≤ cap − n), so this cannot fail.
+            let _ =
+                self.fast
+                    .fetch_registers(vertices, instance, &mut registers[n * w..(n + k) * w]);
+            n += k;
+        }
+        n
     }
 
     /// The fetch plan.
@@ -170,14 +277,30 @@ impl<'a> VertexStream<'a> {
 
     /// Batch form: fills `out` from the front with the next vertices of the stream and
     /// returns how many were written (fewer than `out.len()` only at the end of the draw).
+    /// Runs the fast fetch through [`VertexStream::fill_registers`] in chunks of 64 vertices
+    /// (stack buffers); the result equals the iterator's.
     pub fn fill(&mut self, out: &mut [AssembledVertex]) -> usize {
+        const CHUNK: usize = 64;
+        let mut ids = [VertexIds::default(); CHUNK];
+        let mut regs = [[0u32; 4]; CHUNK * MAX_REGISTERS];
+        let w = self.fast.registers().len();
         let mut n = 0;
         while n < out.len() {
-            let Some(step) = self.walker.next() else {
+            let m = (out.len() - n).min(CHUNK);
+            let got = self.fill_registers(&mut ids[..m], &mut regs[..m * w]);
+            for (k, v) in out[n..n + got].iter_mut().enumerate() {
+                v.position = ids[k].position;
+                v.vertex_id = ids[k].vertex_id;
+                v.instance_id = ids[k].instance_id;
+                v.fed = self.plan.fed;
+                v.registers = [[0; 4]; MAX_REGISTERS];
+                for (j, &r) in self.fast.registers().iter().enumerate() {
+                    v.registers[r as usize] = regs[k * w + j];
+                }
+            }
+            n += got;
+            if got < m {
                 break;
-            };
-            if self.plan.assemble(&step, &mut out[n]) {
-                n += 1;
             }
         }
         n

@@ -86,7 +86,7 @@ pub struct BenchReport {
     pub threads: usize,
     /// Timed runs per kernel.
     pub repeats: usize,
-    /// Kernel instruction set (`"avx2"` or `"portable"`).
+    /// Kernel instruction set (`"avx512"`, `"avx2"` or `"portable"`).
     pub isa: String,
     /// CPU model name from `/proc/cpuinfo`, when available.
     pub cpu: Option<String>,
@@ -361,13 +361,25 @@ pub fn cpu_model() -> Option<String> {
         .map(|s| s.trim().to_string())
 }
 
-/// Runs both workloads and returns the medians (see the module comment).
+/// Runs both workloads and returns the medians (see the module comment), with the best
+/// kernels this CPU has ([`Isa::detect`]), or the portable ones when `opts.portable`.
 pub fn run(opts: &BenchOptions) -> BenchReport {
-    let repeats = opts.repeats.max(1);
     let isa = if opts.portable {
         Isa::Portable
     } else {
         Isa::detect()
+    };
+    run_with_isa(opts, isa)
+}
+
+/// [`run`] with the kernels of `isa` (clamped to what this CPU supports, see
+/// [`FetchPlan::with_isa`]); `opts.portable` is ignored.
+pub fn run_with_isa(opts: &BenchOptions, isa: Isa) -> BenchReport {
+    let repeats = opts.repeats.max(1);
+    let isa = if isa.is_supported() {
+        isa
+    } else {
+        Isa::Portable
     };
     let n = opts.vertices as usize;
     let mut reports = Vec::new();

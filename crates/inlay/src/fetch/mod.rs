@@ -29,7 +29,7 @@
 //! module). Vertices are processed in blocks of up to 1024 so a block's output stays in the
 //! L1/L2 cache while each element's kernel runs over it; in-bounds blocks run the kernel
 //! without per-vertex checks, blocks touching a buffer edge or an address wrap fall back to the
-//! exact per-vertex path. With [`Isa::Avx2`] the kernels are AVX2 code; [`Isa::Portable`] is
+//! exact per-vertex path. With [`Isa::Avx2`] / [`Isa::Avx512`] the kernels are SIMD code; [`Isa::Portable`] is
 //! scalar Rust giving identical bits. Large outputs are written with non-temporal stores
 //! ([`StoreMode`]), so the output costs one memory write instead of a read and a write.
 //!
@@ -59,12 +59,19 @@ const STREAM_THRESHOLD_BYTES: usize = 8 << 20;
 pub enum Isa {
     /// Portable Rust (scalar, auto-vectorised where the compiler can).
     Portable,
-    /// x86-64 AVX2 (runtime-detected).
+    /// x86-64 AVX2 (runtime-detected); with FMA also the fused two-vertex register-file
+    /// kernel.
     Avx2,
+    /// x86-64 AVX-512 F+BW (runtime-detected, with AVX2 and FMA; only with the cargo feature
+    /// `avx512`, which needs Rust 1.89): the register-file kernel runs four vertices per
+    /// 512-bit vector; everything else as [`Isa::Avx2`]. Not chosen by [`Isa::detect`]: on
+    /// the measured Xeon it was not faster (docs/notes/fastfetch.md).
+    Avx512,
 }
 
 impl Isa {
-    /// The best instruction set this CPU supports.
+    /// The instruction set plans use by default: [`Isa::Avx2`] when this CPU has AVX2, else
+    /// [`Isa::Portable`] ([`Isa::Avx512`] only on request, see there).
     pub fn detect() -> Isa {
         if Isa::Avx2.is_supported() {
             Isa::Avx2
@@ -79,6 +86,14 @@ impl Isa {
             Isa::Portable => true,
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(all(target_arch = "x86_64", feature = "avx512"))]
+            Isa::Avx512 => {
+                std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("fma")
+                    && simd::avx512::has_avx512()
+            }
+            #[cfg(not(all(target_arch = "x86_64", feature = "avx512")))]
+            Isa::Avx512 => false,
             #[cfg(not(target_arch = "x86_64"))]
             Isa::Avx2 => false,
         }
@@ -89,7 +104,14 @@ impl Isa {
         match self {
             Isa::Portable => "portable",
             Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
         }
+    }
+
+    /// Whether the AVX2 kernels (and non-temporal stores) are used: [`Isa::Avx2`] and
+    /// [`Isa::Avx512`].
+    const fn avx2(self) -> bool {
+        matches!(self, Isa::Avx2 | Isa::Avx512)
     }
 }
 
@@ -211,6 +233,17 @@ pub enum FetchError {
     },
 }
 
+/// What [`FetchPlan::compile`] needs of one element: format row, element offset, class, step
+/// rate, the binding of its slot, register.
+type ElementSpec<'a> = (
+    &'static FormatInfo,
+    u32,
+    InputClass,
+    u32,
+    Option<VertexBufferBinding<'a>>,
+    Option<u32>,
+);
+
 /// Where one element reads from.
 #[derive(Clone, Copy, Debug)]
 struct Source<'a> {
@@ -298,6 +331,8 @@ fn element_address(src: Source<'_>, offset: u32, size: u32, index: u32) -> Optio
 pub struct FetchPlan<'a> {
     elements: Vec<ElementPlan<'a>>,
     registers: Vec<u32>,
+    /// For each register-file row, the element that feeds it (the last one in layout order).
+    row_elements: Vec<usize>,
     isa: Isa,
     store: StoreMode,
 }
@@ -310,44 +345,82 @@ impl<'a> FetchPlan<'a> {
         layout: &InputLayout,
         buffers: &[Option<VertexBufferBinding<'a>>],
     ) -> Result<FetchPlan<'a>, FetchError> {
-        let mut registers: Vec<u32> = layout.elements.iter().filter_map(|e| e.register).collect();
-        registers.sort_unstable();
-        registers.dedup();
-        let mut elements = Vec::with_capacity(layout.elements.len());
+        let mut specs = Vec::with_capacity(layout.elements.len());
         for (i, e) in layout.elements.iter().enumerate() {
             let info = e.format.info().ok_or(FetchError::UnknownFormat {
                 element: i,
                 format: e.format,
             })?;
-            let source = buffers
-                .get(e.slot as usize)
-                .copied()
-                .flatten()
-                .map(|b| Source {
-                    data: b.data,
-                    stride: b.stride,
-                    bind_offset: b.offset,
-                });
-            elements.push(ElementPlan {
-                info,
-                offset: e.offset,
-                size: info.byte_size(),
-                class: e.class,
-                step_rate: e.step_rate,
-                source,
-                program: LaneProgram::compile(info),
-                oob: convert::out_of_bounds(info),
-                row_pos: e
-                    .register
-                    .map(|r| registers.binary_search(&r).unwrap_or_default()),
-            });
+            let binding = buffers.get(e.slot as usize).copied().flatten();
+            specs.push((info, e.offset, e.class, e.step_rate, binding, e.register));
         }
-        Ok(FetchPlan {
+        Ok(FetchPlan::compile(specs))
+    }
+
+    /// The plan of an assembler draw's reference fetch plan: the same elements (those that feed
+    /// a register, in layout order), bindings and rules, so [`FetchPlan::fetch_registers`]
+    /// with [`FetchPlan::registers`] = the registers of `plan.fed` gives exactly what
+    /// [`ReferencePlan::assemble`](crate::assembler::ReferencePlan::assemble) puts in those
+    /// registers (ia-semantics §1–§3).
+    pub fn from_reference(plan: &crate::assembler::ReferencePlan<'a>) -> FetchPlan<'a> {
+        FetchPlan::compile(
+            plan.elements
+                .iter()
+                .map(|e| {
+                    (
+                        e.info,
+                        e.offset,
+                        e.class,
+                        e.step_rate,
+                        e.buffer,
+                        Some(e.register),
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// Compiles per-element specifications (format row, element offset, class, step rate,
+    /// binding of its slot, register).
+    fn compile(specs: Vec<ElementSpec<'a>>) -> FetchPlan<'a> {
+        let mut registers: Vec<u32> = specs.iter().filter_map(|s| s.5).collect();
+        registers.sort_unstable();
+        registers.dedup();
+        let elements: Vec<ElementPlan<'a>> = specs
+            .into_iter()
+            .map(
+                |(info, offset, class, step_rate, binding, register)| ElementPlan {
+                    info,
+                    offset,
+                    size: info.byte_size(),
+                    class,
+                    step_rate,
+                    source: binding.map(|b| Source {
+                        data: b.data,
+                        stride: b.stride,
+                        bind_offset: b.offset,
+                    }),
+                    program: LaneProgram::compile(info),
+                    oob: convert::out_of_bounds(info),
+                    row_pos: register.map(|r| registers.binary_search(&r).unwrap_or_default()),
+                },
+            )
+            .collect();
+        let row_elements = (0..registers.len())
+            .map(|r| {
+                elements
+                    .iter()
+                    .rposition(|e| e.row_pos == Some(r))
+                    .unwrap_or_default()
+            })
+            .collect();
+        FetchPlan {
             elements,
             registers,
+            row_elements,
             isa: Isa::detect(),
             store: StoreMode::Auto,
-        })
+        }
     }
 
     /// Uses `isa` for the kernels, or [`Isa::Portable`] when this CPU does not support it
@@ -472,7 +545,7 @@ impl<'a> FetchPlan<'a> {
 
     /// Whether this call writes with non-temporal stores.
     fn streaming(&self, out_rows: usize) -> bool {
-        self.isa == Isa::Avx2
+        self.isa.avx2()
             && match self.store {
                 StoreMode::Auto => out_rows * 16 >= STREAM_THRESHOLD_BYTES,
                 StoreMode::Normal => false,
@@ -495,12 +568,31 @@ impl<'a> FetchPlan<'a> {
         let block = MAX_BLOCK;
         let mut start = 0;
         while start < n {
+            if let Sink::Registers(out) = sink {
+                // The fused kernel over everything left, when it is all in bounds (no
+                // per-block set-up); otherwise block by block below.
+                let rest = vertices.sub(start, n - start);
+                let done = self.fused_block(rest, instance, &mut out[start * width..], streaming);
+                if done > 0 {
+                    start += done;
+                    continue;
+                }
+            }
             let m = block.min(n - start);
             let verts = vertices.sub(start, m);
             match sink {
                 Sink::Registers(out) => {
                     let rows = &mut out[start * width..(start + m) * width];
-                    self.registers_block(verts, instance, rows, streaming, &mut scratch);
+                    let done = self.fused_block(verts, instance, rows, streaming);
+                    if done < m {
+                        self.registers_block(
+                            verts.sub(done, m - done),
+                            instance,
+                            &mut rows[done * width..],
+                            streaming,
+                            &mut scratch,
+                        );
+                    }
                 }
                 Sink::Elements(outs) => {
                     for (plan, out) in self.elements.iter().zip(outs.iter_mut()) {
@@ -523,6 +615,62 @@ impl<'a> FetchPlan<'a> {
         }
         if streaming {
             stream_fence(self.isa);
+        }
+    }
+
+    /// The fused AVX2+FMA kernel over the leading vertices of a contiguous block whose
+    /// elements are all in bounds, constant or unbound (see `simd::fused`); returns how many
+    /// leading vertices it filled (0 when it does not apply: portable plans, index lists,
+    /// blocks touching a buffer edge or an address wrap).
+    fn fused_block(
+        &self,
+        verts: Vertices<'_>,
+        instance: Instance,
+        rows: &mut [[u32; 4]],
+        streaming: bool,
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let Vertices::Range { first, count } = verts else {
+                return 0;
+            };
+            let width = self.registers.len();
+            if !self.isa.avx2() || width > 32 || count == 0 {
+                return 0;
+            }
+            let constant = |v| simd::FusedRow {
+                program: LaneProgram::constant(v),
+                data: &simd::ZERO16,
+                start: 0,
+                stride: 0,
+            };
+            let mut fused = [constant([0; 4]); 32];
+            for (row, &ei) in fused.iter_mut().zip(&self.row_elements) {
+                let e = &self.elements[ei];
+                let Some(program) = e.program else { return 0 };
+                *row = match self.classify(e, first, count as usize, instance) {
+                    BlockSource::Linear { start, stride } => simd::FusedRow {
+                        program,
+                        data: e.source.map_or(&[][..], |s| s.data),
+                        start,
+                        stride,
+                    },
+                    BlockSource::Const(v) => constant(v),
+                    BlockSource::Slow => return 0,
+                };
+            }
+            simd::fused(
+                &fused[..width],
+                count as usize,
+                rows,
+                streaming,
+                self.isa == Isa::Avx512,
+            )
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (verts, instance, rows, streaming);
+            0
         }
     }
 
@@ -571,7 +719,7 @@ impl<'a> FetchPlan<'a> {
     /// Prefetches the per-vertex bytes of vertex indices `first .. first + n` (each bound
     /// buffer once).
     fn prefetch(&self, first: u32, n: usize) {
-        if self.isa != Isa::Avx2 || n == 0 {
+        if !self.isa.avx2() || n == 0 {
             return;
         }
         for (i, e) in self.elements.iter().enumerate() {
@@ -735,7 +883,7 @@ impl Kernel<'_, '_> {
             return;
         };
         #[cfg(target_arch = "x86_64")]
-        if self.isa == Isa::Avx2 {
+        if self.isa.avx2() {
             return simd::linear(p, self.data, start, stride, n, dst, dst_stride, pos);
         }
         for i in 0..n {
@@ -758,7 +906,7 @@ impl Kernel<'_, '_> {
             return;
         };
         #[cfg(target_arch = "x86_64")]
-        if self.isa == Isa::Avx2 {
+        if self.isa.avx2() {
             return simd::list(p, self.data, addrs, dst, dst_stride, pos);
         }
         for (i, &a) in addrs.iter().enumerate() {
@@ -777,7 +925,7 @@ impl Kernel<'_, '_> {
 /// Copies `src` into `dst` (same length), with non-temporal stores on AVX2.
 fn stream_copy(isa: Isa, dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx2 {
+    if isa.avx2() {
         return simd::stream_copy(dst, src);
     }
     let _ = isa;
@@ -787,7 +935,7 @@ fn stream_copy(isa: Isa, dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
 /// Orders earlier non-temporal stores before later stores (`sfence`).
 fn stream_fence(isa: Isa) {
     #[cfg(target_arch = "x86_64")]
-    if isa == Isa::Avx2 {
+    if isa.avx2() {
         simd::fence();
     }
     let _ = isa;

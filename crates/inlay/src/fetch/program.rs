@@ -164,6 +164,29 @@ impl LaneProgram {
         Some(p)
     }
 
+    /// A program that ignores the element bytes and yields `lanes` (an unbound slot, a
+    /// per-instance element, a block entirely out of bounds): no byte selected, no lane
+    /// present, `lanes` as the defaults.
+    pub fn constant(lanes: [u32; 4]) -> LaneProgram {
+        LaneProgram {
+            size: 0,
+            shuffle: [0x80; 16],
+            shl: [0; 4],
+            shr: [0; 4],
+            signed: false,
+            conv: Conv::Bits,
+            div: [1.0; 4],
+            mag_mask: [0; 4],
+            sign_mask: [0; 4],
+            mant_shift: [0; 4],
+            exp_max: [u32::MAX; 4],
+            sub_limit: [0; 4],
+            sub_scale: [1.0; 4],
+            present: [0; 4],
+            defaults: lanes,
+        }
+    }
+
     /// Whether the program is a plain copy of aligned 32-bit words (no shifts, no
     /// conversion) — the "N×32-bit copy" kernels.
     pub fn is_copy32(&self) -> bool {

@@ -31,6 +31,7 @@ struct Consts {
     shl: __m128i,
     shr: __m128i,
     div: __m128,
+    recip: __m128,
     mag_mask: __m128i,
     sign_mask: __m128i,
     mant_shift: __m128i,
@@ -53,6 +54,7 @@ impl Consts {
             shl: i(p.shl),
             shr: i(p.shr),
             div: f(p.div),
+            recip: f(p.div.map(|d| 1.0 / d)),
             mag_mask: i(p.mag_mask),
             sign_mask: i(p.sign_mask),
             mant_shift: i(p.mant_shift),
@@ -138,6 +140,7 @@ struct Consts2 {
     shl: __m256i,
     shr: __m256i,
     div: __m256,
+    recip: __m256,
     mag_mask: __m256i,
     sign_mask: __m256i,
     mant_shift: __m256i,
@@ -158,6 +161,7 @@ impl Consts2 {
             shl: i(c.shl),
             shr: i(c.shr),
             div: f(c.div),
+            recip: f(c.recip),
             mag_mask: i(c.mag_mask),
             sign_mask: i(c.sign_mask),
             mant_shift: i(c.mant_shift),
@@ -439,4 +443,623 @@ pub(super) fn prefetch(data: &[u8], lo: usize, hi: usize) {
 pub(super) fn fence() {
     // SAFETY: `sfence` only needs SSE, which every x86-64 CPU has; it touches no memory.
     unsafe { _mm_sfence() }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fused register-file kernel (AVX2 + FMA).
+//
+// The per-element kernels above run one element over a block, then (when streaming) copy the
+// block out, so conversion and memory traffic alternate instead of overlapping. The fused
+// kernel walks the vertices two at a time and, for each pair, runs every register row's kernel
+// (two vertices per 256-bit vector, specialised per conversion class exactly like `convert2`)
+// and stores the results straight into the output rows — non-temporal when streaming — so the
+// stores drain while the next pair is being converted. UNORM/SNORM use the FMA quotient
+// ([`quotient_fma`]) instead of `vdivps`, verified equal to the IEEE division for every code of
+// every width the format table has.
+
+/// One register row of a fused block: its program and where vertex `i`'s element bytes start
+/// (`data[start + i·stride ..]`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct FusedRow<'d> {
+    /// The row's program ([`LaneProgram::constant`] for rows that read no memory).
+    pub program: LaneProgram,
+    /// The bytes the row reads.
+    pub data: &'d [u8],
+    /// Address of vertex 0's element.
+    pub start: usize,
+    /// Bytes between consecutive vertices' elements.
+    pub stride: usize,
+}
+
+/// Sixteen zero bytes: the source of rows that read no memory.
+pub(super) static ZERO16: [u8; 16] = [0; 16];
+
+/// Conversion selector of a row that reads no memory (its lanes are `defaults`).
+const CONSTANT: u8 = 5;
+
+/// One row of the fused kernel: constants, class and source.
+#[derive(Clone, Copy)]
+struct FusedElem {
+    c: Consts2,
+    class: u8,
+    signed: bool,
+    src: *const u8,
+    stride: usize,
+}
+
+/// `x / d` correctly rounded (round to nearest even) for integer-valued `x` with
+/// `|x| < 2^24` and the UNORM/SNORM divisors `d = 2^n − 1` of the IA formats, given
+/// `recip = RN(1/d)`: `q = RN(x·r)`, `e = x − q·d` (exact in one FMA), `RN(q + e·r)`
+/// (Markstein's correction step). Checked against `vdivps` and the reference for every code of
+/// every UNORM and SNORM width of the 47 IA formats by
+/// `tests::fma_quotient_equals_division_for_every_code`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn quotient_fma(x: __m256, d: __m256, recip: __m256) -> __m256 {
+    let q = _mm256_mul_ps(x, recip);
+    let e = _mm256_fnmadd_ps(q, d, x);
+    _mm256_fmadd_ps(e, recip, q)
+}
+
+/// `convert2` with the FMA quotient for UNORM/SNORM (the same bits; see [`quotient_fma`]).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn convert2_fma<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i) -> __m256i {
+    if CLASS == UNORM || CLASS == SNORM {
+        let x = _mm256_shuffle_epi8(chunk, c.shuffle);
+        let x = _mm256_sllv_epi32(x, c.shl);
+        let x = if SIGNED {
+            _mm256_srav_epi32(x, c.shr)
+        } else {
+            _mm256_srlv_epi32(x, c.shr)
+        };
+        let q = quotient_fma(_mm256_cvtepi32_ps(x), c.div, c.recip);
+        let q = if CLASS == SNORM {
+            _mm256_max_ps(q, _mm256_set1_ps(-1.0))
+        } else {
+            q
+        };
+        _mm256_or_si256(
+            _mm256_and_si256(_mm256_castps_si256(q), c.present),
+            c.defaults,
+        )
+    } else {
+        convert2::<CLASS, SIGNED>(c, chunk)
+    }
+}
+
+const ST_NORMAL: u8 = 0;
+const ST_NT: u8 = 1;
+
+/// Stores the two halves of `v` at `d0` and `d1`.
+///
+/// # Safety
+/// `d0` and `d1` must be valid for 16-byte writes, and 16-byte aligned when `STORE == ST_NT`.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_pair<const STORE: u8>(d0: *mut [u32; 4], d1: *mut [u32; 4], v: __m256i) {
+    let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    // SAFETY: the caller's contract.
+    unsafe {
+        if STORE == ST_NT {
+            _mm_stream_si128(d0.cast::<__m128i>(), lo);
+            _mm_stream_si128(d1.cast::<__m128i>(), hi);
+        } else {
+            _mm_storeu_si128(d0.cast::<__m128i>(), lo);
+            _mm_storeu_si128(d1.cast::<__m128i>(), hi);
+        }
+    }
+}
+
+/// Row `e`'s lanes for the vertex pairs in `x0` and `x1` (one class dispatch for both).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn convert_rows(e: &FusedElem, x0: __m256i, x1: __m256i) -> (__m256i, __m256i) {
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn both<const CLASS: u8, const SIGNED: bool>(
+        c: &Consts2,
+        x0: __m256i,
+        x1: __m256i,
+    ) -> (__m256i, __m256i) {
+        (
+            convert2_fma::<CLASS, SIGNED>(c, x0),
+            convert2_fma::<CLASS, SIGNED>(c, x1),
+        )
+    }
+    match (e.class, e.signed) {
+        (CONSTANT, _) => (e.c.defaults, e.c.defaults),
+        (COPY, _) => both::<COPY, false>(&e.c, x0, x1),
+        (BITS, false) => both::<BITS, false>(&e.c, x0, x1),
+        (BITS, true) => both::<BITS, true>(&e.c, x0, x1),
+        (UNORM, _) => both::<UNORM, false>(&e.c, x0, x1),
+        (SNORM, _) => both::<SNORM, true>(&e.c, x0, x1),
+        _ => both::<SMALL_FLOAT, false>(&e.c, x0, x1),
+    }
+}
+
+/// Vertices `0 .. 4·quads` (four per step: two 256-bit vectors per row), then one more pair
+/// when `extra_pair`.
+#[target_feature(enable = "avx2,fma")]
+fn fused_impl<const STORE: u8>(
+    elems: &[FusedElem],
+    quads: usize,
+    extra_pair: bool,
+    out: *mut [u32; 4],
+    width: usize,
+) {
+    for j in 0..quads {
+        let i = 4 * j;
+        // SAFETY (whole body): `fused` checked that for every vertex i < 4·quads (+ 2) and
+        // every row, the 16-byte load at `src + i·stride` lies inside the row's source slice
+        // (rows that read no memory point at 16 zero bytes with stride 0), and that rows
+        // `i·width .. (i + 1)·width` lie inside the output slice it borrows mutably (16-byte
+        // aligned when non-temporal).
+        unsafe {
+            let r0 = out.add(i * width);
+            let (r1, r2, r3) = (r0.add(width), r0.add(2 * width), r0.add(3 * width));
+            for (pos, e) in elems.iter().enumerate() {
+                let s = e.stride;
+                let a = e.src.add(i * s);
+                let x0 = _mm256_loadu2_m128i(a.add(s).cast(), a.cast());
+                let x1 = _mm256_loadu2_m128i(a.add(3 * s).cast(), a.add(2 * s).cast());
+                let (v0, v1) = convert_rows(e, x0, x1);
+                store_pair::<STORE>(r0.add(pos), r1.add(pos), v0);
+                store_pair::<STORE>(r2.add(pos), r3.add(pos), v1);
+            }
+        }
+    }
+    if extra_pair {
+        let i = 4 * quads;
+        // SAFETY: as above, for vertices i and i + 1.
+        unsafe {
+            let r0 = out.add(i * width);
+            let r1 = r0.add(width);
+            for (pos, e) in elems.iter().enumerate() {
+                let a = e.src.add(i * e.stride);
+                let x = _mm256_loadu2_m128i(a.add(e.stride).cast(), a.cast());
+                let (v, _) = convert_rows(e, x, x);
+                store_pair::<STORE>(r0.add(pos), r1.add(pos), v);
+            }
+        }
+    }
+}
+
+/// Whether the fused kernel can run on this CPU (AVX2 and FMA).
+pub(super) fn has_fused() -> bool {
+    has_avx2() && std::arch::is_x86_feature_detected!("fma")
+}
+
+/// Fills register-file rows `out[i·width .. (i + 1)·width]` (`width = rows.len()`) for the
+/// leading vertices `i` of `0 .. n` — an even number of them — whose 16-byte loads all lie
+/// inside their sources, and returns how many that was (the caller does the rest another
+/// way). `streaming`: non-temporal stores (when the output is 16-byte aligned). Returns 0 when
+/// the CPU lacks AVX2 or FMA, or for more than 32 rows.
+pub(super) fn fused(
+    rows: &[FusedRow<'_>],
+    n: usize,
+    out: &mut [[u32; 4]],
+    streaming: bool,
+    avx512: bool,
+) -> usize {
+    let width = rows.len();
+    if width == 0 || width > 32 || !has_fused() {
+        return 0;
+    }
+    let mut fast = n.min(out.len() / width);
+    for r in rows {
+        let Some(room) = r.data.len().checked_sub(r.start + 16) else {
+            return 0;
+        };
+        fast = fast.min(room.checked_div(r.stride).map_or(n, |k| k + 1));
+    }
+    #[cfg(feature = "avx512")]
+    let done = if avx512 {
+        avx512::quads(rows, fast, out, streaming)
+    } else {
+        0
+    };
+    #[cfg(not(feature = "avx512"))]
+    let done = {
+        let _ = avx512;
+        0
+    };
+    if done == fast {
+        return done;
+    }
+    // The rest (all of it without AVX-512) two vertices at a time.
+    let mut shifted = [rows[0]; 32];
+    for (s, r) in shifted.iter_mut().zip(rows) {
+        *s = FusedRow {
+            start: r.start + done * r.stride,
+            ..*r
+        };
+    }
+    done + pairs(
+        &shifted[..width],
+        fast - done,
+        &mut out[done * width..],
+        streaming,
+    )
+}
+
+/// The AVX2 form of [`fused`] for `fast` vertices already checked: an even number, or 0.
+fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bool) -> usize {
+    let width = rows.len();
+    let pairs = fast / 2;
+    if pairs == 0 {
+        return 0;
+    }
+    let mut elems = [FusedElem {
+        // SAFETY: AVX2 detected above.
+        c: unsafe { Consts2::new(&Consts::new(&LaneProgram::constant([0; 4]))) },
+        class: CONSTANT,
+        signed: false,
+        src: ZERO16.as_ptr(),
+        stride: 0,
+    }; 32];
+    for (e, r) in elems.iter_mut().zip(rows) {
+        let p = &r.program;
+        *e = FusedElem {
+            // SAFETY: AVX2 detected above.
+            c: unsafe { Consts2::new(&Consts::new(p)) },
+            class: if p.present == [0; 4] {
+                CONSTANT
+            } else {
+                class_of(p)
+            },
+            signed: p.signed,
+            src: r.data[r.start..].as_ptr(),
+            stride: r.stride,
+        };
+    }
+    let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
+    let p = out.as_mut_ptr();
+    // SAFETY: AVX2 and FMA were detected; `fast` bounds every load and store (see
+    // `fused_impl`).
+    unsafe {
+        if nt {
+            fused_impl::<ST_NT>(&elems[..width], pairs / 2, pairs % 2 == 1, p, width);
+        } else {
+            fused_impl::<ST_NORMAL>(&elems[..width], pairs / 2, pairs % 2 == 1, p, width);
+        }
+    }
+    2 * pairs
+}
+
+// ---------------------------------------------------------------------------------------------
+// AVX-512 kernel (cargo feature `avx512`: its intrinsics need Rust 1.89, above the crate's
+// minimum supported version).
+
+#[cfg(feature = "avx512")]
+#[allow(clippy::incompatible_msrv)]
+pub(super) mod avx512 {
+    use super::*;
+
+    // ---------------------------------------------------------------------------------------------
+    // AVX-512 kernel: four vertices per 512-bit vector.
+    //
+    // The structure of the AVX2 fused kernel (every row of four vertices, then the next four,
+    // stored straight into the output), with one vertex per 128-bit lane and the same lane
+    // operations as `convert` (UNORM/SNORM through the FMA quotient), so the same bits.
+
+    /// A program's constants broadcast to all four 128-bit lanes.
+    #[derive(Clone, Copy)]
+    struct Consts4 {
+        shuffle: __m512i,
+        shl: __m512i,
+        shr: __m512i,
+        div: __m512,
+        recip: __m512,
+        mag_mask: __m512i,
+        sign_mask: __m512i,
+        mant_shift: __m512i,
+        exp_max: __m512i,
+        sub_limit: __m512i,
+        sub_scale: __m512,
+        present: __m512i,
+        defaults: __m512i,
+    }
+
+    impl Consts4 {
+        #[target_feature(enable = "avx512f")]
+        fn new(c: &Consts) -> Consts4 {
+            let i = |v: __m128i| _mm512_broadcast_i32x4(v);
+            let f = |v: __m128| _mm512_broadcast_f32x4(v);
+            Consts4 {
+                shuffle: i(c.shuffle),
+                shl: i(c.shl),
+                shr: i(c.shr),
+                div: f(c.div),
+                recip: f(c.recip),
+                mag_mask: i(c.mag_mask),
+                sign_mask: i(c.sign_mask),
+                mant_shift: i(c.mant_shift),
+                exp_max: i(c.exp_max),
+                sub_limit: i(c.sub_limit),
+                sub_scale: f(c.sub_scale),
+                present: i(c.present),
+                defaults: i(c.defaults),
+            }
+        }
+    }
+
+    /// [`convert`] on four elements at once (one per 128-bit lane): the same operations lane for
+    /// lane (UNORM/SNORM through the FMA quotient, see [`quotient_fma`]), so the same bits.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn convert4<const CLASS: u8, const SIGNED: bool>(c: &Consts4, chunk: __m512i) -> __m512i {
+        let x = _mm512_shuffle_epi8(chunk, c.shuffle);
+        let x = if CLASS == COPY {
+            x
+        } else {
+            let x = _mm512_sllv_epi32(x, c.shl);
+            if SIGNED {
+                _mm512_srav_epi32(x, c.shr)
+            } else {
+                _mm512_srlv_epi32(x, c.shr)
+            }
+        };
+        let v = match CLASS {
+            UNORM | SNORM => {
+                let xf = _mm512_cvtepi32_ps(x);
+                let q = _mm512_mul_ps(xf, c.recip);
+                let e = _mm512_fnmadd_ps(q, c.div, xf);
+                let q = _mm512_fmadd_ps(e, c.recip, q);
+                let q = if CLASS == SNORM {
+                    _mm512_max_ps(q, _mm512_set1_ps(-1.0))
+                } else {
+                    q
+                };
+                _mm512_castps_si512(q)
+            }
+            SMALL_FLOAT => {
+                let mag = _mm512_and_si512(x, c.mag_mask);
+                let sign = _mm512_slli_epi32::<16>(_mm512_and_si512(x, c.sign_mask));
+                let rebias = _mm512_set1_epi32(REBIAS as i32);
+                let normal = _mm512_add_epi32(_mm512_sllv_epi32(mag, c.mant_shift), rebias);
+                // Inf/NaN: add the bias difference again.
+                let special = _mm512_cmpge_epu32_mask(mag, c.exp_max);
+                let normal = _mm512_mask_add_epi32(normal, special, normal, rebias);
+                let sub = _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), c.sub_scale));
+                let is_sub = _mm512_cmplt_epu32_mask(mag, c.sub_limit);
+                _mm512_or_si512(_mm512_mask_blend_epi32(is_sub, normal, sub), sign)
+            }
+            _ => x,
+        };
+        _mm512_or_si512(_mm512_and_si512(v, c.present), c.defaults)
+    }
+
+    /// One row of the AVX-512 kernel.
+    #[derive(Clone, Copy)]
+    struct GroupElem {
+        c: Consts4,
+        class: u8,
+        signed: bool,
+        src: *const u8,
+        stride: usize,
+    }
+
+    /// Row `e` of the four vertices `i .. i + 4` into `d + k·width` (vertex `i + k`).
+    ///
+    /// # Safety
+    /// The four 16-byte loads at `e.src + (i + k)·e.stride` must lie inside one live slice, the
+    /// four rows inside one slice the caller borrows mutably (16-byte aligned when non-temporal).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn quad_row<const STORE: u8>(e: &GroupElem, i: usize, d: *mut [u32; 4], width: usize) {
+        #[inline]
+        #[target_feature(enable = "avx512f,avx512bw")]
+        unsafe fn load4(a: *const u8, s: usize) -> __m512i {
+            // SAFETY: the caller's contract.
+            unsafe {
+                let v = _mm512_castsi128_si512(_mm_loadu_si128(a.cast::<__m128i>()));
+                let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(a.add(s).cast::<__m128i>()));
+                let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(a.add(2 * s).cast::<__m128i>()));
+                _mm512_inserti32x4::<3>(v, _mm_loadu_si128(a.add(3 * s).cast::<__m128i>()))
+            }
+        }
+        // SAFETY: the caller's contract.
+        unsafe {
+            let y = if e.class == CONSTANT {
+                e.c.defaults
+            } else {
+                let x = load4(e.src.add(i * e.stride), e.stride);
+                match (e.class, e.signed) {
+                    (COPY, _) => convert4::<COPY, false>(&e.c, x),
+                    (BITS, false) => convert4::<BITS, false>(&e.c, x),
+                    (BITS, true) => convert4::<BITS, true>(&e.c, x),
+                    (UNORM, _) => convert4::<UNORM, false>(&e.c, x),
+                    (SNORM, _) => convert4::<SNORM, true>(&e.c, x),
+                    _ => convert4::<SMALL_FLOAT, false>(&e.c, x),
+                }
+            };
+            let parts = [
+                _mm512_castsi512_si128(y),
+                _mm512_extracti32x4_epi32::<1>(y),
+                _mm512_extracti32x4_epi32::<2>(y),
+                _mm512_extracti32x4_epi32::<3>(y),
+            ];
+            for (k, v) in parts.into_iter().enumerate() {
+                let p = d.add(k * width).cast::<__m128i>();
+                if STORE == ST_NT {
+                    _mm_stream_si128(p, v);
+                } else {
+                    _mm_storeu_si128(p, v);
+                }
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn quads_impl<const STORE: u8>(
+        elems: &[GroupElem],
+        quads: usize,
+        out: *mut [u32; 4],
+        width: usize,
+    ) {
+        for q in 0..quads {
+            let i = 4 * q;
+            // SAFETY: `fused` checked every load of vertices `< 4·quads` and every output row
+            // `< 4·quads·width` (16-byte aligned when non-temporal).
+            unsafe {
+                let o = out.add(i * width);
+                for (pos, e) in elems.iter().enumerate() {
+                    quad_row::<STORE>(e, i, o.add(pos), width);
+                }
+            }
+        }
+    }
+
+    /// Whether the AVX-512 kernel can run on this CPU.
+    pub(in crate::fetch) fn has_avx512() -> bool {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+    }
+
+    /// The AVX-512 form of [`fused`]: a multiple of 4 leading vertices, or 0.
+    pub(super) fn quads(
+        rows: &[FusedRow<'_>],
+        fast: usize,
+        out: &mut [[u32; 4]],
+        streaming: bool,
+    ) -> usize {
+        let width = rows.len();
+        let quads = fast / 4;
+        if quads == 0 || !has_avx512() {
+            return 0;
+        }
+        // SAFETY (constants): AVX-512F detected above.
+        let make = |p: &LaneProgram| unsafe { Consts4::new(&Consts::new(p)) };
+        let mut elems = [GroupElem {
+            c: make(&LaneProgram::constant([0; 4])),
+            class: CONSTANT,
+            signed: false,
+            src: ZERO16.as_ptr(),
+            stride: 0,
+        }; 32];
+        for (e, r) in elems.iter_mut().zip(rows) {
+            let p = &r.program;
+            *e = GroupElem {
+                c: make(p),
+                class: if p.present == [0; 4] {
+                    CONSTANT
+                } else {
+                    class_of(p)
+                },
+                signed: p.signed,
+                src: r.data[r.start..].as_ptr(),
+                stride: r.stride,
+            };
+        }
+        let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
+        let p = out.as_mut_ptr();
+        // SAFETY: AVX-512F/BW detected; `fast` (checked by `fused`) bounds every load and store.
+        unsafe {
+            if nt {
+                quads_impl::<ST_NT>(&elems[..width], quads, p, width);
+            } else {
+                quads_impl::<ST_NORMAL>(&elems[..width], quads, p, width);
+            }
+        }
+        4 * quads
+    }
+}
+
+/// [`quotient_fma`] on eight lanes, for the exhaustive test.
+#[cfg(test)]
+fn quotient_fma_lanes(x: [i32; 8], d: f32) -> [u32; 8] {
+    #[target_feature(enable = "avx2,fma")]
+    fn go(x: [i32; 8], d: f32) -> [u32; 8] {
+        let xf = _mm256_cvtepi32_ps(bytemuck::cast::<[i32; 8], __m256i>(x));
+        let q = quotient_fma(xf, _mm256_set1_ps(d), _mm256_set1_ps(1.0 / d));
+        bytemuck::cast(q)
+    }
+    assert!(has_fused());
+    // SAFETY: AVX2 and FMA detected just above.
+    unsafe { go(x, d) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::{snorm_to_f32_bits, unorm_to_f32_bits};
+    use crate::format::{Kind, vertex_formats};
+
+    /// Every UNORM and SNORM component width of the IA vertex formats, from the table.
+    fn norm_widths() -> Vec<(Kind, u32)> {
+        let mut w: Vec<(Kind, u32)> = vertex_formats()
+            .flat_map(|f| f.present())
+            .filter(|c| matches!(c.kind, Kind::Unorm | Kind::Snorm))
+            .map(|c| (c.kind, c.bits as u32))
+            .collect();
+        w.sort_by_key(|&(k, b)| (k == Kind::Snorm, b));
+        w.dedup();
+        w
+    }
+
+    #[test]
+    fn fma_quotient_equals_division_for_every_code() {
+        if !has_fused() {
+            eprintln!("skipping: no AVX2+FMA on this CPU");
+            return;
+        }
+        let widths = norm_widths();
+        // UNORM 1, 2, 4, 5, 6, 8, 10, 16 (2: R10G10B10A2's alpha) and SNORM 8, 16.
+        let unorm: Vec<u32> = widths
+            .iter()
+            .filter(|w| w.0 == Kind::Unorm)
+            .map(|w| w.1)
+            .collect();
+        let snorm: Vec<u32> = widths
+            .iter()
+            .filter(|w| w.0 == Kind::Snorm)
+            .map(|w| w.1)
+            .collect();
+        assert_eq!(
+            unorm,
+            [1, 2, 4, 5, 6, 8, 10, 16],
+            "UNORM widths of the table"
+        );
+        assert_eq!(snorm, [8, 16], "SNORM widths of the table");
+        let mut checked = 0u64;
+        for (kind, bits) in widths {
+            let (lo, hi, d) = match kind {
+                Kind::Unorm => (0i32, (1i32 << bits) - 1, ((1u64 << bits) - 1) as f32),
+                _ => (
+                    -(1i32 << (bits - 1)),
+                    (1i32 << (bits - 1)) - 1,
+                    ((1u64 << (bits - 1)) - 1) as f32,
+                ),
+            };
+            let codes: Vec<i32> = (lo..=hi).collect();
+            for chunk in codes.chunks(8) {
+                let mut x = [0i32; 8];
+                x[..chunk.len()].copy_from_slice(chunk);
+                let got = quotient_fma_lanes(x, d);
+                for (k, &c) in chunk.iter().enumerate() {
+                    // The IEEE division the reference does, and the reference itself.
+                    let div = ((c as f32) / d).to_bits();
+                    assert_eq!(
+                        got[k], div,
+                        "{kind:?}{bits} code {c}: {:#010x} vs {div:#010x}",
+                        got[k]
+                    );
+                    let clamped = if f32::from_bits(got[k]) < -1.0 {
+                        (-1.0f32).to_bits()
+                    } else {
+                        got[k]
+                    };
+                    let reference = match kind {
+                        Kind::Unorm => unorm_to_f32_bits(c as u32, bits),
+                        _ => snorm_to_f32_bits(c, bits),
+                    };
+                    assert_eq!(clamped, reference, "{kind:?}{bits} code {c}");
+                    checked += 1;
+                }
+            }
+        }
+        // 2 + 4 + 16 + 32 + 64 + 256 + 1024 + 65536 UNORM codes, 256 + 65536 SNORM codes.
+        assert_eq!(checked, 132_726);
+    }
 }
