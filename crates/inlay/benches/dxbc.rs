@@ -1,16 +1,18 @@
 //! DXBC reader speed (issue 3, *Speed*): parsing a typical vertex-shader container and reading
-//! its input signature, matching a 6-element layout against it, and the digest's throughput
-//! next to MD5's own block function.
+//! its input signature, `create_input_layout` from that bytecode with a 6-element layout
+//! (target < 2 µs), and the digest's throughput next to the md-5 crate's block function on the
+//! same bytes.
 //!
-//! `cargo bench -p inlay --bench dxbc`. A plain `harness = false` program timing with
-//! `std::time::Instant` (best of several rounds), so the library keeps a small dependency tree.
-//! Uses `dxtk__DGSLEffect_main1Bones` from the corpus (`$INLAY_CORPUS`, else
-//! `<workspace>/../shared/corpus`), or a written 6-input shader when the corpus is absent.
+//! `cargo bench -p inlay --bench dxbc` (criterion). Uses `dxtk__DGSLEffect_main1Bones` from
+//! the corpus (`$INLAY_CORPUS`, else `<workspace>/../shared/corpus`), or a written 6-input
+//! shader when the corpus is absent. `benches/create.rs` times layout creation on a written
+//! signature blob.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::Duration;
 
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use inlay::dxbc::{
     ComponentType, Container, MinPrecision, Signature, SignatureElement, SignatureKind,
     SystemValue, checksum, write_container, write_signature_chunk,
@@ -18,20 +20,7 @@ use inlay::dxbc::{
 use inlay::element::InputElementDesc;
 use inlay::format::Format;
 use inlay::target::Target;
-use inlay::validation::{create_input_layout, create_input_layout_with_signature};
-
-/// Nanoseconds per call of `f`, best of 7 rounds of `iters` calls.
-fn time(iters: u32, mut f: impl FnMut()) -> f64 {
-    let mut best = f64::MAX;
-    for _ in 0..7 {
-        let t = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        best = best.min(t.elapsed().as_nanos() as f64 / f64::from(iters));
-    }
-    best
-}
+use inlay::validation::create_input_layout;
 
 fn written_vs() -> Vec<u8> {
     let el = |name: &str, reg: u32, ty: u32, mask: u8| SignatureElement {
@@ -76,21 +65,20 @@ fn shader() -> (String, Vec<u8>) {
     }
 }
 
-fn main() {
+fn dxbc(c: &mut Criterion) {
     let (name, blob) = shader();
-    println!("shader: {name}, {} bytes", blob.len());
-
-    let parse = time(200_000, || {
-        black_box(Container::parse(black_box(&blob)).unwrap());
+    let mut g = c.benchmark_group(format!("dxbc ({name}, {} bytes)", blob.len()));
+    g.warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    g.bench_function("parse container", |b| {
+        b.iter(|| black_box(Container::parse(black_box(&blob)).expect("parses")))
     });
-    println!("parse container:                          {parse:8.1} ns");
-
-    let sig = time(100_000, || {
-        let c = Container::parse(black_box(&blob)).unwrap();
-        black_box(c.input_signature().unwrap());
+    g.bench_function("parse + input signature", |b| {
+        b.iter(|| {
+            let c = Container::parse(black_box(&blob)).expect("parses");
+            black_box(c.input_signature().expect("signature parses"))
+        })
     });
-    println!("parse + input signature:                  {sig:8.1} ns");
-
     let elements = [
         InputElementDesc::per_vertex("SV_Position", 0, Format::R32G32B32A32_FLOAT, 0, 0),
         InputElementDesc::per_vertex("NORMAL", 0, Format::R32G32B32_FLOAT, 0, 16),
@@ -100,64 +88,54 @@ fn main() {
         InputElementDesc::per_vertex("BLENDWEIGHT", 0, Format::R8G8B8A8_UNORM, 0, 56),
     ];
     let target = Target::default();
-    {
-        let c = Container::parse(&blob).unwrap();
-        let s = c.input_signature().unwrap().unwrap();
-        let r = create_input_layout_with_signature(&target, Some(&elements), 6, Ok(&s), false);
-        assert!(r.is_success(), "the 6-element layout must match {name}");
-    }
-    let full = time(50_000, || {
-        let c = Container::parse(black_box(&blob)).unwrap();
-        let s = c.input_signature().unwrap().unwrap();
-        black_box(create_input_layout_with_signature(
-            &target,
-            Some(black_box(&elements)),
-            6,
-            Ok(&s),
-            false,
-        ));
-    });
-    println!("parse + signature + 6-element layout:     {full:8.1} ns (target < 2000 ns)");
-
-    let whole = time(20_000, || {
-        black_box(create_input_layout(
-            &target,
-            Some(black_box(&elements)),
-            6,
-            black_box(&blob),
-            false,
-        ));
-    });
-    println!("create_input_layout(bytecode), digest checked: {whole:8.1} ns (digest included)");
-
-    let digest = time(20_000, || {
-        black_box(checksum(black_box(&blob)));
-    });
-    println!(
-        "digest of the shader:                     {digest:8.1} ns ({:.0} MB/s)",
-        (blob.len() - 20) as f64 / digest * 1e3
+    let r = create_input_layout(&target, Some(&elements), 6, &blob, false);
+    assert!(
+        r.is_success(),
+        "the 6-element layout must match {name}: {r:?}"
     );
+    g.bench_function(
+        "create_input_layout (bytecode, 6 elements, digest checked)",
+        |b| {
+            b.iter(|| {
+                black_box(create_input_layout(
+                    &target,
+                    Some(black_box(&elements)),
+                    6,
+                    black_box(&blob),
+                    false,
+                ))
+            })
+        },
+    );
+    g.throughput(Throughput::Bytes(blob.len() as u64 - 20));
+    g.bench_function("digest of the shader", |b| {
+        b.iter(|| black_box(checksum(black_box(&blob))))
+    });
+    g.finish();
 
+    // Digest throughput next to MD5's own block function on the same 1 MiB.
     let big: Vec<u8> = (0..(1u32 << 20) + 20).map(|i| (i * 31 + 7) as u8).collect();
-    let d = time(20, || {
-        black_box(checksum(black_box(&big)));
-    });
-    println!(
-        "digest, 1 MiB:                            {:8.0} MB/s",
-        (1u64 << 20) as f64 / d * 1e3
-    );
-
     let blocks: Vec<[u8; 64]> = big[20..]
         .chunks_exact(64)
-        .map(|c| <[u8; 64]>::try_from(c).unwrap())
+        .map(|c| <[u8; 64]>::try_from(c).expect("64 bytes"))
         .collect();
-    let m = time(20, || {
-        let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
-        md5::block_api::compress(&mut state, black_box(&blocks));
-        black_box(state);
+    let mut g = c.benchmark_group("digest 1 MiB");
+    g.throughput(Throughput::Bytes(1 << 20))
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    g.bench_function("dxbc checksum", |b| {
+        b.iter(|| black_box(checksum(black_box(&big))))
     });
-    println!(
-        "MD5 block function alone, 1 MiB:          {:8.0} MB/s",
-        (1u64 << 20) as f64 / m * 1e3
-    );
+    g.bench_function("md-5 block function", |b| {
+        b.iter(|| {
+            let mut state = [0x6745_2301u32, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
+            md5::block_api::compress(&mut state, black_box(&blocks));
+            black_box(state)
+        })
+    });
+    g.finish();
 }
+
+criterion_group!(benches, dxbc);
+criterion_main!(benches);
