@@ -210,8 +210,7 @@ pub fn explanation(id: MessageId) -> Option<&'static str> {
         }
         MessageId::CREATEINPUTLAYOUT_INVALIDALIGNMENT => {
             "AlignedByteOffset must be a multiple of the format's alignment, min(size rounded \
-             up to a power of two, 4) bytes, and the element must end within 2048 bytes; \
-             D3D11_APPEND_ALIGNED_ELEMENT places it for you"
+             up to a power of two, 4) bytes; D3D11_APPEND_ALIGNED_ELEMENT places it for you"
         }
         MessageId::CREATEINPUTLAYOUT_DUPLICATESEMANTIC => {
             "two elements have the same semantic name (compared without case) and index"
