@@ -206,6 +206,14 @@ impl Iterator for Primitives<'_> {
         if let Some(p) = self.pending.take() {
             return Some(p);
         }
+        // Steps taken by this call without a primitive. Whether an instance yields primitives
+        // depends only on the count, the topology and its cut pattern, which every instance
+        // shares; 2·count silent steps hold a whole instance and the step that closes it, so
+        // no later instance (nor the draw's end) yields one either. This bounds one call's
+        // work by the count instead of count × instances (e.g. 17 vertices per instance into
+        // 26-point patches, 2^30 instances; found by the `draw` fuzz target).
+        let mut silent = 0u64;
+        let silent_limit = 2 * u64::from(self.walker.params().count);
         loop {
             if self.finished {
                 return None;
@@ -219,7 +227,14 @@ impl Iterator for Primitives<'_> {
                             return Some(a);
                         }
                         (None, Some(b)) => return Some(b),
-                        (None, None) => {}
+                        (None, None) => {
+                            silent += 1;
+                            if silent >= silent_limit {
+                                self.walker.exhaust();
+                                self.finished = true;
+                                return None;
+                            }
+                        }
                     }
                 }
                 None => {

@@ -207,11 +207,26 @@ impl<'a> VertexStream<'a> {
         let start = self.plan.start_instance;
         let mut indices = [0u32; BATCH_INDICES];
         let mut n = 0;
+        // Consecutive cuts in batches without a vertex: a whole instance of them ends the
+        // stream (bounded work per call; see `Walker::all_cuts_after`).
+        let mut cuts = 0u64;
         while n < cap {
             let Some(batch) = self.walker.next_batch(cap - n, &mut indices) else {
                 break;
             };
             let k = batch.len();
+            match batch {
+                WalkBatch::Indexed {
+                    count: 0, cuts: c, ..
+                } => {
+                    cuts += c as u64;
+                    if self.walker.all_cuts_after(cuts) {
+                        self.walker.exhaust();
+                        break;
+                    }
+                }
+                _ => cuts = 0,
+            }
             let instance = Instance {
                 id: batch.instance_id(),
                 start,
@@ -312,10 +327,17 @@ impl Iterator for VertexStream<'_> {
 
     fn next(&mut self) -> Option<AssembledVertex> {
         let mut v = AssembledVertex::default();
+        // Consecutive cuts: a whole instance of them ends the stream (bounded work per call).
+        let mut cuts = 0u64;
         loop {
             let step = self.walker.next()?;
             if self.plan.assemble(&step, &mut v) {
                 return Some(v);
+            }
+            cuts += 1;
+            if self.walker.all_cuts_after(cuts) {
+                self.walker.exhaust();
+                return None;
             }
         }
     }

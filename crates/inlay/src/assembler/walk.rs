@@ -96,6 +96,24 @@ impl<'a> Walker<'a> {
     pub fn remaining(&self) -> u64 {
         self.params.steps() - self.taken
     }
+
+    /// Ends the walk: every step not yet taken is dropped. The vertex and primitive streams
+    /// call it once they have proved that no later step can produce output (see
+    /// [`Walker::all_cuts_after`]).
+    pub(crate) fn exhaust(&mut self) {
+        self.taken = self.params.steps();
+    }
+
+    /// Whether `run` consecutive steps without output prove the rest of the draw empty.
+    ///
+    /// Every instance reads the same indices (`start + i`, `i < count`), so the walk's pattern
+    /// of cuts and vertices repeats per instance. `count` consecutive cuts therefore cover every
+    /// position of an instance: all remaining steps are cuts too. Without this, a draw of
+    /// 2^32 instances whose indices are all cut values would make one `next()` walk 2^32
+    /// steps before answering `None` (found by the `draw` fuzz target, docs/notes/fuzz.md).
+    pub(crate) fn all_cuts_after(&self, run: u64) -> bool {
+        run > 0 && run >= u64::from(self.params.count)
+    }
 }
 
 /// A run of consecutive vertices of one instance, as [`Walker::next_batch`] hands them out

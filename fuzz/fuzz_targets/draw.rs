@@ -1,0 +1,223 @@
+//! A draw with arbitrary layout, bindings, buffers, topology and draw parameters, through the
+//! reference input assembler and the compiled fetch plan.
+//!
+//! Counts come from the input and may be anything up to 2^32 × 2^32; the work is bounded by
+//! this target instead: at most `WALK_LIMIT` walk steps, `VERTEX_LIMIT` vertices and
+//! `PRIMITIVE_LIMIT` primitives are taken from the lazy streams. Nothing may panic, and the
+//! fetch plan (portable or AVX2, normal or streaming stores) must give exactly the reference
+//! assembler's register bits for every vertex taken.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, WalkBatch};
+use inlay::fetch::{FetchPlan, Instance, Isa, StoreMode, Vertices};
+use inlay::layout::InputLayout;
+use inlay::validation;
+use inlay_fuzz::{ArbElement, ArbLayoutElement, ArbTarget, Biased};
+use libfuzzer_sys::fuzz_target;
+
+/// Walk steps taken from one draw.
+const WALK_LIMIT: usize = 4096;
+/// Vertices taken from one draw (reference stream and fetch plan).
+const VERTEX_LIMIT: usize = 1024;
+/// Primitives taken from one draw.
+const PRIMITIVE_LIMIT: usize = 1024;
+/// Largest batch handed to the fetch plan at once.
+const BATCH: usize = 128;
+
+#[derive(Debug, Arbitrary)]
+enum LayoutSource {
+    /// Resolved elements straight into the assembler (bypassing validation).
+    Raw(Vec<ArbLayoutElement>),
+    /// Elements through the shader-less `CreateInputLayout` path.
+    Created(Vec<ArbElement>),
+}
+
+#[derive(Debug, Arbitrary)]
+struct VertexBuffer {
+    slot: Biased,
+    data: Vec<u8>,
+    stride: Biased,
+    offset: Biased,
+    unbind: bool,
+}
+
+#[derive(Debug, Arbitrary)]
+struct IndexBuffer {
+    data: Vec<u8>,
+    r32: bool,
+    offset: Biased,
+}
+
+#[derive(Debug, Arbitrary)]
+enum Call {
+    Draw(Biased, Biased),
+    DrawIndexed(Biased, Biased, i32),
+    DrawInstanced(Biased, Biased, Biased, Biased),
+    DrawIndexedInstanced(Biased, Biased, Biased, i32, Biased),
+    DrawInstancedIndirect(Vec<u8>, Biased),
+    DrawIndexedInstancedIndirect(Vec<u8>, Biased),
+    DrawAuto(Biased),
+}
+
+#[derive(Debug, Arbitrary)]
+struct Input {
+    target: ArbTarget,
+    layout: LayoutSource,
+    buffers: Vec<VertexBuffer>,
+    index: Option<IndexBuffer>,
+    topology: u8,
+    call: Call,
+    portable: bool,
+    streaming: bool,
+}
+
+fuzz_target!(|input: Input| {
+    let target = input.target.0;
+    let layout = match &input.layout {
+        LayoutSource::Raw(v) => InputLayout {
+            elements: v.iter().take(64).enumerate().map(|(i, e)| e.element(i)).collect(),
+            ..Default::default()
+        },
+        LayoutSource::Created(v) => {
+            let descs: Vec<_> = v.iter().map(ArbElement::desc).collect();
+            match validation::layout_without_shader(&target, &descs).layout {
+                Some(l) => l,
+                None => return,
+            }
+        }
+    };
+    let mut ia = InputAssembler::new(&layout, target);
+    for b in &input.buffers {
+        let binding = (!b.unbind).then_some(VertexBufferBinding {
+            data: &b.data,
+            stride: b.stride.0,
+            offset: b.offset.0,
+        });
+        let _ = ia.set_vertex_buffer(b.slot.0, binding);
+    }
+    if let Some(ib) = &input.index {
+        let format = if ib.r32 {
+            IndexFormat::R32Uint
+        } else {
+            IndexFormat::R16Uint
+        };
+        let _ = ia.set_index_buffer(Some(IndexBufferBinding {
+            data: &ib.data,
+            format,
+            offset: ib.offset.0,
+        }));
+    }
+    let _ = ia.set_topology_d3d(u32::from(input.topology % 70));
+    let call = match &input.call {
+        Call::Draw(c, s) => DrawCall::Draw {
+            vertex_count: c.0,
+            start_vertex: s.0,
+        },
+        Call::DrawIndexed(c, s, b) => DrawCall::DrawIndexed {
+            index_count: c.0,
+            start_index: s.0,
+            base_vertex: *b,
+        },
+        Call::DrawInstanced(c, n, s, si) => DrawCall::DrawInstanced {
+            vertex_count_per_instance: c.0,
+            instance_count: n.0,
+            start_vertex: s.0,
+            start_instance: si.0,
+        },
+        Call::DrawIndexedInstanced(c, n, s, b, si) => DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: c.0,
+            instance_count: n.0,
+            start_index: s.0,
+            base_vertex: *b,
+            start_instance: si.0,
+        },
+        Call::DrawInstancedIndirect(args, o) => DrawCall::DrawInstancedIndirect {
+            args,
+            offset: o.0,
+        },
+        Call::DrawIndexedInstancedIndirect(args, o) => DrawCall::DrawIndexedInstancedIndirect {
+            args,
+            offset: o.0,
+        },
+        Call::DrawAuto(f) => DrawCall::DrawAuto { filled_size: f.0 },
+    };
+
+    // The fetch plan compiles whatever the reference thinks of the layout.
+    let bindings: Vec<Option<VertexBufferBinding<'_>>> =
+        (0..32).map(|s| ia.vertex_buffer(s).copied()).collect();
+    let plan = FetchPlan::new(&layout, &bindings).map(|p| {
+        p.with_isa(if input.portable { Isa::Portable } else { Isa::detect() })
+            .with_store_mode(if input.streaming {
+                StoreMode::Streaming
+            } else {
+                StoreMode::Normal
+            })
+    });
+
+    let Ok(draw) = ia.draw(&call) else { return };
+    let params = *draw.params();
+
+    // The walk: bounded number of steps, positions in order.
+    let steps = draw.walk().take(WALK_LIMIT).count() as u64;
+    assert_eq!(steps, params.steps().min(WALK_LIMIT as u64));
+
+    // Primitives: each names positions in increasing order that the draw has.
+    for p in draw.primitives().take(PRIMITIVE_LIMIT) {
+        assert!(!p.vertices().is_empty());
+    }
+
+    // Reference vertices.
+    let reference: Vec<AssembledVertex> = draw.vertices().take(VERTEX_LIMIT).collect();
+    let Ok(plan) = plan else { return };
+    // Every layout element has a vertex format here (the reference accepted it), so the
+    // plan compiled; compare its register file with the reference, batch by batch.
+    let regs = plan.registers().to_vec();
+    let row = regs.len();
+    let mut walker = draw.walk();
+    let mut indices = [0u32; BATCH];
+    let mut out = vec![[0u32; 4]; BATCH * row.max(1)];
+    let mut k = 0usize;
+    while k < reference.len() {
+        let Some(batch) = walker.next_batch(BATCH.min(reference.len() - k), &mut indices) else {
+            break;
+        };
+        let instance = Instance {
+            id: batch.instance_id(),
+            start: params.start_instance,
+        };
+        let n = batch.len();
+        let vertices = match batch {
+            WalkBatch::Range {
+                first_vertex_index,
+                count,
+                ..
+            } => Vertices::Range {
+                first: first_vertex_index,
+                count: count as u32,
+            },
+            WalkBatch::Indexed {
+                base_vertex, count, ..
+            } => Vertices::Indexed {
+                indices: &indices[..count],
+                base_vertex,
+            },
+        };
+        plan.fetch_registers(vertices, instance, &mut out[..n * row])
+            .expect("output sized for the batch");
+        for v in 0..n.min(reference.len() - k) {
+            let r = &reference[k + v];
+            assert_eq!(r.instance_id, batch.instance_id());
+            for (pos, &reg) in regs.iter().enumerate() {
+                assert_eq!(
+                    out[v * row + pos],
+                    r.registers[reg as usize],
+                    "vertex {} register {reg}: fetch plan vs reference",
+                    k + v
+                );
+            }
+        }
+        k += n;
+    }
+});
