@@ -71,7 +71,11 @@ fuzz_target!(|input: Input| {
         let layout = c.layout.as_ref().unwrap();
         assert_eq!(layout.elements.len(), num as usize);
         for e in &layout.elements {
-            assert!(e.register.is_none_or(|r| r < 32), "register {:?}", e.register);
+            assert!(
+                e.register.is_none_or(|r| r < 32),
+                "register {:?}",
+                e.register
+            );
             assert!(e.slot < target.max_input_slots());
         }
     } else {

@@ -70,7 +70,11 @@ fuzz_target!(|input: Input| {
             assert_eq!(c.output_signature().unwrap().unwrap(), full(&output));
             // Extraction copies the chunk byte for byte: the same bytes the writer gives for
             // the input alone (when no name has an interior NUL, which reading drops).
-            if !input.elements.iter().any(|e| e.semantic_name.contains('\0')) {
+            if !input
+                .elements
+                .iter()
+                .any(|e| e.semantic_name.contains('\0'))
+            {
                 assert_eq!(
                     dxbc::extract_input_signature_blob(&blob),
                     Ok(dxbc::signature_blob(&input))

@@ -63,16 +63,23 @@ impl<'a> Arbitrary<'a> for ArbTarget {
     }
 }
 
-/// A DXGI format value: usually one of the table's codes (0..=131), sometimes any `u32`.
+/// A DXGI format value: usually an input-assembler vertex format, else one of the table's
+/// codes (0..=131) or any `u32`.
 #[derive(Clone, Copy, Debug)]
 pub struct ArbFormat(pub Format);
 
 impl<'a> Arbitrary<'a> for ArbFormat {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(ArbFormat(Format(if u.ratio(7u8, 8u8)? {
-            u.int_in_range(0u32..=131)?
-        } else {
-            u.arbitrary()?
+        Ok(ArbFormat(Format(match u.int_in_range(0u8..=7)? {
+            0..=4 => {
+                let n = inlay::format::vertex_formats().count();
+                let k = u.choose_index(n)?;
+                inlay::format::vertex_formats()
+                    .nth(k)
+                    .map_or(0, |f| f.value)
+            }
+            5 | 6 => u.int_in_range(0u32..=131)?,
+            _ => u.arbitrary()?,
         })))
     }
 }

@@ -333,9 +333,39 @@ impl<'a> Container<'a> {
     /// layout: offset table, then the chunks in table order, each 4-byte aligned) and a freshly
     /// computed digest. For fxc output with a valid digest this reproduces the blob byte for
     /// byte.
+    ///
+    /// # Panics
+    ///
+    /// When the rewritten container would exceed 4 GiB, which a hostile container can ask for
+    /// (chunk offsets may all point at one large chunk, and each copy is written out: see
+    /// [`Container::rewritten_size`]). Use [`Container::try_rewrite`] on untrusted input.
     pub fn rewrite(&self) -> Vec<u8> {
         let chunks: Vec<([u8; 4], &[u8])> = self.chunks().map(|c| (c.tag.0, c.data)).collect();
         super::write_container(&chunks)
+    }
+
+    /// Size in bytes of the container [`Container::rewrite`] builds: the header and offset
+    /// table, then each chunk's 8-byte header and data padded to 4 bytes. Computed without
+    /// allocating. Chunks may overlap, so this can be far larger than the container (up to
+    /// about size²/4 bytes for a container of `size` bytes).
+    pub fn rewritten_size(&self) -> u64 {
+        HEADER_SIZE as u64
+            + self
+                .chunks()
+                .map(|c| 4 + 8 + (c.data.len() as u64).next_multiple_of(4))
+                .sum::<u64>()
+    }
+
+    /// [`Container::rewrite`] for untrusted input: refuses, before allocating, a rewrite larger
+    /// than `limit` bytes or than the 4 GiB a container can describe
+    /// ([`DxbcError::RewriteTooLarge`]).
+    pub fn try_rewrite(&self, limit: u64) -> Result<Vec<u8>, DxbcError> {
+        let size = self.rewritten_size();
+        let limit = limit.min(u64::from(u32::MAX));
+        if size > limit {
+            return Err(DxbcError::RewriteTooLarge { size, limit });
+        }
+        Ok(self.rewrite())
     }
 }
 

@@ -283,6 +283,41 @@ pub enum DxbcError {
         /// The name offset (relative to the chunk data).
         name_offset: u32,
     },
+    /// The element names, decoded one `String` per element, would take more bytes than the
+    /// chunk justifies: elements may share one stored name, so without a bound a chunk of
+    /// *n* bytes could decode to about n²/96 bytes of names (a 1 MiB chunk to 11 GiB). The
+    /// limit is [`MAX_NAME_BYTES_PER_CHUNK_BYTE`] × the chunk length, and never less than
+    /// [`MIN_NAME_BYTE_BUDGET`] (docs/notes/fuzz.md).
+    #[error(
+        "byte {at}: {tag} element {element} brings the decoded names to {total} bytes, more \
+         than the {limit} bytes a {len}-byte chunk may decode to (R30)"
+    )]
+    SignatureNamesTooLarge {
+        /// Chunk tag.
+        tag: FourCC,
+        /// Where the chunk data starts.
+        at: usize,
+        /// The element whose name crossed the limit.
+        element: u32,
+        /// Name bytes decoded up to and including that element.
+        total: u64,
+        /// The limit for this chunk.
+        limit: u64,
+        /// Chunk data length.
+        len: usize,
+    },
+    /// [`Container::try_rewrite`] was asked for a container larger than its limit (or than
+    /// the 4 GiB a 32-bit size field can describe).
+    #[error(
+        "the rewritten container would be {size} bytes, more than the limit of {limit} bytes \
+         (chunks that overlap in the original are each written out)"
+    )]
+    RewriteTooLarge {
+        /// Bytes the rewrite would take.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A container has no chunk of the kind asked for (e.g. no input signature when extracting
     /// one; R32 leaves what `CreateInputLayout` does with such a blob to the caller).
     #[error("container has no {what} chunk")]
@@ -291,6 +326,14 @@ pub enum DxbcError {
         what: &'static str,
     },
 }
+
+/// Decoded name bytes a signature chunk may produce per byte of chunk data (see
+/// [`DxbcError::SignatureNamesTooLarge`]). fxc stores each name once and each element takes at
+/// least 24 bytes, so real signatures stay far below this.
+pub const MAX_NAME_BYTES_PER_CHUNK_BYTE: u64 = 8;
+
+/// Decoded name bytes any signature chunk may produce, however short (64 KiB).
+pub const MIN_NAME_BYTE_BUDGET: u64 = 64 << 10;
 
 /// Reads a little-endian u32 at `at`, `None` when it does not fit.
 #[inline]

@@ -8,7 +8,7 @@
 //! component type, register (0xFFFFFFFF = none), mask byte, read/write-mask byte, two zero bytes.
 
 use super::signature::{ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
-use super::{DxbcError, FourCC, read_u32};
+use super::{DxbcError, FourCC, MAX_NAME_BYTES_PER_CHUNK_BYTE, MIN_NAME_BYTE_BUDGET, read_u32};
 
 /// Which signature chunk layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,6 +107,12 @@ impl SignatureKind {
 /// Error offsets are relative to the start of `data`. Names are decoded as UTF-8 with invalid
 /// sequences replaced by U+FFFD (lossy; fxc only writes ASCII identifiers, and the runtime
 /// compares names ASCII-case-insensitively — docs/notes/dxbc.md).
+///
+/// Memory: the element vector is bounded by the chunk (each element takes 24–32 bytes of it);
+/// the names, decoded once per element even when elements share one stored name, are bounded
+/// by [`super::MAX_NAME_BYTES_PER_CHUNK_BYTE`] × the chunk length (at least
+/// [`super::MIN_NAME_BYTE_BUDGET`]); past that the chunk is refused with
+/// [`DxbcError::SignatureNamesTooLarge`].
 pub fn parse_signature_chunk(kind: SignatureKind, data: &[u8]) -> Result<Signature, DxbcError> {
     parse_signature_at(kind, data, 0)
 }
@@ -139,6 +145,9 @@ pub(crate) fn parse_signature_at(
     }
     // `count` elements fit in `data`, so this allocation is bounded by the chunk size.
     let mut elements = Vec::with_capacity(count as usize);
+    // Shared names are decoded once per element: bound their total by the chunk size.
+    let name_limit = (data.len() as u64 * MAX_NAME_BYTES_PER_CHUNK_BYTE).max(MIN_NAME_BYTE_BUDGET);
+    let mut name_bytes = 0u64;
     for i in 0..count {
         let at = first as usize + i as usize * stride;
         let word = |n: usize| read_u32(data, at + 4 * n).unwrap_or(0);
@@ -149,24 +158,31 @@ pub(crate) fn parse_signature_at(
         };
         let cw = |n: usize| read_u32(data, core + 4 * n).unwrap_or(0);
         let name_offset = cw(0);
-        let name = read_name(data, name_offset).map_err(|unterminated| {
-            if unterminated {
-                DxbcError::NameUnterminated {
-                    tag,
-                    at: base + core,
-                    element: i,
-                    name_offset,
-                }
-            } else {
-                DxbcError::NameOffsetOutOfRange {
-                    tag,
-                    at: base + core,
-                    element: i,
-                    name_offset,
-                    len: data.len(),
-                }
-            }
+        let left = name_limit.saturating_sub(name_bytes);
+        let name = read_name(data, name_offset, left).map_err(|e| match e {
+            NameError::TooLarge(len) => DxbcError::SignatureNamesTooLarge {
+                tag,
+                at: base,
+                element: i,
+                total: name_bytes + len as u64,
+                limit: name_limit,
+                len: data.len(),
+            },
+            NameError::Unterminated => DxbcError::NameUnterminated {
+                tag,
+                at: base + core,
+                element: i,
+                name_offset,
+            },
+            NameError::OutOfRange => DxbcError::NameOffsetOutOfRange {
+                tag,
+                at: base + core,
+                element: i,
+                name_offset,
+                len: data.len(),
+            },
         })?;
+        name_bytes += name.len() as u64;
         let masks = cw(5).to_le_bytes();
         let min_precision = if kind.has_min_precision() {
             MinPrecision(word(7))
@@ -188,13 +204,29 @@ pub(crate) fn parse_signature_at(
     Ok(Signature { elements })
 }
 
-/// Reads the NUL-terminated name at `offset`; `Err(false)` when the offset is outside the data,
-/// `Err(true)` when there is no NUL before the end.
-fn read_name(data: &[u8], offset: u32) -> Result<String, bool> {
-    let rest = data.get(offset as usize..).ok_or(false)?;
+/// Why a name could not be read.
+enum NameError {
+    /// The offset is outside the data.
+    OutOfRange,
+    /// No NUL before the end of the data.
+    Unterminated,
+    /// The name is this long, more than the bytes left in the name budget.
+    TooLarge(usize),
+}
+
+/// Reads the NUL-terminated name at `offset`, refusing one longer than `budget` bytes before
+/// allocating it.
+fn read_name(data: &[u8], offset: u32, budget: u64) -> Result<String, NameError> {
+    let rest = data.get(offset as usize..).ok_or(NameError::OutOfRange)?;
     if rest.is_empty() {
-        return Err(false);
+        return Err(NameError::OutOfRange);
     }
-    let len = rest.iter().position(|&b| b == 0).ok_or(true)?;
+    let len = rest
+        .iter()
+        .position(|&b| b == 0)
+        .ok_or(NameError::Unterminated)?;
+    if len as u64 > budget {
+        return Err(NameError::TooLarge(len));
+    }
     Ok(String::from_utf8_lossy(&rest[..len]).into_owned())
 }
