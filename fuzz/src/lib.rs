@@ -14,6 +14,8 @@ use inlay::format::Format;
 use inlay::layout::{InputClass, LayoutElement};
 use inlay::target::{Api, FeatureLevel, Target};
 
+pub mod text_checks;
+
 /// Edge values every biased integer may take.
 const EDGES: [u32; 16] = [
     0,

@@ -461,3 +461,26 @@ fn the_counting_allocator_sees_allocations() {
     let ((), peak) = peak_during(|| drop(vec![1u8; 10]));
     assert_eq!(peak, 10);
 }
+
+/// A C file of one endless line (4 MiB, no newline), inside and outside an array: an error
+/// whose excerpt is cut to 60 characters, and memory linear in the input: nothing outside an
+/// array (the scanner keeps no tokens), at most 3 × the input inside one (the array's tokens;
+/// measured: 2 × for a 4 MiB identifier).
+#[test]
+fn an_endless_c_line_gives_a_short_error_and_little_memory() {
+    use inlay::text::{MAX_EXCERPT_CHARS, c};
+    let endless = "x".repeat(4 << 20);
+    let in_array = format!("const D3D11_INPUT_ELEMENT_DESC a[] = {{ {{ {endless}");
+    for source in [endless.as_str(), in_array.as_str()] {
+        let (r, peak) = peak_during(|| c::parse(source, None));
+        let e = r.unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.found.chars().count() <= MAX_EXCERPT_CHARS + 1, "{e:?}");
+        let bound = if source.len() == endless.len() {
+            64 << 10
+        } else {
+            3 * source.len()
+        };
+        assert!(peak < bound, "peak {peak} bytes for {} bytes", source.len());
+    }
+}
