@@ -4,7 +4,7 @@
 //!
 //! Nothing may panic; the result is consistent: a layout exactly when the HRESULT succeeds,
 //! `S_FALSE` exactly for successful validate-only calls, one resolved element per described
-//! element, every register inside the register file; and the shader-less path agrees with a
+//! element, every slot inside the target's slot range; and the shader-less path agrees with a
 //! shader-less call's element checks.
 #![no_main]
 
@@ -70,12 +70,9 @@ fuzz_target!(|input: Input| {
         assert_eq!(c.hresult, expected);
         let layout = c.layout.as_ref().unwrap();
         assert_eq!(layout.elements.len(), num as usize);
+        // Registers come from the signature as stored (any u32 in a hostile blob; the
+        // assembler refuses one past v31 when drawing); slots are checked (R4).
         for e in &layout.elements {
-            assert!(
-                e.register.is_none_or(|r| r < 32),
-                "register {:?}",
-                e.register
-            );
             assert!(e.slot < target.max_input_slots());
         }
     } else {
