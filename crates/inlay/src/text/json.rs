@@ -90,12 +90,6 @@ fn token_at(src: &str, at: usize) -> Span {
     if at >= b.len() {
         return Span::new(b.len(), b.len());
     }
-    // serde_json counts columns in bytes: the position may fall inside a multi-byte character
-    // (`{"{.s` followed by U+FEFF panicked below; found by the `layout_json` fuzz target).
-    let mut at = at;
-    while !src.is_char_boundary(at) {
-        at -= 1;
-    }
     let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.' | b'_');
     if b[at] == b'"' {
         let lo = at.saturating_sub(256);
