@@ -201,7 +201,7 @@ fn elements_sharing_one_long_name_cannot_multiply_memory() {
     let len = 64usize << 10;
     let name_len = len / 2 - 16;
     let count = ((len - name_len - 8 - 1) / 24) as u32;
-    let name_offset = (8 + 24 * count) as u32;
+    let name_offset = 8 + 24 * count;
     let mut data = count.to_le_bytes().to_vec();
     data.extend_from_slice(&8u32.to_le_bytes());
     for i in 0..count {

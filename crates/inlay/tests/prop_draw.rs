@@ -21,7 +21,10 @@ use proptest::prelude::*;
 /// Walk steps, vertices and primitives taken from one draw.
 const LIMIT: usize = 512;
 
-fn layout_element() -> impl Strategy<Value = (Format, u32, u32, bool, u32, Option<u32>)> {
+/// Format, slot, offset, per-instance, step rate, register of one layout element.
+type ElementParts = (Format, u32, u32, bool, u32, Option<u32>);
+
+fn layout_element() -> impl Strategy<Value = ElementParts> {
     (
         vertex_format(),
         prop_oneof![8 => 0u32..4, 1 => biased()],
@@ -32,7 +35,7 @@ fn layout_element() -> impl Strategy<Value = (Format, u32, u32, bool, u32, Optio
     )
 }
 
-fn layout(elements: &[(Format, u32, u32, bool, u32, Option<u32>)]) -> InputLayout {
+fn layout(elements: &[ElementParts]) -> InputLayout {
     InputLayout {
         elements: elements
             .iter()
