@@ -31,7 +31,7 @@ fn fetch(c: &mut Criterion) {
         g.throughput(Throughput::Elements(VERTICES as u64))
             .sample_size(20)
             .warm_up_time(Duration::from_secs(1))
-            .measurement_time(Duration::from_secs(4));
+            .measurement_time(Duration::from_secs(6));
         g.bench_function(format!("decode ({})", plan.isa().as_str()), |b| {
             b.iter(|| {
                 plan.fetch_registers(

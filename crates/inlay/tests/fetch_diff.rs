@@ -750,3 +750,107 @@ fn assembler_batch_api_equals_the_iterator() {
         assert_eq!(&out[..k], &want[..], "round {round}");
     }
 }
+
+/// Allocations made by the current thread (a counting wrapper around the system allocator;
+/// per thread, so tests running in parallel do not disturb each other).
+mod counting {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    pub struct Counting;
+
+    thread_local! {
+        static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    // SAFETY: forwards to the system allocator unchanged; only counts calls.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: the caller's contract, passed on.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: the caller's contract, passed on.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: the caller's contract, passed on.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    /// Allocations this thread made while running `f`.
+    pub fn count(f: impl FnOnce()) -> u64 {
+        let before = ALLOCATIONS.with(Cell::get);
+        f();
+        ALLOCATIONS.with(Cell::get) - before
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+/// Issue 8, *Memory*: decoding allocates nothing (serial fetches, both output shapes, ranges
+/// and index lists, the assembler's batch API) — only the caller's output, made beforehand.
+#[test]
+fn decode_allocates_nothing() {
+    // The counter sees allocations.
+    let one = counting::count(|| {
+        std::hint::black_box(Vec::<u8>::with_capacity(64));
+    });
+    assert_eq!(one, 1);
+    let w = &inlay::fetch::bench::workloads()[1];
+    let n = 200_000u32;
+    let data = w.make_data(n, 3);
+    let bindings = [Some(VertexBufferBinding {
+        data: &data,
+        stride: w.stride,
+        offset: 0,
+    })];
+    let indices: Vec<u32> = (0..n).map(|i| (i * 7919) % (n + 50)).collect();
+    let rows = w.layout.elements.len();
+    let mut out = vec![[0u32; 4]; n as usize * rows];
+    let mut arrays = vec![vec![[0u32; 4]; n as usize]; rows];
+    for (isa, store) in variants() {
+        let plan = FetchPlan::new(&w.layout, &bindings)
+            .unwrap()
+            .with_isa(isa)
+            .with_store_mode(store);
+        let range = Vertices::Range { first: 0, count: n };
+        let list = Vertices::Indexed {
+            indices: &indices,
+            base_vertex: -3,
+        };
+        for vertices in [range, list] {
+            let allocs = counting::count(|| {
+                plan.fetch_registers(vertices, Instance::default(), &mut out)
+                    .unwrap();
+                let mut outs: [&mut [[u32; 4]]; 6] = {
+                    let mut it = arrays.iter_mut();
+                    std::array::from_fn(|_| &mut it.next().unwrap()[..])
+                };
+                plan.fetch_elements(vertices, Instance::default(), &mut outs)
+                    .unwrap();
+            });
+            assert_eq!(allocs, 0, "{isa:?}/{store:?} {vertices:?}");
+        }
+    }
+    // The assembler's batch API: the stream (a fetch plan of a few elements) is made first.
+    let mut ia = InputAssembler::new(&w.layout, Target::default());
+    ia.set_vertex_buffer(0, bindings[0]).unwrap();
+    ia.set_topology(Topology::PointList).unwrap();
+    let draw = ia
+        .draw(&DrawCall::Draw {
+            vertex_count: n,
+            start_vertex: 0,
+        })
+        .unwrap();
+    let mut stream = draw.vertices();
+    let mut ids = vec![VertexIds::default(); n as usize];
+    let allocs = counting::count(|| {
+        assert_eq!(stream.fill_registers(&mut ids, &mut out), n as usize);
+    });
+    assert_eq!(allocs, 0, "fill_registers");
+}

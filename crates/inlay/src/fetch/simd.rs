@@ -578,19 +578,19 @@ fn convert_rows(e: &FusedElem, x0: __m256i, x1: __m256i) -> (__m256i, __m256i) {
     }
 }
 
-/// Vertices `0 .. 4·quads` (four per step: two 256-bit vectors per row), then one more pair
-/// when `extra_pair`.
+/// Vertices `0 .. 4·quads` (four per step: two 256-bit vectors per row), then `tail_pairs`
+/// pairs (one vector per row).
 #[target_feature(enable = "avx2,fma")]
 fn fused_impl<const STORE: u8>(
     elems: &[FusedElem],
     quads: usize,
-    extra_pair: bool,
+    tail_pairs: usize,
     out: *mut [u32; 4],
     width: usize,
 ) {
     for j in 0..quads {
         let i = 4 * j;
-        // SAFETY (whole body): `fused` checked that for every vertex i < 4·quads (+ 2) and
+        // SAFETY (whole body): `fused` checked that for every vertex i < 4·quads + 2·tail_pairs and
         // every row, the 16-byte load at `src + i·stride` lies inside the row's source slice
         // (rows that read no memory point at 16 zero bytes with stride 0), and that rows
         // `i·width .. (i + 1)·width` lie inside the output slice it borrows mutably (16-byte
@@ -609,8 +609,8 @@ fn fused_impl<const STORE: u8>(
             }
         }
     }
-    if extra_pair {
-        let i = 4 * quads;
+    for t in 0..tail_pairs {
+        let i = 4 * quads + 2 * t;
         // SAFETY: as above, for vertices i and i + 1.
         unsafe {
             let r0 = out.add(i * width);
@@ -714,14 +714,24 @@ fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bo
         };
     }
     let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
+    // Four vertices per step when their rows span at most four 64-byte lines (rows of at most
+    // four registers), else two: with non-temporal stores every step leaves its lines
+    // partially written until its last row, and on the measured Xeon more open lines cost
+    // more than the per-step overhead saves (W1, 4 registers: faster with four; W2, 6
+    // registers: faster with two; docs/notes/fastfetch.md).
+    let (quads, tail_pairs) = if width <= 4 {
+        (pairs / 2, pairs % 2)
+    } else {
+        (0, pairs)
+    };
     let p = out.as_mut_ptr();
     // SAFETY: AVX2 and FMA were detected; `fast` bounds every load and store (see
     // `fused_impl`).
     unsafe {
         if nt {
-            fused_impl::<ST_NT>(&elems[..width], pairs / 2, pairs % 2 == 1, p, width);
+            fused_impl::<ST_NT>(&elems[..width], quads, tail_pairs, p, width);
         } else {
-            fused_impl::<ST_NORMAL>(&elems[..width], pairs / 2, pairs % 2 == 1, p, width);
+            fused_impl::<ST_NORMAL>(&elems[..width], quads, tail_pairs, p, width);
         }
     }
     2 * pairs
