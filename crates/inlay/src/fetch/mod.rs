@@ -26,14 +26,19 @@
 //!
 //! Each element gets a kernel chosen from its format's row of the format table (a
 //! [`program::LaneProgram`]: byte shuffle, shifts, one of four conversion classes; see that
-//! module). Vertices are processed in blocks of up to 1024 so a block's output stays in the
-//! L1/L2 cache while each element's kernel runs over it; in-bounds blocks run the kernel
-//! without per-vertex checks, blocks touching a buffer edge or an address wrap fall back to the
-//! exact per-vertex path. With [`Isa::Avx2`] / [`Isa::Avx512`] the kernels are SIMD code; [`Isa::Portable`] is
-//! scalar Rust giving identical bits. Large outputs are written with non-temporal stores
-//! ([`StoreMode`]), so the output costs one memory write instead of a read and a write.
+//! module). For the register-file output of a contiguous range whose elements are all in
+//! bounds (or constant), the fused SIMD kernel ([`Isa::Avx2`] with FMA, or [`Isa::Avx512`])
+//! walks the vertices two or four at a time and runs every register row's kernel on them,
+//! storing straight into the output, so conversion overlaps the memory writes; UNORM/SNORM
+//! divide through an FMA quotient checked equal to the IEEE division for every code.
+//! Everything else runs in blocks of up to 1024 vertices, element by element: in-bounds blocks
+//! without per-vertex checks, blocks touching a buffer edge or an address wrap on the exact
+//! per-vertex path. [`Isa::Portable`] is scalar Rust giving identical bits. Large outputs are
+//! written with non-temporal stores ([`StoreMode`]), so the output costs one memory write
+//! instead of a read and a write.
 //!
-//! Memory: nothing is allocated per call; a block's scratch space (32 KiB) lives on the stack.
+//! Memory: nothing is allocated per call (pinned by `tests/fetch_diff.rs::
+//! decode_allocates_nothing`); scratch space (at most ~50 KiB) lives on the stack.
 
 pub mod bench;
 pub mod program;

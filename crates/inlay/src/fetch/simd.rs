@@ -1,17 +1,19 @@
-//! AVX2 kernels (x86-64, runtime-detected).
+//! SIMD kernels (x86-64, runtime-detected): per-element AVX2 kernels, the fused register-file
+//! kernel (AVX2 + FMA) and, with the `avx512` feature, its AVX-512 form.
 //!
 //! Each vertex's element is one 128-bit vector: `pshufb` gathers every lane's field bytes
 //! ([`LaneProgram::shuffle`]), `vpsllvd`/`vpsrlvd`/`vpsravd` isolate and extend the field, then
-//! the conversion class runs on four lanes at once: `vcvtdq2ps` + `vdivps` (a real IEEE
-//! division, so UNORM/SNORM are correctly rounded exactly like the reference), `vmaxps` for the
-//! SNORM clamp, and integer operations for the half / 11-bit / 10-bit float widening (F16C's
-//! `vcvtph2ps` would quiet signalling NaNs, which the reference keeps). Defaults are blended in
-//! last. Every operation is exact, so the bits equal [`LaneProgram::run`]'s.
+//! the conversion class runs on four lanes at once: `vcvtdq2ps` + `vdivps` (per-element
+//! kernels) or the FMA quotient (fused kernels; [`quotient_fma`], checked equal to the IEEE
+//! division for every code), `vmaxps` for the SNORM clamp, and integer operations for the
+//! half / 11-bit / 10-bit float widening (F16C's `vcvtph2ps` would quiet signalling NaNs, which
+//! the reference keeps). Defaults are blended in last. Every operation is exact, so the bits
+//! equal [`LaneProgram::run`]'s.
 //!
-//! Memory is read and written through bounds-checked slices converted with `bytemuck`; the
-//! only `unsafe` is (a) entering a `#[target_feature(enable = "avx2")]` function after
-//! `is_x86_feature_detected!("avx2")` said yes, and (b) the non-temporal stores, whose
-//! destination is a live `&mut` row checked to be 16-byte aligned.
+//! `unsafe` is used for (a) entering `#[target_feature]` functions after
+//! `is_x86_feature_detected!` said yes, (b) unaligned loads and stores through raw pointers
+//! inside runs whose bounds were checked as a whole beforehand (each site states the check),
+//! and (c) non-temporal stores to rows checked to be 16- (or 32-) byte aligned.
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::*;
