@@ -620,7 +620,15 @@ fn fused_impl<const STORE: u8>(
             for (pos, e) in elems.iter().enumerate() {
                 let a = e.src.add(i * e.stride);
                 let x = _mm256_loadu2_m128i(a.add(e.stride).cast(), a.cast());
-                let (v, _) = convert_rows(e, x, x);
+                let v = match (e.class, e.signed) {
+                    (CONSTANT, _) => e.c.defaults,
+                    (COPY, _) => convert2_fma::<COPY, false>(&e.c, x),
+                    (BITS, false) => convert2_fma::<BITS, false>(&e.c, x),
+                    (BITS, true) => convert2_fma::<BITS, true>(&e.c, x),
+                    (UNORM, _) => convert2_fma::<UNORM, false>(&e.c, x),
+                    (SNORM, _) => convert2_fma::<SNORM, true>(&e.c, x),
+                    _ => convert2_fma::<SMALL_FLOAT, false>(&e.c, x),
+                };
                 store_pair::<STORE>(r0.add(pos), r1.add(pos), v);
             }
         }
