@@ -1442,3 +1442,22 @@ fn layout_without_shader_gives_one_register_per_element() {
     let c = layout_without_shader(&Target::default(), &many(33));
     check(&c, HResult::E_INVALIDARG, &[151], &[]);
 }
+
+/// A signature entry naming a register past v31 (only a damaged or hand-made blob can) makes
+/// the signature unusable: 161 on the element that matches it, and no layout ever feeds a
+/// register outside v0…v31. An entry no element matches is not looked at (it fails 163 anyway).
+#[test]
+fn r31_signature_register_past_v31_is_unusable() {
+    let signature = sig(vec![float("POSITION", 0, 0), float("COLOR", 0, 32)]);
+    let elements = [
+        vtx("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
+        vtx("COLOR", 0, Format::R8G8B8A8_UNORM, 0, 12),
+    ];
+    let c = create(&elements, &signature);
+    check(&c, HResult::E_INVALIDARG, &[161], &[]);
+    assert_eq!(c.errors().next().unwrap().element, Some(1));
+    let signature = sig(vec![float("POSITION", 0, 0), float("COLOR", 0, 31)]);
+    let c = create(&elements, &signature);
+    check(&c, HResult::S_OK, &[], &[]);
+    assert_eq!(registers(&c), [Some(0), Some(31)]);
+}

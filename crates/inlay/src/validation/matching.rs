@@ -114,7 +114,12 @@ pub(crate) fn match_signature(
                 }
                 matched[i] = true;
                 if !is_system_generated_input(&entry.semantic_name) {
-                    registers.0[i] = entry.register();
+                    match entry.register() {
+                        Some(r) if r >= MAX_INPUT_REGISTER => {
+                            register_out_of_range(i, &elements[i], entry, r, diags)
+                        }
+                        reg => registers.0[i] = reg,
+                    }
                 }
                 let state = checked.state(i);
                 if let (Some(info), true) = (state.info, state.format_ok) {
@@ -175,6 +180,34 @@ fn register_name(entry: &SignatureElement) -> String {
 }
 
 /// R33: one error per required entry that no element supplies.
+/// `D3D11_VS_INPUT_REGISTER_COUNT`: no input register of any stage is numbered 32 or above.
+const MAX_INPUT_REGISTER: u32 = 32;
+
+/// A matched signature entry names an input register no shader stage has (only a damaged or
+/// hand-made blob can: fxc numbers inputs below 32). Choice: the signature is unusable, as
+/// for any other unreadable signature (R31, message 161), so a created layout never feeds a
+/// register outside v0…v31.
+fn register_out_of_range(
+    i: usize,
+    element: &InputElementDesc,
+    entry: &SignatureElement,
+    register: u32,
+    diags: &mut Vec<Diagnostic>,
+) {
+    diags.push(Diagnostic {
+        id: MessageId::CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE,
+        severity: Severity::Error,
+        element: Some(i),
+        message: format!(
+            "{} matches the signature entry {}{}, which names input register v{register}; \
+             input registers end at v31, so the signature cannot be used (R31)",
+            Who(i, element),
+            entry.semantic_name,
+            entry.semantic_index
+        ),
+    });
+}
+
 fn missing(
     elements: &[InputElementDesc],
     names: &[Option<&str>],
