@@ -34,6 +34,9 @@ missing starts are 0):
   draw_indexed             index_count start_index base_vertex
   draw_instanced           vertex_count_per_instance instance_count start_vertex start_instance
   draw_indexed_instanced   index_count_per_instance instance_count start_index base_vertex start_instance
+  draw_instanced_indirect  args=FILE offset (16 bytes: vertex count, instances, start vertex, start instance)
+  draw_indexed_instanced_indirect  args=FILE offset (20 bytes: index count, instances, start index, base vertex, start instance)
+  draw_auto                filled_size (slot 0's BufferFilledSize; default: the whole slot-0 file)
 Without --shader element i feeds register v<i>. Values print as floats for FLOAT/UNORM/SNORM \
 formats and integers for UINT/SINT (--hex prints the register bits). Output streams: any \
 buffer size decodes in constant memory.")]
@@ -215,9 +218,26 @@ fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
 struct Defaults {
     vertex_count: Option<u32>,
     index_count: Option<u32>,
+    /// DrawAuto's default `BufferFilledSize`: the whole of slot 0's buffer.
+    filled_size: Option<u32>,
 }
 
-fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'static>, CliError> {
+/// A parsed `--draw`: a direct call, or an indirect one whose argument structure is read from a
+/// file by the caller.
+#[derive(Debug, PartialEq, Eq)]
+enum DrawSpec {
+    /// Every parameter given on the command line (DrawAuto included).
+    Direct(DrawCall<'static>),
+    /// `draw_instanced_indirect` / `draw_indexed_instanced_indirect`: the argument buffer's file
+    /// and `AlignedByteOffsetForArgs`.
+    Indirect {
+        indexed: bool,
+        args: PathBuf,
+        offset: u32,
+    },
+}
+
+fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
     let mut parts = text.split(',');
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -262,9 +282,13 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
             "base_vertex",
             "start_instance",
         ],
+        "draw_instanced_indirect" | "draw_indexed_instanced_indirect" => &["args", "offset"],
+        "draw_auto" => &["filled_size"],
         _ => {
             return Err(CliError::usage(format!(
-                "--draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced or draw_indexed_instanced)"
+                "--draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced, \
+                 draw_indexed_instanced, draw_instanced_indirect, \
+                 draw_indexed_instanced_indirect or draw_auto)"
             )));
         }
     };
@@ -306,7 +330,26 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
         .map(|v| parse_i32("--draw base_vertex", v))
         .transpose()?
         .unwrap_or(0);
-    Ok(match kind.as_str() {
+    if kind.ends_with("_indirect") {
+        let args = get("args").filter(|a| !a.is_empty()).ok_or_else(|| {
+            CliError::usage(format!(
+                "--draw {kind}: say where the argument structure is: {kind},args=FILE[,offset=N]"
+            ))
+        })?;
+        return Ok(DrawSpec::Indirect {
+            indexed: kind.contains("indexed"),
+            args: PathBuf::from(args),
+            offset: u("offset")?.unwrap_or(0),
+        });
+    }
+    Ok(DrawSpec::Direct(match kind.as_str() {
+        "draw_auto" => DrawCall::DrawAuto {
+            filled_size: u("filled_size")?.or(d.filled_size).ok_or_else(|| {
+                CliError::usage(
+                    "draw_auto needs slot 0 bound (--vb 0=FILE) or --draw draw_auto,filled_size=N",
+                )
+            })?,
+        },
         "draw" => DrawCall::Draw {
             vertex_count: vertex_count("vertex_count")?,
             start_vertex: u("start_vertex")?.unwrap_or(0),
@@ -329,7 +372,7 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawCall<'s
             base_vertex: base,
             start_instance: u("start_instance")?.unwrap_or(0),
         },
-    })
+    }))
 }
 
 fn parse_range(s: Option<&str>) -> Result<(u64, Option<u64>), CliError> {
@@ -655,6 +698,11 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             vertex_count = Some(vertex_count.map_or(n, |c| c.min(n)));
         }
     }
+    let filled_size = vbs
+        .iter()
+        .zip(&vb_data)
+        .find(|(v, _)| v.slot == 0)
+        .map(|(_, data)| u32::try_from(data.len()).unwrap_or(u32::MAX));
     let mut index_count = None;
     if let (Some(spec), Some(data)) = (&ib, &ib_data) {
         ia.set_index_buffer(Some(IndexBufferBinding {
@@ -668,17 +716,46 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     ia.set_topology(args.topology)
         .map_err(|e| CliError::usage(format!("--topology: {e}")))?;
-    let call = parse_draw(
+    let spec = parse_draw(
         args.draw.as_deref(),
         ib.is_some(),
         &Defaults {
             vertex_count,
             index_count,
+            filled_size,
         },
     )?;
-    let draw = ia
-        .draw(&call)
-        .map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
+    let args_data;
+    let call = match spec {
+        DrawSpec::Direct(call) => call,
+        DrawSpec::Indirect {
+            indexed,
+            args: path,
+            offset,
+        } => {
+            args_data = read_buffer(&path)?;
+            if indexed {
+                DrawCall::DrawIndexedInstancedIndirect {
+                    args: &args_data,
+                    offset,
+                }
+            } else {
+                DrawCall::DrawInstancedIndirect {
+                    args: &args_data,
+                    offset,
+                }
+            }
+        }
+    };
+    let draw = ia.draw(&call).map_err(|e| {
+        let msg = e.to_string();
+        // Most messages name the call already; prefix only those that do not.
+        if msg.starts_with(call.name()) {
+            CliError::usage(msg)
+        } else {
+            CliError::usage(format!("{}: {msg}", call.name()))
+        }
+    })?;
 
     // Skip to the first position wanted without fetching.
     let mut walker = draw.walk();
@@ -743,21 +820,22 @@ mod tests {
         let d = Defaults {
             vertex_count: Some(10),
             index_count: Some(6),
+            filled_size: Some(72),
         };
         assert_eq!(
             parse_draw(None, false, &d).unwrap(),
-            DrawCall::Draw {
+            DrawSpec::Direct(DrawCall::Draw {
                 vertex_count: 10,
                 start_vertex: 0
-            }
+            })
         );
         assert_eq!(
             parse_draw(None, true, &d).unwrap(),
-            DrawCall::DrawIndexed {
+            DrawSpec::Direct(DrawCall::DrawIndexed {
                 index_count: 6,
                 start_index: 0,
                 base_vertex: 0
-            }
+            })
         );
         assert_eq!(
             parse_draw(
@@ -766,20 +844,20 @@ mod tests {
                 &d
             )
             .unwrap(),
-            DrawCall::DrawIndexedInstanced {
+            DrawSpec::Direct(DrawCall::DrawIndexedInstanced {
                 index_count_per_instance: 6,
                 instance_count: 3,
                 start_index: 0,
                 base_vertex: -2,
                 start_instance: 5
-            }
+            })
         );
         assert_eq!(
             parse_draw(Some("draw,count=0x10,start=2"), false, &d).unwrap(),
-            DrawCall::Draw {
+            DrawSpec::Direct(DrawCall::Draw {
                 vertex_count: 16,
                 start_vertex: 2
-            }
+            })
         );
         let e = parse_draw(Some("draw,index_count=3"), false, &d).unwrap_err();
         assert_eq!(
@@ -789,6 +867,7 @@ mod tests {
         let none = Defaults {
             vertex_count: None,
             index_count: None,
+            filled_size: None,
         };
         assert!(
             parse_draw(Some("draw_indexed"), false, &none)
@@ -796,6 +875,35 @@ mod tests {
                 .message
                 .starts_with("an indexed draw needs")
         );
+        // The indirect forms name the argument file; DrawAuto defaults to the slot-0 file size.
+        assert_eq!(
+            parse_draw(
+                Some("draw_indexed_instanced_indirect,args=a.bin,offset=8"),
+                true,
+                &d
+            )
+            .unwrap(),
+            DrawSpec::Indirect {
+                indexed: true,
+                args: PathBuf::from("a.bin"),
+                offset: 8
+            }
+        );
+        assert!(
+            parse_draw(Some("draw_instanced_indirect"), false, &d)
+                .unwrap_err()
+                .message
+                .contains("args=FILE")
+        );
+        assert_eq!(
+            parse_draw(Some("draw_auto"), false, &d).unwrap(),
+            DrawSpec::Direct(DrawCall::DrawAuto { filled_size: 72 })
+        );
+        assert_eq!(
+            parse_draw(Some("draw_auto,filled_size=48"), false, &none).unwrap(),
+            DrawSpec::Direct(DrawCall::DrawAuto { filled_size: 48 })
+        );
+        assert!(parse_draw(Some("draw_auto"), false, &none).is_err());
     }
 
     #[test]

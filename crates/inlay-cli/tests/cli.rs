@@ -491,3 +491,47 @@ fn bench_wrapper_prints_both_workloads() {
     }
     assert_eq!(inlay(&["bench", "--vertices", "0"]).code, 2);
 }
+
+/// The indirect forms read their argument structure from a file at an offset (spec §8.7);
+/// DrawAuto counts whole vertices in slot 0's filled size (ia-semantics §8).
+#[test]
+fn decode_indirect_and_auto_draws() {
+    // indirect-args.bin: one word of padding, then {3 vertices, 2 instances, start 0, start 0}.
+    let r = inlay(&[
+        "decode",
+        "seed.h",
+        "--vb",
+        "0=seed.vb",
+        "--draw",
+        "draw_instanced_indirect,args=indirect-args.bin,offset=4",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    snapshot("decode-seed-indirect", &r.transcript);
+    assert_eq!(r.stdout.lines().count(), 1 + 6);
+    // 48 filled bytes with stride 24: two vertices.
+    let r = inlay(&[
+        "decode",
+        "seed.h",
+        "--vb",
+        "0=seed.vb",
+        "--draw",
+        "draw_auto,filled_size=48",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(r.stdout.lines().count(), 1 + 2);
+    // An argument structure that does not fit is a usage error naming the problem.
+    let r = inlay(&[
+        "decode",
+        "seed.h",
+        "--vb",
+        "0=seed.vb",
+        "--draw",
+        "draw_indexed_instanced_indirect,args=indirect-args.bin,offset=4",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    snapshot("decode-indirect-args-too-short", &r.transcript);
+}
