@@ -7,7 +7,6 @@ use super::schema::{Call, Case, Draw, IndexFormatName, SignatureEntry};
 use crate::assembler::InputAssembler;
 use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::assembler::draw::DrawCall;
-use crate::assembler::topology::Topology;
 use crate::assembler::vertex::MAX_REGISTERS;
 use crate::diag::Severity;
 use crate::dxbc::signature::{ComponentType, MinPrecision, Signature, SignatureElement};
@@ -133,12 +132,7 @@ pub(crate) fn draw(
         }))
         .map_err(|e| e.to_string())?;
     }
-    let topology: Topology = draw
-        .topology
-        .to_string()
-        .parse()
-        .map_err(|e: crate::assembler::topology::ParseTopologyError| e.to_string())?;
-    ia.set_topology(topology).map_err(|e| e.to_string())?;
+    ia.set_topology(draw.topology).map_err(|e| e.to_string())?;
     let call = match &draw.call {
         Call::Draw {
             vertex_count,

@@ -11,6 +11,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::assembler::topology::Topology;
 use crate::dxbc::signature::{SystemValue, parse_mask_letters};
 use crate::element::APPEND_ALIGNED_ELEMENT;
 use crate::format::Format;
@@ -237,6 +238,7 @@ impl ExpectedHResult {
 #[serde(deny_unknown_fields)]
 pub struct Draw {
     /// Primitive topology.
+    #[serde(deserialize_with = "deserialize_topology")]
     pub topology: Topology,
     /// Bound vertex buffers; unlisted slots are unbound.
     pub vertex_buffers: Vec<VertexBuffer>,
@@ -247,88 +249,21 @@ pub struct Draw {
     pub call: Call,
 }
 
-/// A primitive topology of the schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Topology {
-    /// `point_list`.
-    PointList,
-    /// `line_list`.
-    LineList,
-    /// `line_strip`.
-    LineStrip,
-    /// `triangle_list`.
-    TriangleList,
-    /// `triangle_strip`.
-    TriangleStrip,
-    /// `line_list_adj`.
-    LineListAdj,
-    /// `line_strip_adj`.
-    LineStripAdj,
-    /// `triangle_list_adj`.
-    TriangleListAdj,
-    /// `triangle_strip_adj`.
-    TriangleStripAdj,
-    /// `patch_list_N`, N in 1..=32.
-    PatchList(u32),
-}
-
-impl Topology {
-    /// Parses the schema spelling.
-    pub fn parse(s: &str) -> Option<Topology> {
-        Some(match s {
-            "point_list" => Topology::PointList,
-            "line_list" => Topology::LineList,
-            "line_strip" => Topology::LineStrip,
-            "triangle_list" => Topology::TriangleList,
-            "triangle_strip" => Topology::TriangleStrip,
-            "line_list_adj" => Topology::LineListAdj,
-            "line_strip_adj" => Topology::LineStripAdj,
-            "triangle_list_adj" => Topology::TriangleListAdj,
-            "triangle_strip_adj" => Topology::TriangleStripAdj,
-            _ => {
-                let n = s.strip_prefix("patch_list_")?;
-                if n.starts_with('0') || !n.bytes().all(|b| b.is_ascii_digit()) {
-                    return None;
-                }
-                let n: u32 = n.parse().ok()?;
-                if !(1..=32).contains(&n) {
-                    return None;
-                }
-                Topology::PatchList(n)
-            }
-        })
-    }
-}
-
-impl fmt::Display for Topology {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = match self {
-            Topology::PointList => "point_list",
-            Topology::LineList => "line_list",
-            Topology::LineStrip => "line_strip",
-            Topology::TriangleList => "triangle_list",
-            Topology::TriangleStrip => "triangle_strip",
-            Topology::LineListAdj => "line_list_adj",
-            Topology::LineStripAdj => "line_strip_adj",
-            Topology::TriangleListAdj => "triangle_list_adj",
-            Topology::TriangleStripAdj => "triangle_strip_adj",
-            Topology::PatchList(n) => return write!(f, "patch_list_{n}"),
-        };
-        f.write_str(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for Topology {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Topology::parse(&s).ok_or_else(|| {
+/// A primitive topology, spelled as the schema spells it (`point_list` … `patch_list_32`):
+/// exactly the [`Topology`] names the input assembler prints, nothing else (not `undefined`,
+/// not header spellings or numbers, which `Topology::from_str` also accepts for the CLI).
+fn deserialize_topology<'de, D: Deserializer<'de>>(d: D) -> Result<Topology, D::Error> {
+    let s = String::deserialize(d)?;
+    s.parse::<Topology>()
+        .ok()
+        .filter(|t| *t != Topology::Undefined && t.to_string() == s)
+        .ok_or_else(|| {
             de::Error::custom(format!(
                 "unknown topology `{s}` (expected point_list, line_list, line_strip, \
                  triangle_list, triangle_strip, line_list_adj, line_strip_adj, \
                  triangle_list_adj, triangle_strip_adj or patch_list_1 … patch_list_32)"
             ))
         })
-    }
 }
 
 /// One bound vertex buffer.
@@ -713,17 +648,25 @@ mod tests {
 
     #[test]
     fn topology_names() {
+        let parse = |s: &str| {
+            deserialize_topology(serde::de::value::StrDeserializer::<de::value::Error>::new(
+                s,
+            ))
+            .ok()
+        };
+        assert_eq!(parse("patch_list_32"), Some(Topology::PatchList(32)));
+        assert_eq!(parse("patch_list_33"), None);
+        assert_eq!(parse("patch_list_0"), None);
+        assert_eq!(parse("patch_list_07"), None);
         assert_eq!(
-            Topology::parse("patch_list_32"),
-            Some(Topology::PatchList(32))
-        );
-        assert_eq!(Topology::parse("patch_list_33"), None);
-        assert_eq!(Topology::parse("patch_list_0"), None);
-        assert_eq!(Topology::parse("patch_list_07"), None);
-        assert_eq!(
-            Topology::parse("triangle_strip_adj"),
+            parse("triangle_strip_adj"),
             Some(Topology::TriangleStripAdj)
         );
+        // Only the schema's own spellings: no header names, numbers, case or `undefined`.
+        assert_eq!(parse("TRIANGLELIST"), None);
+        assert_eq!(parse("Triangle_List"), None);
+        assert_eq!(parse("4"), None);
+        assert_eq!(parse("undefined"), None);
         assert_eq!(Topology::PatchList(5).to_string(), "patch_list_5");
     }
 
