@@ -341,6 +341,7 @@ fn mixed_layouts_slots_instances_and_unbound_slots() {
     }
 }
 
+#[cfg(feature = "parallel")]
 #[test]
 fn parallel_fetch_equals_serial_fetch() {
     let mut rng = Rng(0x5eed_0004);

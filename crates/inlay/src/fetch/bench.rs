@@ -29,7 +29,8 @@ use crate::layout::{InputClass, InputLayout, LayoutElement};
 pub struct BenchOptions {
     /// Vertices per workload (default 1,000,000).
     pub vertices: u32,
-    /// Threads the vertex range is split over (default 1).
+    /// Threads the vertex range is split over (default 1; more than 1 needs the `parallel`
+    /// feature, without it one thread runs and the report says so).
     pub threads: usize,
     /// Timed runs per kernel; medians are reported (default 7).
     pub repeats: usize,
@@ -382,6 +383,12 @@ pub fn run_with_isa(opts: &BenchOptions, isa: Isa) -> BenchReport {
         Isa::Portable
     };
     let n = opts.vertices as usize;
+    // Without the `parallel` feature the library spawns no threads: one thread runs.
+    let threads = if cfg!(feature = "parallel") {
+        opts.threads.max(1)
+    } else {
+        1
+    };
     let mut reports = Vec::new();
     for w in workloads() {
         let data = w.make_data(opts.vertices, 0x1a7 ^ w.stride as u64);
@@ -399,20 +406,19 @@ pub fn run_with_isa(opts: &BenchOptions, isa: Isa) -> BenchReport {
         let mut out = vec![[0u32; 4]; n * rows];
         let decode = |out: &mut [[u32; 4]]| {
             let t = Instant::now();
-            let _ = plan.fetch_registers_parallel(
-                Vertices::Range {
-                    first: 0,
-                    count: opts.vertices,
-                },
-                Instance::default(),
-                out,
-                opts.threads,
-            );
+            let vertices = Vertices::Range {
+                first: 0,
+                count: opts.vertices,
+            };
+            #[cfg(feature = "parallel")]
+            let _ = plan.fetch_registers_parallel(vertices, Instance::default(), out, threads);
+            #[cfg(not(feature = "parallel"))]
+            let _ = plan.fetch_registers(vertices, Instance::default(), out);
             t.elapsed()
         };
         let roof_run = |out: &mut [[u32; 4]], nt: bool| {
             let t = Instant::now();
-            split(n, rows, opts.threads, out, |v0, m, o| {
+            split(n, rows, threads, out, |v0, m, o| {
                 roof(&data[v0 * stride..(v0 + m) * stride], stride, o, rows, nt)
             });
             t.elapsed()
@@ -446,7 +452,7 @@ pub fn run_with_isa(opts: &BenchOptions, isa: Isa) -> BenchReport {
     BenchReport {
         workloads: reports,
         vertices: opts.vertices,
-        threads: opts.threads.max(1),
+        threads,
         repeats,
         isa: isa.as_str().to_string(),
         cpu: cpu_model(),

@@ -511,7 +511,9 @@ impl<'a> FetchPlan<'a> {
     }
 
     /// [`FetchPlan::fetch_registers`] split over `threads` threads (at least 1), each taking a
-    /// contiguous share of the vertices (std::thread::scope; no thread pool).
+    /// contiguous share of the vertices (std::thread::scope; no thread pool). Needs the
+    /// optional `parallel` feature (the library spawns no threads without it).
+    #[cfg(feature = "parallel")]
     pub fn fetch_registers_parallel(
         &self,
         vertices: Vertices<'_>,
