@@ -220,6 +220,26 @@ fn check_record(name: &str, bytes: &[u8], rec: &Value, errs: &mut Vec<String>) {
     if json["checksum_matches"] != cont["checksum_matches"] {
         fail("report checksum_matches".into());
     }
+    // The record's container object and profile, under the same names.
+    for k in ["size", "checksum", "checksum_matches"] {
+        if json["container"][k] != cont[k] {
+            fail(format!(
+                "report container.{k} {} vs record {}",
+                json["container"][k], cont[k]
+            ));
+        }
+    }
+    if !rec["profile"].is_null() && json["profile"] != rec["profile"] {
+        fail(format!(
+            "report profile {} vs record {}",
+            json["profile"], rec["profile"]
+        ));
+    }
+    for k in ["level9_bytecode"] {
+        if !rec[k].is_null() && json[k] != rec[k] {
+            fail(format!("report {k} {} vs record {}", json[k], rec[k]));
+        }
+    }
     let got = json["input_signature"]
         .as_array()
         .cloned()

@@ -58,6 +58,18 @@ pub struct ReportChunk {
     pub size: usize,
 }
 
+/// The `container` object of a report, named as in the corpus records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportContainer {
+    /// Byte length (the size field at offset 24).
+    pub size: usize,
+    /// The stored 16-byte digest, hex.
+    pub checksum: String,
+    /// Whether the stored digest equals the DXBC checksum of the blob.
+    pub checksum_matches: bool,
+}
+
 /// Everything `inlay shader` reports about a container.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -66,6 +78,12 @@ pub struct ShaderReport {
     pub stage: Option<String>,
     /// `4_0`, `5_0`, `4_0_level_9_1`, …; `None` (null) without a program chunk.
     pub shader_model: Option<String>,
+    /// The fxc target that produces this stage and model (`vs_4_0_level_9_3`, `ps_5_0`, …),
+    /// as the corpus records' `profile`; `None` (null) without a program chunk.
+    pub profile: Option<String>,
+    /// The container facts under the corpus records' names (`container.size`,
+    /// `container.checksum`, `container.checksum_matches`).
+    pub container: ReportContainer,
     /// Whether the stored digest equals the recomputed one.
     pub checksum_matches: bool,
     /// The stored digest, hex.
@@ -214,6 +232,12 @@ impl ShaderReport {
         Ok(ShaderReport {
             stage: p.stage.map(|s| s.name().to_string()),
             shader_model: c.shader_model_string(),
+            profile: c.profile(),
+            container: ReportContainer {
+                size: c.size(),
+                checksum: hex(&c.digest()),
+                checksum_matches: c.checksum_matches(),
+            },
             checksum_matches: c.checksum_matches(),
             checksum: hex(&c.digest()),
             computed_checksum: hex(&c.computed_digest()),
