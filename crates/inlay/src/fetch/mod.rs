@@ -27,10 +27,13 @@
 //! Each element gets a kernel chosen from its format's row of the format table (a
 //! [`program::LaneProgram`]: byte shuffle, shifts, one of four conversion classes; see that
 //! module). For the register-file output of a contiguous range whose elements are all in
-//! bounds (or constant), the fused SIMD kernel ([`Isa::Avx2`] with FMA, or [`Isa::Avx512`])
-//! walks the vertices two or four at a time and runs every register row's kernel on them,
-//! storing straight into the output, so conversion overlaps the memory writes; UNORM/SNORM
-//! divide through an FMA quotient checked equal to the IEEE division for every code.
+//! bounds (or constant), the fused SIMD kernel ([`Isa::Avx2`] with FMA and F16C, or
+//! [`Isa::Avx512`]) walks the vertices two or four at a time and runs every register row's
+//! kernel on them (rows whose bytes lie in the same 16 bytes of a vertex share one load),
+//! storing straight into the output — or, for rows wider than four registers with
+//! non-temporal stores, into a small cache-resident block streamed out in address order — so
+//! conversion overlaps the memory writes; UNORM/SNORM divide through an FMA quotient checked
+//! equal to the IEEE division for every code, halves widen through F16C.
 //! Everything else runs in blocks of up to 1024 vertices, element by element: in-bounds blocks
 //! without per-vertex checks, blocks touching a buffer edge or an address wrap on the exact
 //! per-vertex path. [`Isa::Portable`] is scalar Rust giving identical bits. Large outputs are
@@ -64,7 +67,7 @@ const STREAM_THRESHOLD_BYTES: usize = 8 << 20;
 pub enum Isa {
     /// Portable Rust (scalar, auto-vectorised where the compiler can).
     Portable,
-    /// x86-64 AVX2 (runtime-detected); with FMA also the fused two-vertex register-file
+    /// x86-64 AVX2 (runtime-detected); with FMA and F16C also the fused register-file
     /// kernel.
     Avx2,
     /// x86-64 AVX-512 F+BW (runtime-detected, with AVX2 and FMA; only with the cargo feature

@@ -1,13 +1,15 @@
 //! SIMD kernels (x86-64, runtime-detected): per-element AVX2 kernels, the fused register-file
-//! kernel (AVX2 + FMA) and, with the `avx512` feature, its AVX-512 form.
+//! kernel (AVX2 + FMA + F16C) and, with the `avx512` feature, its AVX-512 form.
 //!
 //! Each vertex's element is one 128-bit vector: `pshufb` gathers every lane's field bytes
 //! ([`LaneProgram::shuffle`]), `vpsllvd`/`vpsrlvd`/`vpsravd` isolate and extend the field, then
 //! the conversion class runs on four lanes at once: `vcvtdq2ps` + `vdivps` (per-element
 //! kernels) or the FMA quotient (fused kernels; [`quotient_fma`], checked equal to the IEEE
 //! division for every code), `vmaxps` for the SNORM clamp, and integer operations for the
-//! half / 11-bit / 10-bit float widening (F16C's `vcvtph2ps` would quiet signalling NaNs, which
-//! the reference keeps). Defaults are blended in last. Every operation is exact, so the bits
+//! half / 11-bit / 10-bit float widening. The fused kernel (which needs AVX2, FMA and F16C)
+//! widens rows of 16-bit halves with F16C's `vcvtph2ps` and puts back the quiet bit of
+//! signalling NaNs, which that instruction sets and the reference keeps clear
+//! ([`convert2_half`]). Defaults are blended in last. Every operation is exact, so the bits
 //! equal [`LaneProgram::run`]'s.
 //!
 //! `unsafe` is used for (a) entering `#[target_feature]` functions after
@@ -448,7 +450,7 @@ pub(super) fn fence() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fused register-file kernel (AVX2 + FMA).
+// Fused register-file kernel (AVX2 + FMA + F16C).
 //
 // The per-element kernels above run one element over a block, then (when streaming) copy the
 // block out, so conversion and memory traffic alternate instead of overlapping. The fused
@@ -479,12 +481,19 @@ pub(super) static ZERO16: [u8; 16] = [0; 16];
 /// Conversion selector of a row that reads no memory (its lanes are `defaults`).
 const CONSTANT: u8 = 5;
 
+/// Conversion selector of a row of 16-bit halves converted with F16C (fused kernel only;
+/// see [`convert2_half`]).
+const HALF: u8 = 6;
+
 /// One row of the fused kernel: constants, class and source.
 #[derive(Clone, Copy)]
 struct FusedElem {
     c: Consts2,
     class: u8,
     signed: bool,
+    /// Whether the row converts the 16 bytes the previous loading row loaded (its shuffle
+    /// was moved to select its bytes inside them) instead of loading its own.
+    reuse: bool,
     src: *const u8,
     stride: usize,
 }
@@ -521,13 +530,59 @@ fn convert2_fma<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i
         } else {
             q
         };
-        _mm256_or_si256(
-            _mm256_and_si256(_mm256_castps_si256(q), c.present),
-            c.defaults,
-        )
+        // No `present` mask: a lane without a component selects only zero bytes (0x80 in the
+        // shuffle, shifts 0, divisor 1.0), and 0 / 1.0 (or max(0, −1)) is +0.0, all bits 0,
+        // so `defaults` alone supplies it.
+        _mm256_or_si256(_mm256_castps_si256(q), c.defaults)
     } else {
         convert2::<CLASS, SIGNED>(c, chunk)
     }
+}
+
+/// A row of 16-bit halves (every present lane a half at a byte boundary; the shuffle, see
+/// [`half_program`], leaves each zero-extended in its 32-bit lane, no shifts needed) for two
+/// vertices, through F16C's `vcvtph2ps`. That instruction is exact for every half (zeros,
+/// subnormals, normals, infinities) but sets the quiet bit of a signalling NaN, which
+/// `convert.rs` keeps clear (`sign | 0x7f800000 | mantissa << 13`): NaN lanes get bit 22 put
+/// back to the half's bit 9. Absent lanes select zero bytes, so convert to +0.0 and take
+/// `defaults`. Checked against the reference for every half by
+/// `tests::f16c_half_row_equals_the_reference_for_every_half`.
+#[inline]
+#[target_feature(enable = "avx2,fma,f16c")]
+fn convert2_half(c: &Consts2, chunk: __m256i) -> __m256i {
+    let x = _mm256_shuffle_epi8(chunk, c.shuffle);
+    // Each 128-bit half: four halves in its low 8 bytes; then both vertices' in the low 16.
+    let packed = _mm256_packus_epi32(x, x);
+    let packed = _mm256_permute4x64_epi64::<0b00_00_10_00>(packed);
+    let f = _mm256_cvtph_ps(_mm256_castsi256_si128(packed));
+    let nan = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_UNORD_Q>(f, f));
+    let quiet = _mm256_and_si256(nan, _mm256_set1_epi32(0x0040_0000));
+    let clear = _mm256_andnot_si256(_mm256_slli_epi32::<13>(x), quiet);
+    _mm256_or_si256(
+        _mm256_andnot_si256(clear, _mm256_castps_si256(f)),
+        c.defaults,
+    )
+}
+
+/// The program [`convert2_half`] runs for `p` — the same lanes with bytes 2 and 3 of every
+/// lane's word zeroed, which the shifts (`shl = shr = 16`) would have done — or `None` when `p`
+/// is not a row of byte-aligned 16-bit halves.
+fn half_program(p: &LaneProgram) -> Option<LaneProgram> {
+    if p.conv != Conv::SmallFloat || p.present == [0; 4] {
+        return None;
+    }
+    let mut h = *p;
+    for lane in 0..4 {
+        if p.present[lane] == 0 {
+            continue;
+        }
+        if p.sign_mask[lane] != 0x8000 || p.shl[lane] != 16 || p.shr[lane] != 16 {
+            return None;
+        }
+        h.shuffle[4 * lane + 2] = 0x80;
+        h.shuffle[4 * lane + 3] = 0x80;
+    }
+    Some(h)
 }
 
 const ST_NORMAL: u8 = 0;
@@ -555,7 +610,7 @@ unsafe fn store_pair<const STORE: u8>(d0: *mut [u32; 4], d1: *mut [u32; 4], v: _
 
 /// Row `e`'s lanes for the vertex pairs in `x0` and `x1` (one class dispatch for both).
 #[inline]
-#[target_feature(enable = "avx2,fma")]
+#[target_feature(enable = "avx2,fma,f16c")]
 fn convert_rows(e: &FusedElem, x0: __m256i, x1: __m256i) -> (__m256i, __m256i) {
     #[inline]
     #[target_feature(enable = "avx2,fma")]
@@ -576,15 +631,18 @@ fn convert_rows(e: &FusedElem, x0: __m256i, x1: __m256i) -> (__m256i, __m256i) {
         (BITS, true) => both::<BITS, true>(&e.c, x0, x1),
         (UNORM, _) => both::<UNORM, false>(&e.c, x0, x1),
         (SNORM, _) => both::<SNORM, true>(&e.c, x0, x1),
+        (HALF, _) => (convert2_half(&e.c, x0), convert2_half(&e.c, x1)),
         _ => both::<SMALL_FLOAT, false>(&e.c, x0, x1),
     }
 }
 
-/// Vertices `0 .. 4·quads` (four per step: two 256-bit vectors per row), then `tail_pairs`
-/// pairs (one vector per row).
-#[target_feature(enable = "avx2,fma")]
+/// Vertices `first + (0 .. 4·quads)` (four per step: two 256-bit vectors per row), then
+/// `tail_pairs` pairs (one vector per row), vertex `first + i` into rows
+/// `out[i·width .. (i + 1)·width]`.
+#[target_feature(enable = "avx2,fma,f16c")]
 fn fused_impl<const STORE: u8>(
     elems: &[FusedElem],
+    first: usize,
     quads: usize,
     tail_pairs: usize,
     out: *mut [u32; 4],
@@ -592,19 +650,23 @@ fn fused_impl<const STORE: u8>(
 ) {
     for j in 0..quads {
         let i = 4 * j;
-        // SAFETY (whole body): `fused` checked that for every vertex i < 4·quads + 2·tail_pairs and
-        // every row, the 16-byte load at `src + i·stride` lies inside the row's source slice
-        // (rows that read no memory point at 16 zero bytes with stride 0), and that rows
-        // `i·width .. (i + 1)·width` lie inside the output slice it borrows mutably (16-byte
-        // aligned when non-temporal).
+        // SAFETY (whole body): `fused` checked that for every vertex `first + i` with
+        // i < 4·quads + 2·tail_pairs and every row, the 16-byte load at
+        // `src + (first + i)·stride` lies inside the row's source slice (rows that read no
+        // memory point at 16 zero bytes with stride 0), and `pairs` that rows
+        // `i·width .. (i + 1)·width` lie inside the output slice (or scratch) it borrows
+        // mutably (16-byte aligned when non-temporal).
         unsafe {
             let r0 = out.add(i * width);
             let (r1, r2, r3) = (r0.add(width), r0.add(2 * width), r0.add(3 * width));
+            let (mut x0, mut x1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
             for (pos, e) in elems.iter().enumerate() {
-                let s = e.stride;
-                let a = e.src.add(i * s);
-                let x0 = _mm256_loadu2_m128i(a.add(s).cast(), a.cast());
-                let x1 = _mm256_loadu2_m128i(a.add(3 * s).cast(), a.add(2 * s).cast());
+                if !e.reuse {
+                    let s = e.stride;
+                    let a = e.src.add((first + i) * s);
+                    x0 = _mm256_loadu2_m128i(a.add(s).cast(), a.cast());
+                    x1 = _mm256_loadu2_m128i(a.add(3 * s).cast(), a.add(2 * s).cast());
+                }
                 let (v0, v1) = convert_rows(e, x0, x1);
                 store_pair::<STORE>(r0.add(pos), r1.add(pos), v0);
                 store_pair::<STORE>(r2.add(pos), r3.add(pos), v1);
@@ -617,9 +679,12 @@ fn fused_impl<const STORE: u8>(
         unsafe {
             let r0 = out.add(i * width);
             let r1 = r0.add(width);
+            let mut x = _mm256_setzero_si256();
             for (pos, e) in elems.iter().enumerate() {
-                let a = e.src.add(i * e.stride);
-                let x = _mm256_loadu2_m128i(a.add(e.stride).cast(), a.cast());
+                if !e.reuse {
+                    let a = e.src.add((first + i) * e.stride);
+                    x = _mm256_loadu2_m128i(a.add(e.stride).cast(), a.cast());
+                }
                 let v = match (e.class, e.signed) {
                     (CONSTANT, _) => e.c.defaults,
                     (COPY, _) => convert2_fma::<COPY, false>(&e.c, x),
@@ -627,6 +692,7 @@ fn fused_impl<const STORE: u8>(
                     (BITS, true) => convert2_fma::<BITS, true>(&e.c, x),
                     (UNORM, _) => convert2_fma::<UNORM, false>(&e.c, x),
                     (SNORM, _) => convert2_fma::<SNORM, true>(&e.c, x),
+                    (HALF, _) => convert2_half(&e.c, x),
                     _ => convert2_fma::<SMALL_FLOAT, false>(&e.c, x),
                 };
                 store_pair::<STORE>(r0.add(pos), r1.add(pos), v);
@@ -635,9 +701,11 @@ fn fused_impl<const STORE: u8>(
     }
 }
 
-/// Whether the fused kernel can run on this CPU (AVX2 and FMA).
+/// Whether the fused kernel can run on this CPU (AVX2, FMA and F16C).
 pub(super) fn has_fused() -> bool {
-    has_avx2() && std::arch::is_x86_feature_detected!("fma")
+    has_avx2()
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
 }
 
 /// Fills register-file rows `out[i·width .. (i + 1)·width]` (`width = rows.len()`) for the
@@ -693,6 +761,9 @@ pub(super) fn fused(
     )
 }
 
+/// Rows of the fused kernel's scratch block (4 KiB: stays in L1 next to the sources).
+const SCRATCH_ROWS: usize = 256;
+
 /// The AVX2 form of [`fused`] for `fast` vertices already checked: an even number, or 0.
 fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bool) -> usize {
     let width = rows.len();
@@ -705,25 +776,91 @@ fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bo
         c: unsafe { Consts2::new(&Consts::new(&LaneProgram::constant([0; 4]))) },
         class: CONSTANT,
         signed: false,
+        reuse: true,
         src: ZERO16.as_ptr(),
         stride: 0,
     }; 32];
+    // The last row that loads: (its source, stride, start). A later row whose bytes lie in
+    // the same 16 bytes of every vertex converts that load (W2: two loads per vertex, not six).
+    let mut window: Option<(&[u8], usize, usize)> = None;
     for (e, r) in elems.iter_mut().zip(rows) {
-        let p = &r.program;
+        let mut p = r.program;
+        if p.present == [0; 4] {
+            // Reads nothing: keeps the previous row's load, ignores it.
+            *e = FusedElem {
+                // SAFETY: AVX2 detected above.
+                c: unsafe { Consts2::new(&Consts::new(&p)) },
+                ..*e
+            };
+            continue;
+        }
+        let mut class = class_of(&p);
+        if let Some(h) = half_program(&p) {
+            p = h;
+            class = HALF;
+        }
+        let (mut reuse, mut src) = (false, r.data[r.start..].as_ptr());
+        if let Some((data, stride, base)) = window
+            && std::ptr::eq(data, r.data)
+            && stride == r.stride
+            && r.start >= base
+            && r.start + p.size as usize <= base + 16
+        {
+            // Byte k < size of this row is byte `delta + k` (< 16) of the window's load,
+            // for every vertex (same source, same stride).
+            let delta = (r.start - base) as u8;
+            for b in p.shuffle.iter_mut().filter(|b| **b != 0x80) {
+                *b += delta;
+            }
+            (reuse, src) = (true, data[base..].as_ptr());
+        } else {
+            window = Some((r.data, r.stride, r.start));
+        }
         *e = FusedElem {
             // SAFETY: AVX2 detected above.
-            c: unsafe { Consts2::new(&Consts::new(p)) },
-            class: if p.present == [0; 4] {
-                CONSTANT
-            } else {
-                class_of(p)
-            },
+            c: unsafe { Consts2::new(&Consts::new(&p)) },
+            class,
             signed: p.signed,
-            src: r.data[r.start..].as_ptr(),
+            reuse,
+            src,
             stride: r.stride,
         };
     }
     let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
+    let p = out.as_mut_ptr();
+    if nt && width > 4 {
+        // Rows wider than one 64-byte line per vertex pair: converting straight into the
+        // output with 16-byte non-temporal stores interleaves the stores of several lines
+        // (row r of vertex i, then row r of vertex i + 1, ...), which the write-combining
+        // buffers handle badly. Convert a block of vertices into an L1-resident scratch with
+        // normal stores instead, then stream the block out in address order, whole lines at a
+        // time (docs/notes/fastfetch.md, "Scratch blocks").
+        let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
+        let block = (SCRATCH_ROWS / width) & !3;
+        let mut first = 0;
+        while first < 2 * pairs {
+            let n = block.min(2 * pairs - first);
+            // SAFETY: AVX2 and FMA were detected; vertices `first .. first + n` lie below
+            // `fast` (bounds of every load, see `fused_impl`) and their `n·width ≤
+            // SCRATCH_ROWS` rows fit the scratch (normal stores, no alignment needed).
+            unsafe {
+                fused_impl::<ST_NORMAL>(
+                    &elems[..width],
+                    first,
+                    n / 4,
+                    (n % 4) / 2,
+                    scratch.as_mut_ptr(),
+                    width,
+                );
+                stream_copy_avx2(
+                    &mut out[first * width..(first + n) * width],
+                    &scratch[..n * width],
+                );
+            }
+            first += n;
+        }
+        return 2 * pairs;
+    }
     // Four vertices per step when their rows span at most four 64-byte lines (rows of at most
     // four registers), else two: with non-temporal stores every step leaves its lines
     // partially written until its last row, and on the measured Xeon more open lines cost
@@ -734,14 +871,13 @@ fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bo
     } else {
         (0, pairs)
     };
-    let p = out.as_mut_ptr();
     // SAFETY: AVX2 and FMA were detected; `fast` bounds every load and store (see
     // `fused_impl`).
     unsafe {
         if nt {
-            fused_impl::<ST_NT>(&elems[..width], quads, tail_pairs, p, width);
+            fused_impl::<ST_NT>(&elems[..width], 0, quads, tail_pairs, p, width);
         } else {
-            fused_impl::<ST_NORMAL>(&elems[..width], quads, tail_pairs, p, width);
+            fused_impl::<ST_NORMAL>(&elems[..width], 0, quads, tail_pairs, p, width);
         }
     }
     2 * pairs
@@ -1016,6 +1152,46 @@ mod tests {
         w.sort_by_key(|&(k, b)| (k == Kind::Snorm, b));
         w.dedup();
         w
+    }
+
+    #[test]
+    fn f16c_half_row_equals_the_reference_for_every_half() {
+        if !has_fused() {
+            eprintln!("skipping: no AVX2+FMA+F16C on this CPU");
+            return;
+        }
+        let mut formats = 0;
+        for info in vertex_formats() {
+            let Some(p) = LaneProgram::compile(info) else {
+                continue;
+            };
+            let Some(h) = half_program(&p) else {
+                continue;
+            };
+            formats += 1;
+            // SAFETY: AVX2 detected above.
+            let c = unsafe { Consts2::new(&Consts::new(&h)) };
+            let size = p.size as usize;
+            for base in (0..=u16::MAX).step_by(2) {
+                // Vertex v, half k: base + v + 7k (wrapping), so every lane sees every half.
+                let mut bytes = [[0u8; 16]; 2];
+                for (v, b) in bytes.iter_mut().enumerate() {
+                    for k in 0..size / 2 {
+                        let half = base.wrapping_add(v as u16).wrapping_add(7 * k as u16);
+                        b[2 * k..2 * k + 2].copy_from_slice(&half.to_le_bytes());
+                    }
+                }
+                let x: __m256i = bytemuck::cast(bytes);
+                // SAFETY: AVX2, FMA and F16C detected above.
+                let got: [[u32; 4]; 2] = bytemuck::cast(unsafe { convert2_half(&c, x) });
+                for v in 0..2 {
+                    let want = crate::convert::decode_element(info, &bytes[v][..size]);
+                    assert_eq!(got[v], want, "{info:?}: bytes {:02x?}", &bytes[v][..size]);
+                }
+            }
+        }
+        // R16_FLOAT, R16G16_FLOAT, R16G16B16A16_FLOAT.
+        assert_eq!(formats, 3);
     }
 
     #[test]
