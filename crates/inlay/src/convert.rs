@@ -19,6 +19,9 @@
 //! top of the f32 mantissa (`sign | 0x7f800000 | mant << (23 − mbits)`); the quiet bit is not
 //! forced. The spec only requires that a NaN stays a NaN.
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 use crate::format::{FormatInfo, Kind};
 
 /// Widens an IEEE half (binary16) to the bits of the exactly equal binary32, keeping NaN

@@ -12,6 +12,9 @@
 //! spec's format spreadsheets `D3D11_3_Formats_FL*.xls` ("Input Assembler Vertex Buffer" and
 //! "Input Assembler Index Buffer" columns), summarised in `createinputlayout-rules.md` §3.
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 use std::fmt;
 
 use crate::target::FeatureLevel;

@@ -38,6 +38,9 @@
 //! assert_eq!(draw.primitives().next().unwrap().vertices(), &[0, 1]);
 //! ```
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 pub mod binding;
 pub mod draw;
 pub mod primitive;

@@ -24,6 +24,9 @@
 //!   [`crate::dxbc::signature_blob`] and hands those bytes to
 //!   [`crate::validation::create_input_layout`], like any other bytecode.
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 mod compare;
 mod engine;
 mod load;

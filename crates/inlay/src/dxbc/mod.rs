@@ -27,6 +27,9 @@
 //! Errors are [`DxbcError`] values naming the byte offset and what is wrong; bad input never
 //! panics.
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 mod checksum;
 mod container;
 pub mod report;

@@ -38,6 +38,9 @@
 //! Behaviour choices for the open questions of the rules file (§6) are documented at the code
 //! that makes them and collected in `docs/notes/validation.md`.
 
+// Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
+#![forbid(unsafe_code)]
+
 mod array;
 mod matching;
 mod text;
