@@ -181,14 +181,16 @@ pub fn explanation(id: MessageId) -> Option<&'static str> {
             "a layout holds at most 32 elements (16 on D3D10 and below feature level 10_1)"
         }
         MessageId::CREATEINPUTLAYOUT_INVALIDFORMAT => {
-            "the format is not one the input assembler can read from a vertex buffer on this \
-             device; pick a DXGI format whose IA vertex-buffer support covers the feature level"
+            "the value is DXGI_FORMAT_UNKNOWN or no DXGI_FORMAT at all; pick a format the \
+             input assembler can read from a vertex buffer"
         }
         MessageId::CREATEINPUTLAYOUT_INCOMPATIBLEFORMAT => {
             "the format is not a vertex-buffer format at all (typeless, depth, compressed, …)"
         }
         MessageId::CREATEINPUTLAYOUT_UNSUPPORTED_FORMAT => {
-            "the format is optional at this feature level and the device does not support it"
+            "the input assembler reads this format from vertex buffers only at higher feature \
+             levels (or it is one of the optional 16-bit BGR formats and the device was modelled \
+             without them)"
         }
         MessageId::CREATEINPUTLAYOUT_INVALIDSLOT => {
             "InputSlot must be below the number of vertex-buffer slots (32, or 16 on D3D10 and \

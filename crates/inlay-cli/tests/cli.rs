@@ -535,3 +535,14 @@ fn decode_indirect_and_auto_draws() {
     assert_eq!(r.code, 2, "{}", r.transcript);
     snapshot("decode-indirect-args-too-short", &r.transcript);
 }
+
+/// A format the IA reads only from 10_0 up (R8G8B8A8_SNORM) is refused at 9_1 with 1048599, and
+/// the explanation says why (R20, R42); the same layout is created at 10_0.
+#[test]
+fn check_format_unsupported_at_level_9() {
+    let r = inlay(&["check", "level9-snorm.h", "--feature-level", "9_1"]);
+    assert_eq!(r.code, 1, "{}", r.transcript);
+    snapshot("check-level9-snorm", &r.transcript);
+    let r = inlay(&["check", "level9-snorm.h", "--feature-level", "10_0"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+}
