@@ -86,22 +86,12 @@ impl LaneProgram {
             return None;
         }
         let kind = info.first_kind()?;
+        // Start from the neutral program (no byte selected, no lane present, the format's
+        // defaults) and fill in what the components ask for below.
         let mut p = LaneProgram {
             size,
-            shuffle: [0x80; 16],
-            shl: [0; 4],
-            shr: [0; 4],
             signed: matches!(kind, Kind::Sint | Kind::Snorm),
-            conv: Conv::Bits,
-            div: [1.0; 4],
-            mag_mask: [0; 4],
-            sign_mask: [0; 4],
-            mant_shift: [0; 4],
-            exp_max: [u32::MAX; 4],
-            sub_limit: [0; 4],
-            sub_scale: [1.0; 4],
-            present: [0; 4],
-            defaults: crate::convert::defaults(info),
+            ..LaneProgram::constant(crate::convert::defaults(info))
         };
         let mut conv = None;
         for comp in info.present() {
