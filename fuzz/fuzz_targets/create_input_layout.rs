@@ -47,13 +47,10 @@ fuzz_target!(|input: Input| {
         Count::Any(b) => b.0,
     };
     let bytecode = input.bytecode.bytes();
-    let c = validation::create_input_layout(
-        &target,
-        descs.as_deref(),
-        num,
-        &bytecode,
-        input.validate_only,
-    );
+    let c = inlay::CreateInputLayout::raw(&target, descs.as_deref())
+.num_elements(num)
+.validate_only(input.validate_only)
+.bytecode(&bytecode);
     for d in &c.diagnostics {
         assert!(!d.to_string().is_empty());
         assert!(d.element.is_none_or(|e| e < len as usize));
@@ -69,10 +66,10 @@ fuzz_target!(|input: Input| {
         };
         assert_eq!(c.hresult, expected);
         let layout = c.layout.as_ref().unwrap();
-        assert_eq!(layout.elements.len(), num as usize);
+        assert_eq!(layout.elements().len(), num as usize);
         // Registers come from the signature as stored (any u32 in a hostile blob; the
         // assembler refuses one past v31 when drawing); slots are checked (R4).
-        for e in &layout.elements {
+        for e in layout.elements() {
             assert!(e.slot < target.max_input_slots());
         }
     } else {

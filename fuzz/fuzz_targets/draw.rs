@@ -12,7 +12,7 @@ use arbitrary::Arbitrary;
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, WalkBatch};
 use inlay::fetch::{FetchPlan, Instance, Isa, StoreMode, Vertices};
-use inlay::layout::InputLayout;
+use inlay::{CreateInputLayout, Signature};
 use inlay::validation;
 use inlay_fuzz::{ArbElement, ArbLayoutElement, ArbTarget, Biased};
 use libfuzzer_sys::fuzz_target;
@@ -28,7 +28,8 @@ const BATCH: usize = 128;
 
 #[derive(Debug, Arbitrary)]
 enum LayoutSource {
-    /// Resolved elements straight into the assembler (bypassing validation).
+    /// Resolved elements (slot, offset, class, register) through `CreateInputLayout` with a
+    /// signature that puts each on its register (layouts exist only through creation).
     Raw(Vec<ArbLayoutElement>),
     /// Elements through the shader-less `CreateInputLayout` path.
     Created(Vec<ArbElement>),
@@ -76,15 +77,24 @@ struct Input {
 fuzz_target!(|input: Input| {
     let target = input.target.0;
     let layout = match &input.layout {
-        LayoutSource::Raw(v) => InputLayout {
-            elements: v
-                .iter()
-                .take(64)
-                .enumerate()
-                .map(|(i, e)| e.element(i))
-                .collect(),
-            ..Default::default()
-        },
+        LayoutSource::Raw(v) => {
+            let v = &v[..v.len().min(64)];
+            let descs: Vec<_> = v.iter().enumerate().map(|(i, e)| e.desc(i)).collect();
+            let signature = Signature {
+                elements: v
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, e)| e.signature_entry(i))
+                    .collect(),
+            };
+            match CreateInputLayout::new(&target, &descs)
+                .signature(Ok(&signature))
+                .layout
+            {
+                Some(l) => l,
+                None => return,
+            }
+        }
         LayoutSource::Created(v) => {
             let descs: Vec<_> = v.iter().map(ArbElement::desc).collect();
             match validation::layout_without_shader(&target, &descs).layout {

@@ -337,4 +337,34 @@ impl ArbLayoutElement {
             register: self.register.map(|r| r.0),
         }
     }
+
+    /// The element description `CreateInputLayout` gets for it (name `TEXCOORD`, index `i`).
+    pub fn desc(&self, i: usize) -> inlay::element::InputElementDesc {
+        let e = self.element(i);
+        inlay::element::InputElementDesc {
+            semantic_name: Some(e.semantic_name),
+            semantic_index: e.semantic_index,
+            format: e.format,
+            input_slot: e.slot,
+            aligned_byte_offset: e.offset,
+            input_slot_class: self.per_instance as u32,
+            instance_data_step_rate: e.step_rate,
+        }
+    }
+
+    /// The signature entry that puts element `i` on its register (`None` when it feeds none).
+    pub fn signature_entry(&self, i: usize) -> Option<inlay::dxbc::SignatureElement> {
+        let e = self.element(i);
+        e.register.map(|register| inlay::dxbc::SignatureElement {
+            stream: 0,
+            semantic_name: e.semantic_name,
+            semantic_index: e.semantic_index,
+            system_value: inlay::dxbc::SystemValue::UNDEFINED,
+            component_type: inlay::dxbc::ComponentType::FLOAT32,
+            register,
+            mask: 0xf,
+            read_write_mask: 0xf,
+            min_precision: inlay::dxbc::MinPrecision(0),
+        })
+    }
 }

@@ -98,8 +98,9 @@ pub fn create(
     Ok(match shader {
         Some(path) => {
             let bytecode = source::read_bytes(path, MAX_TEXT_BYTES)?;
-            let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
-            validation::create_input_layout(target, Some(elements), n, &bytecode, validate_only)
+            inlay::CreateInputLayout::new(target, elements)
+                .validate_only(validate_only)
+                .bytecode(&bytecode)
         }
         None => {
             let mut c = validation::layout_without_shader(target, elements);
@@ -162,7 +163,7 @@ pub fn layout_table(l: &InputLayout) -> String {
         "  {:>2}  {:<16} {:<22} {:>4} {:>6}  {:<8} {:>4}  {}\n",
         "#", "element", "format", "slot", "offset", "class", "step", "register"
     );
-    for (i, e) in l.elements.iter().enumerate() {
+    for (i, e) in l.elements().iter().enumerate() {
         s.push_str(&format!(
             "  {:>2}  {:<16} {:<22} {:>4} {:>6}  {:<8} {:>4}  {}\n",
             i,
@@ -175,7 +176,7 @@ pub fn layout_table(l: &InputLayout) -> String {
             e.register.map_or("-".to_string(), |r| format!("v{r}"))
         ));
     }
-    for slot in &l.slots {
+    for slot in l.slots() {
         s.push_str(&format!(
             "  slot {}: per-{}{}, elements cover {} bytes (smallest stride)\n",
             slot.slot,
@@ -219,7 +220,7 @@ fn json_report(layout: &LayoutFile, args: &CheckArgs, target: &Target, c: &Creat
         })
         .collect();
     let elements = c.layout.as_ref().map(|l| {
-        l.elements
+        l.elements()
             .iter()
             .map(|e| {
                 json!({
@@ -236,7 +237,7 @@ fn json_report(layout: &LayoutFile, args: &CheckArgs, target: &Target, c: &Creat
             .collect::<Vec<_>>()
     });
     let slots = c.layout.as_ref().map(|l| {
-        l.slots
+        l.slots()
             .iter()
             .map(|s| {
                 json!({

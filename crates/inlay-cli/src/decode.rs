@@ -409,7 +409,7 @@ struct Column {
 
 fn columns(layout: &InputLayout, all_lanes: bool) -> Vec<Column> {
     layout
-        .elements
+        .elements()
         .iter()
         .filter_map(|e| {
             let register = e.register? as usize;

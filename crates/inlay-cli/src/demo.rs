@@ -11,7 +11,6 @@ use inlay::dxbc::signature::{
 use inlay::element::InputElementDesc;
 use inlay::format::Format;
 use inlay::target::Target;
-use inlay::validation;
 
 use crate::style::{self, Style};
 use crate::{CliError, check};
@@ -119,13 +118,7 @@ pub fn demo_text(style: Style) -> Result<(String, u8), CliError> {
     }
     s.push_str(&format!("\nlayout:\n{SEED_SOURCE}\n\n"));
     let elements = seed_elements();
-    let creation = validation::create_input_layout(
-        &target,
-        Some(&elements),
-        elements.len() as u32,
-        &bytecode,
-        false,
-    );
+    let creation = inlay::create_input_layout(&target, &elements, &bytecode);
     s.push_str(&format!(
         "CreateInputLayout on {}, feature level {}:\n",
         target.api, target.feature_level
@@ -168,7 +161,7 @@ pub fn demo_text(style: Style) -> Result<(String, u8), CliError> {
             "  vertex {}: SV_VertexID {}, SV_InstanceID {}\n",
             v.position, v.vertex_id, v.instance_id
         ));
-        for e in &layout.elements {
+        for e in layout.elements() {
             if let Some(r) = e.register.and_then(|r| v.register(r).map(|bits| (r, bits))) {
                 s.push_str(&format!(
                     "    v{} {:<9} = {}\n",

@@ -99,7 +99,7 @@ fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
 
 fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<SlotMap> {
     layout
-        .slots
+        .slots()
         .iter()
         .map(|s| {
             let stride = per
@@ -110,7 +110,7 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
                 .or(all)
                 .unwrap_or(s.min_stride);
             let elements: Vec<usize> = layout
-                .elements
+                .elements()
                 .iter()
                 .enumerate()
                 .filter(|(_, e)| e.slot == s.slot)
@@ -119,7 +119,7 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
             let len = stride.max(s.min_stride) as usize;
             let mut cells = vec![Cell::Padding; len];
             for &i in &elements {
-                let e = &layout.elements[i];
+                let e = &layout.elements()[i];
                 let end = (e.end() as usize).min(len);
                 for cell in cells.iter_mut().take(end).skip(e.offset as usize) {
                     *cell = match std::mem::replace(cell, Cell::Padding) {
@@ -243,7 +243,7 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
         }
         // Legend.
         for &i in &m.elements {
-            let e = &layout.elements[i];
+            let e = &layout.elements()[i];
             let key = if style.enabled {
                 style.paint(
                     &format!("30;48;5;{}", colour(i).0),
@@ -293,7 +293,7 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
             };
             let names: Vec<String> = v
                 .iter()
-                .map(|&i| element_name(&layout.elements[i]))
+                .map(|&i| element_name(&layout.elements()[i]))
                 .collect();
             let _ = writeln!(
                 s,
@@ -389,7 +389,7 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
         }
         y += m.cells.len().div_ceil(SVG_PER_ROW) * CELL + 22;
         for &i in &m.elements {
-            let e = &layout.elements[i];
+            let e = &layout.elements()[i];
             let _ = writeln!(
                 body,
                 r##"<rect x="8" y="{}" width="16" height="16" fill="{}" stroke="#555"/><text x="32" y="{}" class="l">{} {} {} bytes {}..{} ({} B) {}</text>"##,

@@ -13,9 +13,7 @@ use inlay::dxbc::{
 use inlay::element::{APPEND_ALIGNED_ELEMENT as APPEND, InputElementDesc};
 use inlay::format::Format;
 use inlay::target::Target;
-use inlay::validation::{
-    create_input_layout, create_input_layout_with_signature, read_input_signature,
-};
+use inlay::validation::read_input_signature;
 
 fn input(name: &str, index: u32, register: u32, mask: u8) -> SignatureElement {
     SignatureElement {
@@ -52,34 +50,36 @@ fn bench(c: &mut Criterion) {
         InputElementDesc::per_vertex("COLOR", 0, Format::R8G8B8A8_UNORM, 1, APPEND),
     ];
     let target = Target::default();
-    assert!(create_input_layout(&target, Some(&elements), 6, &blob, false).is_success());
+    assert!(
+        inlay::CreateInputLayout::new(&target, &elements)
+            .num_elements(6)
+            .bytecode(&blob)
+            .is_success()
+    );
 
     c.bench_function("create_input_layout (6 elements, from bytecode)", |b| {
-        b.iter(|| create_input_layout(&target, Some(black_box(&elements)), 6, &blob, false))
+        b.iter(|| {
+            inlay::CreateInputLayout::new(&target, black_box(&elements))
+                .num_elements(6)
+                .bytecode(&blob)
+        })
     });
     c.bench_function("read_input_signature (6 inputs)", |b| {
         b.iter(|| read_input_signature(black_box(&blob)))
     });
-    c.bench_function("create_input_layout_with_signature (6 elements)", |b| {
+    c.bench_function("create_input_layout, parsed signature (6 elements)", |b| {
         b.iter(|| {
-            create_input_layout_with_signature(
-                &target,
-                Some(black_box(&elements)),
-                6,
-                Ok(&signature),
-                false,
-            )
+            inlay::CreateInputLayout::new(&target, black_box(&elements))
+                .num_elements(6)
+                .signature(Ok(&signature))
         })
     });
     c.bench_function("validate only, parsed signature (6 elements)", |b| {
         b.iter(|| {
-            create_input_layout_with_signature(
-                &target,
-                Some(black_box(&elements)),
-                6,
-                Ok(&signature),
-                true,
-            )
+            inlay::CreateInputLayout::new(&target, black_box(&elements))
+                .num_elements(6)
+                .validate_only(true)
+                .signature(Ok(&signature))
         })
     });
 }

@@ -20,7 +20,6 @@ use inlay::dxbc::{
 use inlay::element::InputElementDesc;
 use inlay::format::Format;
 use inlay::target::Target;
-use inlay::validation::create_input_layout;
 
 fn written_vs() -> Vec<u8> {
     let el = |name: &str, reg: u32, ty: u32, mask: u8| SignatureElement {
@@ -88,7 +87,9 @@ fn dxbc(c: &mut Criterion) {
         InputElementDesc::per_vertex("BLENDWEIGHT", 0, Format::R8G8B8A8_UNORM, 0, 56),
     ];
     let target = Target::default();
-    let r = create_input_layout(&target, Some(&elements), 6, &blob, false);
+    let r = inlay::CreateInputLayout::new(&target, &elements)
+        .num_elements(6)
+        .bytecode(&blob);
     assert!(
         r.is_success(),
         "the 6-element layout must match {name}: {r:?}"
@@ -97,13 +98,11 @@ fn dxbc(c: &mut Criterion) {
         "create_input_layout (bytecode, 6 elements, digest checked)",
         |b| {
             b.iter(|| {
-                black_box(create_input_layout(
-                    &target,
-                    Some(black_box(&elements)),
-                    6,
-                    black_box(&blob),
-                    false,
-                ))
+                black_box(
+                    inlay::CreateInputLayout::new(&target, black_box(&elements))
+                        .num_elements(6)
+                        .bytecode(black_box(&blob)),
+                )
             })
         },
     );

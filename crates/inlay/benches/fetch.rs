@@ -19,7 +19,7 @@ const VERTICES: u32 = 1_000_000;
 fn fetch(c: &mut Criterion) {
     for w in workloads() {
         let data = w.make_data(VERTICES, 0x1a7 ^ w.stride as u64);
-        let rows = w.layout.elements.len();
+        let rows = w.layout.elements().len();
         let bindings = [Some(VertexBufferBinding {
             data: &data,
             stride: w.stride,

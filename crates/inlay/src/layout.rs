@@ -75,17 +75,48 @@ pub struct SlotLayout {
 }
 
 /// A successfully created input layout.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+///
+/// Only `CreateInputLayout` makes one ([`create_input_layout`](crate::create_input_layout),
+/// [`CreateInputLayout`](crate::CreateInputLayout),
+/// [`layout_without_shader`](crate::layout_without_shader)): the fields are private and there
+/// is no `Default`, so every layout the assembler and the fetch path see has passed validation
+/// (IA formats, slots below the limit, registers below 32, one class and step rate per slot).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct InputLayout {
-    /// Elements in the caller's array order.
-    pub elements: Vec<LayoutElement>,
-    /// Slots that have at least one element, in increasing slot order.
-    pub slots: Vec<SlotLayout>,
-    /// The input signature the layout was created against.
-    pub signature: Signature,
+    elements: Vec<LayoutElement>,
+    slots: Vec<SlotLayout>,
+    signature: Signature,
 }
 
 impl InputLayout {
+    /// Assembles a layout from parts validation has resolved (crate-internal on purpose).
+    pub(crate) fn from_parts(
+        elements: Vec<LayoutElement>,
+        slots: Vec<SlotLayout>,
+        signature: Signature,
+    ) -> InputLayout {
+        InputLayout {
+            elements,
+            slots,
+            signature,
+        }
+    }
+
+    /// Elements in the caller's array order.
+    pub fn elements(&self) -> &[LayoutElement] {
+        &self.elements
+    }
+
+    /// Slots that have at least one element, in increasing slot order.
+    pub fn slots(&self) -> &[SlotLayout] {
+        &self.slots
+    }
+
+    /// The input signature the layout was created against.
+    pub fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
     /// Whether this layout may be used with a shader whose input signature is `other`:
     /// the signatures must be identical, semantic names included (case as stored).
     pub fn is_compatible_with(&self, other: &Signature) -> bool {

@@ -12,6 +12,20 @@
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
 //!   [`convert`], and the memory-roof benchmark.
+//!
+//! The everyday path, with the common types re-exported here:
+//!
+//! ```
+//! use inlay::{Format, InputElementDesc, Target, APPEND_ALIGNED_ELEMENT};
+//! let elements = [
+//!     InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
+//!     InputElementDesc::per_vertex("COLOR", 0, Format::R8G8B8A8_UNORM, 0, APPEND_ALIGNED_ELEMENT),
+//! ];
+//! // `create_input_layout(&target, &elements, &bytecode)` with a shader; here without one.
+//! let layout = inlay::layout_without_shader(&Target::default(), &elements).into_result()?;
+//! assert_eq!(layout.elements()[1].offset, 12);
+//! # Ok::<(), inlay::Refused>(())
+//! ```
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
@@ -30,3 +44,18 @@ pub mod layout;
 pub mod target;
 pub mod text;
 pub mod validation;
+
+// The common types at the crate root (the modules keep them too).
+pub use assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+pub use assembler::{AssembledVertex, DrawCall, InputAssembler, Primitive, Topology};
+pub use diag::{Diagnostic, HResult, MessageId, Severity};
+pub use dxbc::{Container, DxbcError, Signature, SignatureElement};
+pub use element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+pub use fetch::FetchPlan;
+pub use format::Format;
+pub use layout::{InputClass, InputLayout, LayoutElement, SlotLayout};
+pub use target::{Api, FeatureLevel, Target};
+pub use validation::{
+    CreateInputLayout, Creation, Refused, SignatureProblem, create_input_layout,
+    layout_without_shader,
+};

@@ -10,6 +10,8 @@
 // code outside the fast-fetch SIMD module. Each unsafe block below says why it is sound.
 #![allow(unsafe_code)]
 
+mod support;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -25,7 +27,6 @@ use inlay::fetch::{FetchPlan, Instance, Vertices};
 use inlay::format::Format;
 use inlay::layout::{InputClass, InputLayout, LayoutElement};
 use inlay::target::Target;
-use inlay::validation::create_input_layout;
 
 thread_local! {
     /// Bytes this thread has allocated and not freed (a block freed on another thread counts
@@ -150,7 +151,9 @@ fn header_claiming_u32_max_chunks_is_refused_without_allocating() {
         let blob = sign(blob);
         let elements = [position_desc()];
         let (c, peak) = peak_during(|| {
-            create_input_layout(&Target::default(), Some(&elements), 1, &blob, false)
+            inlay::CreateInputLayout::new(&Target::default(), &elements)
+                .num_elements(1)
+                .bytecode(&blob)
         });
         assert_eq!(c.hresult, HResult::E_INVALIDARG);
         assert_eq!(
@@ -184,8 +187,11 @@ fn signature_chunk_claiming_u32_max_elements_is_refused_without_allocating() {
     // The same chunk in a signed container handed to CreateInputLayout.
     let blob = dxbc::write_container(&[(*b"ISGN", &data)]);
     let elements = [position_desc()];
-    let (c, peak) =
-        peak_during(|| create_input_layout(&Target::default(), Some(&elements), 1, &blob, false));
+    let (c, peak) = peak_during(|| {
+        inlay::CreateInputLayout::new(&Target::default(), &elements)
+            .num_elements(1)
+            .bytecode(&blob)
+    });
     assert_eq!(
         c.error_ids(),
         [MessageId::CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE]
@@ -287,19 +293,16 @@ fn overlapping_chunks_are_not_multiplied_by_the_rewrite() {
 }
 
 fn one_element_layout() -> InputLayout {
-    InputLayout {
-        elements: vec![LayoutElement {
-            semantic_name: "POSITION".into(),
-            semantic_index: 0,
-            format: Format::R32G32B32A32_FLOAT,
-            slot: 0,
-            offset: 0,
-            class: InputClass::PerVertex,
-            step_rate: 0,
-            register: Some(0),
-        }],
-        ..Default::default()
-    }
+    support::create_layout(&[LayoutElement {
+        semantic_name: "POSITION".into(),
+        semantic_index: 0,
+        format: Format::R32G32B32A32_FLOAT,
+        slot: 0,
+        offset: 0,
+        class: InputClass::PerVertex,
+        step_rate: 0,
+        register: Some(0),
+    }])
 }
 
 #[test]
@@ -434,8 +437,11 @@ fn a_million_element_array_is_refused_by_count_not_walked() {
     let elements = vec![position_desc(); 1_000_000];
     let blob = dxbc::signature_blob(&Signature::default());
     let t = Target::default();
-    let (c, peak) =
-        peak_during(|| create_input_layout(&t, Some(&elements), 1_000_000, &blob, false));
+    let (c, peak) = peak_during(|| {
+        inlay::CreateInputLayout::new(&t, &elements)
+            .num_elements(1_000_000)
+            .bytecode(&blob)
+    });
     assert_eq!(c.hresult, HResult::E_INVALIDARG);
     assert_eq!(
         c.error_ids(),
@@ -443,7 +449,11 @@ fn a_million_element_array_is_refused_by_count_not_walked() {
     );
     assert!(peak < 16 << 10, "peak {peak} bytes");
     // NumElements within the limit: only those elements are looked at, whatever the array.
-    let (c, peak) = peak_during(|| create_input_layout(&t, Some(&elements), 32, &blob, false));
+    let (c, peak) = peak_during(|| {
+        inlay::CreateInputLayout::new(&t, &elements)
+            .num_elements(32)
+            .bytecode(&blob)
+    });
     assert_eq!(c.hresult, HResult::E_INVALIDARG);
     assert!(
         c.error_ids()

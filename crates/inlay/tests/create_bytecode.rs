@@ -13,8 +13,7 @@ use inlay::format::Format;
 use inlay::layout::InputClass;
 use inlay::target::Target;
 use inlay::validation::{
-    Creation, SignatureProblem, create_input_layout, is_system_generated_input,
-    read_input_signature,
+    Creation, SignatureProblem, is_system_generated_input, read_input_signature,
 };
 
 fn entry(name: &str, index: u32, register: u32, ty: ComponentType, mask: u8) -> SignatureElement {
@@ -36,13 +35,7 @@ fn vtx(name: &str, index: u32, format: Format, offset: u32) -> InputElementDesc 
 }
 
 fn create(elements: &[InputElementDesc], blob: &[u8]) -> Creation {
-    create_input_layout(
-        &Target::default(),
-        Some(elements),
-        elements.len() as u32,
-        blob,
-        false,
-    )
+    inlay::create_input_layout(&Target::default(), elements, blob)
 }
 
 fn ids(c: &Creation) -> (Vec<u32>, Vec<u32>) {
@@ -74,7 +67,7 @@ fn seed_example_through_a_signature_blob() {
     assert!(c.diagnostics.is_empty());
     let layout = c.layout.unwrap();
     let got: Vec<_> = layout
-        .elements
+        .elements()
         .iter()
         .map(|e| (e.offset, e.register, e.class))
         .collect();
@@ -85,10 +78,13 @@ fn seed_example_through_a_signature_blob() {
             (12, Some(1), InputClass::PerVertex)
         ]
     );
-    assert_eq!(layout.slots[0].min_stride, 24);
+    assert_eq!(layout.slots()[0].min_stride, 24);
     assert!(layout.is_compatible_with(&read_input_signature(&blob).unwrap()));
     // Validate-only.
-    let c = create_input_layout(&Target::default(), Some(&elements), 2, &blob, true);
+    let c = inlay::CreateInputLayout::new(&Target::default(), &elements)
+        .num_elements(2)
+        .validate_only(true)
+        .bytecode(&blob);
     assert_eq!(c.hresult, HResult::S_FALSE);
 }
 
@@ -115,19 +111,18 @@ fn matching_rules_through_a_blob() {
     assert_eq!(c.hresult, HResult::S_OK);
     assert_eq!(ids(&c), (vec![], vec![391]));
     // R25 through the D3D10 path too.
-    let c = create_input_layout(
+    let c = inlay::CreateInputLayout::new(
         &Target::new(
             inlay::target::Api::D3D10,
             inlay::target::FeatureLevel::L10_0,
         ),
-        Some(&[
+        &[
             vtx("POSITION", 0, Format::R32G32B32_FLOAT, 0),
             vtx("COLOR", 0, Format::R32G32B32_FLOAT, 14),
-        ]),
-        2,
-        &blob,
-        false,
-    );
+        ],
+    )
+    .num_elements(2)
+    .bytecode(&blob);
     assert_eq!(ids(&c), (vec![159], vec![]));
 }
 
@@ -161,7 +156,7 @@ fn isg1_signatures_with_streams_and_min_precision() {
     let regs: Vec<_> = c
         .layout
         .unwrap()
-        .elements
+        .elements()
         .iter()
         .map(|e| e.register)
         .collect();
@@ -312,7 +307,7 @@ fn every_corpus_blob_creates_a_layout_with_the_expected_registers() {
             "{name}"
         );
         let layout = c.layout.unwrap();
-        for e in &layout.elements {
+        for e in layout.elements() {
             let want = expected
                 .iter()
                 .find(|(n, i, _)| {

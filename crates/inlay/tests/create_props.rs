@@ -8,9 +8,7 @@ use inlay::dxbc::signature::{
 use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use inlay::format::Format;
 use inlay::target::{Api, FeatureLevel, Target};
-use inlay::validation::{
-    create_input_layout_with_signature, is_system_generated_input, layout_without_shader, supplies,
-};
+use inlay::validation::{is_system_generated_input, layout_without_shader, supplies};
 use proptest::prelude::*;
 
 const NAMES: &[&str] = &[
@@ -136,7 +134,9 @@ proptest! {
         extra_count in prop_oneof![20 => Just(0u32), 1 => 1u32..3],
     ) {
         let n = elements.len() as u32 + extra_count;
-        let c = create_input_layout_with_signature(&target, Some(&elements), n, Ok(&signature), false);
+        let c = inlay::CreateInputLayout::new(&target, &elements)
+.num_elements(n)
+.signature(Ok(&signature));
         let has_error = c.diagnostics.iter().any(|d| d.severity == Severity::Error);
         prop_assert_eq!(c.hresult.is_success(), !has_error);
         prop_assert_eq!(c.layout.is_some(), !has_error);
@@ -147,16 +147,19 @@ proptest! {
             prop_assert!(!d.message.is_empty());
         }
         // Validate-only changes only S_OK into S_FALSE.
-        let v = create_input_layout_with_signature(&target, Some(&elements), n, Ok(&signature), true);
+        let v = inlay::CreateInputLayout::new(&target, &elements)
+.num_elements(n)
+.validate_only(true)
+.signature(Ok(&signature));
         prop_assert_eq!(&v.diagnostics, &c.diagnostics);
         prop_assert_eq!(&v.layout, &c.layout);
         prop_assert_eq!(v.hresult, if has_error { HResult::E_INVALIDARG } else { HResult::S_FALSE });
 
         let Some(layout) = c.layout else { return Ok(()) };
 
-        prop_assert_eq!(layout.elements.len() as u32, n);
+        prop_assert_eq!(layout.elements().len() as u32, n);
         prop_assert!(n <= target.max_elements());
-        for (e, desc) in layout.elements.iter().zip(&elements) {
+        for (e, desc) in layout.elements().iter().zip(&elements) {
             let info = e.format.info().unwrap();
             prop_assert!(target.supports_vertex_format(e.format));
             prop_assert_eq!(e.offset % info.offset_alignment(), 0);
@@ -178,7 +181,7 @@ proptest! {
         // Every required entry is supplied.
         for s in &signature.elements {
             if s.stream == 0 && !is_system_generated_input(&s.semantic_name) {
-                prop_assert!(layout.elements.iter().any(|e| supplies(&e.semantic_name, e.semantic_index, s)));
+                prop_assert!(layout.elements().iter().any(|e| supplies(&e.semantic_name, e.semantic_index, s)));
             }
         }
     }
@@ -190,7 +193,7 @@ proptest! {
     ) {
         let c = layout_without_shader(&target, &elements);
         if let Some(layout) = c.layout {
-            for (i, e) in layout.elements.iter().enumerate() {
+            for (i, e) in layout.elements().iter().enumerate() {
                 prop_assert_eq!(e.register, Some(i as u32));
             }
         } else {

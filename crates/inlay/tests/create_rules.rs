@@ -6,13 +6,12 @@ use inlay::diag::{HResult, MessageId};
 use inlay::dxbc::signature::{
     ComponentType, MinPrecision, Signature, SignatureElement, SystemValue,
 };
+use inlay::dxbc::{DxbcError, FourCC};
 use inlay::element::{APPEND_ALIGNED_ELEMENT as APPEND, InputElementDesc};
 use inlay::format::Format;
 use inlay::layout::InputClass;
 use inlay::target::{Api, FeatureLevel, Target};
-use inlay::validation::{
-    Creation, SignatureProblem, create_input_layout_with_signature, layout_without_shader,
-};
+use inlay::validation::{Creation, SignatureProblem, layout_without_shader};
 
 // ------------------------------------------------------------------------------------------
 // Helpers
@@ -53,13 +52,7 @@ fn inst(name: &str, format: Format, slot: u32, offset: u32, step: u32) -> InputE
 }
 
 fn create_on(target: Target, elements: &[InputElementDesc], signature: &Signature) -> Creation {
-    create_input_layout_with_signature(
-        &target,
-        Some(elements),
-        elements.len() as u32,
-        Ok(signature),
-        false,
-    )
+    inlay::CreateInputLayout::new(&target, elements).signature(Ok(signature))
 }
 
 fn create(elements: &[InputElementDesc], signature: &Signature) -> Creation {
@@ -94,7 +87,7 @@ fn offsets(c: &Creation) -> Vec<u32> {
     c.layout
         .as_ref()
         .expect("layout")
-        .elements
+        .elements()
         .iter()
         .map(|e| e.offset)
         .collect()
@@ -104,7 +97,7 @@ fn registers(c: &Creation) -> Vec<Option<u32>> {
     c.layout
         .as_ref()
         .expect("layout")
-        .elements
+        .elements()
         .iter()
         .map(|e| e.register)
         .collect()
@@ -127,13 +120,9 @@ fn many(n: usize) -> Vec<InputElementDesc> {
 #[test]
 fn r1_null_desc_fails_even_with_zero_count() {
     for count in [0, 2, u32::MAX] {
-        let c = create_input_layout_with_signature(
-            &Target::default(),
-            None,
-            count,
-            Ok(&Signature::default()),
-            false,
-        );
+        let c = inlay::CreateInputLayout::null_elements(&Target::default())
+            .num_elements(count)
+            .signature(Ok(&Signature::default()));
         check(&c, HResult::E_INVALIDARG, &[164], &[]);
         assert_eq!(c.diagnostics[0].element, None);
     }
@@ -144,29 +133,30 @@ fn r2_empty_layout_succeeds_only_when_nothing_is_needed() {
     let elements = [vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)];
     let target = Target::default();
     // Count 0 with a non-NULL array against a shader without inputs: S_OK + warning 420.
-    let c =
-        create_input_layout_with_signature(&target, Some(&elements), 0, Ok(&sig(vec![])), false);
+    let c = inlay::CreateInputLayout::new(&target, &elements)
+        .num_elements(0)
+        .signature(Ok(&sig(vec![])));
     check(&c, HResult::S_OK, &[], &[420]);
     let layout = c.layout.unwrap();
-    assert!(layout.elements.is_empty() && layout.slots.is_empty());
+    assert!(layout.elements().is_empty() && layout.slots().is_empty());
     // Only system-generated inputs: still nothing to feed.
     let ids_only = sig(vec![
         entry("SV_VertexID", 0, 0, ComponentType::UINT32),
         entry("SV_InstanceID", 0, 1, ComponentType::UINT32),
     ]);
-    let c = create_input_layout_with_signature(&target, Some(&elements), 0, Ok(&ids_only), false);
+    let c = inlay::CreateInputLayout::new(&target, &elements)
+        .num_elements(0)
+        .signature(Ok(&ids_only));
     check(&c, HResult::S_OK, &[], &[420]);
     // A shader that needs POSITION: missing element.
-    let c = create_input_layout_with_signature(
-        &target,
-        Some(&elements),
-        0,
-        Ok(&position_only()),
-        false,
-    );
+    let c = inlay::CreateInputLayout::new(&target, &elements)
+        .num_elements(0)
+        .signature(Ok(&position_only()));
     check(&c, HResult::E_INVALIDARG, &[163], &[420]);
     // An empty slice with count 0 is the same non-NULL empty array.
-    let c = create_input_layout_with_signature(&target, Some(&[]), 0, Ok(&sig(vec![])), false);
+    let c = inlay::CreateInputLayout::new(&target, &[])
+        .num_elements(0)
+        .signature(Ok(&sig(vec![])));
     check(&c, HResult::S_OK, &[], &[420]);
 }
 
@@ -196,26 +186,18 @@ fn r3_too_many_elements() {
     check(&c, HResult::E_INVALIDARG, &[151], &[]);
     assert!(c.diagnostics[0].message.contains("1000000"));
     // The limit is checked before the array length: a huge count over a short array is 151.
-    let c = create_input_layout_with_signature(
-        &Target::default(),
-        Some(&many(2)),
-        u32::MAX,
-        Ok(&sig0),
-        false,
-    );
+    let c = inlay::CreateInputLayout::new(&Target::default(), &many(2))
+        .num_elements(u32::MAX)
+        .signature(Ok(&sig0));
     check(&c, HResult::E_INVALIDARG, &[151], &[]);
 }
 
 #[test]
 fn count_larger_than_array_is_refused_without_reading_past_it() {
     let elements = many(3);
-    let c = create_input_layout_with_signature(
-        &Target::default(),
-        Some(&elements),
-        5,
-        Ok(&Signature::default()),
-        false,
-    );
+    let c = inlay::CreateInputLayout::new(&Target::default(), &elements)
+        .num_elements(5)
+        .signature(Ok(&Signature::default()));
     check(&c, HResult::E_INVALIDARG, &[0], &[]);
     assert!(c.diagnostics[0].message.contains("NumElements 5"));
     assert!(c.diagnostics[0].message.contains("3 element"));
@@ -226,13 +208,9 @@ fn count_smaller_than_array_uses_the_prefix() {
     // The third element would be misaligned, but only two are passed.
     let mut elements = many(2);
     elements.push(vtx("BAD", 0, Format::R32_FLOAT, 0, 1));
-    let c = create_input_layout_with_signature(
-        &Target::default(),
-        Some(&elements),
-        2,
-        Ok(&Signature::default()),
-        false,
-    );
+    let c = inlay::CreateInputLayout::new(&Target::default(), &elements)
+        .num_elements(2)
+        .signature(Ok(&Signature::default()));
     check(&c, HResult::S_OK, &[], &[]);
     assert_eq!(offsets(&c), vec![0, 4]);
 }
@@ -245,30 +223,24 @@ fn r4_component_total_has_no_check_of_its_own() {
         .collect();
     let c = create(&elements, &Signature::default());
     check(&c, HResult::S_OK, &[], &[]);
-    assert_eq!(c.layout.unwrap().slots[0].min_stride, 8 * 16);
+    assert_eq!(c.layout.unwrap().slots()[0].min_stride, 8 * 16);
 }
 
 #[test]
 fn r5_validate_only_returns_s_false() {
     let elements = [vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)];
-    let c = create_input_layout_with_signature(
-        &Target::default(),
-        Some(&elements),
-        1,
-        Ok(&position_only()),
-        true,
-    );
+    let c = inlay::CreateInputLayout::new(&Target::default(), &elements)
+        .num_elements(1)
+        .validate_only(true)
+        .signature(Ok(&position_only()));
     check(&c, HResult::S_FALSE, &[], &[]);
     assert_eq!(registers(&c), vec![Some(0)]);
     // Validation still runs: a failure is E_INVALIDARG, not S_FALSE.
     let bad = [vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 2)];
-    let c = create_input_layout_with_signature(
-        &Target::default(),
-        Some(&bad),
-        1,
-        Ok(&position_only()),
-        true,
-    );
+    let c = inlay::CreateInputLayout::new(&Target::default(), &bad)
+        .num_elements(1)
+        .validate_only(true)
+        .signature(Ok(&position_only()));
     check(&c, HResult::E_INVALIDARG, &[159], &[]);
 }
 
@@ -285,7 +257,7 @@ fn r7_created_layout_keeps_the_signature_it_was_matched_against() {
     let signature = position_only();
     let elements = [vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)];
     let layout = create(&elements, &signature).layout.unwrap();
-    assert_eq!(layout.signature, signature);
+    assert_eq!(layout.signature(), &signature);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -359,7 +331,7 @@ fn r11_per_instance_any_step_rate() {
             (slot.class, slot.step_rate, slot.min_stride),
             (InputClass::PerInstance, step, 4)
         );
-        assert_eq!(layout.elements[1].step_rate, step);
+        assert_eq!(layout.elements()[1].step_rate, step);
     }
 }
 
@@ -509,7 +481,7 @@ fn r17_names_are_free_form() {
         &position_only(),
     );
     check(&c, HResult::S_OK, &[], &[]);
-    assert_eq!(c.layout.unwrap().elements[0].semantic_name, "POSITION");
+    assert_eq!(c.layout.unwrap().elements()[0].semantic_name, "POSITION");
     // Odd names appear escaped and bounded in messages.
     let mut bad = elements.clone();
     bad[2].aligned_byte_offset = 1;
@@ -699,7 +671,7 @@ fn r22_component_counts_may_differ() {
     ];
     let c = create(&elements, &signature);
     check(&c, HResult::S_OK, &[], &[]);
-    assert_eq!(c.layout.unwrap().slots[0].min_stride, 20);
+    assert_eq!(c.layout.unwrap().slots()[0].min_stride, 20);
 }
 
 #[test]
@@ -753,9 +725,15 @@ fn r24_offsets_are_per_slot() {
     let c = create(&elements, &Signature::default());
     check(&c, HResult::S_OK, &[], &[]);
     let layout = c.layout.unwrap();
-    assert_eq!(layout.slots.len(), 2);
-    assert_eq!((layout.slots[0].slot, layout.slots[0].min_stride), (0, 16));
-    assert_eq!((layout.slots[1].slot, layout.slots[1].min_stride), (1, 20));
+    assert_eq!(layout.slots().len(), 2);
+    assert_eq!(
+        (layout.slots()[0].slot, layout.slots()[0].min_stride),
+        (0, 16)
+    );
+    assert_eq!(
+        (layout.slots()[1].slot, layout.slots()[1].min_stride),
+        (1, 20)
+    );
 }
 
 /// The Wine `test_input_layout_alignment` cases: POSITION R32G32B32A32_FLOAT at 0 plus an
@@ -847,7 +825,7 @@ fn r26_append_aligned_examples() {
     );
     check(&c, HResult::S_OK, &[], &[]);
     assert_eq!(offsets(&c), vec![0, 4]);
-    assert_eq!(c.layout.unwrap().slots[0].min_stride, 8);
+    assert_eq!(c.layout.unwrap().slots()[0].min_stride, 8);
     // Interleaved slots (test_il_append_aligned): COLOR2 and COLOR1 in slot 1 are 0 and 8
     // whatever lies between them; COLOR3 and COLOR0 in slot 2 likewise. COLOR2/COLOR3 are not
     // in the signature yet shape the offsets.
@@ -880,7 +858,7 @@ fn r26_append_aligned_examples() {
     );
     check(&c, HResult::S_OK, &[], &[]);
     assert_eq!(offsets(&c), vec![0, 1, 2, 4, 8]);
-    assert_eq!(c.layout.unwrap().slots[0].min_stride, 20);
+    assert_eq!(c.layout.unwrap().slots()[0].min_stride, 20);
     // After an explicit offset, append continues from that element's end.
     let c = create(
         &[
@@ -905,7 +883,7 @@ fn r26_previous_element_is_last_in_array_order() {
     );
     check(&c, HResult::S_OK, &[], &[]);
     assert_eq!(offsets(&c), vec![8, 0, 4]);
-    assert_eq!(c.layout.unwrap().slots[0].min_stride, 12);
+    assert_eq!(c.layout.unwrap().slots()[0].min_stride, 12);
 }
 
 #[test]
@@ -966,9 +944,9 @@ fn r28_no_upper_bound_on_offsets() {
     );
     check(&c, HResult::S_OK, &[], &[]);
     let layout = c.layout.unwrap();
-    assert_eq!(layout.slots[0].min_stride, 4100);
+    assert_eq!(layout.slots()[0].min_stride, 4100);
     // The end (2^32 + 12) does not fit: the stride saturates.
-    assert_eq!(layout.slots[1].min_stride, u32::MAX);
+    assert_eq!(layout.slots()[1].min_stride, u32::MAX);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1011,28 +989,29 @@ fn r31_r32_unreadable_signature() {
     ];
     for problem in [
         SignatureProblem::NoBytecode,
-        SignatureProblem::Container("bad magic".into()),
+        SignatureProblem::Container(DxbcError::BadMagic {
+            found: FourCC(*b"DXBX"),
+        }),
         SignatureProblem::NoInputSignature,
-        SignatureProblem::Signature("name offset 900 past the chunk".into()),
+        SignatureProblem::Signature(DxbcError::NameOffsetOutOfRange {
+            tag: FourCC::ISGN,
+            at: 16,
+            element: 0,
+            name_offset: 900,
+            len: 56,
+        }),
     ] {
         let text = problem.to_string();
-        let c = create_input_layout_with_signature(
-            &Target::default(),
-            Some(&elements[..1]),
-            1,
-            Err(problem.clone()),
-            false,
-        );
+        let c = inlay::CreateInputLayout::new(&Target::default(), &elements[..1])
+            .num_elements(1)
+            .signature(Err(problem.clone()));
         check(&c, HResult::E_INVALIDARG, &[161], &[]);
         assert!(c.diagnostics[0].message.contains(&text));
         // Element errors are reported too.
-        let c = create_input_layout_with_signature(
-            &Target::default(),
-            Some(&elements),
-            2,
-            Err(problem),
-            true,
-        );
+        let c = inlay::CreateInputLayout::new(&Target::default(), &elements)
+            .num_elements(2)
+            .validate_only(true)
+            .signature(Err(problem));
         check(&c, HResult::E_INVALIDARG, &[159, 161], &[]);
     }
 }
@@ -1149,7 +1128,7 @@ fn r36_layout_is_register_based_and_reusable_with_identical_signatures() {
     check(&c, HResult::S_OK, &[], &[]);
     assert_eq!(registers(&c), vec![Some(7), Some(3)]);
     let layout = c.layout.unwrap();
-    let e = &layout.elements[1];
+    let e = &layout.elements()[1];
     assert_eq!(
         (e.slot, e.offset, e.format, e.class, e.step_rate),
         (1, 0, Format::R32G32_FLOAT, InputClass::PerVertex, 0)
@@ -1190,15 +1169,15 @@ fn r38_d3d10_limits_and_results() {
         &position_only(),
     );
     check(&c, HResult::S_OK, &[], &[]);
-    let c = create_input_layout_with_signature(&d3d10, None, 0, Ok(&position_only()), false);
+    let c = inlay::CreateInputLayout::null_elements(&d3d10).signature(Ok(&position_only()));
     check(&c, HResult::E_INVALIDARG, &[164], &[]);
-    let c = create_input_layout_with_signature(
+    let c = inlay::CreateInputLayout::new(
         &d3d10,
-        Some(&[vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)]),
-        1,
-        Ok(&position_only()),
-        true,
-    );
+        &[vtx("POSITION", 0, Format::R32G32B32A32_FLOAT, 0, 0)],
+    )
+    .num_elements(1)
+    .validate_only(true)
+    .signature(Ok(&position_only()));
     check(&c, HResult::S_FALSE, &[], &[]);
 }
 
@@ -1431,8 +1410,8 @@ fn layout_without_shader_gives_one_register_per_element() {
     assert_eq!(registers(&c), vec![Some(0), Some(1), Some(2)]);
     assert_eq!(offsets(&c), vec![0, 12, 0]);
     let layout = c.layout.unwrap();
-    assert_eq!(layout.slots[1].class, InputClass::PerInstance);
-    assert_eq!(layout.slots[1].step_rate, 2);
+    assert_eq!(layout.slots()[1].class, InputClass::PerInstance);
+    assert_eq!(layout.slots()[1].step_rate, 2);
     assert!(layout.is_compatible_with(&Signature::default()));
     // Still validated; empty arrays warn.
     let c = layout_without_shader(&Target::default(), &[vtx("X", 0, Format::UNKNOWN, 0, 0)]);

@@ -7,6 +7,8 @@
 //! it) and the forced portable path, with normal and non-temporal stores, for both output
 //! shapes. Every comparison is of exact bit patterns.
 
+mod support;
+
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexIds, WalkBatch};
 use inlay::convert::{decode_element, out_of_bounds};
@@ -132,14 +134,14 @@ fn check(
     let base = FetchPlan::new(layout, bindings).unwrap();
     let regs = base.registers().to_vec();
     // Expected register file and per-element arrays.
-    let mut want_elems = vec![Vec::with_capacity(n); layout.elements.len()];
+    let mut want_elems = vec![Vec::with_capacity(n); layout.elements().len()];
     for k in 0..n {
-        for (i, e) in layout.elements.iter().enumerate() {
+        for (i, e) in layout.elements().iter().enumerate() {
             want_elems[i].push(oracle(e, bindings, vertices, k, instance));
         }
     }
     let mut want_regs = vec![[0xdead_beef_u32; 4]; n * regs.len()];
-    for (i, e) in layout.elements.iter().enumerate() {
+    for (i, e) in layout.elements().iter().enumerate() {
         if let Some(r) = e.register {
             let pos = regs.iter().position(|x| *x == r).unwrap();
             for k in 0..n {
@@ -161,14 +163,16 @@ fn check(
                 regs[row % regs.len()]
             );
         }
-        let mut arrays = vec![vec![[0xdead_beef_u32; 4]; n]; layout.elements.len()];
+        let mut arrays = vec![vec![[0xdead_beef_u32; 4]; n]; layout.elements().len()];
         let mut outs: Vec<&mut [[u32; 4]]> = arrays.iter_mut().map(|a| &mut a[..]).collect();
         plan.fetch_elements(vertices, instance, &mut outs).unwrap();
         for (i, (g, w)) in arrays.iter().zip(&want_elems).enumerate() {
             if let Some(k) = (0..n).find(|&k| g[k] != w[k]) {
                 panic!(
                     "{what}: {isa:?}/{store:?} element {i} ({}) vertex {k}: got {:08x?}, want {:08x?}",
-                    layout.elements[i].format, g[k], w[k]
+                    layout.elements()[i].format,
+                    g[k],
+                    w[k]
                 );
             }
         }
@@ -208,10 +212,7 @@ fn every_format_every_stride_and_offset_range_draws() {
         }
         for (stride, bind_offset, offset, len, first, count) in cases {
             let data = edgy_bytes(&mut rng, len);
-            let layout = InputLayout {
-                elements: vec![element(format, 0, offset, Some(0))],
-                ..Default::default()
-            };
+            let layout = support::create_layout(&support::valid(&[element(format, 0, offset, Some(0))]));
             let bindings = [Some(VertexBufferBinding {
                 data: &data,
                 stride,
@@ -246,10 +247,7 @@ fn every_format_indexed_with_cuts_and_out_of_range_indices() {
             indices[i] = 0xffff; // a 16-bit cut value as a 32-bit index: ordinary, OOB here
         }
         for base_vertex in [0, 5, -3, -700, i32::MIN] {
-            let layout = InputLayout {
-                elements: vec![element(format, 0, 0, Some(0))],
-                ..Default::default()
-            };
+            let layout = support::create_layout(&[element(format, 0, 0, Some(0))]);
             let bindings = [Some(VertexBufferBinding {
                 data: &data,
                 stride,
@@ -290,10 +288,8 @@ fn mixed_layouts_slots_instances_and_unbound_slots() {
             }
             elements.push(e);
         }
-        let layout = InputLayout {
-            elements,
-            ..Default::default()
-        };
+        let elements = support::valid(&elements);
+        let layout = support::create_layout(&elements);
         let buffers: Vec<Vec<u8>> = (0..slots)
             .map(|_| {
                 let n = rng.below(3000) as usize;
@@ -346,14 +342,11 @@ fn mixed_layouts_slots_instances_and_unbound_slots() {
 fn parallel_fetch_equals_serial_fetch() {
     let mut rng = Rng(0x5eed_0004);
     let data = rng.bytes(28 * 10_000);
-    let layout = InputLayout {
-        elements: vec![
-            element(Format::R16G16B16A16_FLOAT, 0, 0, Some(0)),
-            element(Format::R10G10B10A2_UNORM, 0, 8, Some(1)),
-            element(Format::B8G8R8A8_UNORM, 0, 16, Some(3)),
-        ],
-        ..Default::default()
-    };
+    let layout = support::create_layout(&[
+        element(Format::R16G16B16A16_FLOAT, 0, 0, Some(0)),
+        element(Format::R10G10B10A2_UNORM, 0, 8, Some(1)),
+        element(Format::B8G8R8A8_UNORM, 0, 16, Some(3)),
+    ]);
     let bindings = [Some(VertexBufferBinding {
         data: &data,
         stride: 28,
@@ -377,10 +370,7 @@ fn parallel_fetch_equals_serial_fetch() {
 
 #[test]
 fn errors_name_the_problem() {
-    let layout = InputLayout {
-        elements: vec![element(Format::R32_FLOAT, 0, 0, Some(0))],
-        ..Default::default()
-    };
+    let layout = support::create_layout(&[element(Format::R32_FLOAT, 0, 0, Some(0))]);
     let plan = FetchPlan::new(&layout, &[]).unwrap();
     let mut out = [[0u32; 4]; 2];
     let e = plan
@@ -409,17 +399,10 @@ fn errors_name_the_problem() {
             got: 0
         }
     );
-    let bad = InputLayout {
-        elements: vec![element(Format(1000), 0, 0, Some(0))],
-        ..Default::default()
-    };
-    assert_eq!(
-        FetchPlan::new(&bad, &[]).unwrap_err(),
-        FetchError::UnknownFormat {
-            element: 0,
-            format: Format(1000)
-        }
-    );
+    // A layout with an unknown format cannot reach a fetch plan: only CreateInputLayout makes
+    // layouts, and it refuses the format (152).
+    let bad = support::try_create_layout(&[element(Format(1000), 0, 0, Some(0))]);
+    assert_eq!(bad.error_ids(), [inlay::MessageId::CREATEINPUTLAYOUT_INVALIDFORMAT]);
     // Unbound slot: zeros in every lane, the default w included (spec §8.20).
     plan.fetch_registers(
         Vertices::Range { first: 0, count: 2 },
@@ -457,10 +440,7 @@ fn every_code_of_every_normalised_format_through_every_kernel() {
             }
             v.copy_from_slice(&word.to_le_bytes()[..size]);
         }
-        let layout = InputLayout {
-            elements: vec![element(Format(info.value), 0, 0, Some(0))],
-            ..Default::default()
-        };
+        let layout = support::create_layout(&[element(Format(info.value), 0, 0, Some(0))]);
         let bindings = [Some(VertexBufferBinding {
             data: &data,
             stride: size as u32,
@@ -560,10 +540,7 @@ fn random_draw(rng: &mut Rng, round: u64) -> RandomDraw {
     let base_vertex = rng.below(40) as i32 - 20;
     let start_instance = rng.below(6) as u32;
     RandomDraw {
-        layout: InputLayout {
-            elements,
-            ..Default::default()
-        },
+        layout: support::create_layout(&support::valid(&elements)),
         buffers,
         strides,
         offsets,
@@ -811,7 +788,7 @@ fn decode_allocates_nothing() {
         offset: 0,
     })];
     let indices: Vec<u32> = (0..n).map(|i| (i * 7919) % (n + 50)).collect();
-    let rows = w.layout.elements.len();
+    let rows = w.layout.elements().len();
     let mut out = vec![[0u32; 4]; n as usize * rows];
     let mut arrays = vec![vec![[0u32; 4]; n as usize]; rows];
     for (isa, store) in variants() {

@@ -1,12 +1,13 @@
 //! Vertex fetch and draws: ia-semantics §1.2–§4, §7–§9, with exact bit patterns.
 
 mod ia_support;
+mod support;
 
 use ia_support::*;
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, IaError, InputAssembler, Topology};
 use inlay::format::Format;
-use inlay::layout::InputLayout;
+use inlay::layout::{InputLayout, LayoutElement};
 use inlay::target::{Api, FeatureLevel, Target};
 
 const ONE: u32 = 0x3f80_0000;
@@ -276,11 +277,13 @@ fn unbound_slot_reads_all_zero_including_w() {
 #[test]
 fn element_without_register_feeds_nothing() {
     let data = words(&[7, 8]);
-    let mut l = layout(vec![
-        vertex_el(Format::R32_UINT, 0, 0, 0),
+    let l = layout(vec![
+        LayoutElement {
+            register: None,
+            ..vertex_el(Format::R32_UINT, 0, 0, 0)
+        },
         vertex_el(Format::R32_UINT, 0, 4, 1),
     ]);
-    l.elements[0].register = None;
     let mut ia = new_ia(&l);
     ia.set_vertex_buffer(0, vb(&data, 8, 0)).unwrap();
     let v = run(&ia, draw(1, 0));
@@ -825,17 +828,18 @@ fn binding_errors() {
 
 #[test]
 fn bad_layouts_are_errors() {
-    let data = [0u8; 16];
-    for (el, want) in [
-        (vertex_el(Format::R32_UINT, 0, 0, 32), "register v32"),
-        (vertex_el(Format::BC1_UNORM, 0, 0, 0), "BC1_UNORM"),
-        (vertex_el(Format(9999), 0, 0, 0), "9999"),
-        (vertex_el(Format::R32_UINT, 40, 0, 0), "slot 40"),
+    // Layouts exist only through CreateInputLayout, which refuses these, so no draw ever sees
+    // a register past v31, a format that is not an IA format or a slot past the limit.
+    for (el, id, want) in [
+        (vertex_el(Format::R32_UINT, 0, 0, 32), 161, "v32"),
+        (vertex_el(Format::BC1_UNORM, 0, 0, 0), 153, "BC1_UNORM"),
+        (vertex_el(Format(9999), 0, 0, 0), 152, "9999"),
+        (vertex_el(Format::R32_UINT, 40, 0, 0), 154, "40"),
     ] {
-        let l = layout(vec![el]);
-        let mut ia = new_ia(&l);
-        ia.set_vertex_buffer(0, vb(&data, 4, 0)).unwrap();
-        let e = ia.draw(&draw(1, 0)).unwrap_err().to_string();
+        let c = support::try_create_layout(&[el]);
+        assert!(c.layout.is_none());
+        assert_eq!(c.error_ids(), [inlay::MessageId(id)]);
+        let e = &c.errors().next().unwrap().message;
         assert!(e.contains(want), "{e}");
     }
 }
@@ -900,11 +904,11 @@ fn fill_matches_iterator() {
         .iter()
         .flat_map(|i| i.to_le_bytes())
         .collect();
-    let l = layout(vec![
+    let l = layout(support::valid(&[
         vertex_el(Format::R8G8B8A8_SNORM, 0, 0, 0),
         vertex_el(Format::R16G16_FLOAT, 0, 2, 5),
         instance_el(Format::B5G6R5_UNORM, 1, 1, 2, 31),
-    ]);
+    ]));
     let mut ia = new_ia(&l);
     ia.set_vertex_buffer(0, vb(&data, 7, 3)).unwrap();
     ia.set_vertex_buffer(1, vb(&data, 5, 0)).unwrap();

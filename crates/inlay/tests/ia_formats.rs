@@ -7,6 +7,7 @@
 //! rounded quotient, ties to even) — never with an f32 division.
 
 mod ia_support;
+mod support;
 
 use ia_support::*;
 use inlay::assembler::binding::VertexBufferBinding;

@@ -2,10 +2,10 @@
 //! (ia-semantics §5, §6).
 
 mod ia_support;
+mod support;
 
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat};
 use inlay::assembler::{DrawCall, InputAssembler, Primitive, Topology, WalkStep};
-use inlay::layout::InputLayout;
 use inlay::target::Target;
 
 type Prims = Vec<(u32, Vec<u64>)>;
@@ -19,7 +19,7 @@ fn draw_prims(
     call: DrawCall<'_>,
     index: Option<IndexBufferBinding<'_>>,
 ) -> Prims {
-    let l = InputLayout::default();
+    let l = support::empty_layout();
     let mut ia = InputAssembler::new(&l, Target::default());
     ia.set_topology(topology).unwrap();
     ia.set_index_buffer(index).unwrap();
@@ -226,7 +226,7 @@ fn strip_cut_restarts_and_ids_continue() {
         p(&[&[2, 3, 4]])
     );
     // The vertex stream skips the cuts.
-    let l = InputLayout::default();
+    let l = support::empty_layout();
     let mut ia = InputAssembler::new(&l, Target::default());
     ia.set_topology(Topology::TriangleStrip).unwrap();
     ia.set_index_buffer(Some(IndexBufferBinding {
@@ -307,7 +307,7 @@ fn triangle_strip_adjacency_with_cuts() {
 #[test]
 fn instances_restart_strips_and_primitive_ids() {
     let draw = |t, n, inst| {
-        let l = InputLayout::default();
+        let l = support::empty_layout();
         let mut ia = InputAssembler::new(&l, Target::default());
         ia.set_topology(t).unwrap();
         let d = ia
@@ -376,7 +376,7 @@ fn instances_restart_strips_and_primitive_ids() {
 fn primitives_match_vertex_stream_length() {
     // Every primitive position refers to an existing vertex of the stream.
     let idx = r16(&[0, 1, 0xffff, 2, 3, 4, 5, 6, 0xffff, 7, 8, 9, 10, 11, 12, 13]);
-    let l = InputLayout::default();
+    let l = support::empty_layout();
     for t in (0..=64).filter_map(Topology::from_d3d) {
         if t == Topology::Undefined {
             continue;

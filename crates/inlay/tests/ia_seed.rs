@@ -1,12 +1,14 @@
 //! The seed conformance case's draw (`../shared/conformance/examples/seed.json`) through the
 //! input assembler: exactly its expected registers and primitive.
 
+mod support;
+
 use std::path::PathBuf;
 
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
 use inlay::format::Format;
-use inlay::layout::{InputClass, InputLayout, LayoutElement};
+use inlay::layout::{InputClass, LayoutElement};
 use inlay::target::Target;
 use serde_json::Value;
 
@@ -34,13 +36,10 @@ const SEED_DATA: &str = "000000000000003f0000003f0000803f00000000000000000000003
 /// The seed triangle, built by hand: POSITION and COLOR, both R32G32B32_FLOAT, interleaved.
 #[test]
 fn seed_triangle_by_hand() {
-    let layout = InputLayout {
-        elements: vec![
-            element("POSITION", Format::R32G32B32_FLOAT, 0, 0, 0),
-            element("COLOR", Format::R32G32B32_FLOAT, 0, 12, 1),
-        ],
-        ..Default::default()
-    };
+    let layout = support::create_layout(&[
+        element("POSITION", Format::R32G32B32_FLOAT, 0, 0, 0),
+        element("COLOR", Format::R32G32B32_FLOAT, 0, 12, 1),
+    ]);
     let data = hex(SEED_DATA);
     let mut ia = InputAssembler::new(&layout, Target::default());
     ia.set_vertex_buffer(
@@ -113,7 +112,7 @@ fn seed_json_draws() {
         };
         let sig = case["shader"]["signature"].as_array().unwrap();
         let offsets = case["expect"]["offsets"].as_array().unwrap();
-        let elements = case["elements"]
+        let elements: Vec<LayoutElement> = case["elements"]
             .as_array()
             .unwrap()
             .iter()
@@ -144,10 +143,7 @@ fn seed_json_draws() {
                 }
             })
             .collect();
-        let layout = InputLayout {
-            elements,
-            ..Default::default()
-        };
+        let layout = support::create_layout(&elements);
         let vb_data: Vec<(u32, u32, u32, Vec<u8>)> = draw["vertex_buffers"]
             .as_array()
             .unwrap()

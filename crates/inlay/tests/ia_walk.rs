@@ -2,6 +2,7 @@
 //! per-step walk and with the reference vertex stream.
 
 mod ia_support;
+mod support;
 
 use ia_support::*;
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
@@ -89,10 +90,10 @@ fn batches_equal_steps() {
         .iter()
         .flat_map(|i| i.to_le_bytes())
         .collect();
-    let l = layout(vec![
+    let l = layout(support::valid(&[
         vertex_el(Format::R8G8_UINT, 0, 1, 0),
         instance_el(Format::R8_SNORM, 1, 0, 2, 1),
-    ]);
+    ]));
     let calls = [
         DrawCall::DrawInstanced {
             vertex_count_per_instance: 7,

@@ -9,7 +9,7 @@ mod prop_support;
 
 use inlay::diag::{HResult, MessageId, Severity};
 use inlay::dxbc;
-use inlay::validation::{SignatureProblem, create_input_layout, read_input_signature};
+use inlay::validation::{SignatureProblem, read_input_signature};
 use prop_support::{biased, bytecode, element, target};
 use proptest::prelude::*;
 
@@ -26,7 +26,10 @@ proptest! {
     ) {
         let len = elements.as_ref().map_or(0, |e| e.len() as u32);
         let num = count.unwrap_or(len);
-        let c = create_input_layout(&t, elements.as_deref(), num, &code, validate_only);
+        let c = inlay::CreateInputLayout::raw(&t, elements.as_deref())
+.num_elements(num)
+.validate_only(validate_only)
+.bytecode(&code);
         let has_error = c.diagnostics.iter().any(|d| d.severity == Severity::Error);
         prop_assert_eq!(c.is_success(), !has_error);
         prop_assert_eq!(c.layout.is_some(), c.is_success());
@@ -37,10 +40,10 @@ proptest! {
         if let Some(layout) = &c.layout {
             let expected = if validate_only { HResult::S_FALSE } else { HResult::S_OK };
             prop_assert_eq!(c.hresult, expected);
-            prop_assert_eq!(layout.elements.len(), num as usize);
+            prop_assert_eq!(layout.elements().len(), num as usize);
             // Registers are the signature's as stored (any value in a hostile blob); slots
             // are checked (R4).
-            for e in &layout.elements {
+            for e in layout.elements() {
                 prop_assert!(e.slot < t.max_input_slots());
             }
         } else {

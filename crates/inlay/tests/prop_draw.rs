@@ -7,6 +7,8 @@
 
 mod prop_support;
 
+mod support;
+
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{
     AssembledVertex, DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkBatch,
@@ -36,29 +38,27 @@ fn layout_element() -> impl Strategy<Value = ElementParts> {
 }
 
 fn layout(elements: &[ElementParts]) -> InputLayout {
-    InputLayout {
-        elements: elements
-            .iter()
-            .enumerate()
-            .map(
-                |(i, &(format, slot, offset, instance, step_rate, register))| LayoutElement {
-                    semantic_name: "TEXCOORD".into(),
-                    semantic_index: i as u32,
-                    format,
-                    slot,
-                    offset,
-                    class: if instance {
-                        InputClass::PerInstance
-                    } else {
-                        InputClass::PerVertex
-                    },
-                    step_rate,
-                    register,
+    let elements: Vec<LayoutElement> = elements
+        .iter()
+        .enumerate()
+        .map(
+            |(i, &(format, slot, offset, instance, step_rate, register))| LayoutElement {
+                semantic_name: "TEXCOORD".into(),
+                semantic_index: i as u32,
+                format,
+                slot,
+                offset,
+                class: if instance {
+                    InputClass::PerInstance
+                } else {
+                    InputClass::PerVertex
                 },
-            )
-            .collect(),
-        ..Default::default()
-    }
+                step_rate,
+                register,
+            },
+        )
+        .collect();
+    support::create_layout(&support::valid(&elements))
 }
 
 fn call(kind: u8, w: [u32; 5], args: &[u8]) -> DrawCall<'_> {
@@ -205,13 +205,10 @@ proptest! {
         topology in prop::sample::select(vec![1u32, 2, 3, 4, 5, 10, 11, 12, 13, 33, 35, 38, 64]),
         indexed in any::<bool>(),
     ) {
-        let layout = InputLayout {
-            elements: vec![LayoutElement {
+        let layout = support::create_layout(&[LayoutElement {
                 semantic_name: "P".into(), semantic_index: 0, format: Format::R8_UINT, slot: 0,
                 offset: 0, class: InputClass::PerVertex, step_rate: 0, register: Some(0),
-            }],
-            ..Default::default()
-        };
+            }]);
         let vb: Vec<u8> = (0..16).collect();
         let ib: Vec<u8> = indices.iter().flat_map(|i| i.to_le_bytes()).collect();
         let mut ia = InputAssembler::new(&layout, Target::default());
@@ -251,7 +248,7 @@ proptest! {
 /// first instance instead of walking ~2^33 cuts (fuzz finding, docs/notes/fuzz.md).
 #[test]
 fn all_cut_instances_end_the_vertex_stream() {
-    let layout = InputLayout::default();
+    let layout = support::empty_layout();
     let ib = [0xffu8; 4];
     let mut ia = InputAssembler::new(&layout, Target::default());
     ia.set_index_buffer(Some(IndexBufferBinding {
@@ -285,7 +282,7 @@ fn all_cut_instances_end_the_vertex_stream() {
 /// answering `None`.
 #[test]
 fn instances_too_short_for_a_primitive_end_the_primitive_stream() {
-    let layout = InputLayout::default();
+    let layout = support::empty_layout();
     let mut ia = InputAssembler::new(&layout, Target::default());
     ia.set_topology_d3d(58).unwrap();
     assert_eq!(ia.topology(), Topology::PatchList(26));

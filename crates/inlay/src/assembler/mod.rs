@@ -16,18 +16,11 @@
 //! ```
 //! use inlay::assembler::{DrawCall, InputAssembler, Topology};
 //! use inlay::assembler::binding::VertexBufferBinding;
-//! use inlay::format::Format;
-//! use inlay::layout::{InputClass, InputLayout, LayoutElement};
-//! use inlay::target::Target;
+//! use inlay::{layout_without_shader, Format, InputElementDesc, Target};
 //!
-//! let layout = InputLayout {
-//!     elements: vec![LayoutElement {
-//!         semantic_name: "POSITION".into(), semantic_index: 0,
-//!         format: Format::R8G8_UNORM, slot: 0, offset: 0,
-//!         class: InputClass::PerVertex, step_rate: 0, register: Some(0),
-//!     }],
-//!     ..Default::default()
-//! };
+//! // POSITION feeds v0 (a layout without a shader gives element i register i).
+//! let elements = [InputElementDesc::per_vertex("POSITION", 0, Format::R8G8_UNORM, 0, 0)];
+//! let layout = layout_without_shader(&Target::default(), &elements).into_result().unwrap();
 //! let data = [0u8, 255, 255, 3];
 //! let mut ia = InputAssembler::new(&layout, Target::default());
 //! ia.set_vertex_buffer(0, Some(VertexBufferBinding { data: &data, stride: 2, offset: 0 })).unwrap();
@@ -411,11 +404,11 @@ impl<'a> InputAssembler<'a> {
     /// entry per layout element that feeds a register, with its slot's binding.
     pub fn reference_plan(&self, start_instance: u32) -> Result<ReferencePlan<'a>, IaError> {
         let mut plan = ReferencePlan {
-            elements: Vec::with_capacity(self.layout.elements.len().min(MAX_REGISTERS)),
+            elements: Vec::with_capacity(self.layout.elements().len().min(MAX_REGISTERS)),
             fed: 0,
             start_instance,
         };
-        for (i, e) in self.layout.elements.iter().enumerate() {
+        for (i, e) in self.layout.elements().iter().enumerate() {
             let info = e.format.info().filter(|f| f.is_vertex_format()).ok_or(
                 IaError::NotAVertexFormat {
                     element: i,

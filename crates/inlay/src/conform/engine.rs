@@ -13,7 +13,7 @@ use crate::dxbc::signature::{ComponentType, MinPrecision, Signature, SignatureEl
 use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
 use crate::target::Target;
-use crate::validation::create_input_layout;
+use crate::validation::CreateInputLayout;
 
 /// A creation's comparable result and the layout it produced.
 pub(crate) struct Created {
@@ -68,13 +68,10 @@ pub(crate) fn create(case: &Case, bytecode: &[u8]) -> Created {
             })
             .collect()
     });
-    let creation = create_input_layout(
-        &target,
-        elements.as_deref(),
-        case.num_elements(),
-        bytecode,
-        case.validate_only,
-    );
+    let creation = CreateInputLayout::raw(&target, elements.as_deref())
+        .num_elements(case.num_elements())
+        .validate_only(case.validate_only)
+        .bytecode(bytecode);
     let by = |sev: Severity| -> Vec<u32> {
         creation
             .diagnostics
@@ -92,7 +89,7 @@ pub(crate) fn create(case: &Case, bytecode: &[u8]) -> Created {
             offsets: creation
                 .layout
                 .as_ref()
-                .map(|l| l.elements.iter().map(|e| e.offset).collect()),
+                .map(|l| l.elements().iter().map(|e| e.offset).collect()),
         },
         layout: creation.layout,
     }
@@ -220,7 +217,7 @@ pub(crate) fn draw(
 /// it fills (bit 0 = x): the lanes `tolerance_ulp` may apply to.
 pub(crate) fn float_lanes(layout: &InputLayout, reg: u32) -> u8 {
     let Some(info) = layout
-        .elements
+        .elements()
         .iter()
         .rev()
         .find(|e| e.register == Some(reg))

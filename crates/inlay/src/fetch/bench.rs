@@ -21,8 +21,10 @@ use std::time::{Duration, Instant};
 
 use super::{FetchPlan, Instance, Isa, Vertices};
 use crate::assembler::binding::VertexBufferBinding;
+use crate::element::InputElementDesc;
 use crate::format::{Format, Kind};
-use crate::layout::{InputClass, InputLayout, LayoutElement};
+use crate::layout::InputLayout;
+use crate::target::Target;
 
 /// Options of [`run`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,34 +170,27 @@ impl Workload {
         stride: u32,
         elements: &[(&str, u32, Format, u32)],
     ) -> Workload {
-        let elements = elements
+        let elements: Vec<InputElementDesc> = elements
             .iter()
-            .enumerate()
-            .map(|(i, &(sem, index, format, offset))| LayoutElement {
-                semantic_name: sem.to_string(),
-                semantic_index: index,
-                format,
-                slot: 0,
-                offset,
-                class: InputClass::PerVertex,
-                step_rate: 0,
-                register: Some(i as u32),
+            .map(|&(sem, index, format, offset)| {
+                InputElementDesc::per_vertex(sem, index, format, 0, offset)
             })
             .collect();
+        // Element i feeds register i, as a layout without a shader gives it.
+        let layout = crate::validation::layout_without_shader(&Target::default(), &elements)
+            .into_result()
+            .expect("the benchmark workloads are valid layouts");
         Workload {
             name,
             description,
-            layout: InputLayout {
-                elements,
-                ..Default::default()
-            },
+            layout,
             stride,
         }
     }
 
     /// Output bytes per vertex: 16 per element.
     pub fn output_bytes_per_vertex(&self) -> u32 {
-        16 * self.layout.elements.len() as u32
+        16 * self.layout.elements().len() as u32
     }
 
     /// `vertices` vertices of deterministic pseudo-random valid data: 32-bit floats in
@@ -206,7 +201,7 @@ impl Workload {
         let stride = self.stride as usize;
         let mut data = vec![0u8; vertices as usize * stride];
         for vertex in data.chunks_exact_mut(stride) {
-            for e in &self.layout.elements {
+            for e in self.layout.elements() {
                 let Some(info) = e.format.info() else {
                     continue;
                 };
@@ -393,7 +388,7 @@ pub fn run_with_isa(opts: &BenchOptions, isa: Isa) -> BenchReport {
     for w in workloads() {
         let data = w.make_data(opts.vertices, 0x1a7 ^ w.stride as u64);
         let stride = w.stride as usize;
-        let rows = w.layout.elements.len();
+        let rows = w.layout.elements().len();
         let bindings = [Some(VertexBufferBinding {
             data: &data,
             stride: w.stride,
@@ -474,7 +469,7 @@ mod tests {
                 offset: 0,
             })];
             let plan = FetchPlan::new(&w.layout, &bindings).unwrap();
-            let rows = w.layout.elements.len();
+            let rows = w.layout.elements().len();
             let mut out = vec![[0u32; 4]; 300 * rows];
             plan.fetch_registers(
                 Vertices::Range {
@@ -486,7 +481,7 @@ mod tests {
             )
             .unwrap();
             for v in 0..300 {
-                for (r, e) in w.layout.elements.iter().enumerate() {
+                for (r, e) in w.layout.elements().iter().enumerate() {
                     let info = e.format.info().unwrap();
                     let at = v * w.stride as usize + e.offset as usize;
                     let want = decode_element(info, &data[at..at + info.byte_size() as usize]);

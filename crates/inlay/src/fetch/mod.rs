@@ -307,20 +307,13 @@ fn element_address(src: Source<'_>, offset: u32, size: u32, index: u32) -> Optio
 /// ```
 /// use inlay::assembler::binding::VertexBufferBinding;
 /// use inlay::fetch::{FetchPlan, Instance, Vertices};
-/// use inlay::format::Format;
-/// use inlay::layout::{InputClass, InputLayout, LayoutElement};
+/// use inlay::{layout_without_shader, Format, InputElementDesc, Target};
 ///
-/// let element = |name: &str, format, offset, register| LayoutElement {
-///     semantic_name: name.into(), semantic_index: 0, format, slot: 0, offset,
-///     class: InputClass::PerVertex, step_rate: 0, register: Some(register),
-/// };
-/// let layout = InputLayout {
-///     elements: vec![
-///         element("POSITION", Format::R32G32_FLOAT, 0, 0),
-///         element("COLOR", Format::R8G8B8A8_UNORM, 8, 1),
-///     ],
-///     ..Default::default()
-/// };
+/// let elements = [
+///     InputElementDesc::per_vertex("POSITION", 0, Format::R32G32_FLOAT, 0, 0),
+///     InputElementDesc::per_vertex("COLOR", 0, Format::R8G8B8A8_UNORM, 0, 8),
+/// ];
+/// let layout = layout_without_shader(&Target::default(), &elements).into_result().unwrap();
 /// let mut vb = Vec::new();
 /// vb.extend_from_slice(&1.5f32.to_le_bytes());
 /// vb.extend_from_slice(&(-2.0f32).to_le_bytes());
@@ -353,8 +346,8 @@ impl<'a> FetchPlan<'a> {
         layout: &InputLayout,
         buffers: &[Option<VertexBufferBinding<'a>>],
     ) -> Result<FetchPlan<'a>, FetchError> {
-        let mut specs = Vec::with_capacity(layout.elements.len());
-        for (i, e) in layout.elements.iter().enumerate() {
+        let mut specs = Vec::with_capacity(layout.elements().len());
+        for (i, e) in layout.elements().iter().enumerate() {
             let info = e.format.info().ok_or(FetchError::UnknownFormat {
                 element: i,
                 format: e.format,

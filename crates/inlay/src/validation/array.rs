@@ -225,11 +225,7 @@ impl<'a> Checked<'a> {
                 })
             })
             .collect();
-        InputLayout {
-            elements: out,
-            slots,
-            signature,
-        }
+        InputLayout::from_parts(out, slots, signature)
     }
 }
 

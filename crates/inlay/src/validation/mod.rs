@@ -13,9 +13,11 @@
 //!
 //! # Entry points
 //!
-//! * [`create_input_layout`] takes the shader bytecode, as the real call does;
-//! * [`create_input_layout_with_signature`] takes an already parsed signature (or the reason
-//!   there is none), for callers that parse bytecode themselves;
+//! * [`create_input_layout`] — the everyday call: elements (count from the slice) and shader
+//!   bytecode; [`Creation::into_result`] makes it a `Result` for `?`;
+//! * [`CreateInputLayout`] — the exact C call as a builder: an explicit `NumElements`, a NULL
+//!   array, validate-only (NULL `ppInputLayout`), an already parsed signature (or the reason
+//!   there is none), or no shader at all;
 //! * [`layout_without_shader`] validates an array with no shader at all and gives element *i*
 //!   register *i* (the CLI's `decode` without a shader).
 //!
@@ -50,8 +52,8 @@ pub use matching::{is_system_generated_input, supplies};
 use std::borrow::Cow;
 
 use crate::diag::{Diagnostic, HResult, MessageId, Severity};
-use crate::dxbc::Container;
 use crate::dxbc::signature::Signature;
+use crate::dxbc::{Container, DxbcError};
 use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
 use crate::target::Target;
@@ -65,17 +67,18 @@ pub enum SignatureProblem {
     /// it like any unreadable bytecode).
     #[error("no shader bytecode was given (NULL pointer or zero length)")]
     NoBytecode,
-    /// The bytes are not a DXBC container that can be read (bad magic, sizes, chunk offsets,
-    /// checksum); the text says what and where.
+    /// The bytes are not a DXBC container that can be read (bad magic, sizes, chunk offsets);
+    /// the reader's error says what and where.
     #[error("the shader bytecode is not a readable DXBC container: {0}")]
-    Container(String),
+    Container(#[source] DxbcError),
     /// The container is readable but holds no `ISGN`/`ISG1` chunk (R32; inlay follows DXVK
     /// and refuses, see `docs/notes/validation.md`).
     #[error("the shader bytecode holds no input signature chunk (ISGN or ISG1)")]
     NoInputSignature,
-    /// The input signature chunk exists but cannot be read; the text says what and where.
+    /// The input signature chunk exists but cannot be read; the reader's error says what and
+    /// where.
     #[error("the input signature chunk cannot be read: {0}")]
-    Signature(String),
+    Signature(#[source] DxbcError),
     /// The container's digest (bytes 4..20) does not match its contents.
     #[error(
         "the DXBC digest stored at bytes 4..20 ({}) does not match the contents ({})",
@@ -141,6 +144,31 @@ impl Creation {
         self.hresult.is_success()
     }
 
+    /// The created layout (also after a validate-only success, `S_FALSE`), or the refusal
+    /// with its HRESULT and every diagnostic, so that `?` works:
+    ///
+    /// ```
+    /// use inlay::{Format, InputElementDesc, Target};
+    /// fn stride() -> Result<u32, inlay::Refused> {
+    ///     let elements = [InputElementDesc::per_vertex("A", 0, Format::R32G32_FLOAT, 0, 0)];
+    ///     let layout = inlay::layout_without_shader(&Target::default(), &elements).into_result()?;
+    ///     Ok(layout.slots()[0].min_stride)
+    /// }
+    /// assert_eq!(stride().unwrap(), 8);
+    /// ```
+    ///
+    /// Warnings of a successful call are dropped; read [`Creation::warnings`] first when they
+    /// matter.
+    pub fn into_result(self) -> Result<InputLayout, Refused> {
+        match self.layout {
+            Some(layout) => Ok(layout),
+            None => Err(Refused {
+                hresult: self.hresult,
+                diagnostics: self.diagnostics,
+            }),
+        }
+    }
+
     fn finish(
         diagnostics: Vec<Diagnostic>,
         layout: impl FnOnce() -> InputLayout,
@@ -174,26 +202,94 @@ impl Creation {
     }
 }
 
-/// `ID3D11Device::CreateInputLayout` (and its D3D10/D3D10.1 twins, per `target.api`) with an
-/// input signature that is already parsed — or the reason none could be read.
+/// A refused `CreateInputLayout` call ([`Creation::into_result`]): the failing HRESULT and every
+/// diagnostic, errors and warnings, in report order. Its message lists the errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused {
+    /// The HRESULT of the call (`E_INVALIDARG`).
+    pub hresult: HResult,
+    /// Every message of the call, in the order of the [module documentation](self).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Refused {
+    /// The diagnostics of severity [`Severity::Error`].
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CreateInputLayout returned {}", self.hresult)?;
+        for (i, d) in self.errors().enumerate() {
+            f.write_str(if i == 0 { ": " } else { "; " })?;
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// `ID3D11Device::CreateInputLayout` (and its D3D10/D3D10.1 twins, per `target.api`) the
+/// everyday way: the element count is the slice's length and a successful call creates the
+/// layout (`S_OK`); the input signature is read from `bytecode` with [`read_input_signature`]
+/// (R29–R32). An empty `bytecode` models a NULL pointer or a zero length.
 ///
-/// * `elements`: `None` models a NULL `pInputElementDescs` (R1: `E_INVALIDARG`, 164, even
-///   with `num_elements == 0`).
-/// * `num_elements`: the `NumElements` argument. Only the first `num_elements` entries of the
-///   slice are used; a count larger than the slice (the real call would read past the array:
-///   undefined behaviour) is refused with `E_INVALIDARG` and a message of id
-///   [`MessageId::UNKNOWN`] (0), unless the count already exceeds the element limit (151).
-/// * `signature`: the shader's input signature, or the [`SignatureProblem`] that prevented
-///   reading it (R31/R32: `E_INVALIDARG`, 161; the element array is still validated).
-/// * `validate_only`: models a NULL `ppInputLayout` (R5: success is `S_FALSE`).
+/// [`Creation::into_result`] turns the answer into a `Result` for `?`; the raw cases of the C
+/// call (an explicit `NumElements`, a NULL array, validate-only, a parsed signature) are
+/// reached through the [`CreateInputLayout`] builder.
 ///
 /// ```
-/// use inlay::dxbc::signature::{ComponentType, Signature, SignatureElement, SystemValue, MinPrecision};
-/// use inlay::element::{InputElementDesc, APPEND_ALIGNED_ELEMENT};
-/// use inlay::format::Format;
-/// use inlay::target::Target;
-/// use inlay::validation::create_input_layout_with_signature;
-/// use inlay::diag::HResult;
+/// use inlay::{create_input_layout, Format, HResult, InputElementDesc, MessageId, Target};
+/// use inlay::dxbc::{signature_blob, ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
+///
+/// let position = SignatureElement {
+///     stream: 0, semantic_name: "POSITION".into(), semantic_index: 0,
+///     system_value: SystemValue::UNDEFINED, component_type: ComponentType::FLOAT32,
+///     register: 0, mask: 0xf, read_write_mask: 0xf, min_precision: MinPrecision(0),
+/// };
+/// let blob = signature_blob(&Signature { elements: vec![position] });
+/// let elements = [InputElementDesc::per_vertex("POSITION2", 0, Format::R32G32B32_FLOAT, 0, 0)];
+/// let c = create_input_layout(&Target::default(), &elements, &blob);
+/// assert_eq!(c.hresult, HResult::E_INVALIDARG);
+/// assert_eq!(c.error_ids(), [MessageId::CREATEINPUTLAYOUT_MISSINGELEMENT]);
+/// assert_eq!(c.warning_ids(), [MessageId::CREATEINPUTLAYOUT_TRAILING_DIGIT_IN_SEMANTIC]);
+/// assert!(c.into_result().is_err());
+/// ```
+pub fn create_input_layout(
+    target: &Target,
+    elements: &[InputElementDesc],
+    bytecode: &[u8],
+) -> Creation {
+    CreateInputLayout::new(target, elements).bytecode(bytecode)
+}
+
+/// The exact C call `CreateInputLayout(pInputElementDescs, NumElements, pShaderBytecode,
+/// BytecodeLength, ppInputLayout)` as a builder, for conformance work and every case the
+/// short path [`create_input_layout`] does not express:
+///
+/// * [`CreateInputLayout::null_elements`] — a NULL `pInputElementDescs` (R1: `E_INVALIDARG`,
+///   164, even with `NumElements == 0`);
+/// * [`num_elements`](CreateInputLayout::num_elements) — an explicit `NumElements`. Only the
+///   first `NumElements` entries of the slice are used; a count larger than the slice (the
+///   real call would read past the array: undefined behaviour) is refused with `E_INVALIDARG`
+///   and a message of id [`MessageId::UNKNOWN`] (0), unless the count already exceeds the
+///   element limit (151);
+/// * [`validate_only`](CreateInputLayout::validate_only) — a NULL `ppInputLayout` (R5: success
+///   is `S_FALSE`, and the [`Creation`] still carries the layout that would have been created);
+/// * [`signature`](CreateInputLayout::signature) — an input signature that is already parsed,
+///   or the [`SignatureProblem`] that prevented reading it (R31/R32: `E_INVALIDARG`, 161; the
+///   element array is still validated), for callers that parse bytecode themselves;
+/// * [`without_shader`](CreateInputLayout::without_shader) — no shader at all (see
+///   [`layout_without_shader`]).
+///
+/// ```
+/// use inlay::{CreateInputLayout, Format, HResult, InputElementDesc, Target, APPEND_ALIGNED_ELEMENT};
+/// use inlay::dxbc::{ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
 ///
 /// let input = |name: &str, register| SignatureElement {
 ///     stream: 0, semantic_name: name.into(), semantic_index: 0,
@@ -205,31 +301,135 @@ impl Creation {
 ///     InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
 ///     InputElementDesc::per_vertex("color", 0, Format::R8G8B8A8_UNORM, 0, APPEND_ALIGNED_ELEMENT),
 /// ];
-/// let c = create_input_layout_with_signature(&Target::default(), Some(&elements), 2, Ok(&signature), false);
-/// assert_eq!(c.hresult, HResult::S_OK);
-/// let layout = c.layout.unwrap();
-/// assert_eq!(layout.elements[1].offset, 12);
-/// assert_eq!(layout.elements[1].register, Some(1));
-/// assert_eq!(layout.slots[0].min_stride, 16);
+/// let target = Target::default();
+/// let c = CreateInputLayout::new(&target, &elements).validate_only(true).signature(Ok(&signature));
+/// assert_eq!(c.hresult, HResult::S_FALSE);
+/// let layout = c.into_result().unwrap();
+/// assert_eq!(layout.elements()[1].offset, 12);
+/// assert_eq!(layout.elements()[1].register, Some(1));
+/// assert_eq!(layout.slots()[0].min_stride, 16);
+///
+/// // NULL pInputElementDescs, NumElements 0.
+/// let c = CreateInputLayout::null_elements(&target).signature(Ok(&signature));
+/// assert_eq!(c.hresult, HResult::E_INVALIDARG);
+/// // NumElements 1 of a two-element array.
+/// let c = CreateInputLayout::new(&target, &elements).num_elements(1).signature(Ok(&signature));
+/// assert_eq!(c.layout.map(|l| l.elements().len()), None); // COLOR is missing (163)
 /// ```
-pub fn create_input_layout_with_signature(
-    target: &Target,
-    elements: Option<&[InputElementDesc]>,
-    num_elements: u32,
-    signature: Result<&Signature, SignatureProblem>,
+#[derive(Clone, Copy, Debug)]
+#[must_use = "a CreateInputLayout builder does nothing until `bytecode`, `signature` or `without_shader` runs it"]
+pub struct CreateInputLayout<'a> {
+    target: &'a Target,
+    elements: Option<&'a [InputElementDesc]>,
+    num_elements: Option<u32>,
     validate_only: bool,
-) -> Creation {
-    create(
-        target,
-        elements,
-        num_elements,
-        signature.map(Cow::Borrowed),
-        validate_only,
-    )
 }
 
-/// The shared body of the two `CreateInputLayout` entry points; an owned signature (parsed
-/// from bytecode) moves into the layout instead of being copied.
+impl<'a> CreateInputLayout<'a> {
+    /// A call with `elements` as `pInputElementDescs`; `NumElements` is the slice's length
+    /// unless [`num_elements`](Self::num_elements) says otherwise, and the call creates the
+    /// layout unless [`validate_only`](Self::validate_only) is set.
+    pub fn new(target: &'a Target, elements: &'a [InputElementDesc]) -> Self {
+        CreateInputLayout {
+            target,
+            elements: Some(elements),
+            num_elements: None,
+            validate_only: false,
+        }
+    }
+
+    /// A call whose `pInputElementDescs` is NULL (R1), with `NumElements` 0 unless
+    /// [`num_elements`](Self::num_elements) says otherwise.
+    pub fn null_elements(target: &'a Target) -> Self {
+        CreateInputLayout {
+            target,
+            elements: None,
+            num_elements: None,
+            validate_only: false,
+        }
+    }
+
+    /// A call whose `pInputElementDescs` may be NULL (`None`), as a C caller holds it; the
+    /// same as [`new`](Self::new) or [`null_elements`](Self::null_elements).
+    pub fn raw(target: &'a Target, elements: Option<&'a [InputElementDesc]>) -> Self {
+        CreateInputLayout {
+            target,
+            elements,
+            num_elements: None,
+            validate_only: false,
+        }
+    }
+
+    /// The `NumElements` argument, independent of the slice's length (see the
+    /// [type documentation](Self)).
+    pub fn num_elements(self, num_elements: u32) -> Self {
+        CreateInputLayout {
+            num_elements: Some(num_elements),
+            ..self
+        }
+    }
+
+    /// `true` models a NULL `ppInputLayout`: validation only, success is `S_FALSE` (R5).
+    pub fn validate_only(self, validate_only: bool) -> Self {
+        CreateInputLayout {
+            validate_only,
+            ..self
+        }
+    }
+
+    /// The `NumElements` this call passes.
+    fn count(&self) -> u32 {
+        self.num_elements.unwrap_or_else(|| {
+            self.elements
+                .map_or(0, |e| u32::try_from(e.len()).unwrap_or(u32::MAX))
+        })
+    }
+
+    /// Runs the call with shader bytecode: reads the input signature with
+    /// [`read_input_signature`] (R29–R32), then validates and matches. An empty `bytecode`
+    /// models a NULL pointer or a zero length.
+    pub fn bytecode(self, bytecode: &[u8]) -> Creation {
+        create(
+            self.target,
+            self.elements,
+            self.count(),
+            read_input_signature(bytecode).map(Cow::Owned),
+            self.validate_only,
+        )
+    }
+
+    /// Runs the call with an input signature that is already parsed, or the reason none
+    /// could be read (R31/R32: `E_INVALIDARG`, 161; the element array is still validated).
+    pub fn signature(self, signature: Result<&Signature, SignatureProblem>) -> Creation {
+        create(
+            self.target,
+            self.elements,
+            self.count(),
+            signature.map(Cow::Borrowed),
+            self.validate_only,
+        )
+    }
+
+    /// Runs everything except signature matching and gives element *i* input register *i*
+    /// (see [`layout_without_shader`]); the count, NULL-array and validate-only settings apply.
+    pub fn without_shader(self) -> Creation {
+        let mut diagnostics = Vec::new();
+        let Some(elements) =
+            array::check_count(self.target, self.elements, self.count(), &mut diagnostics)
+        else {
+            return Creation::refused(diagnostics);
+        };
+        let checked = array::check_elements(self.target, elements, &mut diagnostics);
+        Creation::finish(
+            diagnostics,
+            || checked.build(elements, |i| Some(i as u32), Signature::default()),
+            self.validate_only,
+        )
+    }
+}
+
+/// The shared body of the `CreateInputLayout` entry points; an owned signature (parsed from
+/// bytecode) moves into the layout instead of being copied.
 fn create(
     target: &Target,
     elements: Option<&[InputElementDesc]>,
@@ -287,63 +487,11 @@ fn create(
 ///     InputElementDesc::per_vertex("A", 0, Format::R8_UNORM, 0, 0),
 ///     InputElementDesc::per_vertex("B", 0, Format::R32_FLOAT, 0, APPEND_ALIGNED_ELEMENT),
 /// ];
-/// let layout = layout_without_shader(&Target::default(), &elements).layout.unwrap();
-/// assert_eq!((layout.elements[1].offset, layout.elements[1].register), (4, Some(1)));
+/// let layout = layout_without_shader(&Target::default(), &elements).into_result().unwrap();
+/// assert_eq!((layout.elements()[1].offset, layout.elements()[1].register), (4, Some(1)));
 /// ```
 pub fn layout_without_shader(target: &Target, elements: &[InputElementDesc]) -> Creation {
-    let mut diagnostics = Vec::new();
-    let count = u32::try_from(elements.len()).unwrap_or(u32::MAX);
-    let Some(elements) = array::check_count(target, Some(elements), count, &mut diagnostics) else {
-        return Creation::refused(diagnostics);
-    };
-    let checked = array::check_elements(target, elements, &mut diagnostics);
-    Creation::finish(
-        diagnostics,
-        || checked.build(elements, |i| Some(i as u32), Signature::default()),
-        false,
-    )
-}
-
-/// `ID3D11Device::CreateInputLayout` with shader bytecode: reads the input signature with
-/// [`read_input_signature`] (R29–R32), then behaves as
-/// [`create_input_layout_with_signature`].
-///
-/// An empty `bytecode` models a NULL pointer or a zero length.
-///
-/// ```
-/// use inlay::diag::{HResult, MessageId};
-/// use inlay::dxbc::{signature_blob, ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
-/// use inlay::element::InputElementDesc;
-/// use inlay::format::Format;
-/// use inlay::target::Target;
-/// use inlay::validation::create_input_layout;
-///
-/// let position = SignatureElement {
-///     stream: 0, semantic_name: "POSITION".into(), semantic_index: 0,
-///     system_value: SystemValue::UNDEFINED, component_type: ComponentType::FLOAT32,
-///     register: 0, mask: 0xf, read_write_mask: 0xf, min_precision: MinPrecision(0),
-/// };
-/// let blob = signature_blob(&Signature { elements: vec![position] });
-/// let elements = [InputElementDesc::per_vertex("POSITION2", 0, Format::R32G32B32_FLOAT, 0, 0)];
-/// let c = create_input_layout(&Target::default(), Some(&elements), 1, &blob, false);
-/// assert_eq!(c.hresult, HResult::E_INVALIDARG);
-/// assert_eq!(c.error_ids(), [MessageId::CREATEINPUTLAYOUT_MISSINGELEMENT]);
-/// assert_eq!(c.warning_ids(), [MessageId::CREATEINPUTLAYOUT_TRAILING_DIGIT_IN_SEMANTIC]);
-/// ```
-pub fn create_input_layout(
-    target: &Target,
-    elements: Option<&[InputElementDesc]>,
-    num_elements: u32,
-    bytecode: &[u8],
-    validate_only: bool,
-) -> Creation {
-    create(
-        target,
-        elements,
-        num_elements,
-        read_input_signature(bytecode).map(Cow::Owned),
-        validate_only,
-    )
+    CreateInputLayout::new(target, elements).without_shader()
 }
 
 /// Reads the input signature `CreateInputLayout` matches against out of shader bytecode
@@ -368,8 +516,7 @@ pub fn read_input_signature(bytecode: &[u8]) -> Result<Signature, SignatureProbl
     if bytecode.is_empty() {
         return Err(SignatureProblem::NoBytecode);
     }
-    let container =
-        Container::parse(bytecode).map_err(|e| SignatureProblem::Container(e.to_string()))?;
+    let container = Container::parse(bytecode).map_err(SignatureProblem::Container)?;
     if !container.checksum_matches() {
         return Err(SignatureProblem::Checksum {
             stored: container.digest(),
@@ -379,6 +526,6 @@ pub fn read_input_signature(bytecode: &[u8]) -> Result<Signature, SignatureProbl
     match container.input_signature() {
         Ok(Some(signature)) => Ok(signature),
         Ok(None) => Err(SignatureProblem::NoInputSignature),
-        Err(e) => Err(SignatureProblem::Signature(e.to_string())),
+        Err(e) => Err(SignatureProblem::Signature(e)),
     }
 }

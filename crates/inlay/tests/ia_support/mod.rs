@@ -34,12 +34,9 @@ pub fn instance_el(
     }
 }
 
-/// A layout of `elements` (no signature).
+/// The layout of `elements`, made by `CreateInputLayout` (`crate::support::create_layout`).
 pub fn layout(elements: Vec<LayoutElement>) -> InputLayout {
-    InputLayout {
-        elements,
-        ..Default::default()
-    }
+    crate::support::create_layout(&elements)
 }
 
 /// Number of significant bits of `x` (0 for 0).
