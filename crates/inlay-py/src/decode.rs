@@ -761,32 +761,41 @@ fn set_reserved(out: &Bound<'_, PyDict>, key: &str, v: Bound<'_, PyAny>) -> PyRe
     Ok(())
 }
 
+/// W1's or W2's elements (the `inlay bench` workloads) and vertex stride.
+fn workload(name: &str) -> PyResult<(Vec<inlay::element::InputElementDesc>, u32)> {
+    match name {
+        "W1" => Ok((inlay_bench::fetch::w1_elements(), 48)),
+        "W2" => Ok((inlay_bench::fetch::w2_elements(), 28)),
+        _ => Err(layout_error(format!(
+            "unknown workload `{name}` (W1 or W2)"
+        ))),
+    }
+}
+
 /// The library's own per-element decode of an `inlay bench` workload, timed: `repeats`
-/// runs of `FetchPlan::fetch_elements` over `vertices` vertices of `data` into 16-byte
-/// rows per element (allocated once, outside the timing); returns the seconds of each run.
-/// The benchmark script measures `inlay.decode` beside it in the same process.
+/// runs of `FetchPlan::fetch_elements` over every vertex of `data` into 16-byte rows per
+/// element (allocated once, outside the timing); returns the seconds of each run. The
+/// benchmark script measures `inlay.decode` beside it in the same process.
 #[pyfunction]
 pub fn library_decode_seconds(
     py: Python<'_>,
-    workload: &str,
+    workload_name: &str,
     data: &Bound<'_, PyAny>,
     repeats: usize,
 ) -> PyResult<Vec<f64>> {
     let np = py.import("numpy")?;
-    let w = inlay::fetch::bench::workloads()
-        .into_iter()
-        .find(|w| w.name == workload)
-        .ok_or_else(|| layout_error(format!("unknown workload `{workload}` (W1 or W2)")))?;
+    let (elements, stride) = workload(workload_name)?;
+    let layout = inlay_bench::fetch::layout(&elements);
     let view = byte_view(&np, data, "data")?;
     let bytes = view.as_slice()?;
-    let n = bytes.len() / w.stride as usize;
+    let n = bytes.len() / stride as usize;
     let bindings = [Some(VertexBufferBinding {
         data: bytes,
-        stride: w.stride,
+        stride,
         offset: 0,
     })];
-    let plan = FetchPlan::new(&w.layout, &bindings).map_err(|e| layout_error(e.to_string()))?;
-    let mut outs: Vec<Vec<[u32; 4]>> = w.layout.elements.iter().map(|_| vec![[0; 4]; n]).collect();
+    let plan = FetchPlan::new(&layout, &bindings).map_err(|e| layout_error(e.to_string()))?;
+    let mut outs: Vec<Vec<[u32; 4]>> = layout.elements.iter().map(|_| vec![[0; 4]; n]).collect();
     Ok(py.detach(|| {
         (0..repeats)
             .map(|_| {
@@ -814,28 +823,16 @@ pub fn bench_workload<'py>(
     name: &str,
     vertices: u32,
 ) -> PyResult<(Bound<'py, PyList>, u32, Bound<'py, pyo3::types::PyBytes>)> {
-    let w = inlay::fetch::bench::workloads()
-        .into_iter()
-        .find(|w| w.name == name)
-        .ok_or_else(|| layout_error(format!("unknown workload `{name}` (W1 or W2)")))?;
-    let items = w
-        .layout
-        .elements
+    let (elements, stride) = workload(name)?;
+    let layout = inlay_bench::fetch::layout(&elements);
+    let items = elements
         .iter()
-        .map(|e| {
-            let d = PyDict::new(py);
-            d.set_item("semantic", &e.semantic_name)?;
-            d.set_item("index", e.semantic_index)?;
-            d.set_item("format", e.format.to_string())?;
-            d.set_item("slot", e.slot)?;
-            d.set_item("offset", e.offset)?;
-            Ok(d)
-        })
+        .map(|e| crate::layout::element_dict(py, e))
         .collect::<PyResult<Vec<_>>>()?;
-    let data = w.make_data(vertices, 1);
+    let data = inlay_bench::fetch::make_data(&layout, 0, stride, vertices, 1);
     Ok((
         PyList::new(py, items)?,
-        w.stride,
+        stride,
         pyo3::types::PyBytes::new(py, &data),
     ))
 }

@@ -11,7 +11,7 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`], and the memory-roof benchmark.
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`).
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
