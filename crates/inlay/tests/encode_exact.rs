@@ -32,7 +32,11 @@ fn components() -> Vec<Component> {
 
 fn sign_extend(v: u32, bits: u32) -> i64 {
     let v = v as i64;
-    if v >= 1 << (bits - 1) { v - (1 << bits) } else { v }
+    if v >= 1 << (bits - 1) {
+        v - (1 << bits)
+    } else {
+        v
+    }
 }
 
 #[test]
@@ -96,7 +100,12 @@ fn every_element_of_every_small_format_round_trips() {
                     want += 1 << c.bit_offset;
                 }
             }
-            assert_eq!(&out[..size], &want.to_le_bytes()[..size], "{} {code:#x}", info.name);
+            assert_eq!(
+                &out[..size],
+                &want.to_le_bytes()[..size],
+                "{} {code:#x}",
+                info.name
+            );
         }
     }
 }
@@ -124,9 +133,9 @@ fn larger_elements_round_trip_on_pseudo_random_codes() {
             // the input only in SNORM most-negative fields and unused X bits.
             assert_eq!(decode_element(info, &out[..size]), lanes, "{}", info.name);
             let mut expect = bytes;
-            for c in &info.components[..] {
+            for c in info.components {
                 let all = u128::from_le_bytes(expect);
-                let mask = (((1u128 << c.bits) - 1) as u128) << c.bit_offset;
+                let mask = ((1u128 << c.bits) - 1) << c.bit_offset;
                 let field = ((all & mask) >> c.bit_offset) as u64;
                 let new = match c.kind {
                     Kind::Unused => 0,
@@ -138,6 +147,19 @@ fn larger_elements_round_trip_on_pseudo_random_codes() {
             assert_eq!(&out[..size], &expect[..size], "{}", info.name);
         }
     }
+}
+
+/// `f` and the binary32 values just above and below it (finite `f`).
+fn around(f: f32) -> [f32; 3] {
+    let b = f.to_bits();
+    let (up, down) = if f == 0.0 {
+        (1, 0x8000_0001)
+    } else if f > 0.0 {
+        (b + 1, b - 1)
+    } else {
+        (b - 1, b + 1)
+    };
+    [f, f32::from_bits(up), f32::from_bits(down)]
 }
 
 // ----- UNORM / SNORM against exact integer arithmetic -----
@@ -225,7 +247,7 @@ fn norm_inputs(d: u32, signed: bool) -> Vec<f32> {
         let mid = (k as f64 + 0.5) / d as f64;
         for x in [exact, mid] {
             let f = x as f32;
-            v.extend([f, f.next_up(), f.next_down()]);
+            v.extend(around(f));
         }
     }
     v
@@ -239,14 +261,24 @@ fn unorm_and_snorm_are_the_exact_nearest_code() {
             Kind::Unorm => {
                 for x in norm_inputs((1 << bits) - 1, false) {
                     let got = encode_component(&c, x.to_bits(), Rounding::Nearest);
-                    assert_eq!(got, unorm_oracle(x, bits), "UNORM{bits} {x:e} ({:#010x})", x.to_bits());
+                    assert_eq!(
+                        got,
+                        unorm_oracle(x, bits),
+                        "UNORM{bits} {x:e} ({:#010x})",
+                        x.to_bits()
+                    );
                     assert_eq!(got, encode_component(&c, x.to_bits(), Rounding::D3d));
                 }
             }
             Kind::Snorm => {
                 for x in norm_inputs((1 << (bits - 1)) - 1, true) {
                     let got = encode_component(&c, x.to_bits(), Rounding::Nearest);
-                    assert_eq!(got, snorm_oracle(x, bits), "SNORM{bits} {x:e} ({:#010x})", x.to_bits());
+                    assert_eq!(
+                        got,
+                        snorm_oracle(x, bits),
+                        "SNORM{bits} {x:e} ({:#010x})",
+                        x.to_bits()
+                    );
                     assert_eq!(got, encode_component(&c, x.to_bits(), Rounding::D3d));
                 }
             }
@@ -257,17 +289,33 @@ fn unorm_and_snorm_are_the_exact_nearest_code() {
 
 #[test]
 fn unorm_and_snorm_over_a_stride_of_all_binary32() {
-    let unorm: Vec<Component> = components().into_iter().filter(|c| matches!(c.kind, Kind::Unorm | Kind::Snorm)).collect();
+    let unorm: Vec<Component> = components()
+        .into_iter()
+        .filter(|c| matches!(c.kind, Kind::Unorm | Kind::Snorm))
+        .collect();
     let mut b = 0u32;
     loop {
         let x = f32::from_bits(b);
         for c in &unorm {
             let bits = c.bits as u32;
-            let want = if c.kind == Kind::Unorm { unorm_oracle(x, bits) } else { snorm_oracle(x, bits) };
-            assert_eq!(encode_component(c, b, Rounding::Nearest), want, "{:?}{bits} {b:#010x}", c.kind);
+            let want = if c.kind == Kind::Unorm {
+                unorm_oracle(x, bits)
+            } else {
+                snorm_oracle(x, bits)
+            };
+            assert_eq!(
+                encode_component(c, b, Rounding::Nearest),
+                want,
+                "{:?}{bits} {b:#010x}",
+                c.kind
+            );
         }
         // Inside [−1, 1] densely, elsewhere coarsely.
-        let step = if (b & 0x7fff_ffff) <= 0x3f80_0000 && (b & 0x7fff_ffff) >= 0x3000_0000 { 61 } else { 65_537 };
+        let step = if (b & 0x7fff_ffff) <= 0x3f80_0000 && (b & 0x7fff_ffff) >= 0x3000_0000 {
+            61
+        } else {
+            65_537
+        };
         match b.checked_add(step) {
             Some(n) => b = n,
             None => break,
@@ -311,7 +359,10 @@ fn float_targets() -> Vec<Target> {
         ("float10", Format::R11G11B10_FLOAT, 2),
     ] {
         let info: &FormatInfo = format.info().unwrap();
-        let component = *info.present().find(|c| c.channel.lane() == Some(lane)).unwrap();
+        let component = *info
+            .present()
+            .find(|c| c.channel.lane() == Some(lane))
+            .unwrap();
         let m = match component.bits {
             16 => 10,
             11 => 6,
@@ -383,7 +434,11 @@ fn float_oracle(t: &Target, x: f32, r: Rounding) -> u32 {
                 let (lo, lo_code) = t.values[i - 1];
                 let (hi, hi_code) = t.values[i];
                 let (dl, dh) = (a - lo, hi - a);
-                if dl < dh || (dl == dh && lo_code % 2 == 0) { lo_code } else { hi_code }
+                if dl < dh || (dl == dh && lo_code % 2 == 0) {
+                    lo_code
+                } else {
+                    hi_code
+                }
             }
         }
     };
@@ -400,14 +455,14 @@ fn small_floats_are_the_correctly_rounded_code() {
             for x in [a, (a + b) / 2.0] {
                 let f = x as f32;
                 assert_eq!(f as f64, x, "values and midpoints are exact in binary32");
-                inputs.extend([f, f.next_up(), f.next_down()]);
+                inputs.extend(around(f));
             }
         }
         let (max, _) = *t.values.last().unwrap();
         let over = max + 2f64.powi(15 - t.mantissa_bits as i32) / 2.0;
         for x in [max, over, 65536.0, 1e10] {
             let f = x as f32;
-            inputs.extend([f, f.next_up(), f.next_down()]);
+            inputs.extend(around(f));
         }
         inputs.extend([
             0.0,
@@ -428,7 +483,13 @@ fn small_floats_are_the_correctly_rounded_code() {
             for r in [Rounding::Nearest, Rounding::D3d] {
                 let got = encode_component(&t.component, x.to_bits(), r);
                 let want = float_oracle(&t, x, r);
-                assert_eq!(got, want, "{} {x:e} ({:#010x}) {r}: got {got:#x}, want {want:#x}", t.name, x.to_bits());
+                assert_eq!(
+                    got,
+                    want,
+                    "{} {x:e} ({:#010x}) {r}: got {got:#x}, want {want:#x}",
+                    t.name,
+                    x.to_bits()
+                );
             }
         }
     }
@@ -518,17 +579,38 @@ fn integers_saturate_to_the_field() {
 #[test]
 fn formats_that_are_not_vertex_formats_are_refused() {
     let mut out = [0u8; 16];
-    for f in ["R8G8B8A8_TYPELESS", "R8G8B8A8_UNORM_SRGB", "D32_FLOAT", "BC1_UNORM", "R9G9B9E5_SHAREDEXP", "UNKNOWN"] {
+    for f in [
+        "R8G8B8A8_TYPELESS",
+        "R8G8B8A8_UNORM_SRGB",
+        "D32_FLOAT",
+        "BC1_UNORM",
+        "R9G9B9E5_SHAREDEXP",
+        "UNKNOWN",
+    ] {
         let f: Format = f.parse().unwrap();
-        assert!(encode_element(f, &[0; 4], Rounding::Nearest, &mut out).is_err(), "{f}");
+        assert!(
+            encode_element(f, &[0; 4], Rounding::Nearest, &mut out).is_err(),
+            "{f}"
+        );
     }
     assert!(encode_element(Format(9999), &[0; 4], Rounding::Nearest, &mut out).is_err());
-    let e = encode_element(Format::R32G32B32A32_FLOAT, &[0; 4], Rounding::Nearest, &mut out[..8]).unwrap_err();
-    assert_eq!(e.to_string(), "output holds 8 bytes, the R32G32B32A32_FLOAT element needs 16");
+    let e = encode_element(
+        Format::R32G32B32A32_FLOAT,
+        &[0; 4],
+        Rounding::Nearest,
+        &mut out[..8],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "output holds 8 bytes, the R32G32B32A32_FLOAT element needs 16"
+    );
     // All 47 IA formats encode.
     assert_eq!(
         vertex_formats()
-            .filter(|f| encode_element(Format(f.value), &[0; 4], Rounding::Nearest, &mut out).is_ok())
+            .filter(
+                |f| encode_element(Format(f.value), &[0; 4], Rounding::Nearest, &mut out).is_ok()
+            )
             .count(),
         47
     );
@@ -543,20 +625,72 @@ fn edge_values_pinned() {
     };
     let f = |x: f32| x.to_bits();
     // −1.0 in SNORM8 is 0x81, never 0x80; −2 clamps to the same.
-    assert_eq!(enc(Format::R8G8_SNORM, [f(-1.0), f(-2.0), 0, 0], Rounding::Nearest), [0x81, 0x81]);
+    assert_eq!(
+        enc(
+            Format::R8G8_SNORM,
+            [f(-1.0), f(-2.0), 0, 0],
+            Rounding::Nearest
+        ),
+        [0x81, 0x81]
+    );
     // 0.5 · 255 = 127.5 rounds up; SNORM 0.5 · 127 = 63.5 away from zero both ways.
-    assert_eq!(enc(Format::R8G8B8A8_UNORM, [f(0.5), 0, 0, 0], Rounding::Nearest), [128, 0, 0, 0]);
-    assert_eq!(enc(Format::R8G8_SNORM, [f(0.5), f(-0.5), 0, 0], Rounding::Nearest), [64, 0xc0]);
+    assert_eq!(
+        enc(Format::R8G8B8A8_UNORM, [f(0.5), 0, 0, 0], Rounding::Nearest),
+        [128, 0, 0, 0]
+    );
+    assert_eq!(
+        enc(
+            Format::R8G8_SNORM,
+            [f(0.5), f(-0.5), 0, 0],
+            Rounding::Nearest
+        ),
+        [64, 0xc0]
+    );
     // Half overflow: nearest → inf, d3d → 65504; 65519.996 stays finite under nearest.
-    assert_eq!(enc(Format::R16_FLOAT, [f(65520.0), 0, 0, 0], Rounding::Nearest), [0x00, 0x7c]);
-    assert_eq!(enc(Format::R16_FLOAT, [f(65519.996), 0, 0, 0], Rounding::Nearest), [0xff, 0x7b]);
-    assert_eq!(enc(Format::R16_FLOAT, [f(-1e9), 0, 0, 0], Rounding::D3d), [0xff, 0xfb]);
-    assert_eq!(enc(Format::R16_FLOAT, [f(f32::NEG_INFINITY), 0, 0, 0], Rounding::D3d), [0x00, 0xfc]);
+    assert_eq!(
+        enc(Format::R16_FLOAT, [f(65520.0), 0, 0, 0], Rounding::Nearest),
+        [0x00, 0x7c]
+    );
+    assert_eq!(
+        enc(
+            Format::R16_FLOAT,
+            [f(65519.996), 0, 0, 0],
+            Rounding::Nearest
+        ),
+        [0xff, 0x7b]
+    );
+    assert_eq!(
+        enc(Format::R16_FLOAT, [f(-1e9), 0, 0, 0], Rounding::D3d),
+        [0xff, 0xfb]
+    );
+    assert_eq!(
+        enc(
+            Format::R16_FLOAT,
+            [f(f32::NEG_INFINITY), 0, 0, 0],
+            Rounding::D3d
+        ),
+        [0x00, 0xfc]
+    );
     // Unsigned 11/10-bit floats: negatives → 0, NaN stays NaN.
     assert_eq!(
-        u32::from_le_bytes(enc(Format::R11G11B10_FLOAT, [f(-1.0), f(f32::NAN), f(1.0), 0], Rounding::Nearest).try_into().unwrap()),
+        u32::from_le_bytes(
+            enc(
+                Format::R11G11B10_FLOAT,
+                [f(-1.0), f(f32::NAN), f(1.0), 0],
+                Rounding::Nearest
+            )
+            .try_into()
+            .unwrap()
+        ),
         (0x7c0 | 0x20) << 11 | (15 << 5) << 22
     );
     // B8G8R8X8: X byte written as 0.
-    assert_eq!(enc(Format::B8G8R8X8_UNORM, [f(1.0), 0, 0, f(1.0)], Rounding::Nearest), [0, 0, 0xff, 0]);
+    assert_eq!(
+        enc(
+            Format::B8G8R8X8_UNORM,
+            [f(1.0), 0, 0, f(1.0)],
+            Rounding::Nearest
+        ),
+        [0, 0, 0xff, 0]
+    );
 }

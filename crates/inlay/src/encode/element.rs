@@ -79,7 +79,8 @@ pub(crate) const fn field_mask(bits: u32) -> u32 {
 /// "nearest, halves up".
 #[inline]
 pub fn encode_unorm(c: f32, bits: u32) -> u32 {
-    // f32::max/min return the other operand for a NaN: NaN → 0.
+    // f32::max returns the other operand for a NaN: NaN → 0 (clamp would keep the NaN).
+    #[allow(clippy::manual_clamp)]
     let c = c.max(0.0).min(1.0);
     let scale = field_mask(bits) as f64;
     (c as f64 * scale + 0.5) as u32
@@ -246,7 +247,9 @@ pub(crate) fn encodable(info: &FormatInfo) -> Result<(), EncodeError> {
     for c in info.present() {
         let ok = match c.kind {
             Kind::Float => c.float_encoding().is_some(),
-            Kind::Unorm | Kind::Snorm => (2..=24).contains(&c.bits) || (c.kind == Kind::Unorm && c.bits == 1),
+            Kind::Unorm | Kind::Snorm => {
+                (2..=24).contains(&c.bits) || (c.kind == Kind::Unorm && c.bits == 1)
+            }
             Kind::Uint | Kind::Sint => (1..=32).contains(&c.bits),
             _ => false,
         };

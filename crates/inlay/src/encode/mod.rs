@@ -40,14 +40,14 @@ mod repack;
 mod writer;
 
 use crate::format::{Format, FormatInfo};
+#[cfg(doc)]
+use crate::layout::InputLayout;
 
-pub use element::{
-    encode_component, encode_small_float, encode_snorm, encode_unorm,
-};
+pub use element::{encode_component, encode_small_float, encode_snorm, encode_unorm};
 pub use plan::EncodePlan;
 pub use repack::{
-    AlteredValue, ElementDefault, ElementReport, ElementSource, RepackOptions, RepackReport, Repacked,
-    SourceBuffer, repack,
+    AlteredValue, ElementDefault, ElementReport, ElementSource, RepackOptions, RepackReport,
+    Repacked, SourceBuffer, repack,
 };
 pub use writer::{SlotBuffer, VertexWriter, WriterOptions};
 
@@ -82,9 +82,7 @@ impl std::str::FromStr for Rounding {
         match s.trim().to_ascii_lowercase().as_str() {
             "nearest" => Ok(Rounding::Nearest),
             "d3d" => Ok(Rounding::D3d),
-            _ => Err(format!(
-                "unknown rounding `{s}` (expected nearest or d3d)"
-            )),
+            _ => Err(format!("unknown rounding `{s}` (expected nearest or d3d)")),
         }
     }
 }
@@ -149,7 +147,9 @@ pub enum EncodeError {
         min: u32,
     },
     /// The output would be larger than the caller allowed (or than memory can hold).
-    #[error("slot {slot}: {records} records of {stride} bytes ({bytes} bytes in all) exceed the limit of {limit} bytes")]
+    #[error(
+        "slot {slot}: {records} records of {stride} bytes ({bytes} bytes in all) exceed the limit of {limit} bytes"
+    )]
     SizeLimit {
         /// Slot.
         slot: u32,
@@ -164,7 +164,9 @@ pub enum EncodeError {
     },
     /// An element of the output layout has no element of the same semantic in the input
     /// layout, and no default was given.
-    #[error("element {semantic}{index} ({format}) of the output layout has no matching element in the input layout; give a default for it")]
+    #[error(
+        "element {semantic}{index} ({format}) of the output layout has no matching element in the input layout; give a default for it"
+    )]
     MissingElement {
         /// Semantic name.
         semantic: String,
@@ -194,6 +196,15 @@ pub enum EncodeError {
         slot: u32,
         /// What is wrong.
         why: String,
+    },
+    /// A layout whose element names a slot its slot list lacks (only a hand-built
+    /// [`InputLayout`] can be like that; created layouts never are).
+    #[error("element {element} uses slot {slot}, which the layout's slot list does not have")]
+    InconsistentLayout {
+        /// Element index.
+        element: usize,
+        /// Its slot.
+        slot: u32,
     },
     /// A row of values for the compiled plan, or its output, has the wrong size.
     #[error("{0}")]
@@ -242,4 +253,3 @@ pub fn encode_element(
     element::encode_into(info, lanes, rounding, out);
     Ok(size)
 }
-

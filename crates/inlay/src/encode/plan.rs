@@ -18,22 +18,29 @@ use super::{EncodeError, Rounding, WriterOptions, check_format};
 /// Vertices per block.
 const BLOCK: usize = 128;
 
+/// The conversion shared by every component of a packed element (every IA format has one
+/// kind throughout).
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Conv {
-    Unorm(u32),
-    Snorm(u32),
-    Uint(u32),
-    Sint(u32),
+    Unorm,
+    Snorm,
+    Uint,
+    Sint,
     Half,
-    Small(FloatEncoding),
+    Small,
     Bits,
 }
 
+/// Up to four components of one conversion packed into at most 8 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct CompOp {
-    lane: usize,
-    shift: u32,
+struct Packed {
     conv: Conv,
+    n: usize,
+    bytes: usize,
+    lanes: [usize; 4],
+    bits: [u32; 4],
+    shifts: [u32; 4],
+    encs: [FloatEncoding; 4],
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +48,7 @@ enum ElemKind {
     /// Copy `lanes` 32-bit lanes.
     Copy { lanes: usize },
     /// Components packed into ≤ 8 bytes.
-    Packed { comps: Vec<CompOp>, bytes: usize },
+    Packed(Packed),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -99,7 +106,12 @@ impl EncodePlan {
                     s.slot
                 )));
             }
-            let stride = match options.strides.iter().rev().find(|(slot, _)| *slot == s.slot) {
+            let stride = match options
+                .strides
+                .iter()
+                .rev()
+                .find(|(slot, _)| *slot == s.slot)
+            {
                 Some(&(_, st)) if st < s.min_stride => {
                     return Err(EncodeError::StrideTooSmall {
                         slot: s.slot,
@@ -116,10 +128,12 @@ impl EncodePlan {
         let mut covered: Vec<Vec<(usize, usize)>> = vec![Vec::new(); slots.len()];
         for (row, e) in layout.elements.iter().enumerate() {
             let info = check_format(e.format)?;
-            let buffer = slots
-                .iter()
-                .position(|(s, _)| *s == e.slot)
-                .expect("every element's slot is a layout slot");
+            let buffer = slots.iter().position(|(s, _)| *s == e.slot).ok_or(
+                EncodeError::InconsistentLayout {
+                    element: row,
+                    slot: e.slot,
+                },
+            )?;
             let size = info.byte_size() as usize;
             covered[buffer].push((e.offset as usize, e.offset as usize + size));
             let comps: Vec<_> = info.present().collect();
@@ -132,45 +146,52 @@ impl EncodePlan {
             let kind = if copy {
                 ElemKind::Copy { lanes: comps.len() }
             } else {
-                let mut ops = Vec::new();
-                for c in &comps {
-                    let Some(lane) = c.channel.lane() else {
-                        continue;
-                    };
-                    let bits = c.bits as u32;
-                    let conv = match c.kind {
-                        Kind::Unorm => Conv::Unorm(bits),
-                        Kind::Snorm => Conv::Snorm(bits),
-                        Kind::Uint if bits == 32 => Conv::Bits,
-                        Kind::Sint if bits == 32 => Conv::Bits,
-                        Kind::Uint => Conv::Uint(bits),
-                        Kind::Sint => Conv::Sint(bits),
-                        Kind::Float => match c.float_encoding() {
-                            Some(f) if f.mantissa_bits == 23 => Conv::Bits,
-                            Some(f) if f.mantissa_bits == 10 && f.signed => Conv::Half,
-                            Some(f) => Conv::Small(f),
-                            None => unreachable!("check_format accepted the row"),
-                        },
-                        _ => unreachable!("check_format accepted the row"),
-                    };
-                    ops.push(CompOp {
-                        lane,
-                        shift: c.bit_offset as u32,
-                        conv,
-                    });
-                }
-                if size > 8 {
-                    // Wider packed elements do not exist among the IA formats; compile them
-                    // as one op per 8-byte half would need a split. Refuse rather than guess.
+                if size > 8 || comps.len() > 4 {
+                    // No IA format is like that; refuse rather than guess.
                     return Err(EncodeError::Shape(format!(
                         "{}: no compiled encoding for a {size}-byte packed element",
                         info.name
                     )));
                 }
-                ElemKind::Packed {
-                    comps: ops,
+                let first = comps[0];
+                let conv = match first.kind {
+                    Kind::Unorm => Conv::Unorm,
+                    Kind::Snorm => Conv::Snorm,
+                    Kind::Uint | Kind::Sint if first.bits == 32 => Conv::Bits,
+                    Kind::Uint => Conv::Uint,
+                    Kind::Sint => Conv::Sint,
+                    _ => match first.float_encoding() {
+                        Some(f) if f.mantissa_bits == 23 => Conv::Bits,
+                        Some(f) if f.mantissa_bits == 10 && f.signed => Conv::Half,
+                        _ => Conv::Small,
+                    },
+                };
+                let mut p = Packed {
+                    conv,
+                    n: 0,
                     bytes: size,
+                    lanes: [0; 4],
+                    bits: [0; 4],
+                    shifts: [0; 4],
+                    encs: [HALF; 4],
+                };
+                for c in &comps {
+                    let Some(lane) = c.channel.lane() else {
+                        continue;
+                    };
+                    if c.kind != first.kind || c.bits == 32 && conv != Conv::Bits {
+                        return Err(EncodeError::Shape(format!(
+                            "{}: no compiled encoding for components of mixed kinds",
+                            info.name
+                        )));
+                    }
+                    p.lanes[p.n] = lane;
+                    p.bits[p.n] = c.bits as u32;
+                    p.shifts[p.n] = c.bit_offset as u32;
+                    p.encs[p.n] = c.float_encoding().unwrap_or(HALF);
+                    p.n += 1;
                 }
+                ElemKind::Packed(p)
             };
             ops.push(ElemOp {
                 row,
@@ -251,7 +272,6 @@ impl EncodePlan {
                 )));
             }
         }
-        let mut acc = [0u64; BLOCK];
         let mut first = 0;
         while first < n {
             let count = BLOCK.min(n - first);
@@ -271,24 +291,17 @@ impl EncodePlan {
                 let base = first * stride + op.offset;
                 match &op.kind {
                     ElemKind::Copy { lanes } => {
-                        let len = 4 * lanes;
-                        for v in 0..count {
-                            let row = &block[v * self.rows + op.row];
-                            let bytes: &[u8; 16] = bytemuck::cast_ref(row);
-                            let at = base + v * stride;
-                            buf[at..at + len].copy_from_slice(&bytes[..len]);
+                        let out = &mut buf[base..];
+                        match lanes {
+                            1 => self.copy::<4>(block, op.row, stride, count, out),
+                            2 => self.copy::<8>(block, op.row, stride, count, out),
+                            3 => self.copy::<12>(block, op.row, stride, count, out),
+                            _ => self.copy::<16>(block, op.row, stride, count, out),
                         }
                     }
-                    ElemKind::Packed { comps, bytes } => {
-                        let acc = &mut acc[..count];
-                        acc.fill(0);
-                        for c in comps {
-                            self.component(block, op.row, c, acc);
-                        }
-                        for (v, a) in acc.iter().enumerate() {
-                            let at = base + v * stride;
-                            buf[at..at + bytes].copy_from_slice(&a.to_le_bytes()[..*bytes]);
-                        }
+                    ElemKind::Packed(p) => {
+                        let out = &mut buf[base..];
+                        self.packed(block, op.row, stride, count, p, out);
                     }
                 }
             }
@@ -297,54 +310,127 @@ impl EncodePlan {
         Ok(n)
     }
 
-    /// One component over a block, OR-ed into `acc`.
+    /// A copied element over a block: the first `B` bytes of each vertex's row.
     #[inline]
-    fn component(&self, block: &[[u32; 4]], row: usize, c: &CompOp, acc: &mut [u64]) {
-        let rows = self.rows;
-        let lane = |v: usize| block[v * rows + row][c.lane];
-        let shift = c.shift;
-        match c.conv {
-            Conv::Unorm(bits) => {
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (encode_unorm(f32::from_bits(lane(v)), bits) as u64) << shift;
-                }
+    fn copy<const B: usize>(
+        &self,
+        block: &[[u32; 4]],
+        row: usize,
+        stride: usize,
+        count: usize,
+        out: &mut [u8],
+    ) {
+        for (rows, o) in block
+            .chunks_exact(self.rows)
+            .take(count)
+            .zip(out.chunks_mut(stride.max(1)))
+        {
+            let bytes: &[u8; 16] = bytemuck::cast_ref(&rows[row]);
+            o[..B].copy_from_slice(&bytes[..B]);
+        }
+    }
+
+    /// One packed element over a block: `out` starts at the first vertex's element.
+    #[inline]
+    fn packed(
+        &self,
+        block: &[[u32; 4]],
+        row: usize,
+        stride: usize,
+        count: usize,
+        p: &Packed,
+        out: &mut [u8],
+    ) {
+        let rounding = self.rounding;
+        let bits = p.bits;
+        let max = p.bits.map(field_mask);
+        let smin = p.bits.map(|b| -(1i64 << (b.max(1) - 1)) as i32);
+        let smax = p.bits.map(|b| ((1i64 << (b.max(1) - 1)) - 1) as i32);
+        match p.conv {
+            Conv::Unorm => self.run(block, row, stride, count, p, out, |x, i| {
+                encode_unorm(f32::from_bits(x), bits[i])
+            }),
+            Conv::Snorm => self.run(block, row, stride, count, p, out, |x, i| {
+                encode_snorm(f32::from_bits(x), bits[i])
+            }),
+            Conv::Uint => self.run(block, row, stride, count, p, out, |x, i| x.min(max[i])),
+            Conv::Sint => self.run(block, row, stride, count, p, out, |x, i| {
+                ((x as i32).clamp(smin[i], smax[i]) as u32) & max[i]
+            }),
+            Conv::Bits => self.run(block, row, stride, count, p, out, |x, _| x),
+            Conv::Half => self.run(block, row, stride, count, p, out, |x, _| half(x, rounding)),
+            Conv::Small => self.run(block, row, stride, count, p, out, |x, i| {
+                encode_small_float(x, p.encs[i], rounding)
+            }),
+        }
+    }
+
+    /// The vertex loop of [`EncodePlan::packed`], monomorphised per conversion and width.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run<F: Fn(u32, usize) -> u32>(
+        &self,
+        block: &[[u32; 4]],
+        row: usize,
+        stride: usize,
+        count: usize,
+        p: &Packed,
+        out: &mut [u8],
+        f: F,
+    ) {
+        match p.bytes {
+            1 => self.run_bytes::<1, F>(block, row, stride, count, p, out, f),
+            2 => self.run_bytes::<2, F>(block, row, stride, count, p, out, f),
+            4 => self.run_bytes::<4, F>(block, row, stride, count, p, out, f),
+            _ => self.run_bytes::<8, F>(block, row, stride, count, p, out, f),
+        }
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_bytes<const B: usize, F: Fn(u32, usize) -> u32>(
+        &self,
+        block: &[[u32; 4]],
+        row: usize,
+        stride: usize,
+        count: usize,
+        p: &Packed,
+        out: &mut [u8],
+        f: F,
+    ) {
+        match p.n {
+            1 => self.run_n::<B, 1, F>(block, row, stride, count, p, out, f),
+            2 => self.run_n::<B, 2, F>(block, row, stride, count, p, out, f),
+            3 => self.run_n::<B, 3, F>(block, row, stride, count, p, out, f),
+            _ => self.run_n::<B, 4, F>(block, row, stride, count, p, out, f),
+        }
+    }
+
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn run_n<const B: usize, const N: usize, F: Fn(u32, usize) -> u32>(
+        &self,
+        block: &[[u32; 4]],
+        row: usize,
+        stride: usize,
+        count: usize,
+        p: &Packed,
+        out: &mut [u8],
+        f: F,
+    ) {
+        let lanes: [usize; N] = std::array::from_fn(|i| p.lanes[i] & 3);
+        let shifts: [u32; N] = std::array::from_fn(|i| p.shifts[i] & 63);
+        for (rows, o) in block
+            .chunks_exact(self.rows)
+            .take(count)
+            .zip(out.chunks_mut(stride.max(1)))
+        {
+            let r = &rows[row];
+            let mut acc = 0u64;
+            for i in 0..N {
+                acc |= (f(r[lanes[i]], i) as u64) << shifts[i];
             }
-            Conv::Snorm(bits) => {
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (encode_snorm(f32::from_bits(lane(v)), bits) as u64) << shift;
-                }
-            }
-            Conv::Uint(bits) => {
-                let max = field_mask(bits);
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (lane(v).min(max) as u64) << shift;
-                }
-            }
-            Conv::Sint(bits) => {
-                let max = (1i32 << (bits - 1)) - 1;
-                let min = -(1i32 << (bits - 1));
-                let mask = field_mask(bits);
-                for (v, a) in acc.iter_mut().enumerate() {
-                    let x = ((lane(v) as i32).clamp(min, max) as u32) & mask;
-                    *a |= (x as u64) << shift;
-                }
-            }
-            Conv::Bits => {
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (lane(v) as u64) << shift;
-                }
-            }
-            Conv::Half => {
-                let rounding = self.rounding;
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (half(lane(v), rounding) as u64) << shift;
-                }
-            }
-            Conv::Small(enc) => {
-                for (v, a) in acc.iter_mut().enumerate() {
-                    *a |= (encode_small_float(lane(v), enc, self.rounding) as u64) << shift;
-                }
-            }
+            o[..B].copy_from_slice(&acc.to_le_bytes()[..B]);
         }
     }
 }
@@ -400,7 +486,11 @@ mod tests {
                     let b = (f as i32 + d) as u32;
                     let mid = f.wrapping_add(0x1000);
                     for x in [b, mid, mid.wrapping_sub(1), mid + 1] {
-                        assert_eq!(half(x, rounding), encode_small_float(x, HALF, rounding), "{x:#010x}");
+                        assert_eq!(
+                            half(x, rounding),
+                            encode_small_float(x, HALF, rounding),
+                            "{x:#010x}"
+                        );
                     }
                 }
             }

@@ -121,7 +121,11 @@ impl RepackReport {
 impl fmt::Display for RepackReport {
     /// One line per output element, then the dropped input elements.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "{} vertices, {} instances", self.vertices, self.instances)?;
+        writeln!(
+            f,
+            "{} vertices, {} instances",
+            self.vertices, self.instances
+        )?;
         for e in &self.elements {
             let from = match (e.source, e.from) {
                 (ElementSource::Default, _) => "default".to_string(),
@@ -207,9 +211,8 @@ fn can_lose(a: Option<&Component>, default: u32, from: Class, b: &Component, to:
     };
     match a {
         None => !survives(default),
-        Some(a) if a.bits <= 16 => {
-            (0..1u32 << a.bits).any(|code| !survives(convert_component(a.kind, a.bits as u32, code)))
-        }
+        Some(a) if a.bits <= 16 => (0..1u32 << a.bits)
+            .any(|code| !survives(convert_component(a.kind, a.bits as u32, code))),
         Some(a) => !(a.bits == b.bits && a.kind == b.kind),
     }
 }
@@ -258,7 +261,10 @@ pub fn repack(
         let plan = match found {
             Some(i) => {
                 let a = &from.elements[i];
-                let from_info = a.format.info().ok_or(EncodeError::UnknownFormat(a.format.0))?;
+                let from_info = a
+                    .format
+                    .info()
+                    .ok_or(EncodeError::UnknownFormat(a.format.0))?;
                 let (ca, cb) = (
                     class_of(from_info.first_kind().unwrap_or(Kind::Float)),
                     class_of(to_info.first_kind().unwrap_or(Kind::Float)),
@@ -293,7 +299,10 @@ pub fn repack(
                     .defaults
                     .iter()
                     .rev()
-                    .find(|d| d.index == e.semantic_index && d.semantic.eq_ignore_ascii_case(&e.semantic_name))
+                    .find(|d| {
+                        d.index == e.semantic_index
+                            && d.semantic.eq_ignore_ascii_case(&e.semantic_name)
+                    })
                     .ok_or_else(|| EncodeError::MissingElement {
                         semantic: e.semantic_name.clone(),
                         index: e.semantic_index,
@@ -329,11 +338,22 @@ pub fn repack(
     let mut vertices: Option<(u32, u32)> = None; // (count, slot)
     let mut instances: Option<u64> = None;
     for &slot in &used_slots {
-        let layout_slot = from.slot(slot).expect("an element's slot is a layout slot");
-        let src = sources.iter().rev().find(|s| s.slot == slot).ok_or_else(|| EncodeError::BadSource {
-            slot,
-            why: "no buffer given for it, and the output needs its elements".to_string(),
-        })?;
+        let Some(layout_slot) = from.slot(slot) else {
+            let element = from
+                .elements
+                .iter()
+                .position(|e| e.slot == slot)
+                .unwrap_or(0);
+            return Err(EncodeError::InconsistentLayout { element, slot });
+        };
+        let src = sources
+            .iter()
+            .rev()
+            .find(|s| s.slot == slot)
+            .ok_or_else(|| EncodeError::BadSource {
+                slot,
+                why: "no buffer given for it, and the output needs its elements".to_string(),
+            })?;
         let stride = src.stride.unwrap_or(layout_slot.min_stride);
         if stride < layout_slot.min_stride {
             return Err(EncodeError::StrideTooSmall {
@@ -399,14 +419,20 @@ pub fn repack(
         (None, Some((m, _))) => m,
         (None, None) => 0,
     };
-    let has_instanced = to.elements.iter().any(|e| e.class == InputClass::PerInstance);
+    let has_instanced = to
+        .elements
+        .iter()
+        .any(|e| e.class == InputClass::PerInstance);
     let instances = match (options.instances, instances) {
         (Some(n), Some(c)) if n as u64 > c => {
             return Err(EncodeError::BadSource {
                 slot: used_slots
                     .iter()
                     .copied()
-                    .find(|s| from.slot(*s).is_some_and(|l| l.class == InputClass::PerInstance))
+                    .find(|s| {
+                        from.slot(*s)
+                            .is_some_and(|l| l.class == InputClass::PerInstance)
+                    })
                     .unwrap_or(0),
                 why: format!("covers {c} instances, {n} were asked for"),
             });
@@ -442,14 +468,19 @@ pub fn repack(
             ElementSource::Element(i) => {
                 let a = &from.elements[i];
                 let info = p.from_info.expect("matched elements have a row");
-                (class_of(info.first_kind().unwrap_or(Kind::Float)), Some((a, info)))
+                (
+                    class_of(info.first_kind().unwrap_or(Kind::Float)),
+                    Some((a, info)),
+                )
             }
             ElementSource::Default => (to_class, None),
         };
         // Static: can the conversion lose information?
         if let Some((_, info)) = a_elem {
             for b in p.to_info.present() {
-                let Some(lane) = b.channel.lane() else { continue };
+                let Some(lane) = b.channel.lane() else {
+                    continue;
+                };
                 let a = info.present().find(|c| c.channel.lane() == Some(lane));
                 if a.is_none() {
                     report.defaulted_lanes |= 1 << lane;
@@ -460,19 +491,25 @@ pub fn repack(
             }
         }
         for r in 0..records.min(u32::MAX as u64) as u32 {
+            let mut original = p.default;
             let lanes = match a_elem {
                 Some((a, info)) => {
                     let src = srcs.iter().find(|s| s.slot == a.slot).expect("used slot");
                     let src_record = match e.class {
                         InputClass::PerVertex => r,
                         InputClass::PerInstance => {
-                            let instance = if e.step_rate == 0 { 0 } else { r.saturating_mul(e.step_rate) };
+                            let instance = if e.step_rate == 0 {
+                                0
+                            } else {
+                                r.saturating_mul(e.step_rate)
+                            };
                             record_of(a.class, a.step_rate, 0, instance)
                         }
                     };
                     let at = src_record as usize * src.stride as usize + a.offset as usize;
                     let bytes = &src.data[at..at + info.byte_size() as usize];
                     let mut lanes = decode_element(info, bytes);
+                    original = lanes;
                     for l in &mut lanes {
                         *l = convert_class(*l, from_class, to_class);
                     }
@@ -490,16 +527,19 @@ pub fn repack(
             let at = r as usize * buf.stride as usize + e.offset as usize;
             let element = &buf.data[at..at + p.to_info.byte_size() as usize];
             for b in p.to_info.present() {
-                let Some(lane) = b.channel.lane() else { continue };
+                let Some(lane) = b.channel.lane() else {
+                    continue;
+                };
                 let raw = extract_bits(element, b.bit_offset as u32, b.bits as u32);
                 let after = convert_component(b.kind, b.bits as u32, raw);
-                if after != lanes[lane] {
+                // Changed by the encoding, or by saturating between UINT and SINT.
+                if after != lanes[lane] || lanes[lane] != original[lane] {
                     report.altered += 1;
                     if report.first_altered.is_none() {
                         report.first_altered = Some(AlteredValue {
                             record: r,
                             lane,
-                            before: lanes[lane],
+                            before: original[lane],
                             after,
                         });
                     }
@@ -511,7 +551,11 @@ pub fn repack(
     let dropped = from
         .elements
         .iter()
-        .filter(|a| !to.elements.iter().any(|e| same_semantic(a, &e.semantic_name, e.semantic_index)))
+        .filter(|a| {
+            !to.elements
+                .iter()
+                .any(|e| same_semantic(a, &e.semantic_name, e.semantic_index))
+        })
         .map(|a| format!("{}{}", a.semantic_name, a.semantic_index))
         .collect();
     Ok(Repacked {

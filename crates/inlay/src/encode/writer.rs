@@ -110,7 +110,11 @@ pub(crate) fn record_of(class: InputClass, step_rate: u32, vertex: u32, instance
 impl<'l> VertexWriter<'l> {
     /// A writer for `vertices` vertices and `instances` instances with default options (the
     /// layout's strides, zero padding, [`Rounding::Nearest`], no size limit).
-    pub fn new(layout: &'l InputLayout, vertices: u32, instances: u32) -> Result<Self, EncodeError> {
+    pub fn new(
+        layout: &'l InputLayout,
+        vertices: u32,
+        instances: u32,
+    ) -> Result<Self, EncodeError> {
         Self::with_options(layout, vertices, instances, &WriterOptions::default())
     }
 
@@ -126,7 +130,12 @@ impl<'l> VertexWriter<'l> {
         let mut plan = Vec::new();
         let mut total: u64 = 0;
         for s in &layout.slots {
-            let stride = match options.strides.iter().rev().find(|(slot, _)| *slot == s.slot) {
+            let stride = match options
+                .strides
+                .iter()
+                .rev()
+                .find(|(slot, _)| *slot == s.slot)
+            {
                 Some(&(_, stride)) if stride < s.min_stride => {
                     return Err(EncodeError::StrideTooSmall {
                         slot: s.slot,
@@ -160,13 +169,14 @@ impl<'l> VertexWriter<'l> {
         for (s, stride, records) in plan {
             let len = (records * stride as u64) as usize;
             let mut data = Vec::new();
-            data.try_reserve_exact(len).map_err(|_| EncodeError::SizeLimit {
-                slot: s.slot,
-                records,
-                stride,
-                bytes: total,
-                limit,
-            })?;
+            data.try_reserve_exact(len)
+                .map_err(|_| EncodeError::SizeLimit {
+                    slot: s.slot,
+                    records,
+                    stride,
+                    bytes: total,
+                    limit,
+                })?;
             data.resize(len, options.padding);
             buffers.push(SlotBuffer {
                 slot: s.slot,
@@ -177,12 +187,14 @@ impl<'l> VertexWriter<'l> {
             });
         }
         let mut elements = Vec::with_capacity(layout.elements.len());
-        for e in &layout.elements {
+        for (i, e) in layout.elements.iter().enumerate() {
             let info = check_format(e.format)?;
-            let b = buffers
-                .iter()
-                .position(|b| b.slot == e.slot)
-                .expect("every element's slot is a layout slot");
+            let b = buffers.iter().position(|b| b.slot == e.slot).ok_or(
+                EncodeError::InconsistentLayout {
+                    element: i,
+                    slot: e.slot,
+                },
+            )?;
             elements.push((info, b));
         }
         Ok(VertexWriter {
@@ -277,7 +289,8 @@ impl<'l> VertexWriter<'l> {
     fn put(&mut self, element: usize, record: u32, lanes: &[u32; 4]) {
         let (info, b) = self.elements[element];
         let buf = &mut self.buffers[b];
-        let at = record as usize * buf.stride as usize + self.layout.elements[element].offset as usize;
+        let at =
+            record as usize * buf.stride as usize + self.layout.elements[element].offset as usize;
         encode_into(info, lanes, self.rounding, &mut buf.data[at..]);
     }
 
