@@ -469,11 +469,26 @@ impl Job<'_> {
                     continue;
                 }
                 let dst = &mut out[n * w..(n + k) * w];
-                for (d, r) in dst.chunks_exact_mut(w).zip(&s[..k]) {
-                    d.copy_from_slice(&r[..w]);
+                match w {
+                    1 => compact::<1>(dst, &s[..k]),
+                    2 => compact::<2>(dst, &s[..k]),
+                    _ => compact::<3>(dst, &s[..k]),
                 }
             }
             n += k;
+        }
+    }
+}
+
+/// Copies the first `W` lanes of each row of `src` into consecutive `W`-lane rows of `dst`
+/// (a constant width, so each row is a fixed-size move, not a `memcpy` call).
+fn compact<const W: usize>(dst: &mut [u32], src: &[[u32; 4]]) {
+    for (d, r) in dst.chunks_exact_mut(W).zip(src) {
+        // Always a whole chunk of W lanes (chunks_exact_mut).
+        if let Ok(d) = <&mut [u32; W]>::try_from(d) {
+            for (x, y) in d.iter_mut().zip(r) {
+                *x = *y;
+            }
         }
     }
 }
