@@ -7,8 +7,10 @@
 mod check;
 mod decode;
 mod demo;
+mod encode;
 mod map;
 mod output;
+mod repack;
 mod shader;
 mod source;
 mod style;
@@ -97,6 +99,8 @@ enum Command {
     Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
+    Encode(encode::EncodeArgs),
+    Repack(repack::RepackArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
 }
@@ -136,6 +140,8 @@ fn main() -> ExitCode {
         Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Encode(a)) => encode::run(&a, &mut out),
+        Some(Command::Repack(a)) => repack::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
     };
