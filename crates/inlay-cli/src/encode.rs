@@ -622,7 +622,7 @@ fn encode_error(e: EncodeError) -> CliError {
 pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let err_style = style::stderr();
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
-    let target = args.target.target();
+    let target = args.target.target()?;
     let creation = check::create(&layout_file, None, &target, false)?;
     let Some(layout) = &creation.layout else {
         let mut err = std::io::stderr();

@@ -165,7 +165,7 @@ fn parse_default(s: &str) -> Result<(String, u32, Vec<String>), CliError> {
 
 /// Runs `inlay repack`.
 pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let target = args.target.target();
+    let target = args.target.target()?;
     let from = match load(&args.from, args.from_array.as_deref(), &target)? {
         Ok(l) => l,
         Err(code) => return Ok(code),
