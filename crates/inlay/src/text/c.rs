@@ -69,7 +69,10 @@ pub struct ArrayInfo {
 
 /// Lists the element arrays defined in `source` (those with an initializer), in order.
 pub fn arrays(source: &str) -> Vec<ArrayInfo> {
-    scan(source).into_iter().map(|c| c.info).collect()
+    scan(source, Keep::None)
+        .into_iter()
+        .map(|c| c.info)
+        .collect()
 }
 
 /// Parses the element array named `array`, or the only one when `array` is `None`.
@@ -79,7 +82,13 @@ pub fn arrays(source: &str) -> Vec<ArrayInfo> {
 /// the chosen array (line, column and the offending text). Errors inside arrays that were not
 /// chosen are ignored.
 pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
-    let mut candidates = scan(source);
+    let mut candidates = scan(
+        source,
+        match array {
+            Some(n) => Keep::Named(n),
+            None => Keep::First,
+        },
+    );
     let listing = |cands: &[Candidate]| {
         cands
             .iter()
@@ -134,24 +143,48 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
 
 type Elements = (Vec<InputElementDesc>, Vec<ElementSpans>);
 
+/// Which array [`scan`] keeps the elements of.
+#[derive(Clone, Copy)]
+enum Keep<'n> {
+    None,
+    First,
+    Named(&'n str),
+}
+
 struct Candidate {
     info: ArrayInfo,
     result: Result<Elements, TextError>,
 }
 
-fn scan(source: &str) -> Vec<Candidate> {
+/// Every array with an initializer, in order. Only the array `parse` will return keeps its
+/// elements — the first named `array`, or the first of all when `array` is `None` — so that
+/// many arrays (zero-filled ones cost up to 4096 elements each) cost memory for one array only,
+/// not for each (issue 18 item 7). [`arrays`] keeps none.
+fn scan(source: &str, keep: Keep<'_>) -> Vec<Candidate> {
     let mut p = Parser {
         src: source,
         lx: Lexer::new(source),
         peeked: None,
+        lines: super::LineCursor::new(source),
     };
     let mut found = Vec::new();
+    let mut kept_one = false;
     loop {
         let t = p.next();
         match t.kind {
             Kind::Eof => break,
             Kind::Ident if ELEMENT_TYPES.contains(&p.text(t)) => {
-                if let Some(c) = p.array_after_type(t) {
+                if let Some(mut c) = p.array_after_type(t) {
+                    let kept = !kept_one
+                        && match keep {
+                            Keep::None => false,
+                            Keep::First => true,
+                            Keep::Named(n) => c.info.name == n,
+                        };
+                    kept_one |= kept;
+                    if !kept {
+                        c.result = c.result.map(|_| Elements::default());
+                    }
                     found.push(c);
                 }
             }
@@ -355,6 +388,8 @@ struct Parser<'a> {
     src: &'a str,
     lx: Lexer<'a>,
     peeked: Option<Token>,
+    /// Positions for array lines and errors, found incrementally (issue 18 item 3).
+    lines: super::LineCursor<'a>,
 }
 
 /// A value written in an initializer.
@@ -420,7 +455,7 @@ impl<'a> Parser<'a> {
     }
 
     fn err(&self, span: Span, message: impl Into<String>) -> TextError {
-        TextError::at(self.src, span, message)
+        TextError::at_cursor(&self.lines, span, message)
     }
 
     /// A description of a token for "expected X, found Y" messages.
@@ -518,7 +553,7 @@ impl<'a> Parser<'a> {
         ArrayInfo {
             name: self.text(name).to_string(),
             name_span: name.span,
-            line: super::line_col(self.src, name.span.start).0,
+            line: self.lines.line_col(name.span.start).0,
             element_type: self.text(ty).to_string(),
         }
     }
@@ -534,6 +569,7 @@ impl<'a> Parser<'a> {
                 line_start: false,
             },
             peeked: None,
+            lines: super::LineCursor::new(self.src),
         };
         let Ok((Value::Int(n), _)) = sub.value(0) else {
             return Ok(None);
@@ -596,12 +632,17 @@ impl<'a> Parser<'a> {
                 ));
             }
             if elements.len() == declared.unwrap_or(MAX_ELEMENTS) {
+                // Issue 18 item 8: an array without a declared size used to be reported as
+                // exceeding "the array's declared size 4096".
                 return Err(self.err(
                     t.span,
-                    format!(
-                        "more elements than the array's declared size {}",
-                        declared.unwrap_or(MAX_ELEMENTS)
-                    ),
+                    match declared {
+                        Some(n) => format!("more elements than the array's declared size {n}"),
+                        None => format!(
+                            "more than {MAX_ELEMENTS} elements in one array: inlay reads at most \
+                             {MAX_ELEMENTS} (CreateInputLayout accepts at most 32)"
+                        ),
+                    },
                 ));
             }
             let (e, s) = self.element()?;
@@ -1445,7 +1486,8 @@ mod tests {
         let e = err(&src, None);
         assert_eq!(
             e.message,
-            "more elements than the array's declared size 4096"
+            "more than 4096 elements in one array: inlay reads at most 4096 (CreateInputLayout \
+             accepts at most 32)"
         );
         assert_eq!(e.column, 33 + 4096 * 30);
         // Garbage without structure.
