@@ -194,3 +194,22 @@ def test_created_layout_with_a_signature_decodes_through_its_offsets():
                        topology="point_list")
     assert out["A"].tolist() == [[1, 2]]
     assert out["B"].view(np.uint32).tolist() == [[0x80000000]]
+
+
+def test_out_reuses_matching_arrays_only():
+    layout = [{"semantic": "P", "format": "R16G16_UNORM", "offset": 0},
+              {"semantic": "I", "format": "R16_SINT", "offset": 4}]
+    vb = struct.pack("<HHh", 65535, 0, -7) + b"\0\0"
+    first = inlay.decode(layout, vb, topology="point_list")
+    first["P"][:] = 42.0
+    again = inlay.decode(layout, vb, topology="point_list", out=first)
+    assert again["P"] is first["P"] and again["I"] is first["I"]
+    assert again["SV_VertexID"] is first["SV_VertexID"]
+    assert again["P"].tolist() == [[1.0, 0.0]] and again["I"].tolist() == [[-7]]
+    # A result of another shape is not reused (a new array is returned).
+    two = inlay.decode(layout, vb * 2, topology="point_list", out=first)
+    assert two["P"] is not first["P"] and two["P"].shape == (2, 2)
+    # Read-only arrays are never written.
+    ro = {"P": np.zeros((1, 2), dtype=np.float32)}
+    ro["P"].flags.writeable = False
+    assert inlay.decode(layout, vb, topology="point_list", out=ro)["P"] is not ro["P"]
