@@ -36,6 +36,7 @@ __all__ = [
     "Diagnostic",
     "create_input_layout",
     "decode",
+    "encode",
     "format_info",
     "LayoutError",
     "ParseError",
@@ -89,6 +90,7 @@ def decode(
     feature_level=None,
     primitives=True,
     system_values=True,
+    out=None,
 ):
     """Decodes a draw's vertex stream into numpy arrays, exactly as the input assembler does.
 
@@ -138,6 +140,50 @@ def decode(
         feature_level,
         primitives,
         system_values,
+        out,
+    )
+
+
+def encode(
+    layout,
+    arrays,
+    vertex_count=None,
+    rounding="nearest",
+    *,
+    strides=None,
+    instance_count=None,
+    padding=0,
+    api="d3d11",
+    feature_level=None,
+):
+    """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
+
+    ``arrays`` maps element names (semantic, with the index appended when it is not 0, as
+    :func:`decode` names them) to arrays of shape (rows, components) or (rows,) for one
+    component; every element of the layout needs one (the ``SV_*`` and ``primitives`` keys of a
+    decoded dict are ignored, so ``encode(layout, decode(layout, ...))`` round-trips). Values
+    are float32 for FLOAT/UNORM/SNORM formats, integers for UINT/SINT (clipped to the 32-bit
+    range; the encoder saturates to the format's range). Per-vertex arrays have one row per
+    vertex (``vertex_count``, default their row count); per-instance arrays one row per
+    instance record (``instance_count`` instances at the slot's step rate; default from the
+    first per-instance array).
+
+    ``rounding``: ``"nearest"`` (what a mesh tool wants) or ``"d3d"`` (the pipeline's
+    conversion rules), as the conformance schema defines them. ``strides`` per slot (default
+    each slot's smallest stride), ``padding`` the value of bytes no element covers.
+
+    Returns ``{slot: bytes}`` for each slot the layout uses.
+    """
+    return _inlay.encode(
+        layout,
+        arrays,
+        vertex_count,
+        rounding,
+        strides,
+        instance_count,
+        padding,
+        api,
+        feature_level,
     )
 
 

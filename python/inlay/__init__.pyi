@@ -112,5 +112,18 @@ def decode(
     feature_level: Optional[str] = None,
     primitives: bool = True,
     system_values: bool = True,
+    out: Optional[Mapping[str, np.ndarray]] = None,
 ) -> Dict[str, np.ndarray]: ...
+def encode(
+    layout: LayoutLike,
+    arrays: Mapping[str, npt.ArrayLike],
+    vertex_count: Optional[int] = None,
+    rounding: Literal["nearest", "d3d"] = "nearest",
+    *,
+    strides: Optional[PerSlot] = None,
+    instance_count: Optional[int] = None,
+    padding: int = 0,
+    api: str = "d3d11",
+    feature_level: Optional[str] = None,
+) -> Dict[int, bytes]: ...
 def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...

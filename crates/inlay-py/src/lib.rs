@@ -2,8 +2,9 @@
 //!
 //! A thin shell over public calls of the `inlay` library: layout text goes through
 //! `inlay::text`, creation through `inlay::validation`, draws through `inlay::assembler`
-//! (bindings, draw resolution, the walk, primitives) and the vertex data through the fast
-//! per-element fetch of `inlay::fetch`, written straight into numpy arrays allocated once.
+//! (bindings, draw resolution, the walk, primitives), the vertex data through the fast
+//! per-element fetch of `inlay::fetch`, written straight into numpy arrays allocated once,
+//! and back through `inlay::encode`.
 //! The Python-facing names, docstrings and type stubs live in `python/inlay/`.
 //!
 //! Errors are Python exceptions of the `inlay.LayoutError` family, with the words the CLI
@@ -16,6 +17,7 @@
 
 mod create;
 mod decode;
+mod encode;
 mod errors;
 mod layout;
 
@@ -31,6 +33,7 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<create::Diagnostic>()?;
     m.add_function(wrap_pyfunction!(create::create_input_layout, m)?)?;
     m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;
