@@ -69,7 +69,7 @@ struct SlotMap {
 /// `--stride` values: one for every slot, and (slot, stride) pairs.
 type Strides = (Option<u32>, Vec<(u32, u32)>);
 
-fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
+pub(crate) fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
     let mut all = None;
     let mut per = Vec::new();
     let num = |s: &str| {

@@ -11,7 +11,9 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`], and the memory-roof benchmark.
+//!   [`convert`], and the memory-roof benchmark;
+//! * [`lower`] — Vulkan and WebGPU vertex input state from a layout, with a report of what
+//!   needs a remedy.
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
@@ -27,6 +29,7 @@ pub mod element;
 pub mod fetch;
 pub mod format;
 pub mod layout;
+pub mod lower;
 pub mod target;
 pub mod text;
 pub mod validation;
