@@ -137,7 +137,11 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
                 b.binding,
                 b.slot.map_or("-".to_string(), |s| format!("slot {s}")),
                 b.stride,
-                if b.per_instance { "per instance" } else { "per vertex" },
+                if b.per_instance {
+                    "per instance"
+                } else {
+                    "per vertex"
+                },
                 match b.divisor {
                     Some(d) => format!(", divisor {d}"),
                     None => String::new(),
@@ -172,7 +176,11 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
         format!(
             "topology {}, primitive restart {}",
             lowering.state.topology.unwrap_or("none"),
-            if lowering.state.primitive_restart { "on" } else { "off" }
+            if lowering.state.primitive_restart {
+                "on"
+            } else {
+                "off"
+            }
         ),
     )?;
     w(out, String::new())?;
@@ -181,12 +189,13 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     } else {
         w(out, format!("{} findings", lowering.findings.len()))?;
         for f in &lowering.findings {
-            let subject = match f.subject {
-                Subject::Element(i) => format!("element {i}"),
-                Subject::Slot(s) => format!("slot {s}"),
-                Subject::Draw => "draw".to_string(),
+            // Element and slot problems name their subject; draw-wide ones get a prefix.
+            let prefix = if f.subject == Subject::Draw {
+                "draw: "
+            } else {
+                ""
             };
-            w(out, format!("  {subject}: {}", f.problem))?;
+            w(out, format!("  {prefix}{}", f.problem))?;
             w(out, format!("    remedy: {}", remedy_text(&f.remedy)))?;
         }
     }

@@ -87,8 +87,21 @@ fn words(ws: &[u32]) -> Vec<u8> {
 /// 32-bit lane values worth seeing: zeros, denormals, infinities, NaNs (quiet, signalling,
 /// with payloads), extremes; then a scrambled sweep.
 const SPECIALS: [u32; 16] = [
-    0, 0x8000_0000, 1, 0x807f_ffff, 0x7f80_0000, 0xff80_0000, 0x7fc0_0000, 0x7f80_0001,
-    0xffff_ffff, 0x3f80_0000, 0x0080_0000, 0x7f7f_ffff, 0x7fff_ffff, 0x8000_0001, 0xbf80_0000,
+    0,
+    0x8000_0000,
+    1,
+    0x807f_ffff,
+    0x7f80_0000,
+    0xff80_0000,
+    0x7fc0_0000,
+    0x7f80_0001,
+    0xffff_ffff,
+    0x3f80_0000,
+    0x0080_0000,
+    0x7f7f_ffff,
+    0x7fff_ffff,
+    0x8000_0001,
+    0xbf80_0000,
     0x4b00_0001,
 ];
 
@@ -96,7 +109,11 @@ fn format_case(format: Format, quick: bool) -> Case {
     let info = format.info().expect("IA format has a row");
     let max_bits = info.components.iter().map(|c| c.bits).max().unwrap_or(8) as u32;
     let n: u32 = if max_bits <= 16 {
-        if quick { (1u32 << max_bits).min(1024) } else { 1 << max_bits }
+        if quick {
+            (1u32 << max_bits).min(1024)
+        } else {
+            1 << max_bits
+        }
     } else {
         4096
     };
@@ -112,7 +129,9 @@ fn format_case(format: Format, quick: bool) -> Case {
             } else if (v as usize) < SPECIALS.len() {
                 SPECIALS[(v as usize + ci) % SPECIALS.len()] as u64
             } else {
-                (v as u64).wrapping_mul(0x9e37_79b9).wrapping_add(ci as u64 * 0x85eb_ca6b)
+                (v as u64)
+                    .wrapping_mul(0x9e37_79b9)
+                    .wrapping_add(ci as u64 * 0x85eb_ca6b)
                     & 0xffff_ffff
             };
             bits |= (code as u128) << c.bit_offset;
@@ -136,7 +155,12 @@ fn format_case(format: Format, quick: bool) -> Case {
 }
 
 /// Three per-vertex and three per-instance slots (step rates 1, 3 and 0), a bind offset.
-fn multi_slot(name: &str, call: Call, topology: Topology, index: Option<(Vec<u8>, IndexFormat, u32)>) -> Case {
+fn multi_slot(
+    name: &str,
+    call: Call,
+    topology: Topology,
+    index: Option<(Vec<u8>, IndexFormat, u32)>,
+) -> Case {
     use inlay::element::APPEND_ALIGNED_ELEMENT as APP;
     let per_instance = |name: &str, idx, f, slot, off, rate| InputElementDesc {
         semantic_name: Some(name.to_string()),
@@ -199,7 +223,11 @@ fn multi_slot(name: &str, call: Call, topology: Topology, index: Option<(Vec<u8>
             },
             Slot {
                 slot: 3,
-                data: words(&(0..64 * 16).map(|i| (i as f32 * 0.5).to_bits()).collect::<Vec<_>>()),
+                data: words(
+                    &(0..64 * 16)
+                        .map(|i| (i as f32 * 0.5).to_bits())
+                        .collect::<Vec<_>>(),
+                ),
                 stride: 64,
                 offset: 0,
             },
@@ -232,7 +260,12 @@ fn all_cases(quick: bool) -> Vec<Case> {
         .collect();
     let idx: Vec<u16> = (0..40).map(|i| ((i * 7) % 30 + 2) as u16).collect();
     let ib = || Some((indices16(&idx), IndexFormat::R16Uint, 0));
-    cases.push(multi_slot("Draw, several slots", Call::Draw(30, 4), Topology::PointList, None));
+    cases.push(multi_slot(
+        "Draw, several slots",
+        Call::Draw(30, 4),
+        Topology::PointList,
+        None,
+    ));
     cases.push(multi_slot(
         "DrawInstanced, step rates 1/3/0, start instance 2",
         Call::DrawInstanced(20, 10, 5, 2),
@@ -269,8 +302,15 @@ fn all_cases(quick: bool) -> Vec<Case> {
         Topology::TriangleList,
         ib(),
     ));
-    cases.push(multi_slot("DrawAuto (filled 400 bytes)", Call::Auto(400), Topology::PointList, None));
-    let strip16 = indices16(&[0, 1, 2, 3, 0xffff, 4, 5, 6, 7, 8, 0xffff, 0xffff, 9, 10, 11, 12, 0xffff, 13]);
+    cases.push(multi_slot(
+        "DrawAuto (filled 400 bytes)",
+        Call::Auto(400),
+        Topology::PointList,
+        None,
+    ));
+    let strip16 = indices16(&[
+        0, 1, 2, 3, 0xffff, 4, 5, 6, 7, 8, 0xffff, 0xffff, 9, 10, 11, 12, 0xffff, 13,
+    ]);
     cases.push(multi_slot(
         "triangle strip, R16 cuts, instanced",
         Call::DrawIndexedInstanced(18, 3, 0, 1, 0),
@@ -308,17 +348,18 @@ pub fn run_all(gpu: &Gpu, ulp: u32, nan_quiet: bool, quick: bool) -> Vec<CaseRes
         .into_iter()
         .map(|c| {
             let name = c.name.clone();
-            run_case(gpu, &c, ulp, nan_quiet).unwrap_or_else(|e| CaseResult {
-                name,
-                compared: 0,
-                differences: 0,
-                within_tolerance: 0,
-                nan_quieted: 0,
-                remedies: Vec::new(),
-                first_difference: None,
-                error: Some(e.clone()),
-            })
-            .with_error_note()
+            run_case(gpu, &c, ulp, nan_quiet)
+                .unwrap_or_else(|e| CaseResult {
+                    name,
+                    compared: 0,
+                    differences: 0,
+                    within_tolerance: 0,
+                    nan_quieted: 0,
+                    remedies: Vec::new(),
+                    first_difference: None,
+                    error: Some(e.clone()),
+                })
+                .with_error_note()
         })
         .collect()
 }
@@ -453,10 +494,17 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         indexed,
         may_cut: case.index.as_ref().is_some_and(|(d, f, off)| {
             let size = f.size() as usize;
-            d.get(*off as usize..).unwrap_or(&[]).chunks_exact(size).any(|c| {
-                let v = if size == 2 { u16::from_le_bytes([c[0], c[1]]) as u32 } else { u32::from_le_bytes([c[0], c[1], c[2], c[3]]) };
-                v == f.cut_value()
-            })
+            d.get(*off as usize..)
+                .unwrap_or(&[])
+                .chunks_exact(size)
+                .any(|c| {
+                    let v = if size == 2 {
+                        u16::from_le_bytes([c[0], c[1]]) as u32
+                    } else {
+                        u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                    };
+                    v == f.cut_value()
+                })
         }),
     };
     let lowering = lower::lower(&layout, &shape, &gpu.profile);
@@ -465,18 +513,45 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
     for f in &lowering.findings {
         match &f.remedy {
             Remedy::None | Remedy::Enable { .. } => {}
-            r => remedies.push(format!("{:?}", r).split_whitespace().next().unwrap_or("").to_string()),
+            r => remedies.push(
+                format!("{:?}", r)
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+            ),
         }
-        if f.remedy == Remedy::RewriteIndices {
-            if let Some((data, fmt, off)) = &case.index {
+        if f.remedy == Remedy::RewriteIndices
+            && let Some((data, fmt, off)) = &case.index
+        {
+            {
                 let size = fmt.size() as usize;
                 let raw: Vec<u32> = data[*off as usize..]
                     .chunks_exact(size)
-                    .map(|c| if size == 2 { u16::from_le_bytes([c[0], c[1]]) as u32 } else { u32::from_le_bytes([c[0], c[1], c[2], c[3]]) })
+                    .map(|c| {
+                        if size == 2 {
+                            u16::from_le_bytes([c[0], c[1]]) as u32
+                        } else {
+                            u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                        }
+                    })
                     .collect();
                 let end = (first as usize + count as usize).min(raw.len());
-                let kept = lower::rewrite_list_cuts(&raw[first as usize..end], fmt.cut_value(), case.topology.vertices_per_primitive());
-                let bytes: Vec<u8> = kept.iter().flat_map(|&i| if size == 2 { (i as u16).to_le_bytes().to_vec() } else { i.to_le_bytes().to_vec() }).collect();
+                let kept = lower::rewrite_list_cuts(
+                    &raw[first as usize..end],
+                    fmt.cut_value(),
+                    case.topology.vertices_per_primitive(),
+                );
+                let bytes: Vec<u8> = kept
+                    .iter()
+                    .flat_map(|&i| {
+                        if size == 2 {
+                            (i as u16).to_le_bytes().to_vec()
+                        } else {
+                            i.to_le_bytes().to_vec()
+                        }
+                    })
+                    .collect();
                 index = Some((bytes, *fmt, 0));
             }
         }
@@ -521,14 +596,22 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
                 if let Some(s) = src {
                     let rate = layout.slot(slot).map(|l| l.step_rate).unwrap_or(1);
                     let data = lower::expand_instances(
-                        SlotData { data: &s.data, stride: s.stride, offset: s.offset },
+                        SlotData {
+                            data: &s.data,
+                            stride: s.stride,
+                            offset: s.offset,
+                        },
                         rate,
                         first_instance,
                         instances,
                         limit,
                     )
                     .map_err(|e| e.to_string())?;
-                    buffers.push(GpuBuffer { binding: b.binding, data, offset: 0 });
+                    buffers.push(GpuBuffer {
+                        binding: b.binding,
+                        data,
+                        offset: 0,
+                    });
                 }
             }
             BindingSource::Converted => {
@@ -544,12 +627,24 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
                 let expanded;
                 let (data, stride, offset, elements_needed) = if b.per_instance {
                     let rate = layout.slot(slot).map(|l| l.step_rate).unwrap_or(1);
-                    let orig = lowering.state.bindings.iter().find(|x| x.slot == Some(slot) && x.source != BindingSource::Converted);
+                    let orig = lowering
+                        .state
+                        .bindings
+                        .iter()
+                        .find(|x| x.slot == Some(slot) && x.source != BindingSource::Converted);
                     if orig.is_some_and(|o| o.source == BindingSource::ExpandedInstances) {
                         expanded = lower::expand_instances(
-                            SlotData { data: &s.data, stride: s.stride, offset: s.offset },
-                            rate, first_instance, instances, limit,
-                        ).map_err(|e| e.to_string())?;
+                            SlotData {
+                                data: &s.data,
+                                stride: s.stride,
+                                offset: s.offset,
+                            },
+                            rate,
+                            first_instance,
+                            instances,
+                            limit,
+                        )
+                        .map_err(|e| e.to_string())?;
                         (&expanded[..], s.stride, 0, instance_elements)
                     } else {
                         (&s.data[..], s.stride, s.offset, instance_elements)
@@ -560,13 +655,21 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
                 let data = lower::convert_elements(
                     &layout,
                     &elems,
-                    SlotData { data, stride, offset },
+                    SlotData {
+                        data,
+                        stride,
+                        offset,
+                    },
                     0,
                     elements_needed,
                     limit,
                 )
                 .map_err(|e| e.to_string())?;
-                buffers.push(GpuBuffer { binding: b.binding, data, offset: 0 });
+                buffers.push(GpuBuffer {
+                    binding: b.binding,
+                    data,
+                    offset: 0,
+                });
             }
         }
     }
@@ -583,7 +686,9 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         input: vk_input,
         inputs: inputs.clone(),
         buffers,
-        index: index.as_ref().map(|(d, f, o)| (d.clone(), *f == IndexFormat::R32Uint, *o as u64)),
+        index: index
+            .as_ref()
+            .map(|(d, f, o)| (d.clone(), *f == IndexFormat::R32Uint, *o as u64)),
         count,
         instances,
         first,
@@ -637,7 +742,13 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         seen += 1;
         let key = (w[0] as i32 as i64, w[1].wrapping_sub(first_instance));
         let Some(regs) = expected.get(&key) else {
-            note(&mut result, format!("GPU ran vertex {} instance {} that Direct3D does not", w[0], w[1]));
+            note(
+                &mut result,
+                format!(
+                    "GPU ran vertex {} instance {} that Direct3D does not",
+                    w[0], w[1]
+                ),
+            );
             continue;
         };
         result.compared += 1;
@@ -677,7 +788,10 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         let rec = key.1 as i64 * span as i64 + (key.0 - vmin);
         let w0 = out.get(rec as usize * rw).copied().unwrap_or(0xDEAD_BEEF);
         if w0 == 0xDEAD_BEEF {
-            note(&mut result, format!("GPU did not run vertex {} instance {}", key.0, key.1));
+            note(
+                &mut result,
+                format!("GPU did not run vertex {} instance {}", key.0, key.1),
+            );
         }
     }
     let _ = seen;

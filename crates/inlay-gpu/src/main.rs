@@ -72,8 +72,9 @@ fn main() -> ExitCode {
                 Some("required") => gpu.profile = inlay::lower::DeviceProfile::vulkan_required(),
                 Some(path) => match std::fs::read_to_string(path)
                     .map_err(|e| e.to_string())
-                    .and_then(|t| inlay::lower::DeviceProfile::from_json(&t).map_err(|e| e.to_string()))
-                {
+                    .and_then(|t| {
+                        inlay::lower::DeviceProfile::from_json(&t).map_err(|e| e.to_string())
+                    }) {
                     Ok(p) => gpu.profile = p,
                     Err(e) => {
                         eprintln!("inlay-gpu: {path}: {e}");
@@ -124,17 +125,25 @@ fn main() -> ExitCode {
                 );
             }
             print!("{report}");
-            if let Some(path) = opt("--report") {
-                if let Err(e) = std::fs::write(&path, &report) {
-                    eprintln!("inlay-gpu: {path}: {e}");
-                    return ExitCode::from(2);
-                }
+            if let Some(path) = opt("--report")
+                && let Err(e) = std::fs::write(&path, &report)
+            {
+                eprintln!("inlay-gpu: {path}: {e}");
+                return ExitCode::from(2);
             }
-            let failed = results.iter().any(|r| r.differences > 0 || r.error.is_some());
+            let failed = results
+                .iter()
+                .any(|r| r.differences > 0 || r.error.is_some());
             println!(
                 "{} passed, {} failed",
-                results.iter().filter(|r| r.differences == 0 && r.error.is_none()).count(),
-                results.iter().filter(|r| r.differences > 0 || r.error.is_some()).count()
+                results
+                    .iter()
+                    .filter(|r| r.differences == 0 && r.error.is_none())
+                    .count(),
+                results
+                    .iter()
+                    .filter(|r| r.differences > 0 || r.error.is_some())
+                    .count()
             );
             if failed {
                 ExitCode::from(1)
@@ -143,7 +152,9 @@ fn main() -> ExitCode {
             }
         }
         _ => {
-            eprintln!("usage: inlay-gpu profile [--out FILE] | verify [--report FILE] [--unorm-ulp N] [--quick]");
+            eprintln!(
+                "usage: inlay-gpu profile [--out FILE] | verify [--report FILE] [--unorm-ulp N] [--quick]"
+            );
             ExitCode::from(2)
         }
     }

@@ -4,8 +4,8 @@
 use std::ffi::{CStr, CString};
 
 use ash::vk;
-use inlay::lower::{DeviceProfile, TargetApi};
 use inlay::lower::vulkan::VulkanVertexInput;
+use inlay::lower::{DeviceProfile, TargetApi};
 
 use crate::spirv::{self, InputType};
 
@@ -158,7 +158,8 @@ impl Gpu {
         let qci = [vk::DeviceQueueCreateInfo::default()
             .queue_family_index(qf)
             .queue_priorities(&prio)];
-        let features = vk::PhysicalDeviceFeatures::default().vertex_pipeline_stores_and_atomics(true);
+        let features =
+            vk::PhysicalDeviceFeatures::default().vertex_pipeline_stores_and_atomics(true);
         let mut div_on = vk::PhysicalDeviceVertexAttributeDivisorFeaturesKHR::default()
             .vertex_attribute_instance_rate_divisor(
                 div_f.vertex_attribute_instance_rate_divisor == vk::TRUE,
@@ -195,10 +196,8 @@ impl Gpu {
         for f in inlay::lower::names::VK_FORMATS {
             // SAFETY: physical is valid; any VkFormat value may be queried.
             let fp = unsafe {
-                instance.get_physical_device_format_properties(
-                    physical,
-                    vk::Format::from_raw(f.value),
-                )
+                instance
+                    .get_physical_device_format_properties(physical, vk::Format::from_raw(f.value))
             };
             if fp
                 .buffer_features
@@ -267,7 +266,8 @@ impl Gpu {
             .usage(usage)
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         // SAFETY: device valid; the buffer is destroyed in `free`.
-        let buffer = unsafe { self.device.create_buffer(&bci, None) }.map_err(|e| format!("{e}"))?;
+        let buffer =
+            unsafe { self.device.create_buffer(&bci, None) }.map_err(|e| format!("{e}"))?;
         // SAFETY: buffer from this device.
         let req = unsafe { self.device.get_buffer_memory_requirements(buffer) };
         let ty = find_memory(&self.memory, req.memory_type_bits).ok_or("no host-visible memory")?;
@@ -275,7 +275,8 @@ impl Gpu {
             .allocation_size(req.size)
             .memory_type_index(ty);
         // SAFETY: valid allocate info.
-        let memory = unsafe { self.device.allocate_memory(&mai, None) }.map_err(|e| format!("{e}"))?;
+        let memory =
+            unsafe { self.device.allocate_memory(&mai, None) }.map_err(|e| format!("{e}"))?;
         // SAFETY: memory fits the requirements of buffer.
         unsafe { self.device.bind_buffer_memory(buffer, memory, 0) }.map_err(|e| format!("{e}"))?;
         Ok(HostBuffer {
@@ -327,7 +328,10 @@ impl Gpu {
         let rw = spirv::record_words(d.inputs.len()) as u64;
         let out_size = rw * 4 * capacity as u64;
         let out = self.host_buffer(out_size, vk::BufferUsageFlags::STORAGE_BUFFER)?;
-        self.write(&out, &vec![0xEFu8, 0xBE, 0xAD, 0xDE].repeat((out.size / 4) as usize))?;
+        self.write(
+            &out,
+            &[0xEFu8, 0xBE, 0xAD, 0xDE].repeat((out.size / 4) as usize),
+        )?;
         let mut vbs = Vec::new();
         for b in &d.buffers {
             let hb = self.host_buffer(b.data.len() as u64, vk::BufferUsageFlags::VERTEX_BUFFER)?;
@@ -345,7 +349,13 @@ impl Gpu {
         let args = if d.indirect {
             let mut a = Vec::new();
             if d.index.is_some() {
-                for w in [d.count, d.instances, d.first, d.vertex_offset as u32, d.first_instance] {
+                for w in [
+                    d.count,
+                    d.instances,
+                    d.first,
+                    d.vertex_offset as u32,
+                    d.first_instance,
+                ] {
                     a.extend_from_slice(&w.to_le_bytes());
                 }
             } else {
@@ -365,7 +375,8 @@ impl Gpu {
         let smci = vk::ShaderModuleCreateInfo::default().code(&code);
         // Everything created below is destroyed before returning.
         // SAFETY: valid SPIR-V words (spirv-val checked in the tests).
-        let module = unsafe { dev.create_shader_module(&smci, None) }.map_err(|e| format!("{e}"))?;
+        let module =
+            unsafe { dev.create_shader_module(&smci, None) }.map_err(|e| format!("{e}"))?;
         let dsb = [vk::DescriptorSetLayoutBinding::default()
             .binding(0)
             .descriptor_type(vk::DescriptorType::STORAGE_BUFFER)
@@ -373,7 +384,8 @@ impl Gpu {
             .stage_flags(vk::ShaderStageFlags::VERTEX)];
         let dslci = vk::DescriptorSetLayoutCreateInfo::default().bindings(&dsb);
         // SAFETY: valid create info.
-        let dsl = unsafe { dev.create_descriptor_set_layout(&dslci, None) }.map_err(|e| format!("{e}"))?;
+        let dsl = unsafe { dev.create_descriptor_set_layout(&dslci, None) }
+            .map_err(|e| format!("{e}"))?;
         let pcr = [vk::PushConstantRange::default()
             .stage_flags(vk::ShaderStageFlags::VERTEX)
             .offset(0)
@@ -384,8 +396,9 @@ impl Gpu {
             .push_constant_ranges(&pcr);
         // SAFETY: valid create info.
         let pl = unsafe { dev.create_pipeline_layout(&plci, None) }.map_err(|e| format!("{e}"))?;
-        let subpass = [vk::SubpassDescription::default()
-            .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)];
+        let subpass =
+            [vk::SubpassDescription::default()
+                .pipeline_bind_point(vk::PipelineBindPoint::GRAPHICS)];
         let rpci = vk::RenderPassCreateInfo::default().subpasses(&subpass);
         // SAFETY: valid create info.
         let rp = unsafe { dev.create_render_pass(&rpci, None) }.map_err(|e| format!("{e}"))?;
@@ -448,10 +461,9 @@ impl Gpu {
             .render_pass(rp)
             .subpass(0)];
         // SAFETY: every pointer in gpci refers to locals alive across the call.
-        let pipeline = unsafe {
-            dev.create_graphics_pipelines(vk::PipelineCache::null(), &gpci, None)
-        }
-        .map_err(|(_, e)| format!("vkCreateGraphicsPipelines: {e}"))?[0];
+        let pipeline =
+            unsafe { dev.create_graphics_pipelines(vk::PipelineCache::null(), &gpci, None) }
+                .map_err(|(_, e)| format!("vkCreateGraphicsPipelines: {e}"))?[0];
 
         let dps = [vk::DescriptorPoolSize {
             ty: vk::DescriptorType::STORAGE_BUFFER,
@@ -461,7 +473,8 @@ impl Gpu {
             .max_sets(1)
             .pool_sizes(&dps);
         // SAFETY: valid create info.
-        let dpool = unsafe { dev.create_descriptor_pool(&dpci, None) }.map_err(|e| format!("{e}"))?;
+        let dpool =
+            unsafe { dev.create_descriptor_pool(&dpci, None) }.map_err(|e| format!("{e}"))?;
         let dsai = vk::DescriptorSetAllocateInfo::default()
             .descriptor_pool(dpool)
             .set_layouts(&dsls);

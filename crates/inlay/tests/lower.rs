@@ -30,7 +30,11 @@ const EXPECTED: &[(&str, &str, &str)] = &[
     ("R32G32_FLOAT", "R32G32_SFLOAT", "Float32x2"),
     ("R32G32_UINT", "R32G32_UINT", "Uint32x2"),
     ("R32G32_SINT", "R32G32_SINT", "Sint32x2"),
-    ("R10G10B10A2_UNORM", "A2B10G10R10_UNORM_PACK32", "Unorm10_10_10_2"),
+    (
+        "R10G10B10A2_UNORM",
+        "A2B10G10R10_UNORM_PACK32",
+        "Unorm10_10_10_2",
+    ),
     ("R10G10B10A2_UINT", "A2B10G10R10_UINT_PACK32", "-"),
     ("R11G11B10_FLOAT", "B10G11R11_UFLOAT_PACK32", "-"),
     ("R8G8B8A8_UNORM", "R8G8B8A8_UNORM", "Unorm8x4"),
@@ -107,7 +111,11 @@ fn vk_format_values_are_the_specs() {
         ("B10G11R11_UFLOAT_PACK32", 122),
         ("A4R4G4B4_UNORM_PACK16", 1_000_340_000),
     ] {
-        assert_eq!(lower::names::vk_format(name).unwrap().value, value, "{name}");
+        assert_eq!(
+            lower::names::vk_format(name).unwrap().value,
+            value,
+            "{name}"
+        );
     }
 }
 
@@ -178,19 +186,47 @@ fn inst(name: &str, f: Format, slot: u32, off: u32, rate: u32) -> InputElementDe
 fn a_native_layout_maps_one_to_one() {
     let l = layout(&[
         InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
-        InputElementDesc::per_vertex("COLOR", 0, Format::R8G8B8A8_UNORM, 0, APPEND_ALIGNED_ELEMENT),
+        InputElementDesc::per_vertex(
+            "COLOR",
+            0,
+            Format::R8G8B8A8_UNORM,
+            0,
+            APPEND_ALIGNED_ELEMENT,
+        ),
         inst("WORLD", Format::R32G32B32A32_FLOAT, 1, 0, 1),
     ]);
     let shape = DrawShape::tight(&l, Topology::TriangleStrip, true);
     let low = lower::lower(&l, &shape, &h200());
     let s = &low.state;
     assert_eq!(s.bindings.len(), 2);
-    assert_eq!((s.bindings[0].binding, s.bindings[0].stride, s.bindings[0].per_instance), (0, 16, false));
-    assert_eq!((s.bindings[1].binding, s.bindings[1].stride, s.bindings[1].per_instance), (1, 16, true));
+    assert_eq!(
+        (
+            s.bindings[0].binding,
+            s.bindings[0].stride,
+            s.bindings[0].per_instance
+        ),
+        (0, 16, false)
+    );
+    assert_eq!(
+        (
+            s.bindings[1].binding,
+            s.bindings[1].stride,
+            s.bindings[1].per_instance
+        ),
+        (1, 16, true)
+    );
     let attrs: Vec<_> = s
         .attributes
         .iter()
-        .map(|a| (a.location, a.binding, a.offset, a.format.name, a.format.value))
+        .map(|a| {
+            (
+                a.location,
+                a.binding,
+                a.offset,
+                a.format.name,
+                a.format.value,
+            )
+        })
         .collect();
     assert_eq!(
         attrs,
@@ -228,7 +264,10 @@ fn step_rates_need_divisors_or_expansion() {
     assert_eq!(h.state.bindings[1].divisor, Some(0));
     assert_eq!(h.state.bindings[2].divisor, Some(3));
     assert!(matches!(remedies(&h200())[0].1, Remedy::Enable { .. }));
-    for p in [DeviceProfile::vulkan_required(), DeviceProfile::wgpu_default()] {
+    for p in [
+        DeviceProfile::vulkan_required(),
+        DeviceProfile::wgpu_default(),
+    ] {
         assert_eq!(
             remedies(&p),
             [
@@ -239,14 +278,23 @@ fn step_rates_need_divisors_or_expansion() {
             p.name
         );
         let low = lower::lower(&l, &shape, &p);
-        assert_eq!(low.state.bindings[1].source, BindingSource::ExpandedInstances);
+        assert_eq!(
+            low.state.bindings[1].source,
+            BindingSource::ExpandedInstances
+        );
         assert_eq!(low.state.bindings[1].divisor, None);
     }
 }
 
 #[test]
 fn cuts_in_lists_need_list_restart_or_a_rewrite() {
-    let l = layout(&[InputElementDesc::per_vertex("P", 0, Format::R32_FLOAT, 0, 0)]);
+    let l = layout(&[InputElementDesc::per_vertex(
+        "P",
+        0,
+        Format::R32_FLOAT,
+        0,
+        0,
+    )]);
     let shape = DrawShape::tight(&l, Topology::TriangleList, true);
     let draw_remedies = |p: &DeviceProfile| -> Vec<Remedy> {
         lower::lower(&l, &shape, p)
@@ -257,9 +305,18 @@ fn cuts_in_lists_need_list_restart_or_a_rewrite() {
             .map(|f| f.remedy)
             .collect()
     };
-    assert_eq!(draw_remedies(&DeviceProfile::vulkan_required()), [Remedy::RewriteIndices]);
-    assert_eq!(draw_remedies(&DeviceProfile::wgpu_default()), [Remedy::RewriteIndices]);
-    assert!(matches!(draw_remedies(&h200())[..], [Remedy::Enable { .. }]));
+    assert_eq!(
+        draw_remedies(&DeviceProfile::vulkan_required()),
+        [Remedy::RewriteIndices]
+    );
+    assert_eq!(
+        draw_remedies(&DeviceProfile::wgpu_default()),
+        [Remedy::RewriteIndices]
+    );
+    assert!(matches!(
+        draw_remedies(&h200())[..],
+        [Remedy::Enable { .. }]
+    ));
     assert!(lower::lower(&l, &shape, &h200()).state.primitive_restart);
 }
 
@@ -277,14 +334,31 @@ fn limits_unbound_slots_and_alignment() {
     let vk = lower::lower(&l, &shape, &DeviceProfile::vulkan_required());
     assert!(vk.findings.iter().any(|f| f.subject == Subject::Slot(20)
         && matches!(f.remedy, Remedy::Rebind { binding } if binding < 16)));
-    let zero: Vec<_> = vk.findings_for(Subject::Slot(3)).map(|f| &f.remedy).collect();
+    let zero: Vec<_> = vk
+        .findings_for(Subject::Slot(3))
+        .map(|f| &f.remedy)
+        .collect();
     assert_eq!(zero, [&Remedy::ZeroBuffer]);
     let r = vk.state.attributes.iter().find(|a| a.element == 2).unwrap();
-    assert_eq!(r.format.name, "R32G32B32A32_UINT", "an unbound slot reads four zero lanes");
-    assert_eq!(vk.state.bindings.iter().find(|b| b.slot == Some(3)).unwrap().stride, 0);
+    assert_eq!(
+        r.format.name, "R32G32B32A32_UINT",
+        "an unbound slot reads four zero lanes"
+    );
+    assert_eq!(
+        vk.state
+            .bindings
+            .iter()
+            .find(|b| b.slot == Some(3))
+            .unwrap()
+            .stride,
+        0
+    );
 
     let wg = lower::lower(&l, &shape, &DeviceProfile::wgpu_default());
-    let q: Vec<_> = wg.findings_for(Subject::Element(1)).map(|f| &f.remedy).collect();
+    let q: Vec<_> = wg
+        .findings_for(Subject::Element(1))
+        .map(|f| &f.remedy)
+        .collect();
     assert!(matches!(q[..], [Remedy::ConvertFormat { to, exact: true }] if to.name == "Float32"));
     // WebGPU buffers are positional.
     let numbers: Vec<_> = wg.state.bindings.iter().map(|b| b.binding).collect();
@@ -312,7 +386,14 @@ fn convert_elements_writes_the_registers_direct3d_delivers() {
     // 0x80 / 255 correctly rounded to f32 is 0x3f008081; 0xff → 1.0; X is dropped, w defaults.
     assert_eq!(
         &words[..6],
-        [0x3f80_0000, 0x3f80_0000, 0x3f80_0000, 0x3f00_8081, 0x3f80_0000, 0]
+        [
+            0x3f80_0000,
+            0x3f80_0000,
+            0x3f80_0000,
+            0x3f00_8081,
+            0x3f80_0000,
+            0
+        ]
     );
     // Vertex 1 is out of bounds: zeros in the present lanes.
     assert_eq!(&words[6..], [0; 6]);
@@ -346,7 +427,10 @@ fn list_cuts_drop_the_partial_primitive() {
         lower::rewrite_list_cuts(&[0, 1, 2, 3, cut, 4, 5, 6, 7, 8, 9, cut, 10, 11], cut, 3),
         [0, 1, 2, 4, 5, 6, 7, 8, 9]
     );
-    assert_eq!(lower::rewrite_list_cuts(&[0, 1, cut, 2, 3], cut, 2), [0, 1, 2, 3]);
+    assert_eq!(
+        lower::rewrite_list_cuts(&[0, 1, cut, 2, 3], cut, 2),
+        [0, 1, 2, 3]
+    );
 }
 
 #[test]
@@ -366,7 +450,11 @@ fn vulkan_structures() {
         InputElementDesc::per_vertex("P", 0, Format::R32G32B32_FLOAT, 0, 0),
         inst("I", Format::R8G8B8A8_UINT, 1, 0, 3),
     ]);
-    let low = lower::lower(&l, &DrawShape::tight(&l, Topology::LineStrip, true), &h200());
+    let low = lower::lower(
+        &l,
+        &DrawShape::tight(&l, Topology::LineStrip, true),
+        &h200(),
+    );
     let v = low.state.to_vulkan().unwrap();
     assert_eq!(v.bindings.len(), 2);
     assert_eq!(v.bindings[1].input_rate, ash::vk::VertexInputRate::INSTANCE);
@@ -395,5 +483,8 @@ fn wgpu_structures() {
     assert_eq!((*stride, *step), (16, wgpu_types::VertexStepMode::Vertex));
     assert_eq!(attrs[1].format, wgpu_types::VertexFormat::Unorm8x4Bgra);
     assert_eq!(attrs[1].offset, 12);
-    assert_eq!(w.topology, Some(wgpu_types::PrimitiveTopology::TriangleList));
+    assert_eq!(
+        w.topology,
+        Some(wgpu_types::PrimitiveTopology::TriangleList)
+    );
 }

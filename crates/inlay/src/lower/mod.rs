@@ -67,7 +67,11 @@ impl DrawShape {
     /// A shape with every slot of `layout` bound at its minimum stride.
     pub fn tight(layout: &InputLayout, topology: Topology, indexed: bool) -> DrawShape {
         DrawShape {
-            strides: layout.slots.iter().map(|s| (s.slot, s.min_stride)).collect(),
+            strides: layout
+                .slots
+                .iter()
+                .map(|s| (s.slot, s.min_stride))
+                .collect(),
             topology,
             indexed,
             may_cut: indexed,
@@ -75,7 +79,10 @@ impl DrawShape {
     }
 
     fn stride(&self, slot: u32) -> Option<u32> {
-        self.strides.iter().find(|(s, _)| *s == slot).map(|(_, st)| *st)
+        self.strides
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, st)| *st)
     }
 }
 
@@ -464,7 +471,9 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     let mut converted_slots: Vec<(u32, u32, u32)> = Vec::new(); // (slot, binding, next offset)
     for (i, e) in layout.elements.iter().enumerate() {
         let Some(location) = e.register else { continue };
-        let Some(info) = e.format.info() else { continue };
+        let Some(info) = e.format.info() else {
+            continue;
+        };
         let Some(bi) = bindings.iter().position(|b| b.slot == Some(e.slot)) else {
             continue;
         };
@@ -556,7 +565,10 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
                             e.semantic_index,
                             e.format,
                             api.name(),
-                            if info.components.iter().any(|c| c.kind == crate::format::Kind::Unused)
+                            if info
+                                .components
+                                .iter()
+                                .any(|c| c.kind == crate::format::Kind::Unused)
                             {
                                 " (its unused X bits must read as w = 1.0)"
                             } else {
@@ -619,6 +631,18 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     // still exists in Direct3D; targets are happy with an unused binding.
     bindings.sort_by_key(|b| b.binding);
     attributes.sort_by_key(|a| a.location);
+    if bindings.len() as u64 > profile.max_vertex_input_bindings as u64 {
+        findings.push(Finding {
+            subject: Subject::Draw,
+            problem: format!(
+                "the lowered state needs {} bindings (converted streams included); the device \
+                 has {}",
+                bindings.len(),
+                profile.max_vertex_input_bindings
+            ),
+            remedy: Remedy::None,
+        });
+    }
 
     // Topology and cuts.
     let topology = match api {
@@ -740,7 +764,10 @@ pub fn format_mapping(format: Format, profile: &DeviceProfile) -> Result<TargetF
     };
     match twin {
         Some(t) if profile.supports(t.name) => Ok(t),
-        Some(t) => Err(format!("{} is not a vertex format of {}", t.name, profile.name)),
+        Some(t) => Err(format!(
+            "{} is not a vertex format of {}",
+            t.name, profile.name
+        )),
         None => Err(format!(
             "no {} vertex format has the same values",
             profile.api.name()

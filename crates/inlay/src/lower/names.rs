@@ -123,12 +123,47 @@ pub const VULKAN_REQUIRED_VERTEX_FORMATS: &[&str] = &[
 /// WebGPU vertex formats (WebGPU spec §"Vertex Formats"; the spelling of `wgpu-types`'
 /// `VertexFormat`), those a DXGI vertex format can lower to. None needs a device feature.
 pub const WGPU_VERTEX_FORMATS: &[&str] = &[
-    "Uint8", "Uint8x2", "Uint8x4", "Sint8", "Sint8x2", "Sint8x4", "Unorm8", "Unorm8x2",
-    "Unorm8x4", "Snorm8", "Snorm8x2", "Snorm8x4", "Uint16", "Uint16x2", "Uint16x4", "Sint16",
-    "Sint16x2", "Sint16x4", "Unorm16", "Unorm16x2", "Unorm16x4", "Snorm16", "Snorm16x2",
-    "Snorm16x4", "Float16", "Float16x2", "Float16x4", "Float32", "Float32x2", "Float32x3",
-    "Float32x4", "Uint32", "Uint32x2", "Uint32x3", "Uint32x4", "Sint32", "Sint32x2", "Sint32x3",
-    "Sint32x4", "Unorm10_10_10_2", "Unorm8x4Bgra",
+    "Uint8",
+    "Uint8x2",
+    "Uint8x4",
+    "Sint8",
+    "Sint8x2",
+    "Sint8x4",
+    "Unorm8",
+    "Unorm8x2",
+    "Unorm8x4",
+    "Snorm8",
+    "Snorm8x2",
+    "Snorm8x4",
+    "Uint16",
+    "Uint16x2",
+    "Uint16x4",
+    "Sint16",
+    "Sint16x2",
+    "Sint16x4",
+    "Unorm16",
+    "Unorm16x2",
+    "Unorm16x4",
+    "Snorm16",
+    "Snorm16x2",
+    "Snorm16x4",
+    "Float16",
+    "Float16x2",
+    "Float16x4",
+    "Float32",
+    "Float32x2",
+    "Float32x3",
+    "Float32x4",
+    "Uint32",
+    "Uint32x2",
+    "Uint32x3",
+    "Uint32x4",
+    "Sint32",
+    "Sint32x2",
+    "Sint32x3",
+    "Sint32x4",
+    "Unorm10_10_10_2",
+    "Unorm8x4Bgra",
 ];
 
 /// Looks a Vulkan format up by name (without `VK_FORMAT_`).
@@ -178,7 +213,9 @@ pub fn vulkan_twin(info: &FormatInfo) -> Option<VkFormatName> {
     if comps.iter().any(|c| c.kind != kind) && !comps.iter().all(|c| c.kind == Kind::Float) {
         return None;
     }
-    let byte_aligned = comps.iter().all(|c| c.bits % 8 == 0 && c.bit_offset % 8 == 0);
+    let byte_aligned = comps
+        .iter()
+        .all(|c| c.bits % 8 == 0 && c.bit_offset % 8 == 0);
     let mut name = String::new();
     let ordered: Vec<_> = if byte_aligned {
         comps.iter().collect()

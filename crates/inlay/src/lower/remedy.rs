@@ -81,7 +81,10 @@ pub fn convert_elements(
     }
     let mut rows = Vec::with_capacity(elements.len());
     for &(e, lanes) in elements {
-        let el = layout.elements.get(e).ok_or(RemedyError::NoSuchElement(e))?;
+        let el = layout
+            .elements
+            .get(e)
+            .ok_or(RemedyError::NoSuchElement(e))?;
         let info = el.format.info().ok_or(RemedyError::NoSuchElement(e))?;
         rows.push((el.offset, info, lanes.min(4)));
     }
