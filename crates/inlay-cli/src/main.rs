@@ -7,9 +7,11 @@
 mod check;
 mod decode;
 mod demo;
+mod encode;
 mod lower;
 mod map;
 mod output;
+mod repack;
 mod shader;
 mod source;
 mod style;
@@ -98,6 +100,8 @@ enum Command {
     Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
+    Encode(encode::EncodeArgs),
+    Repack(repack::RepackArgs),
     Lower(lower::LowerArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
@@ -109,19 +113,21 @@ pub struct TargetArgs {
     /// Runtime whose rules apply: d3d11, d3d10.1 or d3d10
     #[arg(long, default_value = "d3d11", value_name = "API")]
     pub api: Api,
-    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_0 for d3d10]
+    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_1 for d3d10.1, 10_0 for d3d10]
     #[arg(long, value_name = "LEVEL")]
     pub feature_level: Option<FeatureLevel>,
 }
 
 impl TargetArgs {
-    /// The target these arguments name.
-    pub fn target(&self) -> Target {
-        Target::new(
-            self.api,
-            self.feature_level
-                .unwrap_or_else(|| self.api.default_feature_level()),
-        )
+    /// The target these arguments name; a pair no device has (`--api d3d10 --feature-level
+    /// 11_0`) is a usage error. Without `--feature-level`, the runtime's usual level: 11_0
+    /// for D3D11, its highest (10_1, 10_0) for D3D10.1 and D3D10.
+    pub fn target(&self) -> Result<Target, CliError> {
+        let level = self.feature_level.unwrap_or(match self.api {
+            inlay::target::Api::D3D11 => inlay::target::FeatureLevel::L11_0,
+            api => api.feature_levels()[api.feature_levels().len() - 1],
+        });
+        Target::checked(self.api, level).map_err(|e| CliError::usage(e.to_string()))
     }
 }
 
@@ -136,6 +142,8 @@ fn main() -> ExitCode {
         Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Encode(a)) => encode::run(&a, &mut out),
+        Some(Command::Repack(a)) => repack::run(&a, &mut out),
         Some(Command::Lower(a)) => lower::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),

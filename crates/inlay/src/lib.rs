@@ -11,7 +11,10 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`], and the memory-roof benchmark;
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
+//! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
+//!   (both roundings of the conformance schema), a vertex writer, repack between layouts and
+//!   a compiled fast encode;
 //! * [`lower`] — Vulkan and WebGPU vertex input state from a layout, with a report of what
 //!   needs a remedy.
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
@@ -26,6 +29,7 @@ pub mod convert;
 pub mod diag;
 pub mod dxbc;
 pub mod element;
+pub mod encode;
 pub mod fetch;
 pub mod format;
 pub mod layout;
