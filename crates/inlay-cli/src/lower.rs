@@ -98,7 +98,7 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let (all, per) = map::parse_strides(&args.stride)?;
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
     let creation =
-        validation::layout_without_shader(&args.d3d.target(), &layout_file.parsed.elements);
+        validation::layout_without_shader(&args.d3d.target()?, &layout_file.parsed.elements);
     let style = style::stdout();
     let Some(layout) = &creation.layout else {
         check::write_diagnostics(out, &layout_file, &creation, style)?;
