@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 use inlay::fetch::Isa;
 use serde::Serialize;
 
+pub mod encode;
 pub mod fetch;
 pub mod roof;
 pub mod sys;
@@ -104,6 +105,8 @@ pub fn workloads(opts: &Options) -> Vec<Box<dyn Workload>> {
         Box::new(fetch::MeshDecode::w1(opts.vertices, isa)),
         Box::new(fetch::MeshDecode::w2(opts.vertices, isa)),
         Box::new(fetch::StripDecode::w3(opts.vertices)),
+        Box::new(encode::MeshEncode::w1(opts.vertices, isa)),
+        Box::new(encode::MeshEncode::w2(opts.vertices, isa)),
     ]
 }
 
@@ -510,7 +513,7 @@ mod tests {
             isa: None,
         });
         let names: Vec<&str> = r.workloads.iter().map(|w| w.name.as_str()).collect();
-        assert_eq!(names, ["W1", "W2", "W3"]);
+        assert_eq!(names, ["W1", "W2", "W3", "W1e", "W2e"]);
         for w in &r.workloads {
             // Three kept pairs, or all nine attempts made, or none kept and one reported.
             let (p, d) = (w.pairs, w.dropped);
