@@ -87,7 +87,9 @@ impl Workload for MeshEncode {
         let r = self.plan.rows();
         let stride = self.mesh.stride as usize;
         crate::split(self.vertices(), stride, threads, out, |v0, m, o| {
-            let _ = self.plan.encode_registers(&self.rows[v0 * r..(v0 + m) * r], &mut [o]);
+            let _ = self
+                .plan
+                .encode_registers(&self.rows[v0 * r..(v0 + m) * r], &mut [o]);
         });
     }
 }
@@ -98,13 +100,19 @@ mod tests {
 
     #[test]
     fn encoding_the_decoded_registers_gives_the_buffer_back() {
-        for w in [MeshEncode::w1(1000, Isa::detect()), MeshEncode::w2(1000, Isa::detect())] {
+        for w in [
+            MeshEncode::w1(1000, Isa::detect()),
+            MeshEncode::w2(1000, Isa::detect()),
+        ] {
             for threads in [1, 3] {
                 let mut out = vec![0u8; w.vertices() * w.output_bytes_per_vertex()];
                 w.run(threads, &mut out);
                 assert_eq!(out, w.mesh.data, "{} threads {threads}", w.name);
             }
-            assert_eq!(w.roof_input().len(), w.vertices() * w.input_bytes_per_vertex());
+            assert_eq!(
+                w.roof_input().len(),
+                w.vertices() * w.input_bytes_per_vertex()
+            );
         }
     }
 }

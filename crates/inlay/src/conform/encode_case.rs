@@ -8,12 +8,12 @@
 
 use std::path::Path;
 
-use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde::de::{self, Deserializer};
 
+use super::Outcome;
 use super::load::{FileError, check_names};
 use super::schema::{Case, CaseFile, SCHEMA_2_ID, format_value, hex_bytes, schema_id};
-use super::Outcome;
 use crate::encode::{Rounding, encode_element};
 use crate::format::Format;
 
@@ -102,9 +102,7 @@ fn rows_value<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<[u32; 4]>, D::Error
             let mut lanes = [0u32; 4];
             for (l, s) in lanes.iter_mut().zip(r) {
                 if s.len() != 8 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
-                    return Err(de::Error::custom(format!(
-                        "lane `{s}` is not 8 hex digits"
-                    )));
+                    return Err(de::Error::custom(format!("lane `{s}` is not 8 hex digits")));
                 }
                 *l = u32::from_str_radix(s, 16).map_err(de::Error::custom)?;
             }
@@ -157,7 +155,8 @@ pub(crate) fn parse_if_encode(path: &Path, text: &str) -> Result<Option<CaseFile
     let Some(cases) = v.get("cases").and_then(|c| c.as_array()) else {
         return Ok(None);
     };
-    let is_encode = |c: &serde_json::Value| c.get("encode").is_some() || c.get("expect_encode").is_some();
+    let is_encode =
+        |c: &serde_json::Value| c.get("encode").is_some() || c.get("expect_encode").is_some();
     let encode = cases.iter().filter(|c| is_encode(c)).count();
     if encode == 0 {
         return Ok(None);
@@ -294,7 +293,9 @@ mod tests {
             )
         );
         assert_eq!(out[2], Outcome::Pass);
-        assert!(matches!(&out[3], Outcome::Fail(m) if m.contains("expected the encoder to refuse")));
+        assert!(
+            matches!(&out[3], Outcome::Fail(m) if m.contains("expected the encoder to refuse"))
+        );
     }
 
     #[test]
@@ -316,17 +317,33 @@ mod tests {
             r#"{{"schema": "inlay-conformance/1", "cases": [{}]}}"#,
             case("a", r#""R8_UNORM""#, r#"{"data": "ff"}"#)
         );
-        assert!(parse(&schema1).unwrap_err().message.contains("need schema `inlay-conformance/2`"));
+        assert!(
+            parse(&schema1)
+                .unwrap_err()
+                .message
+                .contains("need schema `inlay-conformance/2`")
+        );
         let dup = format!(
             r#"{{"schema": "inlay-conformance/2", "cases": [{}, {}]}}"#,
             case("a", r#""R8_UNORM""#, r#"{"data": "ff"}"#),
             case("a", r#""R8_UNORM""#, r#"{"data": "ff"}"#)
         );
-        assert!(parse(&dup).unwrap_err().message.contains("duplicate case name `a`"));
+        assert!(
+            parse(&dup)
+                .unwrap_err()
+                .message
+                .contains("duplicate case name `a`")
+        );
         let typo = format!(
             r#"{{"schema": "inlay-conformance/2", "cases": [{}]}}"#,
-            case("a", r#""R8_UNORM""#, r#"{"data": "ff"}"#).replace("\"values\"", "\"rounding\": \"up\", \"values\"")
+            case("a", r#""R8_UNORM""#, r#"{"data": "ff"}"#)
+                .replace("\"values\"", "\"rounding\": \"up\", \"values\"")
         );
-        assert!(parse(&typo).unwrap_err().message.contains("unknown rounding `up`"));
+        assert!(
+            parse(&typo)
+                .unwrap_err()
+                .message
+                .contains("unknown rounding `up`")
+        );
     }
 }
