@@ -7,8 +7,10 @@
 mod check;
 mod decode;
 mod demo;
+mod encode;
 mod map;
 mod output;
+mod repack;
 mod shader;
 mod source;
 mod style;
@@ -71,7 +73,9 @@ A LAYOUT argument is C or C++ source holding D3D10/D3D11/D3D12_INPUT_ELEMENT_DES
 the conformance schema (semantic, index, format, slot, offset, class, step_rate).
 
 Exit status: 0 ok, 1 when Windows would refuse the layout or a conformance case fails, \
-2 for usage or I/O errors. Colours follow NO_COLOR and are off when output is not a terminal.";
+2 for usage or I/O errors. Colours: --color auto|always|never (auto follows NO_COLOR, \
+CLICOLOR_FORCE and TERM=dumb, and is off when output is not a terminal). A FILE argument `-` \
+is standard input; --output - is standard output.";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -85,6 +89,21 @@ Examples:
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    global: GlobalArgs,
+}
+
+/// Options every subcommand takes.
+#[derive(Args, Debug)]
+struct GlobalArgs {
+    /// When to colour output: auto (a terminal, NO_COLOR unset, TERM not dumb; CLICOLOR_FORCE
+    /// forces it), always or never
+    #[arg(long, global = true, value_enum, default_value_t = style::ColorChoice::Auto, value_name = "WHEN")]
+    color: style::ColorChoice,
+    /// Largest input file read, e.g. 2G [default: 64M for layouts and other text, 1G for
+    /// shaders and buffers]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = source::parse_size)]
+    max_input_size: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -97,6 +116,8 @@ enum Command {
     Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
+    Encode(encode::EncodeArgs),
+    Repack(repack::RepackArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
 }
@@ -107,24 +128,30 @@ pub struct TargetArgs {
     /// Runtime whose rules apply: d3d11, d3d10.1 or d3d10
     #[arg(long, default_value = "d3d11", value_name = "API")]
     pub api: Api,
-    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_0 for d3d10]
+    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_1 for d3d10.1, 10_0 for d3d10]
     #[arg(long, value_name = "LEVEL")]
     pub feature_level: Option<FeatureLevel>,
 }
 
 impl TargetArgs {
-    /// The target these arguments name.
-    pub fn target(&self) -> Target {
-        Target::new(
-            self.api,
-            self.feature_level
-                .unwrap_or_else(|| self.api.default_feature_level()),
-        )
+    /// The target these arguments name; a pair no device has (`--api d3d10 --feature-level
+    /// 11_0`) is a usage error. Without `--feature-level`, the runtime's usual level: 11_0
+    /// for D3D11, its highest (10_1, 10_0) for D3D10.1 and D3D10.
+    pub fn target(&self) -> Result<Target, CliError> {
+        let level = self.feature_level.unwrap_or(match self.api {
+            inlay::target::Api::D3D11 => inlay::target::FeatureLevel::L11_0,
+            api => api.feature_levels()[api.feature_levels().len() - 1],
+        });
+        Target::checked(self.api, level).map_err(|e| CliError::usage(e.to_string()))
     }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    style::set_choice(cli.global.color);
+    if let Some(n) = cli.global.max_input_size {
+        source::set_max_input_size(n);
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {
@@ -134,6 +161,8 @@ fn main() -> ExitCode {
         Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Encode(a)) => encode::run(&a, &mut out),
+        Some(Command::Repack(a)) => repack::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
     };

@@ -11,7 +11,10 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`).
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
+//! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
+//!   (both roundings of the conformance schema), a vertex writer, repack between layouts and
+//!   a compiled fast encode.
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
@@ -24,6 +27,7 @@ pub mod convert;
 pub mod diag;
 pub mod dxbc;
 pub mod element;
+pub mod encode;
 pub mod fetch;
 pub mod format;
 pub mod layout;

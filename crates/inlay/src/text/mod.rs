@@ -1,7 +1,11 @@
 //! Layout text: input element arrays read from the files people already have.
 //!
 //! * [`c`] reads `D3D10_INPUT_ELEMENT_DESC`, `D3D11_INPUT_ELEMENT_DESC` and
-//!   `D3D12_INPUT_ELEMENT_DESC` arrays out of C or C++ source;
+//!   `D3D12_INPUT_ELEMENT_DESC` arrays out of C or C++ source (through [`preprocess`]);
+//! * [`csharp`] reads SharpDX/Vortice `new InputElement(…)` arrays, [`rust`] the `windows`
+//!   crate's `D3D11_INPUT_ELEMENT_DESC { … }` struct literals;
+//! * [`decode_source`] turns a file's bytes into text (UTF-8, or UTF-16 with a byte-order
+//!   mark as Visual Studio may save it);
 //! * `json` and `toml` (feature `serde`) read arrays of the conformance schema's `ELEMENT`
 //!   objects, and signature descriptions made of its `SIGNATURE_ELEMENT` objects.
 //!
@@ -32,15 +36,52 @@ use std::ops::Range;
 use crate::element::InputElementDesc;
 
 pub mod c;
+pub mod csharp;
+mod encoding;
 #[cfg(feature = "serde")]
 pub mod json;
+mod lex;
+pub mod preprocess;
 #[cfg(feature = "serde")]
 pub mod records;
+pub mod rust;
 #[cfg(feature = "serde")]
 pub mod toml;
 
+pub use encoding::decode_source;
+
 /// Longest offending-text excerpt kept in a [`TextError`] (in characters).
 pub const MAX_EXCERPT_CHARS: usize = 60;
+
+/// Most separators (`,` `:` `=` `[` `{`) a JSON or TOML layout or signature text may hold.
+/// Each value after the first needs one of them, so this bounds the values the `serde_json` and
+/// `toml` readers would otherwise materialise before any element count is checked (issue 18
+/// item 7: 27 MB of TOML with 400 000 elements took 965 MB). A fully written 4096-element JSON
+/// layout needs about 61 000; characters inside strings count too (the bound is conservative).
+pub const MAX_SEPARATORS: usize = 1 << 17;
+
+/// Refuses, before parsing, a JSON/TOML text with more than [`MAX_SEPARATORS`] separators;
+/// the error points at the first separator past the bound. Linear time, no allocation.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn check_separators(source: &str, syntax: &str) -> Result<(), TextError> {
+    let past = source
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| matches!(b, b',' | b':' | b'=' | b'[' | b'{'))
+        .nth(MAX_SEPARATORS);
+    match past {
+        None => Ok(()),
+        Some((at, _)) => Err(TextError::at(
+            source,
+            Span::new(at, at + 1),
+            format!(
+                "this {syntax} text holds more than {MAX_SEPARATORS} values and separators; \
+                 a layout has at most 4096 elements (CreateInputLayout accepts 32), so inlay \
+                 refuses it before reading it into memory"
+            ),
+        )),
+    }
+}
 
 /// A byte range of the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -155,6 +196,19 @@ pub struct ParsedLayout {
     pub elements: Vec<InputElementDesc>,
     /// One entry per element: where it is in the source.
     pub spans: Vec<ElementSpans>,
+    /// The element type the source declares (`D3D11_INPUT_ELEMENT_DESC`, `InputElement`, …),
+    /// when it names one.
+    pub element_type: Option<String>,
+}
+
+impl ParsedLayout {
+    /// Whether the array is a `D3D12_INPUT_ELEMENT_DESC` array. inlay checks those under
+    /// D3D11's `CreateInputLayout` rules (the structure is the same, R38); D3D12 validates
+    /// input layouts at pipeline-state creation with its own rules, which are outside this
+    /// project's scope, so callers should say so.
+    pub fn is_d3d12(&self) -> bool {
+        self.element_type.as_deref() == Some("D3D12_INPUT_ELEMENT_DESC")
+    }
 }
 
 /// 1-based line and 1-based column (in characters) of byte `offset` in `source`. An offset
@@ -169,6 +223,73 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let column = source[line_start..offset].chars().count() + 1;
     (line, column)
+}
+
+/// Incremental [`line_col`]: remembers the last position asked for, so that positions asked in
+/// increasing order (what a forward parser does) cost time proportional to the distance
+/// between them, not to the offset. A position before the last one on the same line is found
+/// by counting back; one on an earlier line restarts from the beginning. Allocates nothing.
+///
+/// Issue 18 item 3: a C file with 100 000 arrays used to take 242 s because each array's line
+/// was counted from the start of the file.
+///
+/// ```
+/// let src = "a\nbc\nd";
+/// let lines = inlay::text::LineCursor::new(src);
+/// assert_eq!(lines.line_col(4), (2, 3));
+/// assert_eq!(lines.line_col(5), (3, 1));
+/// assert_eq!(lines.line_col(0), (1, 1));
+/// ```
+#[derive(Clone, Debug)]
+pub struct LineCursor<'a> {
+    source: &'a str,
+    /// (offset, line, column, start of that line) of the last answer.
+    last: std::cell::Cell<(usize, usize, usize, usize)>,
+}
+
+impl<'a> LineCursor<'a> {
+    /// A cursor at the start of `source`.
+    pub const fn new(source: &'a str) -> Self {
+        LineCursor {
+            source,
+            last: std::cell::Cell::new((0, 1, 1, 0)),
+        }
+    }
+
+    /// The text the cursor walks.
+    pub const fn source(&self) -> &'a str {
+        self.source
+    }
+
+    /// 1-based line and 1-based column (in characters) of byte `offset`, as [`line_col`]
+    /// gives them.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let s = self.source;
+        let mut offset = offset.min(s.len());
+        while !s.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (mut at, mut line, mut col, mut line_start) = self.last.get();
+        if offset < line_start {
+            (at, line, col, line_start) = (0, 1, 1, 0);
+        }
+        if offset >= at {
+            let gap = &s[at..offset];
+            match gap.rfind('\n') {
+                Some(i) => {
+                    line += gap.bytes().filter(|&b| b == b'\n').count();
+                    line_start = at + i + 1;
+                    col = s[line_start..offset].chars().count() + 1;
+                }
+                None => col += gap.chars().count(),
+            }
+        } else {
+            // Same line, earlier column.
+            col -= s[offset..at].chars().count();
+        }
+        self.last.set((offset, line, col, line_start));
+        (line, col)
+    }
 }
 
 /// Byte offset of a 1-based line and 1-based byte column (as `serde_json` reports them),
@@ -215,9 +336,16 @@ pub struct TextError {
 impl TextError {
     /// An error at `span` of `source`: position from the span's start, excerpt from its text.
     pub fn at(source: &str, span: Span, message: impl Into<String>) -> Self {
+        Self::at_cursor(&LineCursor::new(source), span, message)
+    }
+
+    /// [`TextError::at`] with the position found by a [`LineCursor`] (parsers that report many
+    /// errors keep one cursor, so positions cost no recount from the start).
+    pub fn at_cursor(lines: &LineCursor<'_>, span: Span, message: impl Into<String>) -> Self {
+        let source = lines.source();
         let start = span.start.min(source.len());
         let end = span.end.clamp(start, source.len());
-        let (line, column) = line_col(source, start);
+        let (line, column) = lines.line_col(start);
         let found = source.get(start..end).map(excerpt).unwrap_or_default();
         TextError {
             offset: start,
@@ -260,19 +388,26 @@ pub enum Syntax {
     Json,
     /// TOML (`[[elements]]` / `[[signature]]` tables).
     Toml,
+    /// C# (SharpDX / Vortice `new InputElement(…)`).
+    CSharp,
+    /// Rust (`windows` crate struct literals).
+    Rust,
 }
 
 impl Syntax {
-    /// Picks a syntax from a file name's extension (`.json`, `.toml`, C/C++ extensions), or,
-    /// for any other name, from the text: JSON when it starts with `[` or `{`, TOML when a
-    /// line starts with `[[elements]]`, `[[signature]]`, `elements` or `signature`, C
-    /// otherwise.
+    /// Picks a syntax from a file name's extension (`.json`, `.toml`, `.cs`, `.rs`, C/C++
+    /// extensions), or, for any other name, from the text: JSON when it starts with `[` or
+    /// `{`, TOML when a line starts with `[[elements]]`, `[[signature]]`, `elements` or
+    /// `signature`, C# when it holds `new InputElement`, Rust when it holds `SemanticName:`,
+    /// C otherwise.
     pub fn detect(file_name: &str, source: &str) -> Syntax {
         let lower = file_name.to_ascii_lowercase();
         let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
         match ext {
             "json" => return Syntax::Json,
             "toml" => return Syntax::Toml,
+            "cs" => return Syntax::CSharp,
+            "rs" => return Syntax::Rust,
             "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "h++" | "inl"
             | "ipp" | "m" | "mm" => return Syntax::C,
             _ => {}
@@ -287,7 +422,15 @@ impl Syntax {
                 .iter()
                 .any(|k| l.starts_with(k) && !l.contains("D3D"))
         });
-        if toml_like { Syntax::Toml } else { Syntax::C }
+        if toml_like {
+            Syntax::Toml
+        } else if source.contains("new InputElement") {
+            Syntax::CSharp
+        } else if source.contains("SemanticName:") {
+            Syntax::Rust
+        } else {
+            Syntax::C
+        }
     }
 
     /// `"C"`, `"JSON"` or `"TOML"`.
@@ -296,6 +439,8 @@ impl Syntax {
             Syntax::C => "C",
             Syntax::Json => "JSON",
             Syntax::Toml => "TOML",
+            Syntax::CSharp => "C#",
+            Syntax::Rust => "Rust",
         }
     }
 }
@@ -309,6 +454,8 @@ pub fn parse_layout(
 ) -> Result<ParsedLayout, TextError> {
     match syntax {
         Syntax::C => c::parse(source, array),
+        Syntax::CSharp => csharp::parse(source, array),
+        Syntax::Rust => rust::parse(source, array),
         #[cfg(feature = "serde")]
         Syntax::Json | Syntax::Toml if array.is_some() => Err(TextError::at(
             source,
@@ -542,6 +689,61 @@ mod proptests {
         ])
     }
 
+    /// Tokens of C#, Rust and preprocessor text, to build near-valid garbage.
+    fn other_token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "new",
+            "InputElement",
+            "InputElementDescription",
+            "(",
+            ")",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ";",
+            "=",
+            ":",
+            "::",
+            ".",
+            "!",
+            "\"P\"",
+            "0",
+            "12_u32",
+            "Format.R32_Float",
+            "InputClassification.PerInstanceData",
+            "D3D11_INPUT_ELEMENT_DESC",
+            "s!",
+            "s",
+            "SemanticName",
+            "Format",
+            "..",
+            "Default::default()",
+            "PCSTR",
+            "b\"P\\0\"",
+            "'a",
+            "let",
+            "x",
+            "#define M(a) { a }\n",
+            "M",
+            "#if 0\n",
+            "#endif\n",
+            "#else\n",
+            "#define N N N\n",
+            "N",
+            "#if (1\n",
+            "DXGI_FORMAT_R32_FLOAT",
+            "\n",
+            "std::array<",
+            "std::vector<",
+            ">",
+            "namespace",
+            "struct",
+            "é",
+        ])
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -585,13 +787,24 @@ mod proptests {
 
         #[test]
         fn any_text_never_panics(src in "\\PC{0,300}") {
-            for syntax in [Syntax::C, Syntax::Json, Syntax::Toml] {
+            for syntax in [Syntax::C, Syntax::Json, Syntax::Toml, Syntax::CSharp, Syntax::Rust] {
                 if let Err(e) = parse_layout(&src, syntax, None) {
                     prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
                 }
             }
             let _ = json::parse_signature(&src);
             let _ = toml::parse_signature(&src);
+        }
+
+        #[test]
+        fn other_languages_garbage_never_panics(tokens in prop::collection::vec(other_token(), 0..200), sep in prop::sample::select(vec![" ", "", "\n"])) {
+            let src = tokens.join(sep);
+            for r in [csharp::parse(&src, None), rust::parse(&src, None), c::parse(&src, None)] {
+                if let Err(e) = r {
+                    prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
+                    prop_assert!(e.found.chars().count() <= MAX_EXCERPT_CHARS + 1);
+                }
+            }
         }
 
         #[test]
