@@ -83,10 +83,12 @@ impl Workload for MeshEncode {
     fn roof_input(&self) -> &[u8] {
         bytemuck::cast_slice(&self.rows)
     }
-    fn run(&self, threads: usize, out: &mut [u8]) {
+    fn run(&self, threads: usize, vertices: std::ops::Range<usize>, out: &mut [u8]) {
         let r = self.plan.rows();
         let stride = self.mesh.stride as usize;
-        crate::split(self.vertices(), stride, threads, out, |v0, m, o| {
+        let first = vertices.start;
+        crate::split(vertices.len(), stride, threads, out, |v0, m, o| {
+            let v0 = first + v0;
             let _ = self
                 .plan
                 .encode_registers(&self.rows[v0 * r..(v0 + m) * r], &mut [o]);
@@ -106,7 +108,7 @@ mod tests {
         ] {
             for threads in [1, 3] {
                 let mut out = vec![0u8; w.vertices() * w.output_bytes_per_vertex()];
-                w.run(threads, &mut out);
+                w.run(threads, 0..w.vertices(), &mut out);
                 assert_eq!(out, w.mesh.data, "{} threads {threads}", w.name);
             }
             assert_eq!(
