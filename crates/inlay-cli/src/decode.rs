@@ -99,11 +99,11 @@ pub enum OutputFormat {
 }
 
 #[derive(Debug)]
-struct VbSpec {
-    slot: u32,
-    path: PathBuf,
-    stride: Option<u32>,
-    offset: u32,
+pub(crate) struct VbSpec {
+    pub(crate) slot: u32,
+    pub(crate) path: PathBuf,
+    pub(crate) stride: Option<u32>,
+    pub(crate) offset: u32,
 }
 
 fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
@@ -128,7 +128,7 @@ fn parse_i32(what: &str, s: &str) -> Result<i32, CliError> {
     })
 }
 
-fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
+pub(crate) fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
     let (slot, rest) = s.split_once('=').ok_or_else(|| {
         CliError::usage(format!(
             "--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]"
@@ -161,13 +161,13 @@ fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
 }
 
 #[derive(Debug)]
-struct IbSpec {
-    path: PathBuf,
-    format: IndexFormat,
-    offset: u32,
+pub(crate) struct IbSpec {
+    pub(crate) path: PathBuf,
+    pub(crate) format: IndexFormat,
+    pub(crate) offset: u32,
 }
 
-fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
+pub(crate) fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
     let mut parts = s.split(',');
     let path = PathBuf::from(parts.next().unwrap_or(""));
     let mut format = None;
@@ -215,17 +215,17 @@ fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
 }
 
 /// Counts the defaults are computed from.
-struct Defaults {
-    vertex_count: Option<u32>,
-    index_count: Option<u32>,
+pub(crate) struct Defaults {
+    pub(crate) vertex_count: Option<u32>,
+    pub(crate) index_count: Option<u32>,
     /// DrawAuto's default `BufferFilledSize`: the whole of slot 0's buffer.
-    filled_size: Option<u32>,
+    pub(crate) filled_size: Option<u32>,
 }
 
 /// A parsed `--draw`: a direct call, or an indirect one whose argument structure is read from a
 /// file by the caller.
 #[derive(Debug, PartialEq, Eq)]
-enum DrawSpec {
+pub(crate) enum DrawSpec {
     /// Every parameter given on the command line (DrawAuto included).
     Direct(DrawCall<'static>),
     /// `draw_instanced_indirect` / `draw_indexed_instanced_indirect`: the argument buffer's file
@@ -237,7 +237,7 @@ enum DrawSpec {
     },
 }
 
-fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, CliError> {
+pub(crate) fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
     let mut parts = text.split(',');
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -632,7 +632,7 @@ impl Progress {
     }
 }
 
-fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| CliError::io(format!("cannot read {}", path.display()), e))
 }
 

@@ -7,6 +7,7 @@
 mod check;
 mod decode;
 mod demo;
+mod export;
 mod map;
 mod output;
 mod shader;
@@ -97,6 +98,7 @@ enum Command {
     Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
+    Export(export::ExportArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
 }
@@ -134,6 +136,7 @@ fn main() -> ExitCode {
         Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Export(a)) => export::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
     };

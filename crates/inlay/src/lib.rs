@@ -11,13 +11,19 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`], and the memory-roof benchmark.
+//!   [`convert`], and the memory-roof benchmark;
+//! * `capture` (feature `capture`) — 3DMigoto, importer and RenderDoc dumps read into elements,
+//!   buffers and a draw;
+//! * `mesh` (feature `mesh`) — a draw's primitives and attributes as an indexed mesh, written as
+//!   glTF, OBJ or PLY, and glTF read back.
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod assembler;
+#[cfg(feature = "capture")]
+pub mod capture;
 #[cfg(feature = "serde")]
 pub mod conform;
 pub mod convert;
@@ -27,6 +33,8 @@ pub mod element;
 pub mod fetch;
 pub mod format;
 pub mod layout;
+#[cfg(feature = "mesh")]
+pub mod mesh;
 pub mod target;
 pub mod text;
 pub mod validation;
