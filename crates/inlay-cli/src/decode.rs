@@ -237,7 +237,11 @@ pub(crate) enum DrawSpec {
     },
 }
 
-pub(crate) fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, CliError> {
+pub(crate) fn parse_draw(
+    s: Option<&str>,
+    has_ib: bool,
+    d: &Defaults,
+) -> Result<DrawSpec, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
     let mut parts = text.split(',');
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();

@@ -123,9 +123,13 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             .iter()
             .map(|v| decode::read_buffer(&v.path))
             .collect::<Result<_, _>>()?;
-        let ib_data = ib.as_ref().map(|i| decode::read_buffer(&i.path)).transpose()?;
+        let ib_data = ib
+            .as_ref()
+            .map(|i| decode::read_buffer(&i.path))
+            .transpose()?;
         // Default strides and counts, as `decode` computes them.
-        let created = inlay::validation::layout_without_shader(&options.target, &layout.parsed.elements);
+        let created =
+            inlay::validation::layout_without_shader(&options.target, &layout.parsed.elements);
         let resolved = created.layout.as_ref();
         let mut vertex_count: Option<u32> = None;
         let mut slots = Vec::new();
@@ -153,7 +157,10 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 file: name,
             });
         }
-        let ib_name = ib.as_ref().map(|i| i.path.display().to_string()).unwrap_or_default();
+        let ib_name = ib
+            .as_ref()
+            .map(|i| i.path.display().to_string())
+            .unwrap_or_default();
         let index = ib.as_ref().zip(ib_data.as_ref()).map(|(spec, d)| {
             (
                 IndexBufferBinding {
@@ -165,8 +172,10 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             )
         });
         let index_count = index.as_ref().map(|(b, _)| {
-            u32::try_from((b.data.len() as u64).saturating_sub(b.offset as u64) / b.format.size() as u64)
-                .unwrap_or(u32::MAX)
+            u32::try_from(
+                (b.data.len() as u64).saturating_sub(b.offset as u64) / b.format.size() as u64,
+            )
+            .unwrap_or(u32::MAX)
         });
         let spec = decode::parse_draw(
             args.draw.as_deref(),
@@ -174,18 +183,30 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             &Defaults {
                 vertex_count,
                 index_count,
-                filled_size: data.first().map(|d| u32::try_from(d.len()).unwrap_or(u32::MAX)),
+                filled_size: data
+                    .first()
+                    .map(|d| u32::try_from(d.len()).unwrap_or(u32::MAX)),
             },
         )?;
         let args_data;
         let draw = match spec {
             DrawSpec::Direct(c) => c,
-            DrawSpec::Indirect { indexed, args: path, offset } => {
+            DrawSpec::Indirect {
+                indexed,
+                args: path,
+                offset,
+            } => {
                 args_data = decode::read_buffer(&path)?;
                 if indexed {
-                    inlay::assembler::DrawCall::DrawIndexedInstancedIndirect { args: &args_data, offset }
+                    inlay::assembler::DrawCall::DrawIndexedInstancedIndirect {
+                        args: &args_data,
+                        offset,
+                    }
                 } else {
-                    inlay::assembler::DrawCall::DrawInstancedIndirect { args: &args_data, offset }
+                    inlay::assembler::DrawCall::DrawInstancedIndirect {
+                        args: &args_data,
+                        offset,
+                    }
                 }
             }
         };
@@ -264,7 +285,12 @@ fn check_output_paths(args: &ExportArgs, inputs: &[&Path]) -> Result<(), CliErro
     Ok(())
 }
 
-fn write_mesh(args: &ExportArgs, inputs: &[PathBuf], kind: FileKind, mesh: &Mesh) -> Result<(), CliError> {
+fn write_mesh(
+    args: &ExportArgs,
+    inputs: &[PathBuf],
+    kind: FileKind,
+    mesh: &Mesh,
+) -> Result<(), CliError> {
     let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
     let name = args.output.display().to_string();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);

@@ -33,7 +33,11 @@ struct Group {
 }
 
 fn split_semantic(name: &str) -> (String, u32) {
-    let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+    let digits = name
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     if digits == 0 || digits == name.len() || digits > 9 {
         return (name.to_string(), 0);
     }
@@ -84,7 +88,10 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         .split(|&b| b == b',')
         .map(|c| String::from_utf8_lossy(trim(c)).to_string())
         .collect();
-    if cols.len() < 3 || !cols[0].eq_ignore_ascii_case("VTX") || !cols[1].eq_ignore_ascii_case("IDX") {
+    if cols.len() < 3
+        || !cols[0].eq_ignore_ascii_case("VTX")
+        || !cols[1].eq_ignore_ascii_case("IDX")
+    {
         return Err(hat.error(
             Some(header),
             "not a RenderDoc mesh-view CSV: the header must start with `VTX, IDX,`",
@@ -108,7 +115,10 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             return Err(hat.error(Some(col.as_bytes()), "a column without a name"));
         }
         let (name, index) = split_semantic(&base);
-        match groups.iter_mut().find(|g| g.name == name && g.index == index) {
+        match groups
+            .iter_mut()
+            .find(|g| g.name == name && g.index == index)
+        {
             Some(g) => {
                 if g.columns.iter().any(|&(_, l)| l == lane) {
                     return Err(hat.error(Some(col.as_bytes()), "the same component twice"));
@@ -195,22 +205,23 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             file,
             line: Some(*n),
         };
-        let vtx = parse_u32(cells[0]).ok_or_else(|| at.error(Some(cells[0]), "VTX is not a number"))?;
+        let vtx =
+            parse_u32(cells[0]).ok_or_else(|| at.error(Some(cells[0]), "VTX is not a number"))?;
         if vtx as usize != k && warnings.len() < 64 {
             warnings.push(at.warning(
                 Some(cells[0]),
                 format!("VTX out of order (row {k}); rows are used in file order"),
             ));
         }
-        let idx = parse_u32(cells[1]).ok_or_else(|| at.error(Some(cells[1]), "IDX is not a number"))?;
+        let idx =
+            parse_u32(cells[1]).ok_or_else(|| at.error(Some(cells[1]), "IDX is not a number"))?;
         let mut values = Vec::with_capacity(groups.len());
         for (g, e) in groups.iter().zip(&elements) {
             let info = e.format.info().expect("table format");
             let mut lanes = [0, 0, 0, info.default_lane(3)];
             for &(c, lane) in &g.columns {
-                lanes[lane] = parse_value(cells[c], g.kind).map_err(|why| {
-                    at.error(Some(cells[c]), format!("{}: {why}", cols[c]))
-                })?;
+                lanes[lane] = parse_value(cells[c], g.kind)
+                    .map_err(|why| at.error(Some(cells[c]), format!("{}: {why}", cols[c])))?;
             }
             values.push(lanes);
         }
@@ -237,10 +248,16 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         if row[0].is_some() {
             let same = row.iter().zip(&vals).all(|(a, b)| *a == Some(*b));
             if !same && warnings.len() < 64 {
-                warnings.push(At { file, line: Some(n) }.warning(
-                    Some(idx.to_string().as_bytes()),
-                    "this IDX was listed before with other values; the first row's are used",
-                ));
+                warnings.push(
+                    At {
+                        file,
+                        line: Some(n),
+                    }
+                    .warning(
+                        Some(idx.to_string().as_bytes()),
+                        "this IDX was listed before with other values; the first row's are used",
+                    ),
+                );
             }
             continue;
         }

@@ -80,8 +80,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<FmtFile, CaptureError> {
                 };
                 Some(n)
             };
-            let stride = parse_u32(value)
-                .ok_or_else(|| at.error(Some(value), "stride must be a number"))?;
+            let stride =
+                parse_u32(value).ok_or_else(|| at.error(Some(value), "stride must be a number"))?;
             out.strides.push((slot, stride));
             continue;
         }
@@ -191,7 +191,9 @@ pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {
                 .iter()
                 .find(|(s, _)| *s == Some(slot) || (s.is_none() && slot == 0))
                 .map(|s| s.1)
-                .ok_or_else(|| at.error(None, format!("no `vb{slot} stride:` line for slot {slot}")))?;
+                .ok_or_else(|| {
+                    at.error(None, format!("no `vb{slot} stride:` line for slot {slot}"))
+                })?;
             let vb = named(&format!("vb{slot}"))
                 .or_else(|| if slot == 0 { named("vb") } else { None })
                 .ok_or_else(|| {
@@ -251,7 +253,10 @@ pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {
                 }
                 .warning(
                     Some(data.len().to_string().as_bytes()),
-                    format!("the size is not a multiple of {} bytes; the last index is cut", format.size()),
+                    format!(
+                        "the size is not a multiple of {} bytes; the last index is cut",
+                        format.size()
+                    ),
                 ),
             );
         }

@@ -132,7 +132,9 @@ fn print_name(e: &InputElementDesc) -> Vec<u8> {
 
 /// `vbN[i]+OOO NAME: values` → (N, i, NAME, values).
 fn data_line(line: &[u8]) -> Option<(u32, u32, &[u8], &[u8])> {
-    let rest = line.strip_prefix(b"vb").or_else(|| line.strip_prefix(b"ib"))?;
+    let rest = line
+        .strip_prefix(b"vb")
+        .or_else(|| line.strip_prefix(b"ib"))?;
     let open = rest.iter().position(|&b| b == b'[')?;
     let slot = parse_u32(&rest[..open])?;
     let rest = &rest[open + 1..];
@@ -153,10 +155,7 @@ fn data_line(line: &[u8]) -> Option<(u32, u32, &[u8], &[u8])> {
 
 /// Lanes of one element from its printed values (in lane order x, y, z, w), defaults where the
 /// format has no component. Returns the problem with the first bad value.
-fn element_lanes(
-    info: &FormatInfo,
-    values: &[u8],
-) -> Result<[u32; 4], (Option<Vec<u8>>, String)> {
+fn element_lanes(info: &FormatInfo, values: &[u8]) -> Result<[u32; 4], (Option<Vec<u8>>, String)> {
     let mut lanes = [0, 0, 0, info.default_lane(3)];
     let mut components: Vec<(usize, Kind, u8)> = info
         .present()
@@ -271,7 +270,8 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
                 continue;
             }
             let Some((slot, index, name, vals)) = data_line(t) else {
-                warnings.push(at.warning(Some(t), "not a `vbN[i]+OFFSET NAME: values` line; ignored"));
+                warnings
+                    .push(at.warning(Some(t), "not a `vbN[i]+OFFSET NAME: values` line; ignored"));
                 continue;
             };
             if data.is_none() {
@@ -283,7 +283,9 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
                     .filter_map(|(i, e)| {
                         let appended_wrong = e.aligned_byte_offset == APPEND_ALIGNED_ELEMENT
                             && resolved_offsets.get(i).copied().unwrap_or(0) != 0;
-                        e.format.info().map(|f| (i, print_name(e), f, appended_wrong))
+                        e.format
+                            .info()
+                            .map(|f| (i, print_name(e), f, appended_wrong))
                     })
                     .collect();
                 for (i, name, _, wrong) in &els {
@@ -323,7 +325,10 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
             if slot != d.slot {
                 warnings.push(at.warning(
                     Some(t),
-                    format!("a line of slot {slot} in a dump of slot {}; ignored", d.slot),
+                    format!(
+                        "a line of slot {slot} in a dump of slot {}; ignored",
+                        d.slot
+                    ),
                 ));
                 continue;
             }
@@ -373,7 +378,9 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
                     if cell.is_some() {
                         warnings.push(at.warning(
                             Some(name),
-                            format!("vertex {index} lists element[{ce}] twice; the last line is used"),
+                            format!(
+                                "vertex {index} lists element[{ce}] twice; the last line is used"
+                            ),
                         ));
                     }
                     *cell = Some(lanes);
@@ -406,10 +413,7 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
             let ok = rest.ends_with(b"]:")
                 && parse_u32(&rest[..rest.len() - 2]) == Some(blocks.len() as u32);
             if !ok {
-                return Err(at.error(
-                    Some(t),
-                    format!("expected `element[{}]:`", blocks.len()),
-                ));
+                return Err(at.error(Some(t), format!("expected `element[{}]:`", blocks.len())));
             }
             blocks.push((n, ElementBlock::default()));
             continue;
@@ -485,12 +489,10 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
             && c as u64 != rows
         {
             let line = header_lines[section_instance as usize];
-            warnings.push(
-                At { file, line }.warning(
-                    Some(c.to_string().as_bytes()),
-                    format!("the header's count disagrees with the {rows} vertices listed"),
-                ),
-            );
+            warnings.push(At { file, line }.warning(
+                Some(c.to_string().as_bytes()),
+                format!("the header's count disagrees with the {rows} vertices listed"),
+            ));
         }
         out.values = Some(d.values);
     }
@@ -533,9 +535,11 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
                 IndexFormat::R16Uint => u16::MAX as u32,
                 IndexFormat::R32Uint => u32::MAX,
             };
-            for v in t.split(|b| b.is_ascii_whitespace()).filter(|v| !v.is_empty()) {
-                let x = parse_u32(v)
-                    .ok_or_else(|| at.error(Some(v), "not an index value"))?;
+            for v in t
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|v| !v.is_empty())
+            {
+                let x = parse_u32(v).ok_or_else(|| at.error(Some(v), "not an index value"))?;
                 if x > max {
                     return Err(at.error(
                         Some(v),
@@ -549,7 +553,10 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
         let Some((key, value)) = key_value(t) else {
             // `format 57 is illegal` (3DMigoto's own words for a bad format).
             if t.starts_with(b"format ") {
-                return Err(at.error(Some(t), "the dump's index format is not R16_UINT or R32_UINT"));
+                return Err(at.error(
+                    Some(t),
+                    "the dump's index format is not R16_UINT or R32_UINT",
+                ));
             }
             warnings.push(at.warning(Some(t), "unrecognised line ignored"));
             continue;
@@ -567,9 +574,10 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
             }
             b"topology" => {
                 let s = String::from_utf8_lossy(value);
-                topology = Some(parse_topology(&s).ok_or_else(|| {
-                    at.error(Some(value), "unknown primitive topology")
-                })?);
+                topology = Some(
+                    parse_topology(&s)
+                        .ok_or_else(|| at.error(Some(value), "unknown primitive topology"))?,
+                );
             }
             b"format" => {
                 let s = String::from_utf8_lossy(value);
@@ -589,10 +597,19 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
     if let Some(c) = index_count
         && c as usize != indices.len()
     {
-        warnings.push(At { file, line: count_line }.warning(
-            Some(c.to_string().as_bytes()),
-            format!("index count disagrees with the {} indices listed", indices.len()),
-        ));
+        warnings.push(
+            At {
+                file,
+                line: count_line,
+            }
+            .warning(
+                Some(c.to_string().as_bytes()),
+                format!(
+                    "index count disagrees with the {} indices listed",
+                    indices.len()
+                ),
+            ),
+        );
     }
     Ok(IbText {
         byte_offset,
@@ -616,14 +633,21 @@ enum Role {
 
 fn role(path: &Path) -> Option<Role> {
     let name = path.file_name()?.to_str()?;
-    if let Some(p) = name.find("-ib=").map(|p| p + 1).or_else(|| name.starts_with("ib=").then_some(0)) {
+    if let Some(p) = name
+        .find("-ib=")
+        .map(|p| p + 1)
+        .or_else(|| name.starts_with("ib=").then_some(0))
+    {
         return Some(Role::Ib(name[..p].to_string()));
     }
     let bytes = name.as_bytes();
     let mut i = 0;
     while let Some(off) = name[i..].find("vb") {
         let p = i + off;
-        let digits = bytes[p + 2..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let digits = bytes[p + 2..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         if digits > 0
             && bytes.get(p + 2 + digits) == Some(&b'=')
             && (p == 0 || bytes[p - 1] == b'-')
@@ -645,21 +669,30 @@ fn with_extension(path: &Path, ext: &str) -> PathBuf {
 fn partners(paths: &[PathBuf]) -> Result<(Vec<(u32, PathBuf)>, Option<PathBuf>), CaptureError> {
     let mut vbs = Vec::new();
     let mut ib = None;
-    let classify = |p: &Path, vbs: &mut Vec<(u32, PathBuf)>, ib: &mut Option<PathBuf>, strict: bool| -> Result<(), CaptureError> {
+    let classify = |p: &Path,
+                    vbs: &mut Vec<(u32, PathBuf)>,
+                    ib: &mut Option<PathBuf>,
+                    strict: bool|
+     -> Result<(), CaptureError> {
         let file = name_of(p);
         match role(p) {
             Some(Role::Vb(slot, _)) => {
                 if vbs.iter().any(|(s, _)| *s == slot) {
-                    return Err(At { file: &file, line: None }.error(
-                        None,
-                        format!("a second vb{slot} dump for one draw"),
-                    ));
+                    return Err(At {
+                        file: &file,
+                        line: None,
+                    }
+                    .error(None, format!("a second vb{slot} dump for one draw")));
                 }
                 vbs.push((slot, p.to_path_buf()));
             }
             Some(Role::Ib(_)) => {
                 if ib.is_some() {
-                    return Err(At { file: &file, line: None }.error(None, "a second ib dump for one draw"));
+                    return Err(At {
+                        file: &file,
+                        line: None,
+                    }
+                    .error(None, "a second ib dump for one draw"));
                 }
                 *ib = Some(p.to_path_buf());
             }
@@ -667,7 +700,10 @@ fn partners(paths: &[PathBuf]) -> Result<(Vec<(u32, PathBuf)>, Option<PathBuf>),
                 // Named explicitly without the usual naming: decide by content.
                 let bytes = read_file(p)?;
                 let head = &bytes[..bytes.len().min(4096)];
-                if head.windows(12).any(|w| w == b"first index:") || head.windows(7).any(|w| w == b"format:") && !head.windows(8).any(|w| w == b"element[") {
+                if head.windows(12).any(|w| w == b"first index:")
+                    || head.windows(7).any(|w| w == b"format:")
+                        && !head.windows(8).any(|w| w == b"element[")
+                {
                     *ib = Some(p.to_path_buf());
                 } else {
                     let slot = vbs.len() as u32;
@@ -725,7 +761,11 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     let (vbs, ib_path) = partners(paths)?;
     if vbs.is_empty() {
         let file = paths.first().map(|p| name_of(p)).unwrap_or_default();
-        return Err(At { file: &file, line: None }.error(
+        return Err(At {
+            file: &file,
+            line: None,
+        }
+        .error(
             None,
             "no vb text dump found (a file named …vb0=HASH….txt with element blocks)",
         ));
@@ -738,7 +778,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     let mut topology = None;
     for (slot_from_name, path) in &vbs {
         let file = name_of(path);
-        let at = At { file: &file, line: None };
+        let at = At {
+            file: &file,
+            line: None,
+        };
         let buf = with_extension(path, "buf");
         let binary = buf.is_file().then(|| read_file(&buf)).transpose()?;
         let text = read_file(path)?;
@@ -769,7 +812,9 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             draw.start_instance = vb.first_instance;
             draw.instance_count = vb.instance_count;
         }
-        let stride = vb.stride.ok_or_else(|| at.error(None, "no `stride:` line"))?;
+        let stride = vb
+            .stride
+            .ok_or_else(|| at.error(None, "no `stride:` line"))?;
         let data = match binary {
             Some(b) => {
                 sources.push(buf.clone());
@@ -808,10 +853,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
         if let (Some(a), Some(b)) = (topology, ib.topology)
             && a != b
         {
-            warnings.push(At { file: &file, line: None }.warning(
-                Some(b.name().as_bytes()),
-                format!("topology disagrees with the vb dump's {a}; the ib dump's is used"),
-            ));
+            warnings.push(
+                At {
+                    file: &file,
+                    line: None,
+                }
+                .warning(
+                    Some(b.name().as_bytes()),
+                    format!("topology disagrees with the vb dump's {a}; the ib dump's is used"),
+                ),
+            );
         }
         topology = ib.topology.or(topology);
         let buf = with_extension(&path, "buf");

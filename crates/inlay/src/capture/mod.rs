@@ -147,7 +147,10 @@ pub struct TextVertices {
 impl TextVertices {
     /// Number of rows (vertices) held.
     pub fn rows(&self) -> usize {
-        self.values.len().checked_div(self.elements.len()).unwrap_or(0)
+        self.values
+            .len()
+            .checked_div(self.elements.len())
+            .unwrap_or(0)
     }
 
     /// The lanes of capture element `element` for element number `n`, if the text has them.
@@ -451,11 +454,15 @@ pub fn parse_topology(s: &str) -> Option<Topology> {
         return Some(t);
     }
     let t = s.trim().to_ascii_lowercase();
-    let t = ["d3d_primitive_topology_", "d3d11_primitive_topology_", "d3d10_primitive_topology_"]
-        .iter()
-        .find_map(|p| t.strip_prefix(p))
-        .unwrap_or(&t)
-        .to_string();
+    let t = [
+        "d3d_primitive_topology_",
+        "d3d11_primitive_topology_",
+        "d3d10_primitive_topology_",
+    ]
+    .iter()
+    .find_map(|p| t.strip_prefix(p))
+    .unwrap_or(&t)
+    .to_string();
     let squash = |x: &str| x.replace('_', "");
     let wanted = squash(&t);
     let basic = [

@@ -93,12 +93,23 @@ mod tests {
     #[test]
     fn floats_round_trip_exactly() {
         for bits in [
-            0u32, 0x8000_0000, 1, 0x3f80_0000, 0xbf80_0000, 0x7f7f_ffff, 0x0080_0000, 0x3eaa_aaab,
+            0u32,
+            0x8000_0000,
+            1,
+            0x3f80_0000,
+            0xbf80_0000,
+            0x7f7f_ffff,
+            0x0080_0000,
+            0x3eaa_aaab,
         ] {
             let f = f32::from_bits(bits);
             // `{:e}` with 9 significant digits is what %.9g carries.
             let text = format!("{f:.8e}");
-            assert_eq!(parse_value(text.as_bytes(), Kind::Float), Ok(bits), "{text}");
+            assert_eq!(
+                parse_value(text.as_bytes(), Kind::Float),
+                Ok(bits),
+                "{text}"
+            );
         }
         assert_eq!(
             parse_value(b"1.19203536e-10", Kind::Float),

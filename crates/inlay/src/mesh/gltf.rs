@@ -177,7 +177,11 @@ fn raw_accessors(a: &Attribute, name: &str) -> (Vec<Acc>, u64) {
     }
     let lanes = || a.values.iter().flat_map(|v| v[..comps].iter().copied());
     let (lo, hi) = lanes().fold((i64::MAX, i64::MIN), |(lo, hi), b| {
-        let x = if kind == Kind::Sint { b as i32 as i64 } else { b as i64 };
+        let x = if kind == Kind::Sint {
+            b as i32 as i64
+        } else {
+            b as i64
+        };
         (lo.min(x), hi.max(x))
     });
     let pick = if lo >= 0 && hi <= 255 {
@@ -252,7 +256,9 @@ fn custom_name(a: &Attribute, taken: &mut Vec<String>) -> String {
     let mut name = base.clone();
     let mut k = 2;
     while taken.iter().any(|t| t.eq_ignore_ascii_case(&name))
-        || taken.iter().any(|t| t.eq_ignore_ascii_case(&format!("{name}_HI")))
+        || taken
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(&format!("{name}_HI")))
     {
         name = format!("{base}_{k}");
         k += 1;
@@ -381,7 +387,10 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
             exact = !changed && nf == 0 && !int;
         } else if let Some(set) = joints.iter().position(|&t| t == i) {
             let name = format!("JOINTS_{set}");
-            let wide = a.values.iter().any(|v| v[..comps.min(4)].iter().any(|&x| x > 255));
+            let wide = a
+                .values
+                .iter()
+                .any(|v| v[..comps.min(4)].iter().any(|&x| x > 255));
             let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
             let mut data = Vec::with_capacity(a.values.len() * 4 * ctype_size(ct));
             for v in &a.values {
@@ -536,8 +545,16 @@ fn build(mesh: &Mesh) -> Document {
     let mut offset = 0usize;
     let mut add = |acc: Acc, target: Option<u32>, vertex_attribute: bool| -> usize {
         let esize = acc.element_size();
-        let stride = if vertex_attribute { esize.next_multiple_of(4) } else { esize };
-        let len = if acc.count == 0 { 0 } else { stride * acc.count };
+        let stride = if vertex_attribute {
+            esize.next_multiple_of(4)
+        } else {
+            esize
+        };
+        let len = if acc.count == 0 {
+            0
+        } else {
+            stride * acc.count
+        };
         let mut view = json!({"buffer": 0, "byteOffset": offset, "byteLength": len.max(4)});
         if vertex_attribute && stride != esize {
             view["byteStride"] = json!(stride);
@@ -638,7 +655,8 @@ fn build(mesh: &Mesh) -> Document {
                         attrs.insert(nm, json!(i));
                     }
                 }
-                let mut m = json!({"name": format!("instance {id}"), "primitives": [primitive(&attrs)]});
+                let mut m =
+                    json!({"name": format!("instance {id}"), "primitives": [primitive(&attrs)]});
                 if id == 0 {
                     m["extras"] = json!({"inlay": extras.clone()});
                 }
@@ -787,7 +805,10 @@ fn uri_unescape(s: &str) -> String {
     while i < bytes.len() {
         if bytes[i] == b'%'
             && i + 2 < bytes.len() + 0
-            && let Ok(v) = u8::from_str_radix(std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"), 16)
+            && let Ok(v) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            )
         {
             out.push(v);
             i += 3;
@@ -876,7 +897,11 @@ pub fn read_glb(
         let end = start
             .checked_add(len)
             .filter(|&e| e <= total)
-            .ok_or_else(|| err(format!("chunk at byte {pos} runs past the end ({len} bytes)")))?;
+            .ok_or_else(|| {
+                err(format!(
+                    "chunk at byte {pos} runs past the end ({len} bytes)"
+                ))
+            })?;
         match kind {
             b"JSON" if json.is_none() => json = Some(&bytes[start..end]),
             b"BIN\0" if bin.is_none() => bin = Some(&bytes[start..end]),
@@ -885,8 +910,7 @@ pub fn read_glb(
         pos = end.next_multiple_of(4);
     }
     let json = json.ok_or_else(|| err("no JSON chunk".into()))?;
-    let doc: Value =
-        serde_json::from_slice(json).map_err(|e| err(format!("JSON chunk: {e}")))?;
+    let doc: Value = serde_json::from_slice(json).map_err(|e| err(format!("JSON chunk: {e}")))?;
     read_document(file, &doc, bin, external)
 }
 
@@ -914,17 +938,28 @@ fn read_document(
         message: m,
     };
     let mut buffers: Vec<Vec<u8>> = Vec::new();
-    for (i, b) in doc["buffers"].as_array().cloned().unwrap_or_default().iter().enumerate() {
+    for (i, b) in doc["buffers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let data = match b["uri"].as_str() {
             None => glb_bin
-                .ok_or_else(|| err(format!("buffers[{i}] has no uri and there is no GLB BIN chunk")))?
+                .ok_or_else(|| {
+                    err(format!(
+                        "buffers[{i}] has no uri and there is no GLB BIN chunk"
+                    ))
+                })?
                 .to_vec(),
             Some(uri) if uri.starts_with("data:") => {
                 return Err(err(format!(
                     "buffers[{i}]: data URIs are not read; save the glTF with a separate .bin or as .glb"
                 )));
             }
-            Some(uri) => external(&uri_unescape(uri)).map_err(|e| err(format!("buffers[{i}] `{uri}`: {e}")))?,
+            Some(uri) => external(&uri_unescape(uri))
+                .map_err(|e| err(format!("buffers[{i}] `{uri}`: {e}")))?,
         };
         let declared = b["byteLength"].as_u64().unwrap_or(0);
         if (data.len() as u64) < declared {
@@ -1035,10 +1070,17 @@ fn read_accessor(
     };
     let view = &doc["bufferViews"][view_index as usize];
     let buffer = view["buffer"].as_u64().ok_or("bufferView without buffer")? as usize;
-    let data = buffers.get(buffer).ok_or("bufferView names a missing buffer")?;
+    let data = buffers
+        .get(buffer)
+        .ok_or("bufferView names a missing buffer")?;
     let vstart = view["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let vlen = view["byteLength"].as_u64().ok_or("bufferView without byteLength")? as usize;
-    let stride = view["byteStride"].as_u64().map(|s| s as usize).unwrap_or(esize);
+    let vlen = view["byteLength"]
+        .as_u64()
+        .ok_or("bufferView without byteLength")? as usize;
+    let stride = view["byteStride"]
+        .as_u64()
+        .map(|s| s as usize)
+        .unwrap_or(esize);
     let aoff = a["byteOffset"].as_u64().unwrap_or(0) as usize;
     let view_data = vstart
         .checked_add(vlen)

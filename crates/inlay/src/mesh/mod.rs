@@ -336,9 +336,8 @@ impl Mesh {
             ia.set_index_buffer(Some(*ib))
                 .map_err(|e| MeshError::Draw(format!("{file}: {e}")))?;
         }
-        ia.set_topology(input.topology).map_err(|e| {
-            MeshError::Draw(format!("{e}; say the topology (--topology)"))
-        })?;
+        ia.set_topology(input.topology)
+            .map_err(|e| MeshError::Draw(format!("{e}; say the topology (--topology)")))?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -354,9 +353,10 @@ impl Mesh {
         let mut prims: Vec<u32> = Vec::new();
         let topology = input.topology;
         let mode = match topology {
-            Topology::LineList | Topology::LineStrip | Topology::LineListAdj | Topology::LineStripAdj => {
-                Mode::Lines
-            }
+            Topology::LineList
+            | Topology::LineStrip
+            | Topology::LineListAdj
+            | Topology::LineStripAdj => Mode::Lines,
             Topology::TriangleList
             | Topology::TriangleStrip
             | Topology::TriangleListAdj
@@ -428,7 +428,8 @@ impl Mesh {
             (0, list.len() as u32, Some(list), indices)
         };
         // Per-vertex data: the fast fetch for bound slots, text values for text slots.
-        let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS as u32)
+        let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS
+            as u32)
             .map(|s| ia.vertex_buffer(s).copied())
             .collect();
         let plan = FetchPlan::new(layout, &bindings).map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -498,7 +499,9 @@ impl Mesh {
         // Reads past the data and missing text values are warnings, never silent.
         for s in &input.slots {
             let slot_elements: Vec<usize> = (0..elements.len())
-                .filter(|&e| elements[e].slot == s.slot && elements[e].class == InputClass::PerVertex)
+                .filter(|&e| {
+                    elements[e].slot == s.slot && elements[e].class == InputClass::PerVertex
+                })
                 .collect();
             if slot_elements.is_empty() {
                 continue;
@@ -511,7 +514,11 @@ impl Mesh {
                         .max()
                         .unwrap_or(0);
                     let held = if s.stride == 0 {
-                        if (s.offset as u64 + extent) <= data.len() as u64 { u64::MAX } else { 0 }
+                        if (s.offset as u64 + extent) <= data.len() as u64 {
+                            u64::MAX
+                        } else {
+                            0
+                        }
                     } else {
                         let avail = (data.len() as u64).saturating_sub(s.offset as u64);
                         if avail >= extent {
@@ -539,13 +546,17 @@ impl Mesh {
                     let mut missing = 0u64;
                     let mut first_missing = None;
                     for &e in &slot_elements {
+                        let oob = elements[e]
+                            .format
+                            .info()
+                            .map_or([0; 4], crate::convert::out_of_bounds);
                         for (k, row) in per_vertex[e].iter_mut().enumerate() {
                             match text.get(e, element_of(k)) {
                                 Some(v) => *row = v,
                                 None => {
                                     missing += 1;
                                     first_missing.get_or_insert((k, e));
-                                    *row = [0, 0, 0, 0];
+                                    *row = oob;
                                 }
                             }
                         }
@@ -553,7 +564,7 @@ impl Mesh {
                     if let Some((k, e)) = first_missing {
                         warnings.push(format!(
                             "{}: {missing} element values the draw reads are not in the text dump \
-                             (first: vertex {} element[{e}] {}); they are written as zero",
+                             (first: vertex {} element[{e}] {}); they read as out-of-bounds data does (zero)",
                             s.file,
                             element_of(k),
                             elements[e].semantic_name
@@ -572,7 +583,11 @@ impl Mesh {
             }
             .element_index(le.step_rate);
             match slot.map(|s| s.data) {
-                Some(SlotSource::Text(t)) => t.get(e, number).unwrap_or([0; 4]),
+                Some(SlotSource::Text(t)) => t.get(e, number).unwrap_or_else(|| {
+                    le.format
+                        .info()
+                        .map_or([0; 4], crate::convert::out_of_bounds)
+                }),
                 _ => {
                     let mut one = [[0u32; 4]; 1];
                     let mut outs: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; 1]; elements.len()];
@@ -594,12 +609,12 @@ impl Mesh {
             }
         };
         let names = |e: usize| -> (String, u32) {
-            input
-                .names
-                .get(e)
-                .cloned()
-                .flatten()
-                .unwrap_or_else(|| (elements[e].semantic_name.clone(), elements[e].semantic_index))
+            input.names.get(e).cloned().flatten().unwrap_or_else(|| {
+                (
+                    elements[e].semantic_name.clone(),
+                    elements[e].semantic_index,
+                )
+            })
         };
         let mut attributes = Vec::new();
         let mut instance_attributes = Vec::new();
@@ -614,7 +629,11 @@ impl Mesh {
                     values: std::mem::take(&mut per_vertex[e]),
                 });
             } else if options.instances == Instances::First {
-                let v = if instance_count > 0 { instance_values(e, 0) } else { [0; 4] };
+                let v = if instance_count > 0 {
+                    instance_values(e, 0)
+                } else {
+                    [0; 4]
+                };
                 attributes.push(Attribute {
                     element: e,
                     semantic,
@@ -628,7 +647,9 @@ impl Mesh {
                     semantic,
                     semantic_index,
                     format: le.format,
-                    values: (0..instance_count).map(|id| instance_values(e, id)).collect(),
+                    values: (0..instance_count)
+                        .map(|id| instance_values(e, id))
+                        .collect(),
                 });
             }
         }
@@ -717,12 +738,7 @@ pub enum FileKind {
 impl FileKind {
     /// The kind a file name's extension names.
     pub fn from_path(path: &std::path::Path) -> Option<FileKind> {
-        match path
-            .extension()?
-            .to_str()?
-            .to_ascii_lowercase()
-            .as_str()
-        {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "glb" => Some(FileKind::Glb),
             "gltf" => Some(FileKind::Gltf),
             "obj" => Some(FileKind::Obj),

@@ -25,7 +25,11 @@ pub(crate) fn lane_f32(a: &Attribute, v: &[u32; 4], l: usize) -> (f32, bool) {
         Kind::Sint => v[l] as i32 as f32,
         _ => f32::from_bits(v[l]),
     };
-    if x.is_finite() { (x, true) } else { (0.0, false) }
+    if x.is_finite() {
+        (x, true)
+    } else {
+        (0.0, false)
+    }
 }
 
 /// Writes `mesh` as OBJ text.
@@ -39,7 +43,11 @@ pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
     let normal = find(mesh, "NORMAL", 0);
     let tex = find(mesh, "TEXCOORD", 0);
     let mut w = io::BufWriter::with_capacity(1 << 16, out);
-    writeln!(w, "# written by inlay: {} vertices, draw {}", mesh.vertex_count, mesh.draw)?;
+    writeln!(
+        w,
+        "# written by inlay: {} vertices, draw {}",
+        mesh.vertex_count, mesh.draw
+    )?;
     for a in &mesh.attributes {
         let used = [Some(position), normal, tex]
             .iter()
@@ -80,7 +88,11 @@ pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         line.push_str(tag);
         for &i in p {
             let k = i as u64 + 1;
-            match (tex.is_some(), normal.is_some(), mesh.mode == Mode::Triangles) {
+            match (
+                tex.is_some(),
+                normal.is_some(),
+                mesh.mode == Mode::Triangles,
+            ) {
                 (true, true, true) => write!(line, " {k}/{k}/{k}"),
                 (false, true, true) => write!(line, " {k}//{k}"),
                 (true, false, true) => write!(line, " {k}/{k}"),

@@ -43,7 +43,9 @@ pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         h.push_str("property float s\nproperty float t\n");
     }
     if color.is_some() {
-        h.push_str("property uchar red\nproperty uchar green\nproperty uchar blue\nproperty uchar alpha\n");
+        h.push_str(
+            "property uchar red\nproperty uchar green\nproperty uchar blue\nproperty uchar alpha\n",
+        );
     }
     for a in &others {
         let ty = match a.kind() {
@@ -53,10 +55,19 @@ pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         };
         let name: String = format!("{}{}", a.semantic, a.semantic_index)
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         for l in 0..a.components() {
-            h.push_str(&format!("property {ty} {name}_{}\n", ["x", "y", "z", "w"][l]));
+            h.push_str(&format!(
+                "property {ty} {name}_{}\n",
+                ["x", "y", "z", "w"][l]
+            ));
         }
     }
     let prims = mesh.indices.len() / mesh.mode.vertices();
