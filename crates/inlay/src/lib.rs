@@ -11,7 +11,7 @@
 //! * [`layout`] — the resolved layout handed to the input assembler;
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`], and the memory-roof benchmark;
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
 //! * `capture` (feature `capture`) — 3DMigoto, importer and RenderDoc dumps read into elements,
 //!   buffers and a draw;
 //! * `mesh` (feature `mesh`) — a draw's primitives and attributes as an indexed mesh, written as

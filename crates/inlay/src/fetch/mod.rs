@@ -43,7 +43,6 @@
 //! Memory: nothing is allocated per call (pinned by `tests/fetch_diff.rs::
 //! decode_allocates_nothing`); scratch space (at most ~50 KiB) lives on the stack.
 
-pub mod bench;
 pub mod program;
 #[cfg(target_arch = "x86_64")]
 mod simd;

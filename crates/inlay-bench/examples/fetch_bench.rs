@@ -1,13 +1,13 @@
-//! Runs the fast-fetch benchmark: `cargo run --release -p inlay --example fetch_bench --
-//! [--json] [--vertices N] [--threads N] [--repeats N] [--portable | --isa avx2|avx512|portable]`.
+//! Runs the benchmark with a chosen instruction set: `cargo run --release -p inlay-bench
+//! --example fetch_bench -- [--json] [--vertices N] [--threads N] [--pairs N]
+//! [--isa avx2|avx512|portable]` (`inlay bench` runs the same with the default kernels).
 
 use inlay::fetch::Isa;
-use inlay::fetch::bench::{BenchOptions, run_with_isa};
+use inlay_bench::{Options, run};
 
 fn main() {
-    let mut opts = BenchOptions::default();
+    let mut opts = Options::default();
     let mut json = false;
-    let mut isa = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut num = |name: &str| -> u64 {
@@ -17,9 +17,8 @@ fn main() {
         };
         match a.as_str() {
             "--json" => json = true,
-            "--portable" => opts.portable = true,
             "--isa" => {
-                isa = Some(match args.next().as_deref() {
+                opts.isa = Some(match args.next().as_deref() {
                     Some("avx512") => Isa::Avx512,
                     Some("avx2") => Isa::Avx2,
                     Some("portable") => Isa::Portable,
@@ -28,16 +27,11 @@ fn main() {
             }
             "--vertices" => opts.vertices = num("--vertices") as u32,
             "--threads" => opts.threads = num("--threads") as usize,
-            "--repeats" => opts.repeats = num("--repeats") as usize,
+            "--pairs" => opts.pairs = num("--pairs") as usize,
             other => panic!("unknown argument {other}"),
         }
     }
-    let isa = isa.unwrap_or(if opts.portable {
-        Isa::Portable
-    } else {
-        Isa::detect()
-    });
-    let report = run_with_isa(&opts, isa);
+    let report = run(&opts);
     if json {
         println!("{}", report.to_json());
     } else {
