@@ -74,6 +74,10 @@ pub struct DecodeArgs {
     /// Print all four register lanes, not just the components the format has
     #[arg(long)]
     pub all_lanes: bool,
+    /// Print the primitives (SV_PrimitiveID, instance, stream positions, element numbers)
+    /// instead of the vertices
+    #[arg(long)]
+    pub primitives: bool,
     /// Write to FILE (atomically) instead of standard output
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -484,6 +488,9 @@ struct Writer<'c> {
     line: String,
     /// One cell being built (table).
     cell: String,
+    /// The per-vertex element number is `first + vertex_id` (StartVertexLocation, or
+    /// BaseVertexLocation for indexed draws; ia-semantics §3).
+    element_base: u32,
 }
 
 impl Writer<'_> {
@@ -512,6 +519,7 @@ impl Writer<'_> {
         let mut names = vec![
             "position".to_string(),
             "vertex_id".to_string(),
+            "element".to_string(),
             "instance_id".to_string(),
         ];
         for c in self.columns {
@@ -524,7 +532,7 @@ impl Writer<'_> {
                 self.widths = names
                     .iter()
                     .enumerate()
-                    .map(|(i, n)| n.len().max(if i < 3 { 8 } else { 12 }))
+                    .map(|(i, n)| n.len().max(if i < 4 { 8 } else { 12 }))
                     .collect();
                 let line: Vec<String> = names
                     .iter()
@@ -548,6 +556,9 @@ impl Writer<'_> {
                 index += 1;
                 self.cell(index, |b| write!(b, "{}", v.vertex_id));
                 index += 1;
+                let element = self.element_base.wrapping_add(v.vertex_id);
+                self.cell(index, |b| write!(b, "{element}"));
+                index += 1;
                 self.cell(index, |b| write!(b, "{}", v.instance_id));
                 for c in self.columns {
                     for &l in &c.lanes {
@@ -562,10 +573,11 @@ impl Writer<'_> {
             }
             OutputFormat::Json => {
                 let mut s = format!(
-                    "{}{{\"position\": {}, \"vertex_id\": {}, \"instance_id\": {}",
+                    "{}{{\"position\": {}, \"vertex_id\": {}, \"element\": {}, \"instance_id\": {}",
                     if self.first { " " } else { "," },
                     v.position,
                     v.vertex_id,
+                    self.element_base.wrapping_add(v.vertex_id),
                     v.instance_id
                 );
                 self.first = false;
@@ -761,6 +773,18 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     })?;
 
+    if args.primitives {
+        let out: &mut dyn Write = match file.as_mut() {
+            Some(f) => f,
+            None => stdout,
+        };
+        crate::primitives::write(&draw, args.format, out)
+            .map_err(|e| CliError::io("cannot write the primitives", e))?;
+        if let Some(f) = file {
+            f.commit()?;
+        }
+        return Ok(0);
+    }
     // Skip to the first position wanted without fetching.
     let mut walker = draw.walk();
     if range_start > 0 {
@@ -791,6 +815,11 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         first: true,
         line: String::new(),
         cell: String::new(),
+        element_base: if draw.params().indexed {
+            draw.params().base_vertex as u32
+        } else {
+            draw.params().start
+        },
     };
     let out: &mut dyn Write = match file.as_mut() {
         Some(f) => f,

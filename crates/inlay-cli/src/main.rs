@@ -10,6 +10,7 @@ mod demo;
 mod export;
 mod map;
 mod output;
+mod primitives;
 mod shader;
 mod source;
 mod style;

@@ -15,11 +15,12 @@
 //! Indexed semantics are mapped only while their set numbers run 0, 1, 2, … (glTF requires
 //! continuity). Every other element, and every element a conversion changed (values
 //! normalised, lanes dropped, non-finite floats replaced by 0, integers made floats), is also
-//! written unchanged as a custom attribute `_NAME` (`_NAMEi` for semantic index i > 0): floats
-//! as FLOAT, integers as the smallest of (U)BYTE/(U)SHORT that holds them, 32-bit integers
-//! that fit no 16-bit type as two UNSIGNED_SHORT attributes `_NAME` (low halves) and
-//! `_NAME_HI` (high halves). So nothing is lost, except NaN/infinity values, which glTF cannot
-//! hold (replaced by 0, counted in a warning). The original layout, formats, slots, draw and
+//! written unchanged as a custom attribute `_NAME` (`_NAMEi` for semantic index i > 0): the
+//! four register lanes as VEC4 FLOAT, integers as their exact float values, or — past 2^24 —
+//! as the float values of their low and high 16-bit halves in `_NAME` and `_NAME_HI`. So
+//! nothing is lost, except NaN/infinity values, which glTF cannot hold (replaced by 0,
+//! counted in a warning). Under `--instances attributes` the node's `EXT_mesh_gpu_instancing`
+//! holds the per-instance elements the same way, beside an all-zero `TRANSLATION`. The original layout, formats, slots, draw and
 //! the attribute ↔ element map go into `meshes[0].extras.inlay`, which [`read_glb`] /
 //! [`read_gltf`] use to import the mesh back.
 //!
@@ -155,94 +156,60 @@ fn normalize3(x: &mut [f32; 4], zero: [f32; 3]) {
     }
 }
 
-/// The exact lanes of an attribute as custom accessors (one, or low/high halves).
+/// The exact lanes of an attribute as custom accessors: always VEC4 FLOAT — the four register
+/// lanes the input assembler delivers — so that every custom attribute has one shape (Blender
+/// 4.2's importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658).
+/// Integers are exact as floats up to 2^24; past that the low and high 16-bit halves go to
+/// `_NAME` and `_NAME_HI`.
 fn raw_accessors(a: &Attribute, name: &str) -> (Vec<Acc>, u64) {
-    let comps = a.components();
     let kind = a.kind();
     let count = a.values.len();
-    if kind.is_float_like() || !matches!(kind, Kind::Uint | Kind::Sint) {
-        let (data, _, non_finite, _, _) = floats(&a.values, comps, Kind::Float, |_| {});
-        return (
-            vec![Acc {
-                name: name.to_string(),
-                ctype: FLOAT,
-                comps,
-                count,
-                data,
-                min_max: None,
-                normalized: false,
-            }],
-            non_finite,
-        );
+    let acc = |name: String, data: Vec<u8>| Acc {
+        name,
+        ctype: FLOAT,
+        comps: 4,
+        count,
+        data,
+        min_max: None,
+        normalized: false,
+    };
+    if !matches!(kind, Kind::Uint | Kind::Sint) {
+        let (data, _, non_finite, _, _) = floats(&a.values, 4, Kind::Float, |_| {});
+        return (vec![acc(name.to_string(), data)], non_finite);
     }
-    let lanes = || a.values.iter().flat_map(|v| v[..comps].iter().copied());
-    let (lo, hi) = lanes().fold((i64::MAX, i64::MIN), |(lo, hi), b| {
-        let x = if kind == Kind::Sint {
+    let value = |b: u32| -> i64 {
+        if kind == Kind::Sint {
             b as i32 as i64
         } else {
             b as i64
-        };
-        (lo.min(x), hi.max(x))
-    });
-    let pick = if lo >= 0 && hi <= 255 {
-        Some(UNSIGNED_BYTE)
-    } else if lo >= -128 && hi <= 127 {
-        Some(BYTE)
-    } else if lo >= 0 && hi <= 65535 {
-        Some(UNSIGNED_SHORT)
-    } else if lo >= -32768 && hi <= 32767 {
-        Some(SHORT)
-    } else {
-        None
+        }
     };
-    if let Some(ct) = pick {
-        let mut data = Vec::with_capacity(count * comps * ctype_size(ct));
-        for b in lanes() {
-            match ct {
-                UNSIGNED_BYTE | BYTE => data.push(b as u8),
-                _ => data.extend_from_slice(&(b as u16).to_le_bytes()),
+    let exact = a
+        .values
+        .iter()
+        .all(|v| v.iter().all(|&b| value(b).abs() <= 1 << 24));
+    if exact {
+        let mut data = Vec::with_capacity(count * 16);
+        for v in &a.values {
+            for &b in v {
+                data.extend_from_slice(&(value(b) as f32).to_le_bytes());
             }
         }
-        return (
-            vec![Acc {
-                name: name.to_string(),
-                ctype: ct,
-                comps,
-                count,
-                data,
-                min_max: None,
-                normalized: false,
-            }],
-            0,
-        );
+        return (vec![acc(name.to_string(), data)], 0);
     }
     let half = |shift: u32| {
-        let mut data = Vec::with_capacity(count * comps * 2);
-        for b in lanes() {
-            data.extend_from_slice(&((b >> shift) as u16).to_le_bytes());
+        let mut data = Vec::with_capacity(count * 16);
+        for v in &a.values {
+            for &b in v {
+                data.extend_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
+            }
         }
         data
     };
     (
         vec![
-            Acc {
-                name: name.to_string(),
-                ctype: UNSIGNED_SHORT,
-                comps,
-                count,
-                data: half(0),
-                min_max: None,
-                normalized: false,
-            },
-            Acc {
-                name: format!("{name}_HI"),
-                ctype: UNSIGNED_SHORT,
-                comps,
-                count,
-                data: half(16),
-                min_max: None,
-                normalized: false,
-            },
+            acc(name.to_string(), half(0)),
+            acc(format!("{name}_HI"), half(16)),
         ],
         0,
     )
@@ -675,6 +642,25 @@ fn build(mesh: &Mesh) -> Document {
                     let i = add(acc, None, false);
                     inst.insert(nm, json!(i));
                 }
+            }
+            if !inst.is_empty() {
+                // Identity placements: the extension's viewers (Blender among them) need a
+                // transform attribute to instance the mesh at all.
+                let zeros = vec![0u8; mesh.instance_count as usize * 12];
+                let i = add(
+                    Acc {
+                        name: "TRANSLATION".into(),
+                        ctype: FLOAT,
+                        comps: 3,
+                        count: mesh.instance_count as usize,
+                        data: zeros,
+                        min_max: None,
+                        normalized: false,
+                    },
+                    None,
+                    false,
+                );
+                inst.insert("TRANSLATION".into(), json!(i));
             }
             meshes.push(json!({"name": "draw", "primitives": [primitive(&attributes)], "extras": {"inlay": extras}}));
             let mut node = json!({"name": "draw", "mesh": 0});
