@@ -161,10 +161,11 @@ fn real_dumps_export_with_manifest_counts() {
     let view = &doc["bufferViews"][pos["bufferView"].as_u64().unwrap() as usize];
     let bin = &glb[20 + json_len + 8..];
     let o = view["byteOffset"].as_u64().unwrap() as usize;
-    let x: Vec<f32> = (0..3)
-        .map(|k| f32::from_le_bytes(bin[o + 4 * k..o + 4 * k + 4].try_into().unwrap()))
+    let x: Vec<u32> = (0..3)
+        .map(|k| u32::from_le_bytes(bin[o + 4 * k..o + 4 * k + 4].try_into().unwrap()))
         .collect();
-    assert_eq!(x, [1.19203536e-10, 0.095853202, 0.214233875]);
+    // `1.19203536e-10, 0.095853202, 0.214233875` as f32 bits.
+    assert_eq!(x, [0x2f03_10d0, 0x3dc4_4eaf, 0x3e5b_6020]);
     // Mona: three slots of .buf files with a layout, R16 indices (MANIFEST rows 12–15).
     let mona = d.join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless");
     let layout = out.join("mona.json");

@@ -666,7 +666,10 @@ fn with_extension(path: &Path, ext: &str) -> PathBuf {
 
 /// The text dumps of one draw: the files named, or (one file named) its partners found by
 /// name in its folder.
-fn partners(paths: &[PathBuf]) -> Result<(Vec<(u32, PathBuf)>, Option<PathBuf>), CaptureError> {
+/// The vb dumps by slot and the ib dump of one draw.
+type Partners = (Vec<(u32, PathBuf)>, Option<PathBuf>);
+
+fn partners(paths: &[PathBuf]) -> Result<Partners, CaptureError> {
     let mut vbs = Vec::new();
     let mut ib = None;
     let classify = |p: &Path,
@@ -773,7 +776,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     let mut warnings = Vec::new();
     let mut sources = Vec::new();
     let mut slots = Vec::new();
-    let mut elements: Option<(Vec<InputElementDesc>, Vec<Option<(String, u32)>>, String)> = None;
+    let mut elements: Option<(super::Elements, String)> = None;
     let mut draw = DrawInfo::default();
     let mut topology = None;
     for (slot_from_name, path) in &vbs {
@@ -796,8 +799,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             ));
         }
         match &elements {
-            None => elements = Some((vb.elements.clone(), vb.remapped.clone(), file.clone())),
-            Some((e, _, first)) if *e != vb.elements => warnings.push(at.warning(
+            None => elements = Some(((vb.elements.clone(), vb.remapped.clone()), file.clone())),
+            Some(((e, _), first)) if *e != vb.elements => warnings.push(at.warning(
                 None,
                 format!("its element blocks differ from {first}'s; {first}'s are used"),
             )),
@@ -842,7 +845,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             source: path.clone(),
         });
     }
-    let (elements, remapped, _) = elements.expect("at least one vb");
+    let ((elements, remapped), _) = elements.expect("at least one vb");
     let mut index = None;
     if let Some(path) = ib_path {
         let file = name_of(&path);

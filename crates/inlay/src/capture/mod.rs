@@ -590,11 +590,14 @@ pub(crate) fn element_field(
     Ok(true)
 }
 
+/// Elements with their remapped names, as the readers return them.
+pub(crate) type Elements = (Vec<InputElementDesc>, Vec<Option<(String, u32)>>);
+
 /// Finishes element blocks: every block needs a name and a format.
 pub(crate) fn finish_elements(
     file: &str,
     blocks: Vec<(usize, ElementBlock)>,
-) -> Result<(Vec<InputElementDesc>, Vec<Option<(String, u32)>>), CaptureError> {
+) -> Result<Elements, CaptureError> {
     let mut elements = Vec::with_capacity(blocks.len());
     let mut remapped = Vec::with_capacity(blocks.len());
     for (line, b) in blocks {

@@ -238,13 +238,10 @@ fn custom_name(a: &Attribute, taken: &mut Vec<String>) -> String {
 fn continuous(attrs: &[Attribute], names: &[&str], ok: impl Fn(&Attribute) -> bool) -> Vec<usize> {
     let mut sets = Vec::new();
     let mut n = 0;
-    loop {
-        let Some(i) = attrs
-            .iter()
-            .position(|a| is(&a.semantic, names) && a.semantic_index == n && ok(a))
-        else {
-            break;
-        };
+    while let Some(i) = attrs
+        .iter()
+        .position(|a| is(&a.semantic, names) && a.semantic_index == n && ok(a))
+    {
         sets.push(i);
         n += 1;
     }
@@ -361,8 +358,8 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
             let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
             let mut data = Vec::with_capacity(a.values.len() * 4 * ctype_size(ct));
             for v in &a.values {
-                for l in 0..4 {
-                    let x = if l < comps { v[l] } else { 0 };
+                for (l, &lane) in v.iter().enumerate() {
+                    let x = if l < comps { lane } else { 0 };
                     if wide {
                         data.extend_from_slice(&(x as u16).to_le_bytes());
                     } else {
@@ -790,7 +787,7 @@ fn uri_unescape(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%'
-            && i + 2 < bytes.len() + 0
+            && i + 2 < bytes.len()
             && let Ok(v) = u8::from_str_radix(
                 std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
                 16,

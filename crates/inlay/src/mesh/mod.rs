@@ -408,7 +408,7 @@ impl Mesh {
             .fold((u32::MAX, 0u32), |(a, b), &e| (a.min(e), b.max(e)));
         let (vertex_base, vertex_count, vertex_elements, indices) = if elems.is_empty() {
             (0, 0, None, Vec::new())
-        } else if (hi - lo) as u64 + 1 <= 4 * elems.len() as u64 + 1024 {
+        } else if ((hi - lo) as u64) < 4 * elems.len() as u64 + 1024 {
             let indices = prims.iter().map(|&e| e - lo).collect();
             (lo, hi - lo + 1, None, indices)
         } else {
