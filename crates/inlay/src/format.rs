@@ -119,6 +119,54 @@ pub struct Component {
     pub kind: Kind,
 }
 
+/// The bit layout of a FLOAT component: exponent and mantissa widths and whether it has a
+/// sign bit. The widths follow from the component's width (spec §3.1: binary32; §3.1.5:
+/// binary16, 5 exponent and 10 mantissa bits; §3.1.6 and §19.3.3: the unsigned 11- and 10-bit
+/// floats of `R11G11B10_FLOAT`, 5 exponent bits and 6 or 5 mantissa bits, no sign). The
+/// exponent bias is `2^(exponent_bits − 1) − 1` (127 or 15).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct FloatEncoding {
+    /// Exponent bits (8 or 5).
+    pub exponent_bits: u8,
+    /// Mantissa (fraction) bits (23, 10, 6 or 5).
+    pub mantissa_bits: u8,
+    /// Whether the top bit is a sign bit (false for the 11- and 10-bit floats).
+    pub signed: bool,
+}
+
+impl FloatEncoding {
+    /// The encoding of a FLOAT component `bits` wide, if DXGI defines one.
+    pub const fn for_width(bits: u8) -> Option<FloatEncoding> {
+        let (exponent_bits, mantissa_bits, signed) = match bits {
+            32 => (8, 23, true),
+            16 => (5, 10, true),
+            11 => (5, 6, false),
+            10 => (5, 5, false),
+            _ => return None,
+        };
+        Some(FloatEncoding {
+            exponent_bits,
+            mantissa_bits,
+            signed,
+        })
+    }
+
+    /// The exponent bias.
+    pub const fn bias(&self) -> i32 {
+        (1 << (self.exponent_bits - 1)) - 1
+    }
+}
+
+impl Component {
+    /// The float layout of a [`Kind::Float`] component (`None` for other kinds).
+    pub const fn float_encoding(&self) -> Option<FloatEncoding> {
+        match self.kind {
+            Kind::Float => FloatEncoding::for_width(self.bits),
+            _ => None,
+        }
+    }
+}
+
 /// Whether a capability is available at a feature level.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Support {

@@ -12,6 +12,9 @@
 //! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
 //!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
+//! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
+//!   (both roundings of the conformance schema), a vertex writer, repack between layouts and
+//!   a compiled fast encode.
 //! * `capture` (feature `capture`) — 3DMigoto, importer and RenderDoc dumps read into elements,
 //!   buffers and a draw;
 //! * `mesh` (feature `mesh`) — a draw's primitives and attributes as an indexed mesh, written as
@@ -30,6 +33,7 @@ pub mod convert;
 pub mod diag;
 pub mod dxbc;
 pub mod element;
+pub mod encode;
 pub mod fetch;
 pub mod format;
 pub mod layout;

@@ -1,0 +1,908 @@
+//! `inlay.decode`: a draw's vertex stream decoded into numpy arrays.
+//!
+//! The input assembler of the library resolves the draw (bindings, topology, draw kind,
+//! defaults like `inlay decode`'s), its walk hands out runs of consecutive vertices of one
+//! instance, and the library's per-element fast fetch (`FetchPlan::fetch_elements`) decodes
+//! each run. Elements with four components are decoded straight into their numpy array;
+//! narrower ones go through a small cache-resident block and are copied into their array's
+//! rows. Every output array is allocated once, by numpy, before the GIL is released.
+
+use std::time::Instant;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::assembler::walk::read_index;
+use inlay::assembler::{DrawCall, InputAssembler, MAX_SLOTS, Topology, WalkBatch};
+use inlay::fetch::{FetchPlan, Instance, Vertices};
+use inlay::format::{FormatInfo, Kind};
+use inlay::layout::{InputClass, InputLayout as ResolvedLayout};
+use inlay::target::Target;
+
+use crate::create::{InputLayout, target_of};
+use crate::errors::{self, draw_error, layout_error};
+use crate::layout::elements_of;
+
+/// Vertices decoded per run of the walk (the narrow elements' scratch blocks are this many
+/// 16-byte rows each: 64 KiB).
+const BLOCK: usize = 4096;
+
+/// A zero-copy `uint8` view of a bytes-like object (bytes, bytearray, memoryview, a
+/// C-contiguous numpy array) made by `numpy.frombuffer`, which holds a buffer export: a
+/// bytearray cannot be resized while the view lives.
+fn byte_view<'py>(
+    np: &Bound<'py, PyModule>,
+    obj: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<PyReadonlyArray1<'py, u8>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected bytes, bytearray, memoryview or a numpy array, got str"
+        )));
+    }
+    let view = np
+        .call_method1("frombuffer", (obj, np.getattr("uint8")?))
+        .map_err(|e| {
+            PyTypeError::new_err(format!(
+                "{what}: expected a contiguous bytes-like object (bytes, bytearray, memoryview, \
+                 C-contiguous numpy array): {}",
+                e.value(obj.py())
+            ))
+        })?;
+    let arr = view.cast_into::<PyArray1<u8>>()?;
+    Ok(arr.readonly())
+}
+
+/// `(slot, value)` pairs of a dict `{slot: value}` or a sequence (position = slot; None
+/// entries skipped).
+fn slot_items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<(u32, Bound<'py, PyAny>)>> {
+    let mut out = Vec::new();
+    if let Ok(d) = obj.cast::<PyDict>() {
+        for (k, v) in d.iter() {
+            let slot: u32 = k.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{what}: slot `{k}` is not a number from 0 to 4294967295"
+                ))
+            })?;
+            out.push((slot, v));
+        }
+    } else if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        for (i, v) in obj.try_iter()?.enumerate() {
+            let v = v?;
+            if !v.is_none() {
+                out.push((i as u32, v));
+            }
+        }
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected a dict {{slot: value}} or a list indexed by slot, got {}",
+            obj.get_type().name()?
+        )));
+    }
+    out.sort_by_key(|(s, _)| *s);
+    Ok(out)
+}
+
+/// Per-slot integers (`strides`, `offsets`): a dict or list by slot, or one int for all.
+pub(crate) fn slot_numbers(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<SlotNumbers> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(SlotNumbers::None);
+    };
+    if let Ok(v) = obj.extract::<u32>() {
+        return Ok(SlotNumbers::All(v));
+    }
+    let mut m = Vec::new();
+    for (slot, v) in slot_items(obj, what)? {
+        let n: u32 = v.extract().map_err(|_| {
+            layout_error(format!(
+                "{what}[{slot}]: `{v}` is not a number from 0 to 4294967295"
+            ))
+        })?;
+        m.push((slot, n));
+    }
+    Ok(SlotNumbers::Some(m))
+}
+
+pub(crate) enum SlotNumbers {
+    None,
+    All(u32),
+    Some(Vec<(u32, u32)>),
+}
+
+impl SlotNumbers {
+    fn get(&self, slot: u32) -> Option<u32> {
+        match self {
+            SlotNumbers::None => None,
+            SlotNumbers::All(v) => Some(*v),
+            SlotNumbers::Some(m) => m.iter().find(|(s, _)| *s == slot).map(|(_, v)| *v),
+        }
+    }
+}
+
+/// The resolved layout and target `decode` works with: a created `InputLayout` as it is, or
+/// a `Layout` / ELEMENT list validated without a shader (element *i* feeds register *i*).
+pub(crate) fn resolve_layout(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    api: &str,
+    feature_level: Option<&str>,
+) -> PyResult<(ResolvedLayout, Target)> {
+    if let Ok(c) = layout.cast::<InputLayout>() {
+        let c = c.get();
+        return Ok((c.resolved(py)?.clone(), c.target));
+    }
+    let elements = elements_of(py, layout)?;
+    let target = target_of(api, feature_level)?;
+    let creation = inlay::validation::layout_without_shader(&target, &elements);
+    match creation.layout {
+        Some(l) => Ok((l, target)),
+        None => Err(errors::create_error(py, &creation)),
+    }
+}
+
+/// `index_format`: `R16_UINT` or `R32_UINT` (any case, `DXGI_FORMAT_` prefix allowed).
+fn index_format_of(s: &str) -> PyResult<IndexFormat> {
+    match s
+        .trim()
+        .to_ascii_uppercase()
+        .trim_start_matches("DXGI_FORMAT_")
+    {
+        "R16_UINT" => Ok(IndexFormat::R16Uint),
+        "R32_UINT" => Ok(IndexFormat::R32Uint),
+        _ => Err(layout_error(format!(
+            "index_format: index format `{s}` must be R16_UINT or R32_UINT"
+        ))),
+    }
+}
+
+/// Counts `inlay decode` takes missing draw parameters from.
+struct Defaults {
+    vertex_count: Option<u32>,
+    index_count: Option<u32>,
+    filled_size: Option<u32>,
+}
+
+/// Argument bytes of an indirect draw, kept alive beside the call.
+enum DrawSpec {
+    Direct(DrawCall<'static>),
+    Indirect {
+        indexed: bool,
+        args: Vec<u8>,
+        offset: u32,
+    },
+}
+
+/// The `draw` dict (the conformance schema's `call` keys) as a draw call, missing counts taken
+/// from the buffers as `inlay decode` does, missing starts 0.
+fn parse_draw(
+    py: Python<'_>,
+    draw: Option<&Bound<'_, PyDict>>,
+    has_ib: bool,
+    d: &Defaults,
+) -> PyResult<DrawSpec> {
+    let kind: String = match draw.and_then(|d| d.get_item("kind").ok().flatten()) {
+        Some(k) => k
+            .extract::<String>()
+            .map_err(|_| layout_error("draw: `kind` must be a string"))?
+            .to_ascii_lowercase(),
+        None => if has_ib { "draw_indexed" } else { "draw" }.to_string(),
+    };
+    let allowed: &[&str] = match kind.as_str() {
+        "draw" => &["vertex_count", "start_vertex"],
+        "draw_indexed" => &["index_count", "start_index", "base_vertex"],
+        "draw_instanced" => &[
+            "vertex_count_per_instance",
+            "instance_count",
+            "start_vertex",
+            "start_instance",
+        ],
+        "draw_indexed_instanced" => &[
+            "index_count_per_instance",
+            "instance_count",
+            "start_index",
+            "base_vertex",
+            "start_instance",
+        ],
+        "draw_instanced_indirect" | "draw_indexed_instanced_indirect" => &["args"],
+        "draw_auto" => &["filled_size"],
+        _ => {
+            return Err(layout_error(format!(
+                "draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced, \
+                 draw_indexed_instanced, draw_instanced_indirect, \
+                 draw_indexed_instanced_indirect or draw_auto)"
+            )));
+        }
+    };
+    let mut keys: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+    if let Some(dict) = draw {
+        for (k, v) in dict.iter() {
+            let k: String = k
+                .extract()
+                .map_err(|_| layout_error("draw: keys must be strings"))?;
+            if k == "kind" {
+                continue;
+            }
+            if !allowed.contains(&k.as_str()) {
+                return Err(layout_error(format!(
+                    "draw {kind}: unknown key `{k}` (expected {})",
+                    allowed.join(", ")
+                )));
+            }
+            keys.push((k, v));
+        }
+    }
+    let get = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let u = |k: &str| -> PyResult<Option<u32>> {
+        get(k)
+            .map(|v| {
+                v.extract::<u32>().map_err(|_| {
+                    layout_error(format!(
+                        "draw {k}: `{v}` is not a number from 0 to 4294967295"
+                    ))
+                })
+            })
+            .transpose()
+    };
+    let vertex_count = |k: &str| -> PyResult<u32> {
+        u(k)?.or(d.vertex_count).ok_or_else(|| {
+            layout_error(format!(
+                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
+                 give draw={{\"kind\": \"{kind}\", \"{k}\": N}}"
+            ))
+        })
+    };
+    let index_count = |k: &str| -> PyResult<u32> {
+        u(k)?.or(d.index_count).ok_or_else(|| {
+            layout_error(format!(
+                "an indexed draw needs index_buffer=… or draw={{\"kind\": \"{kind}\", \"{k}\": N}}"
+            ))
+        })
+    };
+    let base = get("base_vertex")
+        .map(|v| {
+            v.extract::<i32>().map_err(|_| {
+                layout_error(format!(
+                    "draw base_vertex: `{v}` is not a number from -2147483648 to 2147483647"
+                ))
+            })
+        })
+        .transpose()?
+        .unwrap_or(0);
+    if kind.ends_with("_indirect") {
+        let args = get("args").ok_or_else(|| {
+            layout_error(format!(
+                "draw {kind}: say where the argument structure is: \"args\": {{\"data\": bytes, \"offset\": N}}"
+            ))
+        })?;
+        let args = args.cast::<PyDict>().map_err(|_| {
+            layout_error(format!(
+                "draw {kind}: `args` must be a dict {{\"data\", \"offset\"}}"
+            ))
+        })?;
+        let mut data = None;
+        let mut offset = 0u32;
+        for (k, v) in args.iter() {
+            match k.extract::<String>().as_deref() {
+                Ok("data") => {
+                    data = Some(if let Ok(hex) = v.extract::<String>() {
+                        hex_bytes(&hex).ok_or_else(|| {
+                            layout_error(format!("draw {kind}: args data is not hex bytes"))
+                        })?
+                    } else {
+                        crate::create::bytes_of(py, &v)?
+                    })
+                }
+                Ok("offset") => {
+                    offset = v.extract().map_err(|_| {
+                        layout_error(format!(
+                            "draw {kind}: args offset `{v}` is not a number from 0 to 4294967295"
+                        ))
+                    })?
+                }
+                _ => {
+                    return Err(layout_error(format!(
+                        "draw {kind}: unknown args key `{k}` (expected data, offset)"
+                    )));
+                }
+            }
+        }
+        let args = data.ok_or_else(|| layout_error(format!("draw {kind}: args needs data")))?;
+        return Ok(DrawSpec::Indirect {
+            indexed: kind.contains("indexed"),
+            args,
+            offset,
+        });
+    }
+    Ok(DrawSpec::Direct(match kind.as_str() {
+        "draw_auto" => DrawCall::DrawAuto {
+            filled_size: u("filled_size")?.or(d.filled_size).ok_or_else(|| {
+                layout_error(
+                    "draw_auto needs slot 0 bound or draw={\"kind\": \"draw_auto\", \"filled_size\": N}",
+                )
+            })?,
+        },
+        "draw" => DrawCall::Draw {
+            vertex_count: vertex_count("vertex_count")?,
+            start_vertex: u("start_vertex")?.unwrap_or(0),
+        },
+        "draw_indexed" => DrawCall::DrawIndexed {
+            index_count: index_count("index_count")?,
+            start_index: u("start_index")?.unwrap_or(0),
+            base_vertex: base,
+        },
+        "draw_instanced" => DrawCall::DrawInstanced {
+            vertex_count_per_instance: vertex_count("vertex_count_per_instance")?,
+            instance_count: u("instance_count")?.unwrap_or(1),
+            start_vertex: u("start_vertex")?.unwrap_or(0),
+            start_instance: u("start_instance")?.unwrap_or(0),
+        },
+        _ => DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: index_count("index_count_per_instance")?,
+            instance_count: u("instance_count")?.unwrap_or(1),
+            start_index: u("start_index")?.unwrap_or(0),
+            base_vertex: base,
+            start_instance: u("start_instance")?.unwrap_or(0),
+        },
+    }))
+}
+
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// Register lanes an element's output row holds: x up to the format's last lane.
+fn width_of(info: &FormatInfo) -> usize {
+    (8 - info.lane_mask().leading_zeros()) as usize
+}
+
+/// The output array's element name: semantic, with the index appended when it is not 0.
+pub(crate) fn element_name(name: &str, index: u32) -> String {
+    if index == 0 {
+        name.to_string()
+    } else {
+        format!("{name}{index}")
+    }
+}
+
+/// Fills the outputs from the draw's walk with the GIL released.
+struct Job<'a> {
+    plan: FetchPlan<'a>,
+    walker: inlay::assembler::Walker<'a>,
+    start_instance: u32,
+    total: usize,
+    widths: Vec<usize>,
+}
+
+impl Job<'_> {
+    fn run(mut self, outs: &mut [&mut [u32]], vid: Option<&mut [u32]>, iid: Option<&mut [u32]>) {
+        let mut indices = vec![0u32; BLOCK];
+        let mut scratch: Vec<Vec<[u32; 4]>> = self
+            .widths
+            .iter()
+            .map(|&w| {
+                if w == 4 {
+                    Vec::new()
+                } else {
+                    vec![[0; 4]; BLOCK]
+                }
+            })
+            .collect();
+        let (mut vid, mut iid) = (vid, iid);
+        let mut n = 0;
+        while n < self.total {
+            let Some(batch) = self
+                .walker
+                .next_batch(BLOCK.min(self.total - n), &mut indices)
+            else {
+                break;
+            };
+            let k = batch.len().min(self.total - n);
+            if k == 0 {
+                continue;
+            }
+            let instance = Instance {
+                id: batch.instance_id(),
+                start: self.start_instance,
+            };
+            let vertices = match batch {
+                WalkBatch::Range {
+                    instance_id,
+                    first_vertex_id,
+                    first_vertex_index,
+                    ..
+                } => {
+                    if let Some(v) = vid.as_deref_mut() {
+                        for (j, x) in v[n..n + k].iter_mut().enumerate() {
+                            *x = first_vertex_id.wrapping_add(j as u32);
+                        }
+                    }
+                    if let Some(v) = iid.as_deref_mut() {
+                        v[n..n + k].fill(instance_id);
+                    }
+                    Vertices::Range {
+                        first: first_vertex_index,
+                        count: k as u32,
+                    }
+                }
+                WalkBatch::Indexed {
+                    instance_id,
+                    base_vertex,
+                    ..
+                } => {
+                    if let Some(v) = vid.as_deref_mut() {
+                        v[n..n + k].copy_from_slice(&indices[..k]);
+                    }
+                    if let Some(v) = iid.as_deref_mut() {
+                        v[n..n + k].fill(instance_id);
+                    }
+                    Vertices::Indexed {
+                        indices: &indices[..k],
+                        base_vertex,
+                    }
+                }
+            };
+            {
+                let mut rows: Vec<&mut [[u32; 4]]> = Vec::with_capacity(outs.len());
+                for ((out, s), &w) in outs.iter_mut().zip(scratch.iter_mut()).zip(&self.widths) {
+                    if w == 4 {
+                        let flat = &mut out[n * 4..(n + k) * 4];
+                        rows.push(bytemuck::cast_slice_mut(flat));
+                    } else {
+                        rows.push(&mut s[..k]);
+                    }
+                }
+                // Every array holds `k` rows and there is one per element: cannot fail.
+                let _ = self.plan.fetch_elements(vertices, instance, &mut rows);
+            }
+            for ((out, s), &w) in outs.iter_mut().zip(&scratch).zip(&self.widths) {
+                if w == 4 {
+                    continue;
+                }
+                let dst = &mut out[n * w..(n + k) * w];
+                for (d, r) in dst.chunks_exact_mut(w).zip(&s[..k]) {
+                    d.copy_from_slice(&r[..w]);
+                }
+            }
+            n += k;
+        }
+    }
+}
+
+/// Vertex rows of the draw's stream: every step, less the cut indices (counted over one
+/// instance: every instance reads the same indices).
+fn stream_rows(params: &inlay::assembler::DrawParams, ib: Option<&IndexBufferBinding<'_>>) -> u64 {
+    let per_instance = match ib.filter(|_| params.indexed) {
+        Some(ib) => {
+            let cut = ib.format.cut_value();
+            let cuts = (0..params.count)
+                .filter(|&k| read_index(Some(ib), params.start.wrapping_add(k)) == cut)
+                .count() as u64;
+            params.count as u64 - cuts
+        }
+        None => params.count as u64,
+    };
+    per_instance * params.instance_count as u64
+}
+
+/// Decodes a draw into numpy arrays; see `inlay.decode` in `python/inlay/__init__.py`.
+#[pyfunction]
+#[pyo3(signature = (layout, vertex_buffers, index_buffer=None, index_format="R16_UINT",
+    topology="triangle_list", draw=None, strides=None, offsets=None, index_offset=0,
+    api="d3d11", feature_level=None, primitives=true, system_values=true, out=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn decode<'py>(
+    py: Python<'py>,
+    layout: &Bound<'py, PyAny>,
+    vertex_buffers: &Bound<'py, PyAny>,
+    index_buffer: Option<&Bound<'py, PyAny>>,
+    index_format: &str,
+    topology: &str,
+    draw: Option<&Bound<'py, PyDict>>,
+    strides: Option<&Bound<'py, PyAny>>,
+    offsets: Option<&Bound<'py, PyAny>>,
+    index_offset: u32,
+    api: &str,
+    feature_level: Option<&str>,
+    primitives: bool,
+    system_values: bool,
+    out: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let np = py.import("numpy")?;
+    let reuse = out;
+    let (layout, target) = resolve_layout(py, layout, api, feature_level)?;
+    let strides = slot_numbers(strides, "strides")?;
+    let bind_offsets = slot_numbers(offsets, "offsets")?;
+
+    // Zero-copy views of the buffers, alive until the end of the call.
+    let vb_items = if vertex_buffers.is_instance_of::<PyDict>()
+        || vertex_buffers.is_instance_of::<PyList>()
+        || vertex_buffers.is_instance_of::<PyTuple>()
+    {
+        slot_items(vertex_buffers, "vertex_buffers")?
+    } else {
+        vec![(0, vertex_buffers.clone())]
+    };
+    let mut views = Vec::with_capacity(vb_items.len());
+    for (slot, obj) in &vb_items {
+        if *slot as usize >= MAX_SLOTS {
+            return Err(draw_error(format!(
+                "vertex_buffers[{slot}]: vertex buffer slot {slot} does not exist: the target has {} slots (ia-semantics §7, §9)",
+                target.max_input_slots()
+            )));
+        }
+        views.push((
+            *slot,
+            byte_view(&np, obj, &format!("vertex_buffers[{slot}]"))?,
+        ));
+    }
+    let ib_view = match index_buffer.filter(|o| !o.is_none()) {
+        Some(o) => Some(byte_view(&np, o, "index_buffer")?),
+        None => None,
+    };
+    let ib_format = index_format_of(index_format)?;
+    let topology: Topology =
+        topology
+            .parse()
+            .map_err(|e: inlay::assembler::ParseTopologyError| {
+                layout_error(format!("topology: {e}"))
+            })?;
+
+    let mut ia = InputAssembler::new(&layout, target);
+    let mut bindings: [Option<VertexBufferBinding<'_>>; MAX_SLOTS] = [None; MAX_SLOTS];
+    let mut vertex_count: Option<u32> = None;
+    let mut filled_size = None;
+    for (slot, view) in &views {
+        let data = view.as_slice()?;
+        let s = layout.slot(*slot);
+        let min_stride = s.map_or(0, |s| s.min_stride);
+        let stride = strides.get(*slot).unwrap_or(min_stride);
+        let offset = bind_offsets.get(*slot).unwrap_or(0);
+        let binding = VertexBufferBinding {
+            data,
+            stride,
+            offset,
+        };
+        ia.set_vertex_buffer(*slot, Some(binding))
+            .map_err(|e| draw_error(format!("vertex_buffers[{slot}]: {e}")))?;
+        bindings[*slot as usize] = Some(binding);
+        if let Some(s) = s.filter(|s| s.class == InputClass::PerVertex && stride > 0) {
+            let avail = (data.len() as u64).saturating_sub(offset as u64);
+            let n = if avail >= s.min_stride as u64 {
+                (avail - s.min_stride as u64) / stride as u64 + 1
+            } else {
+                0
+            };
+            let n = u32::try_from(n).unwrap_or(u32::MAX);
+            vertex_count = Some(vertex_count.map_or(n, |c| c.min(n)));
+        }
+        if *slot == 0 {
+            filled_size = Some(u32::try_from(data.len()).unwrap_or(u32::MAX));
+        }
+    }
+    let mut index_count = None;
+    if let Some(view) = &ib_view {
+        let data = view.as_slice()?;
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data,
+            format: ib_format,
+            offset: index_offset,
+        }))
+        .map_err(|e| draw_error(format!("index_buffer: {e}")))?;
+        let avail = (data.len() as u64).saturating_sub(index_offset as u64);
+        index_count = Some(u32::try_from(avail / ib_format.size() as u64).unwrap_or(u32::MAX));
+    }
+    ia.set_topology(topology)
+        .map_err(|e| draw_error(format!("topology: {e}")))?;
+    let spec = parse_draw(
+        py,
+        draw,
+        ib_view.is_some(),
+        &Defaults {
+            vertex_count,
+            index_count,
+            filled_size,
+        },
+    )?;
+    let call = match &spec {
+        DrawSpec::Direct(c) => *c,
+        DrawSpec::Indirect {
+            indexed: true,
+            args,
+            offset,
+        } => DrawCall::DrawIndexedInstancedIndirect {
+            args,
+            offset: *offset,
+        },
+        DrawSpec::Indirect { args, offset, .. } => DrawCall::DrawInstancedIndirect {
+            args,
+            offset: *offset,
+        },
+    };
+    let prepared = ia.draw(&call).map_err(|e| {
+        let msg = e.to_string();
+        if msg.starts_with(call.name()) {
+            draw_error(msg)
+        } else {
+            draw_error(format!("{}: {msg}", call.name()))
+        }
+    })?;
+    let plan = FetchPlan::new(&layout, &bindings).map_err(|e| draw_error(e.to_string()))?;
+
+    let params = *prepared.params();
+    let ib_binding = prepared.index_buffer().copied();
+    let rows = py.detach(|| stream_rows(&params, ib_binding.as_ref()));
+    let total = usize::try_from(rows)
+        .ok()
+        .filter(|&r| r <= isize::MAX as usize / 64)
+        .ok_or_else(|| {
+            draw_error(format!(
+                "{}: the draw's vertex stream has {rows} vertices, more than inlay can hold in memory",
+                call.name()
+            ))
+        })?;
+
+    // Outputs, allocated once by numpy (a failed allocation is numpy's MemoryError), or the
+    // caller's arrays from an earlier decode when they fit.
+    let out = PyDict::new(py);
+    let mut arrays = Vec::with_capacity(layout.elements.len());
+    let mut widths = Vec::with_capacity(layout.elements.len());
+    for e in &layout.elements {
+        let info = e
+            .format
+            .info()
+            .ok_or_else(|| draw_error(format!("{} is not a DXGI format", e.format)))?;
+        let w = width_of(info);
+        let kind = info.first_kind();
+        let dtype = match kind {
+            Some(Kind::Uint) => "uint32",
+            Some(Kind::Sint) => "int32",
+            _ => "float32",
+        };
+        let name = element_name(&e.semantic_name, e.semantic_index);
+        let a = match reusable(&np, reuse, &name, &[total, w], dtype)? {
+            Some(pair) => pair,
+            None => {
+                let a = np
+                    .call_method1("empty", ((total, w), np.getattr("uint32")?))?
+                    .cast_into::<PyArray2<u32>>()?;
+                let shown = if dtype == "uint32" {
+                    a.clone().into_any()
+                } else {
+                    a.call_method1("view", (np.getattr(dtype)?,))?
+                };
+                (a.into_any(), shown)
+            }
+        };
+        arrays.push((name, a));
+        widths.push(w);
+    }
+    let ids = if system_values {
+        let mk = |key: &str| -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+            if let Some(pair) = reusable(&np, reuse, key, &[total], "uint32")? {
+                return Ok(pair);
+            }
+            let a = np.call_method1("empty", (total, np.getattr("uint32")?))?;
+            Ok((a.clone(), a))
+        };
+        Some((mk("SV_VertexID")?, mk("SV_InstanceID")?))
+    } else {
+        None
+    };
+    {
+        let typed2 = arrays
+            .iter()
+            .map(|(_, (a, _))| a.cast::<PyArray2<u32>>().cloned())
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut borrows = typed2
+            .iter()
+            .map(|a| a.try_readwrite())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| layout_error(format!("out: {e}")))?;
+        let mut outs: Vec<&mut [u32]> = Vec::with_capacity(borrows.len());
+        for b in borrows.iter_mut() {
+            outs.push(b.as_slice_mut()?);
+        }
+        let typed1 = match &ids {
+            Some(((v, _), (i, _))) => Some((
+                v.cast::<PyArray1<u32>>()?.clone(),
+                i.cast::<PyArray1<u32>>()?.clone(),
+            )),
+            None => None,
+        };
+        let mut id_borrows = match &typed1 {
+            Some((v, i)) => Some((
+                v.try_readwrite()
+                    .map_err(|e| layout_error(format!("out: {e}")))?,
+                i.try_readwrite()
+                    .map_err(|e| layout_error(format!("out: {e}")))?,
+            )),
+            None => None,
+        };
+        let (vid, iid) = match id_borrows.as_mut() {
+            Some((v, i)) => (Some(v.as_slice_mut()?), Some(i.as_slice_mut()?)),
+            None => (None, None),
+        };
+        let job = Job {
+            plan,
+            walker: prepared.walk(),
+            start_instance: params.start_instance,
+            total,
+            widths: widths.clone(),
+        };
+        py.detach(|| job.run(&mut outs, vid, iid));
+    }
+    for (name, (_, shown)) in arrays {
+        out.set_item(name, shown)?;
+    }
+    if let Some(((_, v), (_, i))) = ids {
+        set_reserved(&out, "SV_VertexID", v)?;
+        set_reserved(&out, "SV_InstanceID", i)?;
+    }
+    if primitives {
+        let k = topology.vertices_per_primitive();
+        if total as u64 > u32::MAX as u64 {
+            return Err(draw_error(format!(
+                "{}: the vertex stream has {total} vertices; primitives list positions as uint32 \
+                 (pass primitives=False)",
+                call.name()
+            )));
+        }
+        let count = py.detach(|| prepared.primitives().count());
+        let prims = np
+            .call_method1("empty", ((count, k), np.getattr("uint32")?))?
+            .cast_into::<PyArray2<u32>>()?;
+        let ids = np
+            .call_method1("empty", (count, np.getattr("uint32")?))?
+            .cast_into::<PyArray1<u32>>()?;
+        {
+            let mut pb = prims.readwrite();
+            let mut ib = ids.readwrite();
+            let (ps, is) = (pb.as_slice_mut()?, ib.as_slice_mut()?);
+            py.detach(|| {
+                for ((p, row), id) in prepared
+                    .primitives()
+                    .zip(ps.chunks_exact_mut(k.max(1)))
+                    .zip(is.iter_mut())
+                {
+                    for (d, &s) in row.iter_mut().zip(p.vertices()) {
+                        *d = s as u32;
+                    }
+                    *id = p.id;
+                }
+            });
+        }
+        set_reserved(&out, "primitives", prims.into_any())?;
+        set_reserved(&out, "SV_PrimitiveID", ids.into_any())?;
+    }
+    Ok(out)
+}
+
+/// The array `key` of a previous result `reuse`, when it has this shape and dtype, is
+/// C-contiguous and writeable: `(its uint32 view, the array itself)`.
+fn reusable<'py>(
+    np: &Bound<'py, PyModule>,
+    reuse: Option<&Bound<'py, PyDict>>,
+    key: &str,
+    shape: &[usize],
+    dtype: &str,
+) -> PyResult<Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    let Some(a) = reuse.map(|d| d.get_item(key)).transpose()?.flatten() else {
+        return Ok(None);
+    };
+    let Ok(arr) = a.cast::<numpy::PyUntypedArray>() else {
+        return Ok(None);
+    };
+    let same_dtype: bool = arr
+        .getattr("dtype")?
+        .eq(np.getattr("dtype")?.call1((dtype,))?)?;
+    if !same_dtype || arr.shape() != shape || !arr.is_c_contiguous() {
+        return Ok(None);
+    }
+    if !arr
+        .getattr("flags")?
+        .getattr("writeable")?
+        .extract::<bool>()?
+    {
+        return Ok(None);
+    }
+    let view = a.call_method1("view", (np.getattr("uint32")?,))?;
+    Ok(Some((view, a)))
+}
+
+/// Adds a system-value array unless an element of that name is already there (the element
+/// wins: it is data the caller asked for by name).
+fn set_reserved(out: &Bound<'_, PyDict>, key: &str, v: Bound<'_, PyAny>) -> PyResult<()> {
+    if !out.contains(key)? {
+        out.set_item(key, v)?;
+    }
+    Ok(())
+}
+
+/// W1's or W2's elements (the `inlay bench` workloads) and vertex stride.
+fn workload(name: &str) -> PyResult<(Vec<inlay::element::InputElementDesc>, u32)> {
+    match name {
+        "W1" => Ok((inlay_bench::fetch::w1_elements(), 48)),
+        "W2" => Ok((inlay_bench::fetch::w2_elements(), 28)),
+        _ => Err(layout_error(format!(
+            "unknown workload `{name}` (W1 or W2)"
+        ))),
+    }
+}
+
+/// The library's own per-element decode of an `inlay bench` workload, timed: `repeats`
+/// runs (after one untimed pass) of `FetchPlan::fetch_elements` over every vertex of `data` into 16-byte rows per
+/// element (allocated once, outside the timing); returns the seconds of each run. The
+/// benchmark script measures `inlay.decode` beside it in the same process.
+#[pyfunction]
+pub fn library_decode_seconds(
+    py: Python<'_>,
+    workload_name: &str,
+    data: &Bound<'_, PyAny>,
+    repeats: usize,
+) -> PyResult<Vec<f64>> {
+    let np = py.import("numpy")?;
+    let (elements, stride) = workload(workload_name)?;
+    let layout = inlay_bench::fetch::layout(&elements);
+    let view = byte_view(&np, data, "data")?;
+    let bytes = view.as_slice()?;
+    let n = bytes.len() / stride as usize;
+    let bindings = [Some(VertexBufferBinding {
+        data: bytes,
+        stride,
+        offset: 0,
+    })];
+    let plan = FetchPlan::new(&layout, &bindings).map_err(|e| layout_error(e.to_string()))?;
+    let mut outs: Vec<Vec<[u32; 4]>> = layout.elements.iter().map(|_| vec![[0; 4]; n]).collect();
+    Ok(py.detach(|| {
+        // One untimed pass first: the output pages are touched (mapped) before timing, as
+        // they are in a program that decodes into buffers it keeps.
+        (0..=repeats)
+            .map(|_| {
+                let mut rows: Vec<&mut [[u32; 4]]> = outs.iter_mut().map(|o| &mut o[..]).collect();
+                let t = Instant::now();
+                let _ = plan.fetch_elements(
+                    Vertices::Range {
+                        first: 0,
+                        count: n as u32,
+                    },
+                    Instance::default(),
+                    &mut rows,
+                );
+                t.elapsed().as_secs_f64()
+            })
+            .skip(1)
+            .collect()
+    }))
+}
+
+/// An `inlay bench` workload: `(elements, stride, data)` with the ELEMENT dicts of its
+/// layout and `vertices` vertices of its deterministic data.
+#[pyfunction]
+pub fn bench_workload<'py>(
+    py: Python<'py>,
+    name: &str,
+    vertices: u32,
+) -> PyResult<(Bound<'py, PyList>, u32, Bound<'py, pyo3::types::PyBytes>)> {
+    let (elements, stride) = workload(name)?;
+    let layout = inlay_bench::fetch::layout(&elements);
+    let items = elements
+        .iter()
+        .map(|e| crate::layout::element_dict(py, e))
+        .collect::<PyResult<Vec<_>>>()?;
+    let data = inlay_bench::fetch::make_data(&layout, 0, stride, vertices, 1);
+    Ok((
+        PyList::new(py, items)?,
+        stride,
+        pyo3::types::PyBytes::new(py, &data),
+    ))
+}

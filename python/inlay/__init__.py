@@ -1,0 +1,197 @@
+"""inlay — Direct3D 10/11 input layouts, exactly as Windows does them, with numpy in and out.
+
+Read a layout from the sources people have (C/C++ ``D3D11_INPUT_ELEMENT_DESC`` arrays, JSON,
+TOML, ...), ask what ``CreateInputLayout`` answers for it, and decode vertex buffers through it
+into numpy arrays with inlay's exact input assembler (SNORM clamp, missing-component defaults,
+packed formats, ``APPEND_ALIGNED_ELEMENT``, instancing, strips with cuts)::
+
+    import inlay
+    layout = inlay.Layout.from_file("layout.h")
+    mesh = inlay.decode(layout, {0: open("mesh.vb", "rb").read()},
+                        index_buffer=open("mesh.ib", "rb").read())
+    mesh["POSITION"]        # float32 array, shape (vertices, 3)
+    mesh["primitives"]      # uint32 array, shape (triangles, 3): rows of the arrays above
+
+Every error is an :class:`inlay.LayoutError` (a ``ValueError``) with the words of the
+``inlay`` command line. The work runs in Rust with the GIL released; input buffers are read
+in place (no copy) and each output array is allocated once.
+"""
+
+from __future__ import annotations
+
+from . import _inlay
+from ._inlay import (
+    CreateError,
+    Diagnostic,
+    DrawError,
+    InputLayout,
+    Layout,
+    LayoutError,
+    ParseError,
+)
+
+__all__ = [
+    "Layout",
+    "InputLayout",
+    "Diagnostic",
+    "create_input_layout",
+    "decode",
+    "encode",
+    "format_info",
+    "LayoutError",
+    "ParseError",
+    "CreateError",
+    "DrawError",
+]
+
+__version__ = _inlay.__version__
+
+
+def create_input_layout(
+    layout_or_elements,
+    shader=None,
+    api="d3d11",
+    feature_level=None,
+    validate_only=False,
+):
+    """What ``ID3D11Device::CreateInputLayout`` returns for an element array and a shader.
+
+    ``layout_or_elements`` is a :class:`Layout` or a list of dicts with the conformance
+    schema's ELEMENT keys (``semantic``, ``index``, ``format``, ``slot``, ``offset`` — a
+    number or ``"append"`` —, ``class`` — ``"vertex"``/``"instance"`` —, ``step_rate``).
+    ``shader`` is the bytes of a DXBC blob (a compiled vertex shader or a signature blob), or
+    None for the no-shader rule of ``inlay decode`` (the array's own rules; element *i* feeds
+    register *i*). ``api`` is ``"d3d11"``, ``"d3d10.1"`` or ``"d3d10"``; ``feature_level``
+    ``"9_1"`` … ``"11_1"`` (None: ``"11_0"``, ``"10_0"`` for d3d10). ``validate_only`` models
+    a NULL ``ppInputLayout`` (success is then ``S_FALSE``).
+
+    Returns an :class:`InputLayout` with ``.hresult`` (``"S_OK"``, ``"S_FALSE"``,
+    ``"E_INVALIDARG"``), ``.diagnostics`` (each with ``.id``, ``.severity``, ``.element``,
+    ``.message``), ``.offsets`` (resolved, in array order) and ``.strides`` (per slot). A
+    refused layout is a result, not an exception; ``.check()`` raises :class:`CreateError`.
+    """
+    return _inlay.create_input_layout(
+        layout_or_elements, shader, api, feature_level, validate_only
+    )
+
+
+def decode(
+    layout,
+    vertex_buffers,
+    index_buffer=None,
+    index_format="R16_UINT",
+    topology="triangle_list",
+    draw=None,
+    strides=None,
+    *,
+    offsets=None,
+    index_offset=0,
+    api="d3d11",
+    feature_level=None,
+    primitives=True,
+    system_values=True,
+    out=None,
+):
+    """Decodes a draw's vertex stream into numpy arrays, exactly as the input assembler does.
+
+    ``layout``: a :class:`Layout` or ELEMENT list (validated without a shader, element *i*
+    feeds register *i*), or an :class:`InputLayout` from :func:`create_input_layout`.
+
+    ``vertex_buffers``: ``{slot: buffer}`` (or a list indexed by slot, or one buffer for
+    slot 0); a buffer is bytes, bytearray, memoryview or a C-contiguous numpy array and is
+    read in place. ``index_buffer`` likewise, with ``index_format`` ``"R16_UINT"`` or
+    ``"R32_UINT"`` and byte offset ``index_offset``. ``strides`` / ``offsets``: per slot
+    (dict or list, or one int for every slot); a stride defaults to the slot's smallest
+    covering stride, an offset to 0. ``topology``: ``"point_list"``, ``"triangle_list"``,
+    ``"triangle_strip"``, ``"line_list_adj"``, ``"patch_list_3"``, …
+
+    ``draw``: a dict with the conformance schema's ``call`` keys, e.g. ``{"kind":
+    "draw_indexed_instanced", "instance_count": 4}``; missing counts come from the buffers
+    (every whole vertex of the per-vertex buffers, the whole index buffer), missing starts are
+    0. Default: ``draw`` (``draw_indexed`` with an index buffer) over the whole buffers. The
+    indirect kinds take ``"args": {"data": bytes, "offset": n}``; ``draw_auto`` takes
+    ``filled_size`` (default: slot 0's size).
+
+    Returns a dict: for each element, under its semantic name with the index appended when it
+    is not 0 (``"POSITION"``, ``"TEXCOORD1"``), an array of shape (vertices, components) —
+    float32 for FLOAT/UNORM/SNORM formats, uint32 for UINT, int32 for SINT — with one row per
+    vertex of the IA's stream (instance by instance, one row per index read; a strip-cut index
+    gives none); ``"SV_VertexID"`` and ``"SV_InstanceID"`` (uint32, one per row) unless
+    ``system_values=False``; ``"primitives"`` (uint32, shape (primitives, vertices per
+    primitive), rows of the stream in the order a geometry shader receives them) and
+    ``"SV_PrimitiveID"`` unless ``primitives=False``. An element whose name is one of those
+    keys keeps the key.
+
+    Raises :class:`CreateError` for a layout ``CreateInputLayout`` refuses, :class:`DrawError`
+    for a binding, topology or draw the input assembler refuses, :class:`LayoutError` for
+    other bad arguments.
+    """
+    return _inlay.decode(
+        layout,
+        vertex_buffers,
+        index_buffer,
+        index_format,
+        topology,
+        draw,
+        strides,
+        offsets,
+        index_offset,
+        api,
+        feature_level,
+        primitives,
+        system_values,
+        out,
+    )
+
+
+def encode(
+    layout,
+    arrays,
+    vertex_count=None,
+    rounding="nearest",
+    *,
+    strides=None,
+    instance_count=None,
+    padding=0,
+    api="d3d11",
+    feature_level=None,
+):
+    """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
+
+    ``arrays`` maps element names (semantic, with the index appended when it is not 0, as
+    :func:`decode` names them) to arrays of shape (rows, components) or (rows,) for one
+    component; every element of the layout needs one (the ``SV_*`` and ``primitives`` keys of a
+    decoded dict are ignored, so ``encode(layout, decode(layout, ...))`` round-trips). Values
+    are float32 for FLOAT/UNORM/SNORM formats, integers for UINT/SINT (clipped to the 32-bit
+    range; the encoder saturates to the format's range). Per-vertex arrays have one row per
+    vertex (``vertex_count``, default their row count); per-instance arrays one row per
+    instance record (``instance_count`` instances at the slot's step rate; default from the
+    first per-instance array).
+
+    ``rounding``: ``"nearest"`` (what a mesh tool wants) or ``"d3d"`` (the pipeline's
+    conversion rules), as the conformance schema defines them. ``strides`` per slot (default
+    each slot's smallest stride), ``padding`` the value of bytes no element covers.
+
+    Returns ``{slot: bytes}`` for each slot the layout uses.
+    """
+    return _inlay.encode(
+        layout,
+        arrays,
+        vertex_count,
+        rounding,
+        strides,
+        instance_count,
+        padding,
+        api,
+        feature_level,
+    )
+
+
+def format_info(format):
+    """``(name, byte_size, components, kind)`` of a DXGI format from inlay's format table.
+
+    ``format`` is a name (``"R16G16_UNORM"``, with or without ``DXGI_FORMAT_``) or a number
+    as a string; ``kind`` is ``"float"``, ``"unorm"``, ``"snorm"``, ``"uint"`` or ``"sint"``,
+    or None for a format the input assembler cannot read.
+    """
+    return _inlay.format_info(format)

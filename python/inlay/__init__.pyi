@@ -1,0 +1,129 @@
+"""Type stubs of the `inlay` package (the native module is `inlay._inlay`)."""
+
+from os import PathLike
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+# A bytes-like object read in place: bytes, bytearray, memoryview, a C-contiguous ndarray.
+Buffer = Union[bytes, bytearray, memoryview, npt.NDArray[Any]]
+# An ELEMENT dict of the conformance schema: semantic, index, format, slot, offset, class,
+# step_rate.
+Element = Dict[str, Any]
+HResult = Literal["S_OK", "S_FALSE", "E_INVALIDARG"]
+Severity = Literal["error", "warning", "info"]
+FormatKind = Literal["float", "unorm", "snorm", "uint", "sint"]
+
+class LayoutError(ValueError):
+    """Base class of every error inlay raises for bad input."""
+
+class ParseError(LayoutError):
+    """A layout source that cannot be read."""
+    source_name: str
+    line: int
+    column: int
+    found: str
+
+class CreateError(LayoutError):
+    """CreateInputLayout refused the layout."""
+    hresult: HResult
+    diagnostics: List[Diagnostic]
+
+class DrawError(LayoutError):
+    """The input assembler refused a binding, a topology or a draw call."""
+
+class Layout:
+    """An input element array read from a layout source."""
+    @staticmethod
+    def from_source(text: str, array: Optional[str] = None) -> Layout: ...
+    @staticmethod
+    def from_file(path: Union[str, PathLike[str]], array: Optional[str] = None) -> Layout: ...
+    @staticmethod
+    def from_elements(elements: Sequence[Mapping[str, Any]]) -> Layout: ...
+    @property
+    def elements(self) -> List[Element]: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def syntax(self) -> str: ...
+    def __len__(self) -> int: ...
+
+class Diagnostic:
+    """One debug-layer message."""
+    @property
+    def id(self) -> int: ...
+    @property
+    def name(self) -> Optional[str]: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def element(self) -> Optional[int]: ...
+    @property
+    def message(self) -> str: ...
+
+class InputLayout:
+    """What CreateInputLayout returned."""
+    @property
+    def hresult(self) -> HResult: ...
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    @property
+    def offsets(self) -> Optional[List[int]]: ...
+    @property
+    def registers(self) -> Optional[List[Optional[int]]]: ...
+    @property
+    def strides(self) -> Optional[Dict[int, int]]: ...
+    @property
+    def elements(self) -> Optional[List[Element]]: ...
+    @property
+    def api(self) -> str: ...
+    @property
+    def feature_level(self) -> str: ...
+    def check(self) -> InputLayout: ...
+    def __bool__(self) -> bool: ...
+
+LayoutLike = Union[Layout, InputLayout, Sequence[Mapping[str, Any]]]
+PerSlot = Union[int, Mapping[int, int], Sequence[Optional[int]]]
+
+def create_input_layout(
+    layout_or_elements: Union[Layout, Sequence[Mapping[str, Any]]],
+    shader: Optional[Buffer] = None,
+    api: str = "d3d11",
+    feature_level: Optional[str] = None,
+    validate_only: bool = False,
+) -> InputLayout: ...
+def decode(
+    layout: LayoutLike,
+    vertex_buffers: Union[Buffer, Mapping[int, Buffer], Sequence[Optional[Buffer]]],
+    index_buffer: Optional[Buffer] = None,
+    index_format: str = "R16_UINT",
+    topology: str = "triangle_list",
+    draw: Optional[Mapping[str, Any]] = None,
+    strides: Optional[PerSlot] = None,
+    *,
+    offsets: Optional[PerSlot] = None,
+    index_offset: int = 0,
+    api: str = "d3d11",
+    feature_level: Optional[str] = None,
+    primitives: bool = True,
+    system_values: bool = True,
+    out: Optional[Mapping[str, np.ndarray]] = None,
+) -> Dict[str, np.ndarray]: ...
+def encode(
+    layout: LayoutLike,
+    arrays: Mapping[str, npt.ArrayLike],
+    vertex_count: Optional[int] = None,
+    rounding: Literal["nearest", "d3d"] = "nearest",
+    *,
+    strides: Optional[PerSlot] = None,
+    instance_count: Optional[int] = None,
+    padding: int = 0,
+    api: str = "d3d11",
+    feature_level: Optional[str] = None,
+) -> Dict[int, bytes]: ...
+def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...
