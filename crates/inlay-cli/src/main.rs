@@ -8,6 +8,7 @@ mod check;
 mod decode;
 mod demo;
 mod export;
+mod import;
 mod map;
 mod output;
 mod primitives;
@@ -100,6 +101,7 @@ enum Command {
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
     Export(export::ExportArgs),
+    Import(import::ImportArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
 }
@@ -138,6 +140,7 @@ fn main() -> ExitCode {
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
         Some(Command::Export(a)) => export::run(&a, &mut out),
+        Some(Command::Import(a)) => import::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
     };

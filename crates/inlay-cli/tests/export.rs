@@ -431,3 +431,145 @@ fn synthetic_exports_for_the_validator() {
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
 }
+
+fn import(dir: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["import"];
+    all.extend_from_slice(args);
+    inlay_in(dir, &all)
+}
+
+/// Export then import of an unedited capture gives the capture's buffers byte for byte: a
+/// synthetic two-slot 3DMigoto dump with `.buf` files, and (shared) a real importer `.fmt`.
+#[test]
+fn export_then_import_is_byte_identical() {
+    let out = scratch("roundtrip");
+    let header = "stride: 20\nfirst vertex: 0\nvertex count: 4\ntopology: trianglelist\n\
+element[0]:\n  SemanticName: POSITION\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[1]:\n  SemanticName: COLOR\n  SemanticIndex: 0\n  Format: R8G8B8A8_UNORM\n  InputSlot: 0\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[2]:\n  SemanticName: TEXCOORD\n  SemanticIndex: 0\n  Format: R16G16_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[3]:\n  SemanticName: NORMAL\n  SemanticIndex: 0\n  Format: R10G10B10A2_UNORM\n  InputSlot: 1\n  AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_UINT\n  InputSlot: 1\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n";
+    let mut vb0 = Vec::new();
+    let mut vb1 = Vec::new();
+    for k in 0..4u32 {
+        for c in 0..3 {
+            vb0.extend(((k * 3 + c) as f32 * 0.375 - 1.0).to_le_bytes());
+        }
+        vb0.extend([k as u8 * 60, 255 - k as u8, 7, 128]);
+        vb0.extend(
+            [0x3c00u16 + k as u16, 0xbc00 - k as u16]
+                .iter()
+                .flat_map(|h| h.to_le_bytes()),
+        );
+        vb1.extend((0x8765_4321u32.wrapping_mul(k + 1)).to_le_bytes());
+        vb1.extend((k * 0x0101_0101).to_le_bytes());
+        vb1.extend((u32::MAX - k).to_le_bytes());
+    }
+    let vb0_txt = write(&out, "D-vb0=1.txt", header.as_bytes());
+    write(&out, "D-vb0=1.buf", &vb0);
+    write(
+        &out,
+        "D-vb1=2.txt",
+        header.replace("stride: 20", "stride: 12").as_bytes(),
+    );
+    write(&out, "D-vb1=2.buf", &vb1);
+    let ib: Vec<u8> = [3u16, 1, 0, 0, 2, 3]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "D-ib=3.txt", b"byte offset: 0\nfirst index: 0\nindex count: 6\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\n");
+    write(&out, "D-ib=3.buf", &ib);
+    for ext in ["glb", "gltf"] {
+        let mesh = format!("d.{ext}");
+        let r = export(&out, &[vb0_txt.to_str().unwrap(), "--output", &mesh]);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        keep_example(&out.join(&mesh), "roundtrip");
+        let dir = format!("back-{ext}");
+        let r = import(
+            &out,
+            &[
+                &mesh,
+                "--layout",
+                vb0_txt.to_str().unwrap(),
+                "--output-dir",
+                &dir,
+                "--name",
+                "D",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        assert!(
+            r.stdout.contains("draw draw_indexed,index_count=6"),
+            "{}",
+            r.transcript
+        );
+        assert_eq!(std::fs::read(out.join(&dir).join("D.vb0")).unwrap(), vb0);
+        assert_eq!(std::fs::read(out.join(&dir).join("D.vb1")).unwrap(), vb1);
+        assert_eq!(std::fs::read(out.join(&dir).join("D.ib")).unwrap(), ib);
+    }
+    // Importing again refuses to replace the files without --force.
+    let r = import(
+        &out,
+        &[
+            "d.glb",
+            "--layout",
+            vb0_txt.to_str().unwrap(),
+            "--output-dir",
+            "back-glb",
+            "--name",
+            "D",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(r.stderr.contains("already exists"), "{}", r.transcript);
+    // A mesh without extras (another tool's glTF): values by semantic, the rest zero + warning.
+    let layout = write(&out, "other.json", br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}, {"semantic": "FOG", "format": "R8_UNORM", "offset": 12}]"#);
+    let r = import(
+        &out,
+        &[
+            "d.glb",
+            "--layout",
+            layout.to_str().unwrap(),
+            "--output-dir",
+            "other",
+            "--stride",
+            "0=16",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("element 1 (FOG0): the mesh has no attribute for it"),
+        "{}",
+        r.transcript
+    );
+    let back = std::fs::read(out.join("other").join("d.vb")).unwrap();
+    assert_eq!(back.len(), 4 * 16);
+    assert_eq!(back[..12], vb0[..12]);
+    assert_eq!(back[16..28], vb0[20..32]);
+
+    let Some(d) = shared_dumps() else { return };
+    let rover = d.join("SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale");
+    let fmt = rover.join("Component 6.fmt");
+    let r = export(&out, &[fmt.to_str().unwrap(), "--output", "rover.glb"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = import(
+        &out,
+        &[
+            "rover.glb",
+            "--layout",
+            fmt.to_str().unwrap(),
+            "--output-dir",
+            "rover",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(
+        std::fs::read(out.join("rover").join("rover.vb")).unwrap(),
+        std::fs::read(rover.join("Component 6.vb")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(out.join("rover").join("rover.ib")).unwrap(),
+        std::fs::read(rover.join("Component 6.ib")).unwrap()
+    );
+}

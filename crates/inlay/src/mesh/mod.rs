@@ -33,6 +33,7 @@ use crate::target::Target;
 use crate::validation::layout_without_shader;
 
 pub mod gltf;
+pub mod import;
 pub mod obj;
 pub mod ply;
 
