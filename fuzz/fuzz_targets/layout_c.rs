@@ -14,7 +14,9 @@ fuzz_target!(|data: &[u8]| {
     let arrays = c::arrays(source);
     for a in &arrays {
         assert!(a.name_span.end <= source.len());
-        assert_eq!(&source[a.name_span.range()], a.name);
+        // The full name is the scopes and the name as written (`A::B::kDesc`).
+        let written: String = source[a.name_span.range()].split_whitespace().collect();
+        assert!(a.name.ends_with(&written), "{} / {written}", a.name);
     }
     check_layout(source, &c::parse(source, None));
     for a in arrays.iter().take(8) {

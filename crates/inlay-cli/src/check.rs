@@ -48,7 +48,7 @@ pub struct CheckArgs {
 pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let err_style = style::stderr();
     let layout = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
-    let target = args.target.target();
+    let target = args.target.target()?;
     let creation = create(&layout, args.shader.as_ref(), &target, args.validate_only)?;
     if args.json {
         let report = json_report(&layout, args, &target, &creation);
@@ -77,6 +77,9 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
             }
         )
         .map_err(CliError::stdout)?;
+        if let Some(note) = d3d12_note(&layout) {
+            writeln!(out, "note: {note}").map_err(CliError::stdout)?;
+        }
         write_diagnostics(out, &layout, &creation, style)?;
         write_result(out, &creation, style)?;
         if let Some(l) = &creation.layout {
@@ -248,7 +251,7 @@ fn json_report(layout: &LayoutFile, args: &CheckArgs, target: &Target, c: &Creat
             })
             .collect::<Vec<_>>()
     });
-    json!({
+    let mut report = json!({
         "layout": layout.path.display().to_string(),
         "array": layout.parsed.name,
         "shader": args.shader.as_ref().map(|p| p.display().to_string()),
@@ -262,5 +265,20 @@ fn json_report(layout: &LayoutFile, args: &CheckArgs, target: &Target, c: &Creat
         "diagnostics": diagnostics,
         "elements": elements,
         "slots": slots,
-    })
+    });
+    if let Some(note) = d3d12_note(layout) {
+        report["note"] = json!(note);
+    }
+    report
+}
+
+/// What to say when the array is a `D3D12_INPUT_ELEMENT_DESC` array: it is checked under
+/// D3D11's rules (the structure is the same, R38), and D3D12's own pipeline-state rules are
+/// not modelled.
+pub fn d3d12_note(layout: &LayoutFile) -> Option<&'static str> {
+    layout.parsed.is_d3d12().then_some(
+        "a D3D12_INPUT_ELEMENT_DESC array, checked under D3D11's CreateInputLayout rules \
+         (D3D12 validates layouts at pipeline-state creation with its own rules, which inlay \
+         does not model yet)",
+    )
 }

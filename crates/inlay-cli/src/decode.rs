@@ -663,7 +663,10 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let (range_start, range_end) = parse_range(args.range.as_deref())?;
     let err_style = style::stderr();
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
-    let target = args.target.target();
+    let target = args.target.target()?;
+    if let Some(note) = check::d3d12_note(&layout_file) {
+        eprintln!("note: {note}");
+    }
 
     let mut inputs: Vec<&Path> = vec![&args.layout];
     inputs.extend(args.shader.as_deref());

@@ -7,11 +7,13 @@
 mod check;
 mod decode;
 mod demo;
+mod encode;
 mod export;
 mod import;
 mod map;
 mod output;
 mod primitives;
+mod repack;
 mod shader;
 mod source;
 mod style;
@@ -100,6 +102,8 @@ enum Command {
     Signature(shader::SignatureArgs),
     Map(map::MapArgs),
     Decode(decode::DecodeArgs),
+    Encode(encode::EncodeArgs),
+    Repack(repack::RepackArgs),
     Export(export::ExportArgs),
     Import(import::ImportArgs),
     Conform(tools::ConformArgs),
@@ -112,19 +116,21 @@ pub struct TargetArgs {
     /// Runtime whose rules apply: d3d11, d3d10.1 or d3d10
     #[arg(long, default_value = "d3d11", value_name = "API")]
     pub api: Api,
-    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_0 for d3d10]
+    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_1 for d3d10.1, 10_0 for d3d10]
     #[arg(long, value_name = "LEVEL")]
     pub feature_level: Option<FeatureLevel>,
 }
 
 impl TargetArgs {
-    /// The target these arguments name.
-    pub fn target(&self) -> Target {
-        Target::new(
-            self.api,
-            self.feature_level
-                .unwrap_or_else(|| self.api.default_feature_level()),
-        )
+    /// The target these arguments name; a pair no device has (`--api d3d10 --feature-level
+    /// 11_0`) is a usage error. Without `--feature-level`, the runtime's usual level: 11_0
+    /// for D3D11, its highest (10_1, 10_0) for D3D10.1 and D3D10.
+    pub fn target(&self) -> Result<Target, CliError> {
+        let level = self.feature_level.unwrap_or(match self.api {
+            inlay::target::Api::D3D11 => inlay::target::FeatureLevel::L11_0,
+            api => api.feature_levels()[api.feature_levels().len() - 1],
+        });
+        Target::checked(self.api, level).map_err(|e| CliError::usage(e.to_string()))
     }
 }
 
@@ -139,6 +145,8 @@ fn main() -> ExitCode {
         Some(Command::Signature(a)) => shader::run_signature(&a, &mut out),
         Some(Command::Map(a)) => map::run(&a, &mut out),
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
+        Some(Command::Encode(a)) => encode::run(&a, &mut out),
+        Some(Command::Repack(a)) => repack::run(&a, &mut out),
         Some(Command::Export(a)) => export::run(&a, &mut out),
         Some(Command::Import(a)) => import::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),

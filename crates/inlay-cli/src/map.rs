@@ -444,7 +444,10 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         output::check_destination(svg, &[&args.layout], args.force)?;
     }
-    let target = args.target.target();
+    let target = args.target.target()?;
+    if let Some(note) = crate::check::d3d12_note(&layout_file) {
+        eprintln!("note: {note}");
+    }
     let creation = validation::layout_without_shader(&target, &layout_file.parsed.elements);
     let style = style::stdout();
     let Some(layout) = &creation.layout else {

@@ -48,7 +48,8 @@ impl LayoutFile {
     /// with the offending line.
     pub fn load(path: &Path, array: Option<&str>, style: Style) -> Result<LayoutFile, CliError> {
         let bytes = read_bytes(path, MAX_TEXT_BYTES)?;
-        let text = String::from_utf8_lossy(&bytes).into_owned();
+        // UTF-16 with a byte-order mark (Visual Studio's "Unicode") or UTF-8.
+        let text = text::decode_source(&bytes).into_owned();
         let name = path.display().to_string();
         let syntax = Syntax::detect(&name, &text);
         let parsed = text::parse_layout(&text, syntax, array)

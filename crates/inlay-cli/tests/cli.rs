@@ -418,6 +418,8 @@ fn every_subcommand_has_help_with_an_example() {
         "signature",
         "map",
         "decode",
+        "encode",
+        "repack",
         "conform",
         "bench",
     ] {

@@ -124,6 +124,21 @@ impl Api {
         }
     }
 
+    /// The feature levels of the devices this runtime creates, lowest first.
+    pub const fn feature_levels(self) -> &'static [FeatureLevel] {
+        match self {
+            Api::D3D10 => &[FeatureLevel::L10_0],
+            Api::D3D10_1 => &[
+                FeatureLevel::L9_1,
+                FeatureLevel::L9_2,
+                FeatureLevel::L9_3,
+                FeatureLevel::L10_0,
+                FeatureLevel::L10_1,
+            ],
+            Api::D3D11 => &FeatureLevel::ALL,
+        }
+    }
+
     /// The feature level a case or command uses when none is given, as the conformance schema
     /// says: 10_0 for D3D10, 11_0 otherwise (D3D10.1 at 11_0 has the same limits as at 10_1).
     pub const fn default_feature_level(self) -> FeatureLevel {
@@ -131,6 +146,27 @@ impl Api {
             Api::D3D10 => FeatureLevel::L10_0,
             Api::D3D10_1 | Api::D3D11 => FeatureLevel::L11_0,
         }
+    }
+}
+
+/// An API and feature level that no device has (see [`Target::checked`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the {api} runtime has no feature level {feature_level} devices ({api} creates {}; use --api d3d11 for {feature_level})",
+    levels(*api)
+)]
+pub struct TargetPairError {
+    /// The runtime asked for.
+    pub api: Api,
+    /// The level it does not have.
+    pub feature_level: FeatureLevel,
+}
+
+fn levels(api: Api) -> String {
+    match api.feature_levels() {
+        [one] => format!("{one} only"),
+        [first, .., last] => format!("{first} to {last}"),
+        [] => String::new(),
     }
 }
 
@@ -198,6 +234,27 @@ impl Default for Target {
 }
 
 impl Target {
+    /// A target that exists: the D3D10 runtime creates only 10_0 devices
+    /// (`D3D10CreateDevice` has no feature-level parameter), D3D10.1 devices are 9_1 to 10_1
+    /// (`D3D10_FEATURE_LEVEL1`), D3D11 devices any level of [`FeatureLevel::ALL`]. Refuses
+    /// other pairs with a message saying which levels the runtime has. ([`Target::new`] builds
+    /// any pair, as the conformance schema's defaults need.)
+    ///
+    /// ```
+    /// use inlay::target::{Api, FeatureLevel, Target};
+    /// assert!(Target::checked(Api::D3D10_1, FeatureLevel::L9_3).is_ok());
+    /// let e = Target::checked(Api::D3D10, FeatureLevel::L11_0).unwrap_err();
+    /// assert_eq!(e.to_string(), "the d3d10 runtime has no feature level 11_0 devices \
+    ///     (d3d10 creates 10_0 only; use --api d3d11 for 11_0)");
+    /// ```
+    pub fn checked(api: Api, feature_level: FeatureLevel) -> Result<Target, TargetPairError> {
+        if api.feature_levels().contains(&feature_level) {
+            Ok(Target::new(api, feature_level))
+        } else {
+            Err(TargetPairError { api, feature_level })
+        }
+    }
+
     /// A target with optional formats supported.
     pub const fn new(api: Api, feature_level: FeatureLevel) -> Self {
         Target {

@@ -546,6 +546,10 @@ pub fn repack(
                 }
             }
         }
+        // A default the output cannot hold exactly is a lossy conversion too.
+        if report.source == ElementSource::Default && report.altered > 0 {
+            report.lossy = true;
+        }
         reports.push(report);
     }
     let dropped = from

@@ -14,6 +14,17 @@
 //! `D3D12_INPUT_ELEMENT_DESC` (the three have the same members in the same order, R38), with
 //! any of `static`, `const`, `constexpr` around the type. What the parser understands:
 //!
+//! * definitions: C arrays (`T name[N] = {…}`, `T name[] {…}`, `T const name[]`), C++
+//!   out-of-class definitions with qualified names as DirectXTK writes them
+//!   (`const D3D11_INPUT_ELEMENT_DESC VertexPositionColor::InputElements[] = {…}`),
+//!   `std::array<T, N> name = {{…}}` (zero-filled to `N` as aggregate initialization does),
+//!   `std::vector<T> name = {…}` / `name{…}` and `std::initializer_list<T>`; elements may be
+//!   written `T{…}`. Arrays inside `namespace`s, `struct`s and `class`es are named with their
+//!   scope (`DirectX::VertexPositionColor::InputElements`); arrays in function bodies by their
+//!   own name;
+//! * the preprocessor ([`super::preprocess`]): object-like and function-like macros used in
+//!   arrays are expanded, `#if 0` blocks and include guards are honoured; a name that is
+//!   neither a macro defined in the file nor one of the names below is an error naming it;
 //! * values: decimal, hexadecimal (`0x`), octal and binary (`0b`) integer literals with
 //!   `u`/`U`/`l`/`L` suffixes; the names `DXGI_FORMAT_*` (every name of `dxgiformat.h`),
 //!   `D3D10_/D3D11_INPUT_PER_VERTEX_DATA` / `…_PER_INSTANCE_DATA`,
@@ -28,15 +39,21 @@
 //! * fewer than seven members in an element, or fewer elements than a declared array size:
 //!   the rest is zero, as C aggregate initialization makes it (so `desc[3] = { a, b }` has a
 //!   third element with a NULL name, exactly what `CreateInputLayout` would receive);
-//! * comments, line breaks anywhere, preprocessor lines (skipped, not expanded).
+//! * comments and line breaks anywhere; `sizeof`, `_countof`, `ARRAYSIZE` and any other code
+//!   outside the arrays is skipped.
 //!
 //! Several arrays may live in one file; [`parse`] picks one by name. The parser is a single
-//! forward pass over the text with one token of look-ahead: its work is linear in the input
-//! and its memory is the elements it returns.
+//! forward pass over the text with a few tokens of look-ahead: its work is linear in the input
+//! (macro expansion is bounded, see [`super::preprocess`]) and its memory is the elements it
+//! returns and the macros the file defines.
+
+use std::collections::VecDeque;
 
 use crate::element::InputElementDesc;
 use crate::format::Format;
 
+use super::lex::{Dialect, Kind, Token};
+use super::preprocess::Tokens;
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 
 /// Largest number of elements an array may hold (written or zero-filled up to its declared
@@ -57,30 +74,62 @@ pub const ELEMENT_TYPES: [&str; 3] = [
 /// One element array found in the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArrayInfo {
-    /// The array's name.
+    /// The array's full name: its scopes (namespaces, classes) and the name as written,
+    /// joined with `::` (`DirectX::VertexPositionColor::InputElements`); for C# and Rust the
+    /// variable or field it is assigned to (`<unnamed>` when there is none).
     pub name: String,
     /// Where its name is.
     pub name_span: Span,
     /// 1-based line of its name.
     pub line: usize,
-    /// The element type it is declared with (`D3D11_INPUT_ELEMENT_DESC`, …).
+    /// The element type it is declared with (`D3D11_INPUT_ELEMENT_DESC`, …, `InputElement`).
     pub element_type: String,
 }
 
 /// Lists the element arrays defined in `source` (those with an initializer), in order.
 pub fn arrays(source: &str) -> Vec<ArrayInfo> {
-    scan(source).into_iter().map(|c| c.info).collect()
+    scan(source).0.into_iter().map(|c| c.info).collect()
 }
 
 /// Parses the element array named `array`, or the only one when `array` is `None`.
 ///
-/// Errors: no array in the file; several arrays and no name (the message lists them with
-/// their lines); no array of that name (the message lists the names); anything wrong inside
-/// the chosen array (line, column and the offending text). Errors inside arrays that were not
-/// chosen are ignored.
+/// `array` is matched against the full names ([`ArrayInfo::name`]) first; otherwise against
+/// their `::`-separated tails, so `InputElements` or `VertexPositionColor::InputElements`
+/// choose `DirectX::VertexPositionColor::InputElements` when exactly one array ends that way.
+///
+/// Errors: no array in the file (or, when the preprocessor could not read part of the file,
+/// its first error); several arrays and no name (the message lists them with their lines); a
+/// name matching none or several (the message lists them); anything wrong inside the chosen
+/// array (line, column and the offending text). Errors inside arrays that were not chosen
+/// are ignored.
 pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
-    let mut candidates = scan(source);
-    let listing = |cands: &[Candidate]| {
+    let (candidates, first_error) = scan(source);
+    select(
+        source,
+        candidates,
+        array,
+        first_error,
+        "D3D10_INPUT_ELEMENT_DESC, D3D11_INPUT_ELEMENT_DESC or D3D12_INPUT_ELEMENT_DESC array with an initializer",
+    )
+}
+
+pub(super) type Elements = (Vec<InputElementDesc>, Vec<ElementSpans>);
+
+/// An array found by a scan: where it is, and its elements or the error inside it.
+pub(super) struct Candidate {
+    pub info: ArrayInfo,
+    pub result: Result<Elements, TextError>,
+}
+
+/// Chooses one candidate by name (see [`parse`]); `what` names what was looked for.
+pub(super) fn select(
+    source: &str,
+    mut candidates: Vec<Candidate>,
+    array: Option<&str>,
+    first_error: Option<TextError>,
+    what: &str,
+) -> Result<ParsedLayout, TextError> {
+    let listing = |cands: &[&Candidate]| {
         cands
             .iter()
             .map(|c| format!("`{}` (line {})", c.info.name, c.info.line))
@@ -88,27 +137,64 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
             .join(", ")
     };
     if candidates.is_empty() {
+        if let Some(e) = first_error {
+            return Err(e);
+        }
         return Err(TextError::at(
             source,
             Span::new(0, 0),
-            "no D3D10_INPUT_ELEMENT_DESC, D3D11_INPUT_ELEMENT_DESC or D3D12_INPUT_ELEMENT_DESC \
-             array with an initializer found",
+            format!("no {what} found"),
         ));
     }
+    let all: Vec<&Candidate> = candidates.iter().collect();
     let index = match array {
-        Some(name) => candidates
-            .iter()
-            .position(|c| c.info.name == name)
-            .ok_or_else(|| {
-                TextError::at(
-                    source,
-                    Span::new(0, 0),
-                    format!(
-                        "no input element array named `{name}`; this file has {}",
-                        listing(&candidates)
-                    ),
-                )
-            })?,
+        Some(name) => {
+            let exact: Vec<usize> = (0..candidates.len())
+                .filter(|&i| candidates[i].info.name == name)
+                .collect();
+            let tail: Vec<usize> = (0..candidates.len())
+                .filter(|&i| {
+                    let full = &candidates[i].info.name;
+                    full.len() > name.len()
+                        && full.ends_with(name)
+                        && full[..full.len() - name.len()].ends_with("::")
+                })
+                .collect();
+            let found = if exact.is_empty() { tail } else { exact };
+            match found.as_slice() {
+                [] => {
+                    return Err(TextError::at(
+                        source,
+                        Span::new(0, 0),
+                        format!(
+                            "no input element array named `{name}`; this file has {}",
+                            listing(&all)
+                        ),
+                    ));
+                }
+                // Two arrays of one full name (both branches of a condition inlay could not
+                // decide): the first, as before the preprocessor existed.
+                [i, ..]
+                    if found
+                        .iter()
+                        .all(|&j| candidates[j].info.name == candidates[*i].info.name) =>
+                {
+                    *i
+                }
+                several => {
+                    let names: Vec<&Candidate> = several.iter().map(|&i| &candidates[i]).collect();
+                    return Err(TextError::at(
+                        source,
+                        Span::new(0, 0),
+                        format!(
+                            "`{name}` names {} input element arrays: {}; give more of the name",
+                            several.len(),
+                            listing(&names)
+                        ),
+                    ));
+                }
+            }
+        }
         None if candidates.len() == 1 => 0,
         None => {
             return Err(TextError::at(
@@ -118,7 +204,7 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
                     "{} input element arrays in this file: {}; choose one by name \
                      (--array NAME)",
                     candidates.len(),
-                    listing(&candidates)
+                    listing(&all)
                 ),
             ));
         }
@@ -129,236 +215,102 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
         name: Some(chosen.info.name),
         elements,
         spans,
+        element_type: Some(chosen.info.element_type).filter(|t| !t.is_empty()),
     })
 }
 
-type Elements = (Vec<InputElementDesc>, Vec<ElementSpans>);
-
-struct Candidate {
-    info: ArrayInfo,
-    result: Result<Elements, TextError>,
+/// The standard containers whose element type may be an input element description.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Container {
+    /// `std::array<T, N>`: aggregate, zero-filled to `N`.
+    Array,
+    /// `std::vector<T>`, `std::initializer_list<T>`: exactly the elements written.
+    List,
 }
 
-fn scan(source: &str) -> Vec<Candidate> {
-    let mut p = Parser {
-        src: source,
-        lx: Lexer::new(source),
-        peeked: None,
-    };
+fn scan(source: &str) -> (Vec<Candidate>, Option<TextError>) {
+    let mut p = Parser::new(source, Dialect::C);
     let mut found = Vec::new();
+    // Open braces: the scope name each one opens (namespace, struct, class), if any.
+    let mut scopes: Vec<Option<String>> = Vec::new();
+    let mut pending: Option<String> = None;
+    let mut prev: [Option<Token>; 2] = [None, None];
     loop {
         let t = p.next();
         match t.kind {
             Kind::Eof => break,
             Kind::Ident if ELEMENT_TYPES.contains(&p.text(t)) => {
-                if let Some(c) = p.array_after_type(t) {
+                let container = match prev {
+                    [Some(c), Some(lt)] if p.is_punct(lt, "<") => match p.text(c) {
+                        "array" => Some(Container::Array),
+                        "vector" | "initializer_list" => Some(Container::List),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let scope: Vec<&str> = scopes.iter().flatten().map(String::as_str).collect();
+                let scope = scope.join("::");
+                if let Some(c) = p.array_after_type(t, &scope, container) {
                     found.push(c);
                 }
+                prev = [None, None];
+                continue;
             }
+            Kind::Ident => match p.text(t) {
+                "namespace" => {
+                    let mut name = String::new();
+                    loop {
+                        let u = p.peek();
+                        if u.kind == Kind::Ident {
+                            name.push_str(p.text(u));
+                        } else if p.is_punct(u, "::") {
+                            name.push_str("::");
+                        } else {
+                            break;
+                        }
+                        p.next();
+                    }
+                    pending = Some(name).filter(|n| !n.is_empty());
+                }
+                "struct" | "class" | "union" => pending = p.type_name(),
+                _ => {}
+            },
+            Kind::Punct => match p.text(t) {
+                "{" => scopes.push(pending.take()),
+                "}" => {
+                    scopes.pop();
+                    pending = None;
+                }
+                ";" | "=" | "(" | ")" => pending = None,
+                _ => {}
+            },
             _ => {}
         }
+        prev = [prev[1], Some(t)];
     }
-    found
-}
-
-// ---------------------------------------------------------------------------------------------
-// Lexer
-// ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Ident,
-    /// A preprocessing number (`12`, `0x1Fu`, `1.5f`).
-    Number,
-    /// A string literal; `terminated` is false when the line ended first.
-    Str {
-        terminated: bool,
-    },
-    /// A character literal.
-    Char,
-    /// Any other single character (or `::`).
-    Punct,
-    Eof,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Token {
-    kind: Kind,
-    span: Span,
-}
-
-struct Lexer<'a> {
-    src: &'a [u8],
-    pos: usize,
-    /// Only whitespace (or comments) since the last line break: a `#` starts a directive.
-    line_start: bool,
-}
-
-impl<'a> Lexer<'a> {
-    fn new(src: &'a str) -> Self {
-        Lexer {
-            src: src.as_bytes(),
-            pos: 0,
-            line_start: true,
-        }
-    }
-
-    fn peek_byte(&self, ahead: usize) -> Option<u8> {
-        self.src.get(self.pos + ahead).copied()
-    }
-
-    /// Skips whitespace, comments and preprocessor lines.
-    fn skip_trivia(&mut self) {
-        while let Some(b) = self.peek_byte(0) {
-            match b {
-                b'\n' => {
-                    self.pos += 1;
-                    self.line_start = true;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.pos += 1,
-                b'/' if self.peek_byte(1) == Some(b'/') => self.skip_line(),
-                b'/' if self.peek_byte(1) == Some(b'*') => {
-                    let rest = &self.src[self.pos + 2..];
-                    match rest.windows(2).position(|w| w == b"*/") {
-                        Some(i) => {
-                            if rest[..i].contains(&b'\n') {
-                                self.line_start = true;
-                            }
-                            self.pos += 2 + i + 2;
-                        }
-                        None => self.pos = self.src.len(),
-                    }
-                }
-                b'#' if self.line_start => self.skip_line(),
-                b'\\' if self.peek_byte(1) == Some(b'\n') => self.pos += 2,
-                b'\\' if self.peek_byte(1) == Some(b'\r') && self.peek_byte(2) == Some(b'\n') => {
-                    self.pos += 3
-                }
-                // A UTF-8 byte-order mark.
-                0xef if self.src[self.pos..].starts_with(&[0xef, 0xbb, 0xbf]) => self.pos += 3,
-                _ => return,
-            }
-        }
-    }
-
-    /// Skips to the end of the line, honouring backslash-newline continuations.
-    fn skip_line(&mut self) {
-        while let Some(b) = self.peek_byte(0) {
-            if b == b'\n' {
-                if self.pos > 0 && self.src[self.pos - 1] == b'\\'
-                    || self.pos > 1
-                        && self.src[self.pos - 1] == b'\r'
-                        && self.src[self.pos - 2] == b'\\'
-                {
-                    self.pos += 1;
-                    continue;
-                }
-                return;
-            }
-            self.pos += 1;
-        }
-    }
-
-    fn next_token(&mut self) -> Token {
-        self.skip_trivia();
-        self.line_start = false;
-        let start = self.pos;
-        let Some(b) = self.peek_byte(0) else {
-            return Token {
-                kind: Kind::Eof,
-                span: Span::new(start, start),
-            };
-        };
-        let kind = if b.is_ascii_alphabetic() || b == b'_' {
-            while self
-                .peek_byte(0)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-            {
-                self.pos += 1;
-            }
-            // String prefixes (u8"", L"", u"", U"") belong to the literal.
-            if self.peek_byte(0) == Some(b'"')
-                && matches!(&self.src[start..self.pos], b"u8" | b"L" | b"u" | b"U")
-            {
-                self.pos += 1;
-                self.quoted(b'"')
-            } else {
-                Kind::Ident
-            }
-        } else if b.is_ascii_digit()
-            || b == b'.' && self.peek_byte(1).is_some_and(|c| c.is_ascii_digit())
-        {
-            self.pos += 1;
-            while let Some(c) = self.peek_byte(0) {
-                if matches!(c, b'e' | b'E' | b'p' | b'P')
-                    && matches!(self.peek_byte(1), Some(b'+' | b'-'))
-                {
-                    self.pos += 2;
-                } else if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' {
-                    self.pos += 1;
-                } else {
-                    break;
-                }
-            }
-            Kind::Number
-        } else if b == b'"' {
-            self.pos += 1;
-            self.quoted(b'"')
-        } else if b == b'\'' {
-            self.pos += 1;
-            match self.quoted(b'\'') {
-                Kind::Str { .. } => Kind::Char,
-                k => k,
-            }
-        } else if b == b':' && self.peek_byte(1) == Some(b':') {
-            self.pos += 2;
-            Kind::Punct
-        } else {
-            // One character (whole UTF-8 sequence, so spans stay on character boundaries).
-            let len = match b {
-                0xf0..=0xf7 => 4,
-                0xe0..=0xef => 3,
-                0xc0..=0xdf => 2,
-                _ => 1,
-            };
-            self.pos = (self.pos + len).min(self.src.len());
-            Kind::Punct
-        };
-        Token {
-            kind,
-            span: Span::new(start, self.pos),
-        }
-    }
-
-    /// Reads the rest of a quoted literal; the opening quote is consumed.
-    fn quoted(&mut self, quote: u8) -> Kind {
-        while let Some(c) = self.peek_byte(0) {
-            match c {
-                b'\\' => self.pos = (self.pos + 2).min(self.src.len()),
-                b'\n' => return Kind::Str { terminated: false },
-                c if c == quote => {
-                    self.pos += 1;
-                    return Kind::Str { terminated: true };
-                }
-                _ => self.pos += 1,
-            }
-        }
-        Kind::Str { terminated: false }
-    }
+    let first_error = p.toks.as_ref().and_then(|t| t.errors.first().cloned());
+    (found, first_error)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Parser
 // ---------------------------------------------------------------------------------------------
 
-struct Parser<'a> {
-    src: &'a str,
-    lx: Lexer<'a>,
-    peeked: Option<Token>,
+/// The recursive-descent reader of element initializers, shared by the C, C# and Rust
+/// front ends (the dialect decides how names are resolved).
+pub(super) struct Parser<'a> {
+    pub src: &'a str,
+    toks: Option<Tokens<'a>>,
+    buf: VecDeque<Token>,
+    /// Where the end of a token list is (for parsers over a list).
+    end: usize,
+    /// The first preprocessor error token consumed since it was last cleared.
+    error_seen: Option<u32>,
+    pub dialect: Dialect,
 }
 
 /// A value written in an initializer.
-enum Value {
+pub(super) enum Value {
     /// A string literal (adjacent literals joined).
     Str(String),
     /// `NULL` or `nullptr`.
@@ -377,8 +329,11 @@ const QUALIFIERS: [&str; 7] = [
     "thread_local",
 ];
 
-const CAST_TYPES: [&str; 12] = [
+const CAST_TYPES: [&str; 15] = [
     "UINT",
+    "uint",
+    "Format",
+    "InputClassification",
     "INT",
     "DWORD",
     "unsigned",
@@ -393,101 +348,313 @@ const CAST_TYPES: [&str; 12] = [
 ];
 
 impl<'a> Parser<'a> {
-    fn next(&mut self) -> Token {
-        self.peeked.take().unwrap_or_else(|| self.lx.next_token())
+    pub fn new(src: &'a str, dialect: Dialect) -> Self {
+        Parser {
+            src,
+            toks: Some(Tokens::new(src, dialect)),
+            buf: VecDeque::new(),
+            end: src.len(),
+            error_seen: None,
+            dialect,
+        }
     }
 
-    fn peek(&mut self) -> Token {
-        if let Some(t) = self.peeked {
-            return t;
+    /// A parser over a list of tokens already read.
+    pub fn over(&self, tokens: Vec<Token>, end: usize) -> Parser<'a> {
+        Parser {
+            src: self.src,
+            toks: None,
+            buf: tokens.into(),
+            end,
+            error_seen: None,
+            dialect: self.dialect,
         }
-        let t = self.lx.next_token();
-        self.peeked = Some(t);
+    }
+
+    fn raw_next(&mut self) -> Token {
+        match &mut self.toks {
+            Some(t) => t.next(),
+            None => Token::new(Kind::Eof, Span::new(self.end, self.end)),
+        }
+    }
+
+    pub fn next(&mut self) -> Token {
+        let t = match self.buf.pop_front() {
+            Some(t) => t,
+            None => self.raw_next(),
+        };
+        if let Kind::Error(i) = t.kind {
+            self.error_seen.get_or_insert(i);
+        }
         t
     }
 
-    fn text(&self, t: Token) -> &'a str {
-        self.src.get(t.span.range()).unwrap_or("")
+    pub fn peek(&mut self) -> Token {
+        self.peek_at(0)
     }
 
-    fn peek_is(&mut self, p: &str) -> bool {
+    /// The token `n` places ahead (0: the next one).
+    pub fn peek_at(&mut self, n: usize) -> Token {
+        while self.buf.len() <= n {
+            let t = self.raw_next();
+            self.buf.push_back(t);
+            if t.kind == Kind::Eof {
+                return t;
+            }
+        }
+        self.buf[n]
+    }
+
+    /// The text of the token `n` places ahead.
+    pub fn peek_text(&mut self, n: usize) -> &'a str {
+        let t = self.peek_at(n);
+        self.text(t)
+    }
+
+    /// Whether the token `n` places ahead is the punctuator `p`.
+    pub fn peek_punct(&mut self, n: usize, p: &str) -> bool {
+        let t = self.peek_at(n);
+        self.is_punct(t, p)
+    }
+
+    pub fn text(&self, t: Token) -> &'a str {
+        self.src.get(t.text.range()).unwrap_or("")
+    }
+
+    pub fn peek_is(&mut self, p: &str) -> bool {
         let t = self.peek();
         self.is_punct(t, p)
     }
 
-    fn is_punct(&self, t: Token, p: &str) -> bool {
+    pub fn is_punct(&self, t: Token, p: &str) -> bool {
         t.kind == Kind::Punct && self.text(t) == p
     }
 
-    fn err(&self, span: Span, message: impl Into<String>) -> TextError {
+    pub fn err(&self, span: Span, message: impl Into<String>) -> TextError {
         TextError::at(self.src, span, message)
     }
 
     /// A description of a token for "expected X, found Y" messages.
-    fn found(&self, t: Token) -> String {
+    pub fn found(&self, t: Token) -> String {
         match t.kind {
             Kind::Eof => "the end of the file".to_string(),
+            Kind::Error(_) => "text inlay could not preprocess".to_string(),
             _ => format!("`{}`", super::excerpt(self.text(t))),
         }
     }
 
-    /// After an element type name: `[qualifiers] NAME [ SIZE ] [=] { … }`. Returns `None`
-    /// when this is not an array definition (a pointer, a parameter, `sizeof(…)`, a
-    /// declaration without initializer), leaving the following tokens to the scan.
-    fn array_after_type(&mut self, ty: Token) -> Option<Candidate> {
+    /// Starts collecting preprocessor errors for one array; returns the previous state.
+    pub fn begin_array(&mut self) -> Option<u32> {
+        self.error_seen.take()
+    }
+
+    /// Ends an array begun with [`Parser::begin_array`]: a preprocessor error inside it
+    /// replaces its result (it is the cause of whatever went wrong).
+    pub fn end_array(
+        &mut self,
+        saved: Option<u32>,
+        result: Result<Elements, TextError>,
+    ) -> Result<Elements, TextError> {
+        let seen = std::mem::replace(&mut self.error_seen, saved);
+        match (seen, &self.toks) {
+            (Some(i), Some(t)) => Err(t.errors[i as usize].clone()),
+            _ => result,
+        }
+    }
+
+    /// After `struct`/`class`/`union`: the type's name, if one follows (attributes such as
+    /// `alignas(16)` skipped).
+    fn type_name(&mut self) -> Option<String> {
+        loop {
+            let u = self.peek();
+            if u.kind != Kind::Ident {
+                return None;
+            }
+            let name = self.text(u);
+            if ELEMENT_TYPES.contains(&name) {
+                return None;
+            }
+            self.next();
+            if matches!(
+                name,
+                "alignas" | "__declspec" | "DECLSPEC_ALIGN" | "__attribute__" | "XM_ALIGNED_STRUCT"
+            ) {
+                if self.peek_is("(") {
+                    self.skip_balanced();
+                }
+                continue;
+            }
+            return Some(name.to_string());
+        }
+    }
+
+    /// Skips a balanced `( … )` group starting at the next token.
+    fn skip_balanced(&mut self) {
+        let mut depth = 0usize;
+        loop {
+            let t = self.next();
+            match t.kind {
+                Kind::Eof => return,
+                Kind::Punct if self.text(t) == "(" => depth += 1,
+                Kind::Punct if self.text(t) == ")" => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A possibly qualified name: `[::] NAME (:: NAME)*`, as written.
+    fn qualified_name(&mut self) -> Option<(String, Span)> {
+        let first = self.peek();
+        let mut text = String::new();
+        let mut span = Span::new(first.span.start, first.span.start);
+        if self.is_punct(first, "::") {
+            self.next();
+        }
+        loop {
+            let t = self.peek();
+            if t.kind != Kind::Ident || ELEMENT_TYPES.contains(&self.text(t)) {
+                return None;
+            }
+            self.next();
+            text.push_str(self.text(t));
+            span.end = t.span.end;
+            if self.peek_is("::") && self.peek_at(1).kind == Kind::Ident {
+                self.next();
+                text.push_str("::");
+                continue;
+            }
+            return Some((text, span));
+        }
+    }
+
+    /// After an element type name: `[qualifiers] NAME [ SIZE ] [=] { … }` (or, inside a
+    /// container's template arguments, `[, N] > [qualifiers] NAME [=] { … }`). Returns `None`
+    /// when this is not a definition (a pointer, a parameter, `sizeof(…)`, a declaration
+    /// without initializer), leaving the following tokens to the scan.
+    fn array_after_type(
+        &mut self,
+        ty: Token,
+        scope: &str,
+        container: Option<Container>,
+    ) -> Option<Candidate> {
+        let saved = self.begin_array();
+        let c = self.definition(ty, scope, container);
+        match c {
+            Some(mut c) => {
+                c.result = self.end_array(saved, c.result);
+                Some(c)
+            }
+            None => {
+                self.error_seen = saved;
+                None
+            }
+        }
+    }
+
+    fn definition(
+        &mut self,
+        ty: Token,
+        scope: &str,
+        container: Option<Container>,
+    ) -> Option<Candidate> {
+        // The container's remaining template arguments.
+        let mut size_tokens: Vec<Token> = Vec::new();
+        let mut size_span = Span::default();
+        if let Some(kind) = container {
+            let mut depth = 0usize;
+            let mut in_size = false;
+            loop {
+                let t = self.next();
+                match t.kind {
+                    Kind::Eof | Kind::Error(_) => return None,
+                    _ if self.is_punct(t, "(") => depth += 1,
+                    _ if self.is_punct(t, ")") => depth = depth.saturating_sub(1),
+                    _ if self.is_punct(t, ">") && depth == 0 => break,
+                    _ if self.is_punct(t, ",") && depth == 0 => {
+                        in_size = kind == Container::Array && size_tokens.is_empty();
+                        continue;
+                    }
+                    _ if self.is_punct(t, ";") || self.is_punct(t, "{") => return None,
+                    _ => {}
+                }
+                if in_size {
+                    if size_tokens.is_empty() {
+                        size_span.start = t.span.start;
+                    }
+                    size_span.end = t.span.end;
+                    size_tokens.push(t);
+                }
+            }
+        }
         while {
             let t = self.peek();
             t.kind == Kind::Ident && QUALIFIERS.contains(&self.text(t))
         } {
             self.next();
         }
-        let name = self.peek();
-        if name.kind != Kind::Ident || ELEMENT_TYPES.contains(&self.text(name)) {
-            return None;
-        }
-        self.next();
-        if !self.peek_is("[") {
-            return None;
-        }
-        let open = self.next();
-        // The declared size: tokens up to the matching `]`.
-        let mut depth = 0usize;
-        let size_start = self.peek().span.start;
-        let mut size_end = size_start;
-        let mut size_tokens = 0usize;
-        loop {
-            let t = self.peek();
-            if t.kind == Kind::Eof {
+        let (written, name_span) = self.qualified_name()?;
+        let open = if container.is_none() {
+            if !self.peek_is("[") {
                 return None;
             }
-            if self.is_punct(t, "]") && depth == 0 {
-                break;
+            let open = self.next();
+            // The declared size: tokens up to the matching `]`.
+            let mut depth = 0usize;
+            size_span = Span::new(self.peek().span.start, self.peek().span.start);
+            loop {
+                let t = self.peek();
+                if t.kind == Kind::Eof {
+                    return None;
+                }
+                if self.is_punct(t, "]") && depth == 0 {
+                    break;
+                }
+                if self.is_punct(t, "[") || self.is_punct(t, "(") {
+                    depth += 1;
+                }
+                if (self.is_punct(t, "]") || self.is_punct(t, ")")) && depth > 0 {
+                    depth -= 1;
+                }
+                if self.is_punct(t, ";") || self.is_punct(t, "{") {
+                    return None;
+                }
+                size_span.end = t.span.end;
+                size_tokens.push(t);
+                self.next();
             }
-            if self.is_punct(t, "[") || self.is_punct(t, "(") {
-                depth += 1;
+            self.next(); // `]`
+            open
+        } else {
+            if size_tokens.is_empty() {
+                size_span = name_span;
             }
-            if (self.is_punct(t, "]") || self.is_punct(t, ")")) && depth > 0 {
-                depth -= 1;
-            }
-            if self.is_punct(t, ";") || self.is_punct(t, "{") {
-                return None;
-            }
-            size_end = t.span.end;
-            size_tokens += 1;
-            self.next();
-        }
-        self.next(); // `]`
-        let size_span = Span::new(size_start, size_end);
+            Token::new(Kind::Punct, name_span)
+        };
         let has_equals = self.peek_is("=");
         if has_equals {
             self.next();
         }
+        let name = if scope.is_empty() {
+            written
+        } else {
+            format!("{scope}::{written}")
+        };
+        let info = ArrayInfo {
+            name,
+            name_span,
+            line: super::line_col(self.src, name_span.start).0,
+            element_type: self.text(ty).to_string(),
+        };
         if !self.peek_is("{") {
             if !has_equals {
                 return None;
             }
             let t = self.peek();
-            let info = self.info(ty, name);
             let err = self.err(
                 t.span,
                 format!(
@@ -501,40 +668,49 @@ impl<'a> Parser<'a> {
                 result: Err(err),
             });
         }
-        let info = self.info(ty, name);
-        let declared = if size_tokens == 0 {
-            Ok(None)
-        } else {
-            self.size_value(size_span)
+        let declared = match container {
+            Some(Container::List) => Ok(None),
+            _ if size_tokens.is_empty() => Ok(None),
+            _ => self.size_value(size_tokens, size_span),
         };
-        let result = declared.and_then(|declared| self.elements(open, size_span, declared));
+        let fill_at = if size_span.start == size_span.end {
+            open.span
+        } else {
+            size_span
+        };
+        let result = declared.and_then(|declared| {
+            // std::array's own braces around the C array inside it: `= {{ … }}`.
+            let outer = container == Some(Container::Array)
+                && self.peek_punct(1, "{")
+                && self.peek_punct(2, "{");
+            if outer {
+                self.next();
+            }
+            let r = self.elements(fill_at, declared)?;
+            if outer {
+                let close = self.next();
+                if !self.is_punct(close, "}") {
+                    return Err(self.err(
+                        close.span,
+                        format!(
+                            "expected `}}` to close the std::array, found {}",
+                            self.found(close)
+                        ),
+                    ));
+                }
+            }
+            Ok(r)
+        });
         if result.is_err() {
             self.skip_to_close();
         }
         Some(Candidate { info, result })
     }
 
-    fn info(&self, ty: Token, name: Token) -> ArrayInfo {
-        ArrayInfo {
-            name: self.text(name).to_string(),
-            name_span: name.span,
-            line: super::line_col(self.src, name.span.start).0,
-            element_type: self.text(ty).to_string(),
-        }
-    }
-
-    /// The declared array size, when it is a plain constant (a macro such as `NUM_ELEMENTS`
-    /// is not expanded: the size is then taken from the initializer).
-    fn size_value(&self, span: Span) -> Result<Option<usize>, TextError> {
-        let mut sub = Parser {
-            src: self.src,
-            lx: Lexer {
-                src: &self.src.as_bytes()[..span.end],
-                pos: span.start,
-                line_start: false,
-            },
-            peeked: None,
-        };
+    /// The declared array size, when it is a constant (a name such as `InputElementCount`
+    /// that is no macro is not evaluated: the size is then taken from the initializer).
+    fn size_value(&self, tokens: Vec<Token>, span: Span) -> Result<Option<usize>, TextError> {
+        let mut sub = self.over(tokens, span.end);
         let Ok((Value::Int(n), _)) = sub.value(0) else {
             return Ok(None);
         };
@@ -551,7 +727,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After a parse error, skips to the `}` that closes the array (or the end of the file).
-    fn skip_to_close(&mut self) {
+    pub fn skip_to_close(&mut self) {
         let mut depth = 0usize;
         loop {
             let t = self.next();
@@ -570,21 +746,23 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `{ element, element, … [,] }`, the opening brace not yet consumed.
-    fn elements(
-        &mut self,
-        open_bracket: Token,
-        size_span: Span,
-        declared: Option<usize>,
-    ) -> Result<Elements, TextError> {
+    fn elements(&mut self, fill_at: Span, declared: Option<usize>) -> Result<Elements, TextError> {
         let open = self.next(); // `{`
         let mut elements = Vec::new();
         let mut spans = Vec::new();
         loop {
-            let t = self.peek();
+            let mut t = self.peek();
             if self.is_punct(t, "}") {
                 self.next();
                 break;
+            }
+            // C++ `D3D11_INPUT_ELEMENT_DESC{ … }` elements.
+            if t.kind == Kind::Ident
+                && ELEMENT_TYPES.contains(&self.text(t))
+                && self.peek_punct(1, "{")
+            {
+                self.next();
+                t = self.peek();
             }
             if !self.is_punct(t, "{") {
                 return Err(self.err(
@@ -623,15 +801,10 @@ impl<'a> Parser<'a> {
         let _ = open;
         if let Some(n) = declared {
             // C zero-initializes the elements the initializer leaves out.
-            let at = if size_span.start == size_span.end {
-                open_bracket.span
-            } else {
-                size_span
-            };
             while elements.len() < n {
                 elements.push(zero_element());
                 spans.push(ElementSpans {
-                    element: at,
+                    element: fill_at,
                     fields: [None; 7],
                 });
             }
@@ -724,7 +897,7 @@ impl<'a> Parser<'a> {
         Ok((desc, spans))
     }
 
-    fn assign(
+    pub fn assign(
         &self,
         desc: &mut InputElementDesc,
         field: Field,
@@ -775,7 +948,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A value: string literal(s) or an integer constant expression (`|` lowest).
-    fn value(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
+    pub fn value(&mut self, depth: usize) -> Result<(Value, Span), TextError> {
         let t = self.peek();
         if let Kind::Str { .. } = t.kind {
             return self.strings();
@@ -880,6 +1053,8 @@ impl<'a> Parser<'a> {
         let t = self.next();
         match t.kind {
             Kind::Number => Ok((Value::Int(self.number(t)?), t.span)),
+            Kind::Ident if self.dialect == Dialect::CSharp => super::csharp::name_value(self, t),
+            Kind::Ident if self.dialect == Dialect::Rust => super::rust::name_value(self, t),
             Kind::Ident => {
                 let name = self.text(t);
                 if matches!(name, "static_cast" | "reinterpret_cast") {
@@ -940,13 +1115,16 @@ impl<'a> Parser<'a> {
                 ),
             )),
             Kind::Eof => Err(self.err(t.span, "unexpected end of file inside an element")),
+            Kind::Directive | Kind::Error(_) => {
+                Err(self.err(t.span, format!("expected a value, found {}", self.found(t))))
+            }
             Kind::Punct => {
                 Err(self.err(t.span, format!("expected a value, found {}", self.found(t))))
             }
         }
     }
 
-    fn unknown_name(&self, t: Token) -> TextError {
+    pub fn unknown_name(&self, t: Token) -> TextError {
         let name = self.text(t);
         let message = if name.starts_with("DXGI_FORMAT_") {
             format!("unknown DXGI format `{name}`")
@@ -956,24 +1134,43 @@ impl<'a> Parser<'a> {
             )
         } else {
             format!(
-                "unknown name `{name}`: inlay knows DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, \
-                 D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL \
-                 (macros are not expanded)"
+                "unknown name `{name}`: not a macro defined in this file (#include is not \
+                 followed) nor a name inlay knows (DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, \
+                 D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL)"
             )
         };
         self.err(t.span, message)
     }
 
     /// An integer literal with optional `u`/`l` suffixes.
-    fn number(&self, t: Token) -> Result<i128, TextError> {
+    pub fn number(&self, t: Token) -> Result<i128, TextError> {
         let text = self.text(t);
-        let body = text.trim_end_matches(['u', 'U', 'l', 'L']);
+        // Digit separators: C++14 `'`, C# and Rust `_`; Rust's type suffixes.
+        let cleaned: String = text.chars().filter(|c| !matches!(c, '\'' | '_')).collect();
+        let mut body = cleaned.as_str();
+        if self.dialect == Dialect::Rust {
+            for suffix in [
+                "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+            ] {
+                if let Some(b) = body.strip_suffix(suffix).filter(|b| !b.is_empty()) {
+                    body = b;
+                    break;
+                }
+            }
+        } else {
+            body = body.trim_end_matches(['u', 'U', 'l', 'L']);
+        }
         let (digits, radix) =
             if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
                 (h, 16)
             } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
                 (b, 2)
-            } else if body.len() > 1 && body.starts_with('0') {
+            } else if let Some(o) = body
+                .strip_prefix("0o")
+                .filter(|_| self.dialect == Dialect::Rust)
+            {
+                (o, 8)
+            } else if body.len() > 1 && body.starts_with('0') && self.dialect == Dialect::C {
                 (&body[1..], 8)
             } else {
                 (body, 10)
@@ -1011,7 +1208,7 @@ impl<'a> Parser<'a> {
     }
 
     /// One or more adjacent string literals.
-    fn strings(&mut self) -> Result<(Value, Span), TextError> {
+    pub fn strings(&mut self) -> Result<(Value, Span), TextError> {
         let mut out = String::new();
         let first = self.peek().span;
         let mut end = first.end;
@@ -1022,7 +1219,10 @@ impl<'a> Parser<'a> {
             }
             let text = self.text(t);
             let open = text.find('"').unwrap_or(0);
-            if open > 0 && !text.starts_with("u8") {
+            if open > 0
+                && !text.starts_with("u8")
+                && !(self.dialect == Dialect::Rust && text.starts_with('b'))
+            {
                 return Err(self.err(
                     t.span,
                     "SemanticName is a narrow string (LPCSTR); remove the L/u/U prefix",
@@ -1040,7 +1240,7 @@ impl<'a> Parser<'a> {
 
 /// Converts a C integer value to `UINT` the way C does for values that fit `UINT` or `INT`;
 /// `None` for anything else.
-fn to_uint(n: i128) -> Option<u32> {
+pub(super) fn to_uint(n: i128) -> Option<u32> {
     if (0..=u32::MAX as i128).contains(&n) {
         Some(n as u32)
     } else if (i32::MIN as i128..0).contains(&n) {
@@ -1050,7 +1250,7 @@ fn to_uint(n: i128) -> Option<u32> {
     }
 }
 
-fn zero_element() -> InputElementDesc {
+pub(super) fn zero_element() -> InputElementDesc {
     InputElementDesc {
         semantic_name: None,
         semantic_index: 0,
@@ -1063,7 +1263,7 @@ fn zero_element() -> InputElementDesc {
 }
 
 /// The value of a name, for names the parser knows.
-fn resolve_name(name: &str) -> Option<Value> {
+pub(super) fn resolve_name(name: &str) -> Option<Value> {
     if let Some(rest) = name.strip_prefix("DXGI_FORMAT_") {
         if rest.is_empty() || rest.bytes().all(|b| b.is_ascii_digit()) {
             return None;
@@ -1364,7 +1564,7 @@ mod tests {
                 "D3D11_INPUT_ELEMENT_DESC d[] = {\n  { \"P\", 0, FOO } };",
                 (2, 13),
                 "FOO",
-                "unknown name `FOO`: inlay knows DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL (macros are not expanded)",
+                "unknown name `FOO`: not a macro defined in this file (#include is not followed) nor a name inlay knows (DXGI_FORMAT_*, D3D1x_INPUT_PER_VERTEX_DATA, D3D1x_INPUT_PER_INSTANCE_DATA, D3D1x_APPEND_ALIGNED_ELEMENT, UINT_MAX, NULL)",
             ),
             (
                 "D3D11_INPUT_ELEMENT_DESC d[] = { { \"P\", 0, DXGI_FORMAT_R32_FLOAT, 0, offsetof(V, p) } };",
@@ -1432,6 +1632,252 @@ mod tests {
             "-".repeat(100_000)
         );
         assert_eq!(err(&src, None).message, "expression nested too deeply");
+    }
+
+    /// DirectXTK's style: vertex structs in `namespace DirectX` declare
+    /// `static const D3D11_INPUT_ELEMENT_DESC InputElements[InputElementCount]`, a .cpp file
+    /// defines them out of class, with `static_assert(sizeof(…))` beside them.
+    const DIRECTXTK_STYLE: &str = r#"//--------------------------------------------------------------------------------------
+// File: VertexTypes.cpp (written for inlay's tests in the style of DirectXTK)
+//--------------------------------------------------------------------------------------
+
+#include "pch.h"
+#include "VertexTypes.h"
+
+using namespace DirectX;
+
+namespace DirectX
+{
+    struct VertexPositionColor
+    {
+        XMFLOAT3 position;
+        XMFLOAT4 color;
+
+        static constexpr unsigned int InputElementCount = 2;
+        static const D3D11_INPUT_ELEMENT_DESC InputElements[InputElementCount];
+    };
+}
+
+//--------------------------------------------------------------------------------------
+// Vertex struct holding position and color information.
+const D3D11_INPUT_ELEMENT_DESC VertexPositionColor::InputElements[] =
+{
+    { "SV_Position", 0, DXGI_FORMAT_R32G32B32_FLOAT,    0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+    { "COLOR",       0, DXGI_FORMAT_R32G32B32A32_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+};
+
+static_assert(sizeof(VertexPositionColor) == 28, "Vertex struct/layout mismatch");
+static_assert(_countof(VertexPositionColor::InputElements) == VertexPositionColor::InputElementCount, "mismatch");
+
+//--------------------------------------------------------------------------------------
+// Vertex struct holding position and dual texture mapping information.
+D3D11_INPUT_ELEMENT_DESC const VertexPositionDualTexture::InputElements[] =
+{
+    { "SV_Position", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+    { "TEXCOORD",    0, DXGI_FORMAT_R32G32_FLOAT,    0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+    { "TEXCOORD",    1, DXGI_FORMAT_R32G32_FLOAT,    0, D3D11_APPEND_ALIGNED_ELEMENT, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+};
+
+namespace
+{
+    void Create(ID3D11Device* device, const void* bytecode, size_t length)
+    {
+        device->CreateInputLayout(VertexPositionDualTexture::InputElements,
+            ARRAYSIZE(VertexPositionDualTexture::InputElements), bytecode, length, nullptr);
+        UINT n = sizeof(VertexPositionColor::InputElements) / sizeof(VertexPositionColor::InputElements[0]);
+    }
+}
+"#;
+
+    #[test]
+    fn directxtk_out_of_class_definitions() {
+        let names: Vec<_> = arrays(DIRECTXTK_STYLE)
+            .into_iter()
+            .map(|a| a.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "VertexPositionColor::InputElements",
+                "VertexPositionDualTexture::InputElements"
+            ]
+        );
+        let p = parse(
+            DIRECTXTK_STYLE,
+            Some("VertexPositionDualTexture::InputElements"),
+        )
+        .unwrap();
+        assert_eq!(
+            p.name.as_deref(),
+            Some("VertexPositionDualTexture::InputElements")
+        );
+        assert_eq!(
+            p.elements,
+            vec![
+                InputElementDesc::per_vertex(
+                    "SV_Position",
+                    0,
+                    Format::R32G32B32_FLOAT,
+                    0,
+                    APPEND_ALIGNED_ELEMENT
+                ),
+                InputElementDesc::per_vertex(
+                    "TEXCOORD",
+                    0,
+                    Format::R32G32_FLOAT,
+                    0,
+                    APPEND_ALIGNED_ELEMENT
+                ),
+                InputElementDesc::per_vertex(
+                    "TEXCOORD",
+                    1,
+                    Format::R32G32_FLOAT,
+                    0,
+                    APPEND_ALIGNED_ELEMENT
+                ),
+            ]
+        );
+        assert_eq!(
+            super::super::line_col(DIRECTXTK_STYLE, p.spans[2].element.start),
+            (39, 5)
+        );
+        // A tail of the name that picks exactly one array; one that picks two is refused.
+        let p = parse(DIRECTXTK_STYLE, Some("VertexPositionColor::InputElements")).unwrap();
+        assert_eq!(p.elements[1].format, Format::R32G32B32A32_FLOAT);
+        let e = err(DIRECTXTK_STYLE, Some("InputElements"));
+        assert_eq!(
+            e.message,
+            "`InputElements` names 2 input element arrays: `VertexPositionColor::InputElements` (line 24), `VertexPositionDualTexture::InputElements` (line 35); give more of the name"
+        );
+        let e = err(DIRECTXTK_STYLE, Some("Elements"));
+        assert!(
+            e.message
+                .starts_with("no input element array named `Elements`"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn containers_scopes_and_braced_initializers() {
+        let src = r#"#include <array>
+#include <vector>
+namespace Engine::Render {
+class MeshPass final : public Pass {
+public:
+    static constexpr std::array<D3D11_INPUT_ELEMENT_DESC, 3> kLayout = {{
+        { "POSITION", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+        { "NORMAL", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+    }};
+};
+} // namespace Engine::Render
+
+void Build() {
+    const std::vector<D3D11_INPUT_ELEMENT_DESC> layout{
+        D3D11_INPUT_ELEMENT_DESC{ "POSITION", 0, DXGI_FORMAT_R32G32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 },
+        { "INSTANCE", 0, DXGI_FORMAT_R32_UINT, 1, 0, D3D11_INPUT_PER_INSTANCE_DATA, 1 },
+    };
+    std::vector<D3D11_INPUT_ELEMENT_DESC> other = { { "A", 0, DXGI_FORMAT_R8_UNORM } };
+    D3D11_INPUT_ELEMENT_DESC local[] { { "B" } };
+    device->CreateInputLayout(layout.data(), static_cast<UINT>(layout.size()), code, size, &il);
+}
+"#;
+        let names: Vec<_> = arrays(src).into_iter().map(|a| a.name).collect();
+        assert_eq!(
+            names,
+            [
+                "Engine::Render::MeshPass::kLayout",
+                "layout",
+                "other",
+                "local"
+            ]
+        );
+        let p = parse(src, Some("kLayout")).unwrap();
+        assert_eq!(p.elements.len(), 3, "std::array is zero-filled to its size");
+        assert_eq!(p.elements[1].aligned_byte_offset, 12);
+        assert_eq!(p.elements[2], zero_element());
+        assert_eq!(&src[p.spans[2].element.range()], "3");
+        let p = parse(src, Some("layout")).unwrap();
+        assert_eq!(
+            p.elements,
+            vec![
+                InputElementDesc::per_vertex("POSITION", 0, Format::R32G32_FLOAT, 0, 0),
+                InputElementDesc::per_instance("INSTANCE", 0, Format::R32_UINT, 1, 0, 1),
+            ]
+        );
+        assert_eq!(parse(src, Some("other")).unwrap().elements.len(), 1);
+        assert_eq!(
+            parse(src, Some("local")).unwrap().elements[0]
+                .semantic_name
+                .as_deref(),
+            Some("B")
+        );
+    }
+
+    #[test]
+    fn macros_build_rows() {
+        let src = r#"#ifndef LAYOUTS_H
+#define LAYOUTS_H
+#pragma once
+
+#define PER_VERTEX D3D11_INPUT_PER_VERTEX_DATA, 0
+#define VTX(n, f, o) { n, 0, f, 0, o, PER_VERTEX }
+#define F3 DXGI_FORMAT_R32G32B32_FLOAT
+#define NUM_ELEMENTS (1 + 2)
+
+#if 0
+// An old layout, compiled out.
+static const D3D11_INPUT_ELEMENT_DESC kMesh[] = { VTX("OLD", F3, 0) };
+#endif
+
+#if defined(USE_HALF_UV)
+#define UV_FORMAT DXGI_FORMAT_R16G16_FLOAT
+#else
+#define UV_FORMAT DXGI_FORMAT_R32G32_FLOAT
+#endif
+
+static const D3D11_INPUT_ELEMENT_DESC kMesh[NUM_ELEMENTS] =
+{
+    VTX("POSITION", F3, 0),
+    VTX("TEXCOORD", UV_FORMAT, 12),
+};
+
+static const D3D11_INPUT_ELEMENT_DESC kBroken[] = { VTX("P", F4, 0) };
+static const D3D11_INPUT_ELEMENT_DESC kArity[] = { VTX("P", F3) };
+#endif // LAYOUTS_H
+"#;
+        let p = parse(src, Some("kMesh")).unwrap();
+        assert_eq!(
+            p.elements,
+            vec![
+                InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
+                InputElementDesc::per_vertex("TEXCOORD", 0, Format::R32G32_FLOAT, 0, 12),
+                zero_element(),
+            ]
+        );
+        // The element's span is the macro invocation; a field given as an argument keeps its
+        // own place.
+        assert_eq!(
+            &src[p.spans[1].element.range()],
+            "VTX(\"TEXCOORD\", UV_FORMAT, 12)"
+        );
+        assert_eq!(&src[p.spans[1].field(Field::Offset).range()], "12");
+        assert_eq!(
+            &src[p.spans[1].field(Field::Semantic).range()],
+            "\"TEXCOORD\""
+        );
+        // An unknown macro is an error naming it, at its place.
+        let e = err(src, Some("kBroken"));
+        assert_eq!((e.line, e.found.as_str()), (27, "F4"));
+        assert!(
+            e.message
+                .starts_with("unknown name `F4`: not a macro defined in this file"),
+            "{}",
+            e.message
+        );
+        let e = err(src, Some("kArity"));
+        assert_eq!((e.line, e.column), (28, 52));
+        assert_eq!(e.message, "macro `VTX` takes 3 arguments, given 2");
     }
 
     #[test]

@@ -39,6 +39,7 @@ pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
         name: None,
         elements: records.iter().map(ElementRecord::to_desc).collect(),
         spans,
+        element_type: None,
     })
 }
 

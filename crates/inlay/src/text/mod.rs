@@ -1,7 +1,11 @@
 //! Layout text: input element arrays read from the files people already have.
 //!
 //! * [`c`] reads `D3D10_INPUT_ELEMENT_DESC`, `D3D11_INPUT_ELEMENT_DESC` and
-//!   `D3D12_INPUT_ELEMENT_DESC` arrays out of C or C++ source;
+//!   `D3D12_INPUT_ELEMENT_DESC` arrays out of C or C++ source (through [`preprocess`]);
+//! * [`csharp`] reads SharpDX/Vortice `new InputElement(…)` arrays, [`rust`] the `windows`
+//!   crate's `D3D11_INPUT_ELEMENT_DESC { … }` struct literals;
+//! * [`decode_source`] turns a file's bytes into text (UTF-8, or UTF-16 with a byte-order
+//!   mark as Visual Studio may save it);
 //! * `json` and `toml` (feature `serde`) read arrays of the conformance schema's `ELEMENT`
 //!   objects, and signature descriptions made of its `SIGNATURE_ELEMENT` objects.
 //!
@@ -32,12 +36,19 @@ use std::ops::Range;
 use crate::element::InputElementDesc;
 
 pub mod c;
+pub mod csharp;
+mod encoding;
 #[cfg(feature = "serde")]
 pub mod json;
+mod lex;
+pub mod preprocess;
 #[cfg(feature = "serde")]
 pub mod records;
+pub mod rust;
 #[cfg(feature = "serde")]
 pub mod toml;
+
+pub use encoding::decode_source;
 
 /// Longest offending-text excerpt kept in a [`TextError`] (in characters).
 pub const MAX_EXCERPT_CHARS: usize = 60;
@@ -155,6 +166,19 @@ pub struct ParsedLayout {
     pub elements: Vec<InputElementDesc>,
     /// One entry per element: where it is in the source.
     pub spans: Vec<ElementSpans>,
+    /// The element type the source declares (`D3D11_INPUT_ELEMENT_DESC`, `InputElement`, …),
+    /// when it names one.
+    pub element_type: Option<String>,
+}
+
+impl ParsedLayout {
+    /// Whether the array is a `D3D12_INPUT_ELEMENT_DESC` array. inlay checks those under
+    /// D3D11's `CreateInputLayout` rules (the structure is the same, R38); D3D12 validates
+    /// input layouts at pipeline-state creation with its own rules, which are outside this
+    /// project's scope, so callers should say so.
+    pub fn is_d3d12(&self) -> bool {
+        self.element_type.as_deref() == Some("D3D12_INPUT_ELEMENT_DESC")
+    }
 }
 
 /// 1-based line and 1-based column (in characters) of byte `offset` in `source`. An offset
@@ -260,19 +284,26 @@ pub enum Syntax {
     Json,
     /// TOML (`[[elements]]` / `[[signature]]` tables).
     Toml,
+    /// C# (SharpDX / Vortice `new InputElement(…)`).
+    CSharp,
+    /// Rust (`windows` crate struct literals).
+    Rust,
 }
 
 impl Syntax {
-    /// Picks a syntax from a file name's extension (`.json`, `.toml`, C/C++ extensions), or,
-    /// for any other name, from the text: JSON when it starts with `[` or `{`, TOML when a
-    /// line starts with `[[elements]]`, `[[signature]]`, `elements` or `signature`, C
-    /// otherwise.
+    /// Picks a syntax from a file name's extension (`.json`, `.toml`, `.cs`, `.rs`, C/C++
+    /// extensions), or, for any other name, from the text: JSON when it starts with `[` or
+    /// `{`, TOML when a line starts with `[[elements]]`, `[[signature]]`, `elements` or
+    /// `signature`, C# when it holds `new InputElement`, Rust when it holds `SemanticName:`,
+    /// C otherwise.
     pub fn detect(file_name: &str, source: &str) -> Syntax {
         let lower = file_name.to_ascii_lowercase();
         let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
         match ext {
             "json" => return Syntax::Json,
             "toml" => return Syntax::Toml,
+            "cs" => return Syntax::CSharp,
+            "rs" => return Syntax::Rust,
             "c" | "cc" | "cpp" | "cxx" | "c++" | "h" | "hh" | "hpp" | "hxx" | "h++" | "inl"
             | "ipp" | "m" | "mm" => return Syntax::C,
             _ => {}
@@ -287,7 +318,15 @@ impl Syntax {
                 .iter()
                 .any(|k| l.starts_with(k) && !l.contains("D3D"))
         });
-        if toml_like { Syntax::Toml } else { Syntax::C }
+        if toml_like {
+            Syntax::Toml
+        } else if source.contains("new InputElement") {
+            Syntax::CSharp
+        } else if source.contains("SemanticName:") {
+            Syntax::Rust
+        } else {
+            Syntax::C
+        }
     }
 
     /// `"C"`, `"JSON"` or `"TOML"`.
@@ -296,6 +335,8 @@ impl Syntax {
             Syntax::C => "C",
             Syntax::Json => "JSON",
             Syntax::Toml => "TOML",
+            Syntax::CSharp => "C#",
+            Syntax::Rust => "Rust",
         }
     }
 }
@@ -309,6 +350,8 @@ pub fn parse_layout(
 ) -> Result<ParsedLayout, TextError> {
     match syntax {
         Syntax::C => c::parse(source, array),
+        Syntax::CSharp => csharp::parse(source, array),
+        Syntax::Rust => rust::parse(source, array),
         #[cfg(feature = "serde")]
         Syntax::Json | Syntax::Toml if array.is_some() => Err(TextError::at(
             source,
@@ -542,6 +585,61 @@ mod proptests {
         ])
     }
 
+    /// Tokens of C#, Rust and preprocessor text, to build near-valid garbage.
+    fn other_token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "new",
+            "InputElement",
+            "InputElementDescription",
+            "(",
+            ")",
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ";",
+            "=",
+            ":",
+            "::",
+            ".",
+            "!",
+            "\"P\"",
+            "0",
+            "12_u32",
+            "Format.R32_Float",
+            "InputClassification.PerInstanceData",
+            "D3D11_INPUT_ELEMENT_DESC",
+            "s!",
+            "s",
+            "SemanticName",
+            "Format",
+            "..",
+            "Default::default()",
+            "PCSTR",
+            "b\"P\\0\"",
+            "'a",
+            "let",
+            "x",
+            "#define M(a) { a }\n",
+            "M",
+            "#if 0\n",
+            "#endif\n",
+            "#else\n",
+            "#define N N N\n",
+            "N",
+            "#if (1\n",
+            "DXGI_FORMAT_R32_FLOAT",
+            "\n",
+            "std::array<",
+            "std::vector<",
+            ">",
+            "namespace",
+            "struct",
+            "é",
+        ])
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -585,13 +683,24 @@ mod proptests {
 
         #[test]
         fn any_text_never_panics(src in "\\PC{0,300}") {
-            for syntax in [Syntax::C, Syntax::Json, Syntax::Toml] {
+            for syntax in [Syntax::C, Syntax::Json, Syntax::Toml, Syntax::CSharp, Syntax::Rust] {
                 if let Err(e) = parse_layout(&src, syntax, None) {
                     prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
                 }
             }
             let _ = json::parse_signature(&src);
             let _ = toml::parse_signature(&src);
+        }
+
+        #[test]
+        fn other_languages_garbage_never_panics(tokens in prop::collection::vec(other_token(), 0..200), sep in prop::sample::select(vec![" ", "", "\n"])) {
+            let src = tokens.join(sep);
+            for r in [csharp::parse(&src, None), rust::parse(&src, None), c::parse(&src, None)] {
+                if let Err(e) = r {
+                    prop_assert_eq!(line_col(&src, e.offset), (e.line, e.column));
+                    prop_assert!(e.found.chars().count() <= MAX_EXCERPT_CHARS + 1);
+                }
+            }
         }
 
         #[test]

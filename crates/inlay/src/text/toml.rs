@@ -41,6 +41,7 @@ pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
         name: None,
         elements: records.iter().map(ElementRecord::to_desc).collect(),
         spans,
+        element_type: None,
     })
 }
 

@@ -1,0 +1,397 @@
+//! `inlay encode` and `inlay repack`: round trips through `inlay decode`, bad input with exit
+//! codes and messages, outputs written atomically.
+
+mod common;
+
+use common::{data_dir, inlay, inlay_in, scratch, snapshot};
+
+fn read(p: &std::path::Path) -> Vec<u8> {
+    std::fs::read(p).unwrap()
+}
+
+#[test]
+fn encode_round_trips_what_decode_prints() {
+    let d = scratch("encode-rt");
+    let data = data_dir();
+    for (fmt, ext, hex) in [
+        ("csv", "csv", false),
+        ("json", "json", false),
+        ("json", "json", true),
+    ] {
+        let values = d.join(format!("seed-{hex}.{ext}"));
+        let mut args = vec!["decode", "seed.json", "--vb", "0=seed.vb", "--format", fmt];
+        if hex {
+            args.push("--hex");
+        }
+        let v = values.to_str().unwrap();
+        args.extend(["--output", v]);
+        assert_eq!(inlay(&args).code, 0);
+        let out = d.join(format!("copy-{ext}-{hex}.vb"));
+        let o = format!("0={}", out.display());
+        let mut enc = vec!["encode", "seed.json", "--input", v, "--out", &o];
+        if hex {
+            enc.push("--hex");
+        }
+        let r = inlay(&enc);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        assert_eq!(read(&out), read(&data.join("seed.vb")), "{fmt} hex={hex}");
+    }
+    // The transcript of the plain CSV run.
+    let r = inlay_in(
+        &d,
+        &[
+            "encode",
+            &data.join("seed.json").to_string_lossy(),
+            "--input",
+            "seed-false.csv",
+            "--out",
+            "0=again.vb",
+        ],
+    );
+    snapshot(
+        "encode-seed-csv",
+        &r.transcript.replace(&*data.to_string_lossy(), "DATA"),
+    );
+}
+
+#[test]
+fn encode_two_slots_with_instances_through_the_reference_decoder() {
+    let d = scratch("encode-skin");
+    let r = inlay_in(
+        &d,
+        &[
+            "encode",
+            &data_dir().join("skin.json").to_string_lossy(),
+            "--input",
+            &data_dir().join("skin.csv").to_string_lossy(),
+            "--out",
+            "0=v.vb",
+            "--out",
+            "1=i.vb",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    snapshot(
+        "encode-skin",
+        &r.transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
+    );
+    // Saturated integers: 300 → 255; the instance slot holds 2 records of 4 bytes.
+    let v = read(&d.join("v.vb"));
+    assert_eq!(v.len(), 2 * 16);
+    assert_eq!(&v[12..16], &[0, 1, 2, 3]);
+    assert_eq!(&v[28..32], &[255, 255, 0, 1]);
+    assert_eq!(
+        read(&d.join("i.vb")),
+        [0xfb, 0xff, 7, 0, 100, 0, 0x00, 0x80]
+    );
+    let r = inlay_in(
+        &d,
+        &[
+            "decode",
+            &data_dir().join("skin.json").to_string_lossy(),
+            "--vb",
+            "0=v.vb",
+            "--vb",
+            "1=i.vb",
+            "--draw",
+            "draw_instanced,instances=2",
+            "--format",
+            "csv",
+        ],
+    );
+    snapshot(
+        "encode-skin-decoded",
+        &r.transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
+    );
+}
+
+/// Writes `text` as the values file NAME in `d` and runs encode on skin.json with it.
+fn bad(d: &std::path::Path, name: &str, text: &str, extra: &[&str]) -> common::Run {
+    std::fs::write(d.join(name), text).unwrap();
+    let layout = data_dir().join("skin.json");
+    let mut args = vec![
+        "encode",
+        layout.to_str().unwrap(),
+        "--input",
+        name,
+        "--out",
+        "0=v.vb",
+        "--out",
+        "1=i.vb",
+    ];
+    args.extend(extra);
+    let r = inlay_in(d, &args);
+    assert!(
+        !d.join("v.vb").exists() && !d.join("i.vb").exists(),
+        "nothing is written: {}",
+        r.transcript
+    );
+    r
+}
+
+#[test]
+fn encode_bad_values_name_element_vertex_and_value() {
+    let d = scratch("encode-bad");
+    let good = std::fs::read_to_string(data_dir().join("skin.csv")).unwrap();
+    let mut transcript = String::new();
+    // A float for a UINT element.
+    let r = bad(
+        &d,
+        "float-uint.csv",
+        &good.replace("255,300", "2.5,300"),
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    // A row with too few values, and a header without a lane the format has.
+    let r = bad(
+        &d,
+        "short.csv",
+        &good.replace("0,1,2,3,-5,7", "0,1,2,3,-5"),
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    let r = bad(
+        &d,
+        "lane.csv",
+        &good
+            .replace(",POSITION0.z", "")
+            .replace(",-1.0,", ",")
+            .replace(",NaN,", ","),
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    // JSON: too few lanes, a string that is no number, an unknown element.
+    let r = bad(
+        &d,
+        "few.json",
+        r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#,
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    let r = bad(
+        &d,
+        "word.json",
+        r#"[{"vertex_id": 0, "POSITION0": [1.0, "one", 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#,
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    let r = bad(
+        &d,
+        "sint.json",
+        r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0, 3.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1, 3000000000]}]"#,
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    // A per-instance record given two different values.
+    let r = bad(
+        &d,
+        "conflict.csv",
+        &good.replacen("100,-32768", "100,-32767", 1),
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    // Over the size cap (a vertex_id far away).
+    let r = bad(
+        &d,
+        "far.csv",
+        &good.replacen("\n1,1,0", "\n1,90000000,0", 1),
+        &[],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    let r = bad(&d, "cap.csv", &good, &["--max-bytes", "16"]);
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    // A missing --out.
+    let layout = data_dir().join("skin.json");
+    let r = inlay_in(
+        &d,
+        &[
+            "encode",
+            layout.to_str().unwrap(),
+            "--input",
+            "cap.csv",
+            "--out",
+            "0=v.vb",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    transcript += &r.transcript;
+    snapshot(
+        "encode-bad-input",
+        &transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
+    );
+}
+
+#[test]
+fn encode_outputs_are_guarded() {
+    let d = scratch("encode-guard");
+    std::fs::write(d.join("v.vb"), b"keep").unwrap();
+    let layout = data_dir().join("skin.json");
+    let values = data_dir().join("skin.csv");
+    let args = [
+        "encode",
+        layout.to_str().unwrap(),
+        "--input",
+        values.to_str().unwrap(),
+        "--out",
+        "0=v.vb",
+        "--out",
+        "1=i.vb",
+    ];
+    let r = inlay_in(&d, &args);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("v.vb already exists; pass --force to replace it"),
+        "{}",
+        r.stderr
+    );
+    // Neither file was written: the existing one is untouched, the other absent.
+    assert_eq!(read(&d.join("v.vb")), b"keep");
+    assert!(!d.join("i.vb").exists());
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    assert_eq!(inlay_in(&d, &forced).code, 0);
+    assert_eq!(read(&d.join("v.vb")).len(), 32);
+    // Never onto an input.
+    let r = inlay_in(
+        &d,
+        &[
+            "encode",
+            layout.to_str().unwrap(),
+            "--input",
+            values.to_str().unwrap(),
+            "--out",
+            &format!("0={}", values.display()),
+            "--out",
+            "1=i2.vb",
+            "--force",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("is one of this command's inputs"),
+        "{}",
+        r.stderr
+    );
+    let names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("inlay-tmp")), "{names:?}");
+}
+
+#[test]
+fn repack_to_a_packed_layout_and_back() {
+    let d = scratch("repack");
+    let data = data_dir();
+    let r = inlay_in(
+        &data,
+        &[
+            "repack",
+            "seed.json",
+            "seed-packed.json",
+            "--vb",
+            "0=seed.vb",
+            "--out",
+            &format!("0={}", d.join("p.vb").display()),
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("TEXCOORD0 (R16G16_UNORM) of the output layout has no matching element"),
+        "{}",
+        r.stderr
+    );
+    let p = d.join("p.vb");
+    let r = inlay_in(
+        &data,
+        &[
+            "repack",
+            "seed.json",
+            "seed-packed.json",
+            "--vb",
+            "0=seed.vb",
+            "--out",
+            &format!("0={}", p.display()),
+            "--default",
+            "TEXCOORD0=0.25,1",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    snapshot(
+        "repack-seed-packed",
+        &r.transcript.replace(&*d.to_string_lossy(), "OUT"),
+    );
+    assert_eq!(read(&p).len(), 48);
+    // And back: the seed buffer again, byte for byte (its values are exact in halves/UNORM8).
+    let back = d.join("back.vb");
+    let r = inlay_in(
+        &data,
+        &[
+            "repack",
+            "seed-packed.json",
+            "seed.json",
+            "--vb",
+            &format!("0={}", p.display()),
+            "--out",
+            &format!("0={}", back.display()),
+            "--strict",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(read(&back), read(&data.join("seed.vb")));
+    // --strict: a changed value exits 1.
+    let r = inlay_in(
+        &data,
+        &[
+            "repack",
+            "seed.json",
+            "seed-packed.json",
+            "--vb",
+            "0=seed.vb",
+            "--out",
+            &format!("0={}", d.join("s.vb").display()),
+            "--default",
+            "TEXCOORD0=0.25,1",
+            "--strict",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}", r.transcript);
+}
+
+#[test]
+fn repack_refuses_buffers_that_are_not_whole_vertices() {
+    let d = scratch("repack-bad");
+    let mut vb = read(&data_dir().join("seed.vb"));
+    vb.extend([1, 2, 3]);
+    std::fs::write(d.join("odd.vb"), &vb).unwrap();
+    let seed = data_dir().join("seed.json");
+    let r = inlay_in(
+        &d,
+        &[
+            "repack",
+            seed.to_str().unwrap(),
+            seed.to_str().unwrap(),
+            "--vb",
+            "0=odd.vb",
+            "--out",
+            "0=o.vb",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(!d.join("o.vb").exists());
+    snapshot(
+        "repack-not-whole-vertices",
+        &r.transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
+    );
+}
