@@ -138,7 +138,7 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         strides.retain(|x| x.0 != slot);
         strides.push((slot, v));
     }
-    let target = args.target.target();
+    let target = args.target.target()?;
     let created = inlay::validation::layout_without_shader(&target, &elements);
     let Some(layout) = created.layout.as_ref() else {
         let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
