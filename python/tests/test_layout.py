@@ -110,3 +110,15 @@ def test_a_real_signature_blob_decides_registers_and_missing_elements(inlay_cli,
     assert [d.id for d in missing.diagnostics] == [163]
     out = inlay.decode(c, {0: bytes(16), 1: bytes(16)}, topology="point_list")
     assert set(out) >= {"POSITION", "TEXCOORD1", "WORLD"}
+
+
+def test_type_stubs_cover_the_public_names():
+    import ast
+    import pathlib
+    stub = pathlib.Path(inlay.__file__).with_name("__init__.pyi")
+    assert stub.with_name("py.typed").exists()
+    tree = ast.parse(stub.read_text())
+    names = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    assert set(inlay.__all__) <= names, set(inlay.__all__) - names
+    for name in inlay.__all__:
+        assert getattr(inlay, name).__doc__, name

@@ -18,9 +18,11 @@ use crate::layout::Layout;
 #[pyclass(module = "inlay._inlay", frozen)]
 pub struct NativeDump {
     capture: Capture,
-    /// Per slot, the bytes to bind: the binary buffer, or the text dump's values encoded
-    /// through the layout (with a warning).
-    buffers: Vec<(u32, Vec<u8>)>,
+    /// Per slot, the bytes to bind (made once, handed out without copying): the binary
+    /// buffer, or the text dump's values encoded through the layout.
+    buffers: Vec<(u32, Py<PyBytes>)>,
+    /// The index buffer's bytes.
+    index: Option<Py<PyBytes>>,
     warnings: Vec<String>,
 }
 
@@ -171,7 +173,7 @@ impl NativeDump {
     fn vertex_buffers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         for (slot, data) in &self.buffers {
-            d.set_item(slot, PyBytes::new(py, data))?;
+            d.set_item(slot, data.bind(py))?;
         }
         Ok(d)
     }
@@ -196,10 +198,7 @@ impl NativeDump {
 
     #[getter]
     fn index_buffer<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
-        self.capture
-            .index
-            .as_ref()
-            .map(|i| PyBytes::new(py, &i.data))
+        self.index.as_ref().map(|i| i.bind(py).clone())
     }
 
     #[getter]
@@ -262,9 +261,18 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
     let mut warnings = Vec::new();
     let buffers = slot_bytes(&capture, &mut warnings).map_err(errors::DumpError::new_err)?;
+    let buffers = buffers
+        .into_iter()
+        .map(|(slot, b)| (slot, PyBytes::new(py, &b).unbind()))
+        .collect();
+    let index = capture
+        .index
+        .as_ref()
+        .map(|i| PyBytes::new(py, &i.data).unbind());
     Ok(NativeDump {
         capture,
         buffers,
+        index,
         warnings,
     })
 }
