@@ -482,7 +482,7 @@ fn bench_wrapper_prints_every_workload() {
         .iter()
         .map(|w| w["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["W1", "W2", "W3"]);
+    assert_eq!(names, ["W1", "W2", "W3", "W1e", "W2e"]);
     for key in [
         "mvert_per_s",
         "roof_mvert_per_s",
