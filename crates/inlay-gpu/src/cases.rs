@@ -617,7 +617,7 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
             BindingSource::Converted => {
                 let Some(s) = src else { continue };
                 let elems: Vec<(usize, usize)> = lowering
-                    .converted_elements()
+                    .converted_elements(&layout)
                     .into_iter()
                     .filter(|(sl, _, _)| *sl == slot)
                     .map(|(_, e, l)| (e, l))

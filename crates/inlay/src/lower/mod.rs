@@ -256,31 +256,20 @@ impl Lowering {
     }
 
     /// Elements whose data must go through [`convert_elements`], per slot, with the stand-in
-    /// format and its lane count: `(slot, element index, lanes)`.
-    pub fn converted_elements(&self) -> Vec<(u32, usize, usize)> {
-        let mut out = Vec::new();
-        for f in &self.findings {
-            if let (Subject::Element(e), Remedy::ConvertFormat { to, .. }) = (f.subject, &f.remedy)
-            {
-                let lanes = lanes_of(to.name);
-                if let Some(a) = self.state.attributes.iter().find(|a| a.element == e) {
-                    if let Some(b) = self.state.bindings.iter().find(|b| b.binding == a.binding) {
-                        if let Some(s) = b.slot {
-                            out.push((s, e, lanes));
-                        }
-                    }
+    /// format's lane count: `(slot, element index, lanes)`. `layout` is the layout lowered.
+    pub fn converted_elements(&self, layout: &InputLayout) -> Vec<(u32, usize, usize)> {
+        self.findings
+            .iter()
+            .filter_map(|f| match (f.subject, &f.remedy) {
+                (Subject::Element(e), Remedy::ConvertFormat { .. }) => {
+                    let el = layout.elements.get(e)?;
+                    let (lanes, _, _) = names::wide_stand_in(el.format.info()?)?;
+                    Some((el.slot, e, lanes))
                 }
-            }
-        }
-        out
+                _ => None,
+            })
+            .collect()
     }
-}
-
-fn lanes_of(name: &str) -> usize {
-    if let Some(x) = name.find('x') {
-        return name[x + 1..].parse().unwrap_or(1);
-    }
-    name.matches("32").count().max(1)
 }
 
 /// The Vulkan `VkPrimitiveTopology` (without `VK_PRIMITIVE_TOPOLOGY_`) of a Direct3D
@@ -501,7 +490,7 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
         let stand_in = names::wide_stand_in(info);
         if source == BindingSource::Zero {
             // Four lanes of zeros of the right numeric type.
-            if let Some((_, vkf, w)) = names::wide_stand_in(info) {
+            if let Some((_, vkf, w)) = stand_in {
                 let base = match api {
                     TargetApi::Vulkan => vkf.name,
                     TargetApi::Wgpu => w,
