@@ -99,9 +99,8 @@ fn slot_bytes(c: &Capture, warnings: &mut Vec<String>) -> Result<Vec<(u32, Vec<u
                         &inlay::target::Target::default(),
                         &c.elements,
                     );
+                    let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
                     layout = Some(created.layout.ok_or_else(|| {
-                        let msgs: Vec<String> =
-                            created.errors().map(|d| d.to_string()).collect();
                         format!(
                             "the dump's layout is refused by CreateInputLayout: {}",
                             msgs.join("; ")
