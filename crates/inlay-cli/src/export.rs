@@ -92,7 +92,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     let options = MeshOptions {
         instances: args.instances,
-        target: args.target.target(),
+        target: args.target.target()?,
         patch_triangles: args.patch_triangles,
     };
     let layout_mode = !args.vb.is_empty() || is_layout(&args.inputs[0]);

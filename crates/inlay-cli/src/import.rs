@@ -61,10 +61,12 @@ fn ext(p: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// A layout to import into: its elements, the strides the file states (slot, stride), and
+/// whether it is an importer's single merged buffer.
+type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
+
 /// The layout's elements and the strides the file states.
-fn load_layout(
-    args: &ImportArgs,
-) -> Result<(Vec<InputElementDesc>, Vec<(u32, u32)>, bool), CliError> {
+fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
     let name = args.layout.display().to_string();
     match ext(&args.layout).as_str() {
         "fmt" => {
@@ -136,7 +138,7 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         strides.retain(|x| x.0 != slot);
         strides.push((slot, v));
     }
-    let target = args.target.target();
+    let target = args.target.target()?;
     let created = inlay::validation::layout_without_shader(&target, &elements);
     let Some(layout) = created.layout.as_ref() else {
         let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();

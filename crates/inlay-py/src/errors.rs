@@ -35,7 +35,6 @@ create_exception!(
     LayoutError,
     "The input assembler refused a binding, a topology or a draw call."
 );
-
 create_exception!(
     inlay,
     DumpError,

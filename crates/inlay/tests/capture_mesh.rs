@@ -228,7 +228,7 @@ vb0[1]+000 POSITION: -1.#INF, 1.#QNAN, -0\r\n";
     assert_eq!(p.values[2], [0, 0, 0, ONE]);
     assert!(
         m.warnings.iter().any(|w| w.contains("not in the text dump")
-            && w.contains("first: vertex 0 element[1]")),
+            && w.contains("first: vertex 2 element[0]")),
         "{:?}",
         m.warnings
     );
@@ -474,8 +474,20 @@ fn instances_three_ways() {
     let mut glb = Vec::new();
     mesh::gltf::write_glb(&a, &mut glb).unwrap();
     let back = mesh::gltf::read_glb("a.glb", &glb, &mut |_| Err("none".into())).unwrap();
-    let inst_back: Vec<u32> = back.instance_attributes[0].1.iter().map(|v| v[0]).collect();
-    assert_eq!(inst_back, [10, 10, 20, 20, 30]);
+    // Custom attributes are VEC4 FLOAT (integers as their exact float values), beside an
+    // all-zero TRANSLATION.
+    let find = |name: &str| {
+        back.instance_attributes
+            .iter()
+            .find(|a| a.0 == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    let inst_back: Vec<[u32; 4]> = find("_INSTANCEDATA").1.clone();
+    let f = |x: f32| x.to_bits();
+    assert_eq!(inst_back[1], [f(10.0), 0, 0, f(1.0)]);
+    let got: Vec<f32> = inst_back.iter().map(|v| f32::from_bits(v[0])).collect();
+    assert_eq!(got, [10.0, 10.0, 20.0, 20.0, 30.0]);
+    assert_eq!(find("TRANSLATION").1, vec![[0, 0, 0, 0]; 5]);
     let e = Mesh::build(&input, &opts(Instances::Expand)).unwrap();
     let mut glb = Vec::new();
     mesh::gltf::write_glb(&e, &mut glb).unwrap();
