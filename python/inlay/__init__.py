@@ -19,6 +19,8 @@ in place (no copy) and each output array is allocated once.
 
 from __future__ import annotations
 
+import os
+
 from . import _inlay
 from ._inlay import (
     CreateError,
@@ -257,7 +259,8 @@ def load_dump(path):
     mesh-view ``.csv``; ``path`` may also be a list of files of one draw. Returns a
     :class:`Dump`. Raises :class:`DumpError` naming the file, line and value."""
     paths = [path] if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else list(path)
-    return Dump(_inlay.load_dump(paths))
+    # Absolute paths: the readers compare a file with the partners they find beside it.
+    return Dump(_inlay.load_dump([os.path.abspath(os.fsdecode(p)) for p in paths]))
 
 
 def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",

@@ -69,3 +69,87 @@ def test_dump_errors_name_the_file(tmp_path):
         inlay.load_dump(bad)
     with pytest.raises(inlay.LayoutError):
         inlay.load_dump(tmp_path / "absent-vb0=12345678.txt")
+
+
+SYNTHETIC_VB = """byte offset: {offset}
+stride: 20
+first vertex: {first}
+vertex count: 2
+topology: trianglelist
+element[0]:
+  SemanticName: POSITION
+  SemanticIndex: 0
+  Format: R32G32B32_FLOAT
+  InputSlot: 0
+  AlignedByteOffset: 0
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+element[1]:
+  SemanticName: COLOR
+  SemanticIndex: 0
+  Format: R8G8B8A8_UNORM
+  InputSlot: 0
+  AlignedByteOffset: 12
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+element[2]:
+  SemanticName: BLENDINDICES
+  SemanticIndex: 0
+  Format: R8G8B8A8_UINT
+  InputSlot: 0
+  AlignedByteOffset: append
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+
+vertex-data:
+
+vb0[{first}]+000 POSITION: 1, -2.5, 0.375
+vb0[{first}]+000 COLOR: 1, 0, 0.5, 1
+vb0[{first}]+000 BLENDINDICES: 1, 2, 3, 4
+vb0[{first1}]+020 POSITION: -1.#QNAN, 1.#INF, -0
+vb0[{first1}]+020 COLOR: 0, 1, 0, 0
+vb0[{first1}]+020 BLENDINDICES: 5, 6, 7, 8
+"""
+
+
+def test_synthetic_text_dump_always_runs(tmp_path):
+    # No ../shared needed: a 3DMigoto text dump with an `append` offset (resolved to 16 by the
+    # Direct3D rule, where 3DMigoto decoded offset 0), 3DMigoto's NaN/infinity spellings and no
+    # .buf beside it.
+    vb = tmp_path / "000001-vb0=0badf00d-vs=1234567890abcdef.txt"
+    vb.write_text(SYNTHETIC_VB.format(offset=0, first=0, first1=1))
+    dump = inlay.load_dump(vb)
+    # A relative path names the same draw (the readers look for its partners beside it).
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        assert inlay.load_dump(vb.name).strides == {0: 20}
+    finally:
+        os.chdir(cwd)
+    assert [e["offset"] for e in dump.layout.elements] == [0, 12, "append"]
+    assert inlay.create_input_layout(dump.layout).offsets == [0, 12, 16]
+    assert dump.strides == {0: 20} and dump.index_buffer is None
+    out = dump.decode(topology="point_list", draw={"kind": "draw", "vertex_count": 2},
+                      primitives=False)
+    bits = out["POSITION"].view("<u4")
+    # -1.#QNAN is the default quiet NaN 3DMigoto prints for 0xffc00000; 1.#INF is +inf.
+    assert bits.tolist() == [[0x3F800000, 0xC0200000, 0x3EC00000], [0xFFC00000, 0x7F800000, 0x80000000]]
+    # UNORM8 through the encoder and back: 0.5 -> 128 -> 128/255.
+    assert out["COLOR"].tolist() == [[1.0, 0.0, np.float32(128 / 255), 1.0], [0.0, 1.0, 0.0, 0.0]]
+    # The `append` element's printed values were decoded by 3DMigoto at the wrong offset: they
+    # are not used, and the dump says so (a warning, not a silent zero).
+    assert out["BLENDINDICES"].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0]]
+    assert any("append" in w and "BLENDINDICES" in w for w in dump.warnings), dump.warnings
+    for ext in ("glb", "gltf", "obj", "ply"):
+        inlay.export(dump, tmp_path / f"mesh.{ext}", instances="first")
+        assert (tmp_path / f"mesh.{ext}").stat().st_size > 0
+    assert (tmp_path / "mesh.bin").is_file()
+    with pytest.raises(inlay.LayoutError, match="instances"):
+        inlay.export(dump, tmp_path / "x.glb", instances="every")
+
+
+def test_text_dump_with_a_huge_offset_is_refused_not_allocated(tmp_path):
+    vb = tmp_path / "000002-vb0=0badf00d-vs=1234567890abcdef.txt"
+    vb.write_text(SYNTHETIC_VB.format(offset=4000000000, first=0, first1=1))
+    with pytest.raises(inlay.DumpError, match="limit"):
+        inlay.load_dump(vb)

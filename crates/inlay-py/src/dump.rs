@@ -14,6 +14,9 @@ use crate::create::target_of;
 use crate::errors::{self, layout_error};
 use crate::layout::Layout;
 
+/// The most bytes a text dump's slot is encoded into (the CLI's limit on a binary input).
+const MAX_TEXT_BUFFER: u64 = 1 << 30;
+
 /// A captured draw read from a dump: elements, buffers, topology and draw parameters.
 #[pyclass(module = "inlay._inlay", frozen)]
 pub struct NativeDump {
@@ -111,6 +114,18 @@ fn slot_bytes(c: &Capture, warnings: &mut Vec<String>) -> Result<Vec<(u32, Vec<u
                     continue;
                 };
                 let records = t.first.saturating_add(t.rows() as u32);
+                // A header's byte offset or first vertex can name gigabytes: the bytes made
+                // here are bounded like the CLI's binary inputs (1 GiB), never allocated blindly.
+                let size = u64::from(s.offset) + u64::from(records) * u64::from(s.stride);
+                if size > MAX_TEXT_BUFFER {
+                    return Err(format!(
+                        "{}: byte offset {} + {records} vertices x stride {} = {size} bytes \
+                         is more than the {MAX_TEXT_BUFFER}-byte limit of a text dump's buffer",
+                        s.source.display(),
+                        s.offset,
+                        s.stride
+                    ));
+                }
                 let options = WriterOptions {
                     strides: vec![(s.slot, s.stride)],
                     ..Default::default()
