@@ -153,3 +153,25 @@ def test_text_dump_with_a_huge_offset_is_refused_not_allocated(tmp_path):
     vb.write_text(SYNTHETIC_VB.format(offset=4000000000, first=0, first1=1))
     with pytest.raises(inlay.DumpError, match="limit"):
         inlay.load_dump(vb)
+
+
+def test_readme_example_dump_matches_its_buf_and_the_cli(tmp_path, inlay_cli):
+    # The committed synthetic dump of the README (always present): values checked against the
+    # .buf bytes read by numpy, the GLB against `inlay export` of the same file.
+    d = ROOT / "examples" / "dump"
+    vb = d / "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt"
+    dump = inlay.load_dump(vb)
+    assert dump.index_format == "R16_UINT" and dump.draw["kind"] == "draw_indexed"
+    out = dump.decode()
+    raw = np.frombuffer((d / "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.buf").read_bytes(),
+                        dtype=np.uint8).reshape(-1, 20)
+    ib = np.frombuffer((d / "000001-ib=3f2e1d0c-vs=9c1f3e2d7b6a5c48.buf").read_bytes(), "<u2")
+    np.testing.assert_array_equal(out["POSITION"], raw[:, :12].copy().view("<f4")[ib])
+    np.testing.assert_array_equal(out["COLOR"], (raw[:, 12:16] / np.float32(255)).astype(
+        np.float32)[ib])
+    np.testing.assert_array_equal(out["TEXCOORD"], raw[:, 16:20].copy().view("<f2")
+                                  .astype(np.float32)[ib])
+    assert out["primitives"].tolist() == [[0, 1, 2], [3, 4, 5]]
+    inlay.export(dump, tmp_path / "py.glb")
+    inlay_cli("export", vb, "--output", tmp_path / "cli.glb")
+    assert (tmp_path / "py.glb").read_bytes() == (tmp_path / "cli.glb").read_bytes()
