@@ -83,6 +83,9 @@ pub struct DecodeArgs {
     /// Which C array to use when the file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
+    /// Refuse a draw with more than N vertices that read nothing but out-of-bounds zeros
+    #[arg(long, value_name = "N", default_value_t = inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)]
+    pub max_vertices: u64,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -760,6 +763,16 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     })?;
 
+    // Draw-time validation: every read of data that is not there is a warning (stderr; one
+    // JSON object per line with --format json), and a draw of nothing but zeros beyond the
+    // bound is refused.
+    let report = inlay::assembler::validate::validate_draw(&ia, &call)
+        .map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
+    write_warnings(&report, args.format == OutputFormat::Json)?;
+    if let Some(why) = report.refusal(args.max_vertices) {
+        return Err(CliError::usage(why));
+    }
+
     // Skip to the first position wanted without fetching.
     let mut walker = draw.walk();
     if range_start > 0 {
@@ -812,6 +825,32 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         f.commit()?;
     }
     Ok(0)
+}
+
+/// The draw's warnings on stderr: `warning: #356 NAME: …` lines, or JSON objects.
+fn write_warnings(
+    report: &inlay::assembler::validate::DrawReport,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut err = std::io::stderr().lock();
+    let style = style::stderr();
+    for w in &report.warnings {
+        let r = if json {
+            let v = serde_json::json!({ "warning": {
+                "id": w.check.message_id().map(|m| m.0),
+                "name": w.check.name(),
+                "slot": w.slot,
+                "first": w.first,
+                "count": w.count,
+                "message": w.message,
+            }});
+            writeln!(err, "{v}")
+        } else {
+            writeln!(err, "{}: {w}", style.warning("warning"))
+        };
+        r.map_err(|e| CliError::io("cannot write standard error".to_string(), e))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
