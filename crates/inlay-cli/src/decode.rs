@@ -520,10 +520,33 @@ impl Writer<'_> {
         }
         match self.format {
             OutputFormat::Table => {
+                // Streamed rows cannot be measured first, so each column is as wide as the
+                // widest value its kind can print (issue 17: wide values misaligned): 10
+                // digits for positions and IDs, `{:?}` floats up to 15 characters
+                // (`-1.1754942e-38`, `-3.4028235e38`), 11 for SINT, 10 for UINT, 8 hex.
+                let mut kinds = Vec::new();
+                for c in self.columns {
+                    for _ in &c.lanes {
+                        kinds.push(c.kind);
+                    }
+                }
                 self.widths = names
                     .iter()
                     .enumerate()
-                    .map(|(i, n)| n.len().max(if i < 3 { 8 } else { 12 }))
+                    .map(|(i, n)| {
+                        let value = if i < 3 {
+                            10
+                        } else if self.hex {
+                            8
+                        } else {
+                            match kinds[i - 3] {
+                                Kind::Uint => 10,
+                                Kind::Sint => 11,
+                                _ => 15,
+                            }
+                        };
+                        n.len().max(value)
+                    })
                     .collect();
                 let line: Vec<String> = names
                     .iter()

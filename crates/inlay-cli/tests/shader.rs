@@ -228,7 +228,7 @@ fn corpus_shaders_report_and_check() {
             assert_eq!(got["shader_model"], record["shader_model"], "{name}");
         }
         assert_eq!(
-            got["checksum_matches"], record["container"]["checksum_matches"],
+            got["container"]["checksum_matches"], record["container"]["checksum_matches"],
             "{name}"
         );
         let want = record["input_signature"].as_array().unwrap();
