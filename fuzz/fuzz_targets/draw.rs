@@ -4,8 +4,12 @@
 //! Counts come from the input and may be anything up to 2^32 × 2^32; the work is bounded by
 //! this target instead: at most `WALK_LIMIT` walk steps, `VERTEX_LIMIT` vertices and
 //! `PRIMITIVE_LIMIT` primitives are taken from the lazy streams. Nothing may panic, and the
-//! fetch plan (portable or AVX2, normal or streaming stores) must give exactly the reference
-//! assembler's register bits for every vertex taken.
+//! fetch plan (portable, AVX2 or AVX-512 — the fuzz crate enables inlay's `avx512` feature; an
+//! ISA the CPU lacks falls back to portable —, normal or streaming stores) must give exactly
+//! the reference assembler's register bits for every vertex taken, through both
+//! `fetch_registers` and `fetch_elements` (issue 18). `fetch_elements` fills one array per
+//! layout element: an element whose register no later element shares must equal the
+//! reference register; every element must equal what the portable plan gives.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -69,8 +73,9 @@ struct Input {
     index: Option<IndexBuffer>,
     topology: u8,
     call: Call,
-    portable: bool,
+    isa: u8,
     streaming: bool,
+    elements: bool,
 }
 
 fuzz_target!(|input: Input| {
@@ -158,10 +163,10 @@ fuzz_target!(|input: Input| {
     let bindings: Vec<Option<VertexBufferBinding<'_>>> =
         (0..32).map(|s| ia.vertex_buffer(s).copied()).collect();
     let plan = FetchPlan::new(&layout, &bindings).map(|p| {
-        p.with_isa(if input.portable {
-            Isa::Portable
-        } else {
-            Isa::detect()
+        p.with_isa(match input.isa % 4 {
+            0 => Isa::Portable,
+            1 => Isa::Avx512,
+            _ => Isa::detect(),
         })
         .with_store_mode(if input.streaming {
             StoreMode::Streaming
@@ -185,6 +190,19 @@ fuzz_target!(|input: Input| {
     // Reference vertices.
     let reference: Vec<AssembledVertex> = draw.vertices().take(VERTEX_LIMIT).collect();
     let Ok(plan) = plan else { return };
+    let portable = plan.clone().with_isa(Isa::Portable);
+    // Elements whose lanes are the reference register's: a register no later element uses
+    // (the later element wins a shared register).
+    let unique_register: Vec<Option<u32>> = layout
+        .elements
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            e.register
+                .filter(|r| !layout.elements[i + 1..].iter().any(|l| l.register == Some(*r)))
+        })
+        .collect();
+    let n_elements = plan.element_count();
     // Every layout element has a vertex format here (the reference accepted it), so the
     // plan compiled; compare its register file with the reference, batch by batch.
     let regs = plan.registers().to_vec();
@@ -220,6 +238,39 @@ fuzz_target!(|input: Input| {
         };
         plan.fetch_registers(vertices, instance, &mut out[..n * row])
             .expect("output sized for the batch");
+        if input.elements && n_elements == layout.elements.len() {
+            let mut got = vec![[[0u32; 4]; BATCH]; n_elements];
+            let mut want = vec![[[0u32; 4]; BATCH]; n_elements];
+            {
+                let mut outs: Vec<&mut [[u32; 4]]> = got.iter_mut().map(|a| &mut a[..n]).collect();
+                plan.fetch_elements(vertices, instance, &mut outs)
+                    .expect("one output per element, sized for the batch");
+                let mut outs: Vec<&mut [[u32; 4]]> = want.iter_mut().map(|a| &mut a[..n]).collect();
+                portable
+                    .fetch_elements(vertices, instance, &mut outs)
+                    .expect("one output per element, sized for the batch");
+            }
+            for e in 0..n_elements {
+                for v in 0..n.min(reference.len() - k) {
+                    assert_eq!(
+                        got[e][v], want[e][v],
+                        "vertex {} element {e}: fetch_elements {:?} vs portable",
+                        k + v,
+                        plan.isa()
+                    );
+                    if let Some(reg) = unique_register[e] {
+                        if (reg as usize) < reference[k + v].registers.len() {
+                            assert_eq!(
+                                got[e][v],
+                                reference[k + v].registers[reg as usize],
+                                "vertex {} element {e}: fetch_elements vs reference",
+                                k + v
+                            );
+                        }
+                    }
+                }
+            }
+        }
         for v in 0..n.min(reference.len() - k) {
             let r = &reference[k + v];
             assert_eq!(r.instance_id, batch.instance_id());

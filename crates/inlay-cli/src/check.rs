@@ -10,7 +10,7 @@ use inlay::target::Target;
 use inlay::validation::{self, Creation};
 use serde_json::{Value, json};
 
-use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
+use crate::source::{self, LayoutFile};
 use crate::style::{self, Style};
 use crate::{CliError, TargetArgs};
 
@@ -100,7 +100,7 @@ pub fn create(
     let elements = &layout.parsed.elements;
     Ok(match shader {
         Some(path) => {
-            let bytecode = source::read_bytes(path, MAX_TEXT_BYTES)?;
+            let bytecode = source::read_binary_input(path)?;
             let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
             validation::create_input_layout(target, Some(elements), n, &bytecode, validate_only)
         }

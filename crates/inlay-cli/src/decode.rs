@@ -7,13 +7,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay::assembler::{
-    AssembledVertex, DrawCall, InputAssembler, Topology, VertexStream, WalkStep,
-};
+use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexStream};
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
-use crate::output::AtomicFile;
+use crate::output::{self, Output};
 use crate::source::LayoutFile;
 use crate::style;
 use crate::{CliError, TargetArgs, check};
@@ -46,7 +44,8 @@ pub struct DecodeArgs {
     /// Compiled vertex shader or signature blob: registers come from its input signature
     #[arg(long, value_name = "FILE.dxbc")]
     pub shader: Option<PathBuf>,
-    /// Vertex buffer of a slot (repeatable); stride defaults to the layout's smallest stride
+    /// Vertex buffer of a slot (repeatable; FILE `-` is standard input); stride defaults to
+    /// the layout's smallest stride. A FILE that exists is taken whole, commas included
     #[arg(
         long = "vb",
         value_name = "SLOT=FILE[,stride=N][,offset=N]",
@@ -62,9 +61,15 @@ pub struct DecodeArgs {
     /// The draw call [default: draw (or draw_indexed with --ib) over the whole buffers]
     #[arg(long, value_name = "KIND,key=value...")]
     pub draw: Option<String>,
-    /// Output format
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
-    pub format: OutputFormat,
+    /// Output format [default: from --output's extension (.csv, .json), else table]
+    #[arg(long, value_enum)]
+    pub format: Option<OutputFormat>,
+    /// Stride of a slot's vertex buffer (SLOT=N; repeatable), the same as --vb's stride=N
+    #[arg(long, value_name = "SLOT=N")]
+    pub stride: Vec<String>,
+    /// Bind offset of a slot's vertex buffer (SLOT=N; repeatable), the same as --vb's offset=N
+    #[arg(long, value_name = "SLOT=N")]
+    pub offset: Vec<String>,
     /// Only vertex-stream positions A to B-1 (A.., ..B also work)
     #[arg(long, value_name = "A..B")]
     pub range: Option<String>,
@@ -74,7 +79,7 @@ pub struct DecodeArgs {
     /// Print all four register lanes, not just the components the format has
     #[arg(long)]
     pub all_lanes: bool,
-    /// Write to FILE (atomically) instead of standard output
+    /// Write to FILE (atomically; `-` is standard output) instead of standard output
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Replace the --output file if it exists
@@ -131,6 +136,29 @@ fn parse_i32(what: &str, s: &str) -> Result<i32, CliError> {
     })
 }
 
+/// Splits `FILE[,key=value...]`. A value that names an existing file is taken whole, so file
+/// names containing commas can be given (issue 17: `--vb 0=my,mesh.vb --stride 0=48`);
+/// otherwise the file name ends at the first comma.
+fn split_file(rest: &str) -> (PathBuf, Vec<&str>) {
+    if rest == "-" || Path::new(rest).is_file() {
+        return (PathBuf::from(rest), Vec::new());
+    }
+    let mut parts = rest.split(',');
+    let path = PathBuf::from(parts.next().unwrap_or(""));
+    (path, parts.collect())
+}
+
+/// `SLOT=N` of `--stride` / `--offset`.
+fn parse_slot_value(flag: &str, s: &str) -> Result<(u32, u32), CliError> {
+    let (slot, n) = s
+        .split_once('=')
+        .ok_or_else(|| CliError::usage(format!("{flag} `{s}`: expected SLOT=N")))?;
+    Ok((
+        parse_u32(&format!("{flag} slot"), slot)?,
+        parse_u32(flag, n)?,
+    ))
+}
+
 fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
     let (slot, rest) = s.split_once('=').ok_or_else(|| {
         CliError::usage(format!(
@@ -138,8 +166,7 @@ fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
         ))
     })?;
     let slot = parse_u32("--vb slot", slot)?;
-    let mut parts = rest.split(',');
-    let path = PathBuf::from(parts.next().unwrap_or(""));
+    let (path, parts) = split_file(rest);
     if path.as_os_str().is_empty() {
         return Err(CliError::usage(format!("--vb `{s}`: no file name")));
     }
@@ -171,8 +198,14 @@ struct IbSpec {
 }
 
 fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
-    let mut parts = s.split(',');
-    let path = PathBuf::from(parts.next().unwrap_or(""));
+    let (path, parts) = match s.rsplit_once(",format=") {
+        // `FILE,format=…` where FILE exists: FILE taken whole, commas included.
+        Some((file, _)) if Path::new(file).is_file() => (
+            PathBuf::from(file),
+            s[file.len() + 1..].split(',').collect::<Vec<_>>(),
+        ),
+        _ => split_file(s),
+    };
     let mut format = None;
     let mut offset = 0;
     for p in parts {
@@ -245,7 +278,32 @@ fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, C
     let mut parts = text.split(',');
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
     let mut keys: Vec<(String, String)> = Vec::new();
-    for p in parts {
+    let parts: Vec<&str> = parts.collect();
+    let mut parts = parts.into_iter();
+    while let Some(p) = parts.next() {
+        // `args=FILE`: a FILE with commas is taken whole when it exists (the longest
+        // existing name wins).
+        if let Some(file) = p.strip_prefix("args=") {
+            let rest: Vec<&str> = parts.clone().collect();
+            let mut candidate = String::from(file);
+            let mut longest = None;
+            for n in 0..=rest.len().min(64) {
+                if n > 0 {
+                    candidate.push(',');
+                    candidate.push_str(rest[n - 1]);
+                }
+                if Path::new(&candidate).is_file() {
+                    longest = Some((n, candidate.clone()));
+                }
+            }
+            if let Some((n, name)) = longest {
+                for _ in 0..n {
+                    parts.next();
+                }
+                keys.push(("args".to_string(), name));
+                continue;
+            }
+        }
         let (k, v) = p
             .split_once('=')
             .ok_or_else(|| CliError::usage(format!("--draw: `{p}` is not key=value")))?;
@@ -658,17 +716,56 @@ impl Progress {
     }
 }
 
+/// A vertex, index or argument buffer, under the binary input limit (a device such as
+/// `/dev/zero` is refused; `-` reads standard input).
 fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::io(format!("cannot read {}", path.display()), e))
+    crate::source::read_binary_input(path)
+}
+
+/// `--format`, or the format `--output`'s extension names (`.csv`, `.json`), else a table.
+fn output_format(args: &DecodeArgs) -> OutputFormat {
+    if let Some(f) = args.format {
+        return f;
+    }
+    let ext = args
+        .output
+        .as_deref()
+        .and_then(|p| p.extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("csv") => OutputFormat::Csv,
+        Some("json") => OutputFormat::Json,
+        _ => OutputFormat::Table,
+    }
 }
 
 /// Runs `inlay decode`.
 pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let vbs: Vec<VbSpec> = args
+    let mut vbs: Vec<VbSpec> = args
         .vb
         .iter()
         .map(|s| parse_vb(s))
         .collect::<Result<_, _>>()?;
+    for (flag, list) in [("--stride", &args.stride), ("--offset", &args.offset)] {
+        for s in list {
+            let (slot, n) = parse_slot_value(flag, s)?;
+            let vb = vbs.iter_mut().find(|v| v.slot == slot).ok_or_else(|| {
+                CliError::usage(format!("{flag} {slot}={n}: no --vb {slot}=FILE is given"))
+            })?;
+            if flag == "--stride" {
+                vb.stride = Some(n);
+            } else {
+                vb.offset = n;
+            }
+        }
+    }
+    let stdin_inputs = vbs.iter().filter(|v| output::is_dash(&v.path)).count()
+        + usize::from(args.layout.as_os_str() == "-");
+    if stdin_inputs > 1 {
+        return Err(CliError::usage(
+            "standard input (`-`) can be read for one input only",
+        ));
+    }
     let ib = args.ib.as_deref().map(parse_ib).transpose()?;
     let (range_start, range_end) = parse_range(args.range.as_deref())?;
     let err_style = style::stderr();
@@ -678,14 +775,21 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         eprintln!("note: {note}");
     }
 
+    // Every file the command reads is protected (issue 18 item 1): the indirect-arguments
+    // file is named up front here, and output::AtomicFile checks every file read again
+    // before its rename.
+    let args_file = args.draw.as_deref().and_then(|d| {
+        d.split(',')
+            .find_map(|p| p.trim().strip_prefix("args="))
+            .map(PathBuf::from)
+    });
     let mut inputs: Vec<&Path> = vec![&args.layout];
     inputs.extend(args.shader.as_deref());
     inputs.extend(vbs.iter().map(|v| v.path.as_path()));
     inputs.extend(ib.as_ref().map(|i| i.path.as_path()));
-    let mut file = match &args.output {
-        Some(p) => Some(AtomicFile::create(p, &inputs, args.force)?),
-        None => None,
-    };
+    inputs.extend(args_file.as_deref());
+    let format = output_format(args);
+    let mut out = Output::create(args.output.as_deref(), stdout, &inputs, args.force)?;
 
     let creation = check::create(&layout_file, args.shader.as_ref(), &target, false)?;
     let Some(layout) = &creation.layout else {
@@ -796,21 +900,10 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         return Err(CliError::usage(why));
     }
 
-    // Skip to the first position wanted without fetching.
+    // Skip to the first position wanted without fetching: O(1) for non-indexed draws,
+    // O(indices per instance) for indexed ones (issue 18 item 4).
     let mut walker = draw.walk();
-    if range_start > 0 {
-        loop {
-            let saved = walker.clone();
-            match walker.next() {
-                Some(WalkStep::Vertex { position, .. }) if position >= range_start => {
-                    walker = saved;
-                    break;
-                }
-                None => break,
-                _ => {}
-            }
-        }
-    }
+    walker.skip_to_position(range_start);
     let total = draw
         .params()
         .steps()
@@ -819,7 +912,7 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
 
     let cols = columns(layout, args.all_lanes);
     let mut w = Writer {
-        format: args.format,
+        format,
         columns: &cols,
         hex: args.hex,
         widths: Vec::new(),
@@ -827,25 +920,27 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         line: String::new(),
         cell: String::new(),
     };
-    let out: &mut dyn Write = match file.as_mut() {
-        Some(f) => f,
-        None => stdout,
-    };
-    let target_name = args
-        .output
-        .as_ref()
-        .map_or("standard output".to_string(), |p| p.display().to_string());
+    let target_name = out.name();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {target_name}"), e);
     let mut progress = Progress::new(total);
-    w.header(out).map_err(werr)?;
+    w.header(&mut out).map_err(werr)?;
+    let mut written = 0u64;
     for v in vertices.take_while(|v| range_end.is_none_or(|e| v.position < e)) {
-        w.row(out, &v).map_err(werr)?;
+        w.row(&mut out, &v).map_err(werr)?;
+        written += 1;
         progress.tick();
     }
     progress.finish();
-    w.footer(out).map_err(werr)?;
-    if let Some(f) = file {
-        f.commit()?;
+    w.footer(&mut out).map_err(werr)?;
+    let is_file = out.is_file();
+    out.commit()?;
+    if is_file {
+        if let Some(p) = &args.output {
+            output::say_wrote(
+                p,
+                &format!("{written} vert{}", if written == 1 { "ex" } else { "ices" }),
+            );
+        }
     }
     Ok(0)
 }

@@ -73,7 +73,9 @@ A LAYOUT argument is C or C++ source holding D3D10/D3D11/D3D12_INPUT_ELEMENT_DES
 the conformance schema (semantic, index, format, slot, offset, class, step_rate).
 
 Exit status: 0 ok, 1 when Windows would refuse the layout or a conformance case fails, \
-2 for usage or I/O errors. Colours follow NO_COLOR and are off when output is not a terminal.";
+2 for usage or I/O errors. Colours: --color auto|always|never (auto follows NO_COLOR, \
+CLICOLOR_FORCE and TERM=dumb, and is off when output is not a terminal). A FILE argument `-` \
+is standard input; --output - is standard output.";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -87,6 +89,21 @@ Examples:
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    #[command(flatten)]
+    global: GlobalArgs,
+}
+
+/// Options every subcommand takes.
+#[derive(Args, Debug)]
+struct GlobalArgs {
+    /// When to colour output: auto (a terminal, NO_COLOR unset, TERM not dumb; CLICOLOR_FORCE
+    /// forces it), always or never
+    #[arg(long, global = true, value_enum, default_value_t = style::ColorChoice::Auto, value_name = "WHEN")]
+    color: style::ColorChoice,
+    /// Largest input file read, e.g. 2G [default: 64M for layouts and other text, 1G for
+    /// shaders and buffers]
+    #[arg(long, global = true, value_name = "SIZE", value_parser = source::parse_size)]
+    max_input_size: Option<u64>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -131,6 +148,10 @@ impl TargetArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    style::set_choice(cli.global.color);
+    if let Some(n) = cli.global.max_input_size {
+        source::set_max_input_size(n);
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = match cli.command {

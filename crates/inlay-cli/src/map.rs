@@ -53,7 +53,19 @@ enum Cell {
     Overlap(Vec<usize>),
 }
 
+/// A run of bytes with the same contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Run {
+    start: u64,
+    end: u64,
+    cell: Cell,
+}
+
 /// One slot's picture data.
+///
+/// The bytes are kept as runs, not one cell per byte: a legal layout may put an element at
+/// offset 4 000 000 000, and a byte map would then cost gigabytes (issue 18 item 2). Memory is
+/// O(elements²) at worst; the pictures draw long padding runs as one "gap" line.
 struct SlotMap {
     slot: u32,
     class: InputClass,
@@ -62,8 +74,58 @@ struct SlotMap {
     min_stride: u32,
     /// Element indices of this slot.
     elements: Vec<usize>,
-    /// One cell per byte, `max(stride, min_stride)` of them.
-    cells: Vec<Cell>,
+    /// Bytes pictured: `max(stride, min_stride)`.
+    len: u64,
+    /// Runs covering `0..len` in order.
+    runs: Vec<Run>,
+}
+
+impl SlotMap {
+    /// The contents of byte `b` (padding past the end).
+    fn cell(&self, b: u64) -> &Cell {
+        let i = self.runs.partition_point(|r| r.end <= b);
+        self.runs.get(i).map_or(&Cell::Padding, |r| &r.cell)
+    }
+
+    /// Full rows of `per_row` bytes from row `row` on that are padding only.
+    fn padding_rows_from(&self, row: u64, per_row: u64) -> u64 {
+        let at = row * per_row;
+        let i = self.runs.partition_point(|r| r.end <= at);
+        match self.runs.get(i) {
+            Some(r) if r.cell == Cell::Padding => (r.end.min(self.len) - at) / per_row,
+            _ => 0,
+        }
+    }
+
+    /// Runs matching `pred`, as byte ranges.
+    fn ranges(&self, pred: impl Fn(&Cell) -> bool) -> Vec<(u64, u64)> {
+        self.runs
+            .iter()
+            .filter(|r| pred(&r.cell))
+            .map(|r| (r.start, r.end))
+            .collect()
+    }
+}
+
+/// Consecutive padding-only rows drawn as one gap line once there are at least this many.
+const GAP_ROWS: u64 = 4;
+
+/// A picture's rows: `Some(row)` to draw, `None` for a gap of padding rows.
+fn rows(m: &SlotMap, per_row: u64) -> Vec<(u64, Option<u64>)> {
+    let mut out = Vec::new();
+    let total = m.len.div_ceil(per_row);
+    let mut row = 0;
+    while row < total {
+        let gap = m.padding_rows_from(row, per_row);
+        if gap >= GAP_ROWS {
+            out.push((row, None));
+            row += gap;
+        } else {
+            out.push((row, Some(row)));
+            row += 1;
+        }
+    }
+    out
 }
 
 /// `--stride` values: one for every slot, and (slot, stride) pairs.
@@ -116,20 +178,39 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
                 .filter(|(_, e)| e.slot == s.slot)
                 .map(|(i, _)| i)
                 .collect();
-            let len = stride.max(s.min_stride) as usize;
-            let mut cells = vec![Cell::Padding; len];
+            let len = u64::from(stride.max(s.min_stride));
+            // Breakpoints: 0, len and every element's start and end inside 0..len.
+            let mut cuts = vec![0, len];
             for &i in &elements {
                 let e = &layout.elements[i];
-                let end = (e.end() as usize).min(len);
-                for cell in cells.iter_mut().take(end).skip(e.offset as usize) {
-                    *cell = match std::mem::replace(cell, Cell::Padding) {
-                        Cell::Padding => Cell::Element(i),
-                        Cell::Element(j) => Cell::Overlap(vec![j, i]),
-                        Cell::Overlap(mut v) => {
-                            v.push(i);
-                            Cell::Overlap(v)
-                        }
-                    };
+                cuts.push(u64::from(e.offset).min(len));
+                cuts.push(e.end().min(len));
+            }
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut runs: Vec<Run> = Vec::new();
+            for w in cuts.windows(2) {
+                let (a, b) = (w[0], w[1]);
+                let covering: Vec<usize> = elements
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        let e = &layout.elements[i];
+                        u64::from(e.offset) <= a && e.end() >= b
+                    })
+                    .collect();
+                let cell = match covering.as_slice() {
+                    [] => Cell::Padding,
+                    [i] => Cell::Element(*i),
+                    _ => Cell::Overlap(covering),
+                };
+                match runs.last_mut() {
+                    Some(r) if r.cell == cell => r.end = b,
+                    _ => runs.push(Run {
+                        start: a,
+                        end: b,
+                        cell,
+                    }),
                 }
             }
             SlotMap {
@@ -139,7 +220,8 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
                 stride,
                 min_stride: s.min_stride,
                 elements,
-                cells,
+                len,
+                runs,
             }
         })
         .collect()
@@ -170,19 +252,6 @@ fn colour(i: usize) -> (u8, &'static str) {
     P[i % P.len()]
 }
 
-fn ranges(cells: &[Cell], pred: impl Fn(&Cell) -> bool) -> Vec<(usize, usize)> {
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    for (b, c) in cells.iter().enumerate() {
-        if pred(c) {
-            match out.last_mut() {
-                Some(r) if r.1 == b => r.1 = b + 1,
-                _ => out.push((b, b + 1)),
-            }
-        }
-    }
-    out
-}
-
 fn element_name(e: &LayoutElement) -> String {
     format!("{}{}", e.semantic_name, e.semantic_index)
 }
@@ -205,15 +274,28 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
             ))
         );
         let _ = write!(s, "{}", style.dim("  offset"));
-        for c in 0..PER_ROW.min(m.cells.len()) {
+        for c in 0..(PER_ROW as u64).min(m.len) {
             let _ = write!(s, "{}", style.dim(&format!("{c:>3}")));
         }
         s.push('\n');
-        for (row, chunk) in m.cells.chunks(PER_ROW).enumerate() {
-            let _ = write!(s, "{}", style.dim(&format!("  {:>6}", row * PER_ROW)));
-            for (k, cell) in chunk.iter().enumerate() {
-                let b = row * PER_ROW + k;
-                let past = b >= m.stride as usize;
+        for (row, draw) in rows(m, PER_ROW as u64) {
+            let row_start = row * PER_ROW as u64;
+            if draw.is_none() {
+                let n = m.padding_rows_from(row, PER_ROW as u64) * PER_ROW as u64;
+                let _ = writeln!(
+                    s,
+                    "{}",
+                    style.dim(&format!(
+                        "  {row_start:>6}  … {n} bytes of padding ({row_start}..{}) …",
+                        row_start + n
+                    ))
+                );
+                continue;
+            }
+            let _ = write!(s, "{}", style.dim(&format!("  {row_start:>6}")));
+            for b in row_start..(row_start + PER_ROW as u64).min(m.len) {
+                let cell = m.cell(b);
+                let past = b >= u64::from(m.stride);
                 let text = match cell {
                     Cell::Padding => style.dim("  ."),
                     Cell::Element(i) => {
@@ -263,7 +345,7 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
                 e.register.map_or("-".to_string(), |r| format!("v{r}"))
             );
         }
-        for (a, b) in ranges(&m.cells, |c| *c == Cell::Padding) {
+        for (a, b) in m.ranges(|c| *c == Cell::Padding) {
             let key = if style.enabled {
                 style.dim(" . ")
             } else {
@@ -276,15 +358,10 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
                 b - a
             );
         }
-        let mut overlaps: Vec<(usize, usize, Vec<usize>)> = Vec::new();
-        for (b, c) in m.cells.iter().enumerate() {
-            if let Cell::Overlap(v) = c {
-                match overlaps.last_mut() {
-                    Some(r) if r.1 == b && r.2 == *v => r.1 = b + 1,
-                    _ => overlaps.push((b, b + 1, v.clone())),
-                }
-            }
-        }
+        let overlaps = m.runs.iter().filter_map(|r| match &r.cell {
+            Cell::Overlap(v) => Some((r.start, r.end, v.clone())),
+            _ => None,
+        });
         for (a, b, v) in overlaps {
             let key = if style.enabled {
                 style.paint("1;97;41", " ! ")
@@ -345,24 +422,39 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
             m.slot, m.stride, m.min_stride
         );
         y += 10;
-        for (row, chunk) in m.cells.chunks(SVG_PER_ROW).enumerate() {
-            let ry = y + row * CELL;
+        let per_row = SVG_PER_ROW as u64;
+        let picture_rows = rows(m, per_row);
+        for (line, &(row, draw)) in picture_rows.iter().enumerate() {
+            let ry = y + line * CELL;
+            let row_start = row * per_row;
+            if draw.is_none() {
+                let n = m.padding_rows_from(row, per_row) * per_row;
+                let _ = writeln!(
+                    body,
+                    r#"<text x="{}" y="{}" class="o">{row_start}</text><text x="{left}" y="{}" class="l">… {n} bytes of padding ({row_start}..{}) …</text>"#,
+                    left - 6,
+                    ry + 15,
+                    ry + 15,
+                    row_start + n
+                );
+                continue;
+            }
             let _ = writeln!(
                 body,
                 r#"<text x="{}" y="{}" class="o">{}</text>"#,
                 left - 6,
                 ry + 15,
-                row * SVG_PER_ROW
+                row_start
             );
-            for (k, cell) in chunk.iter().enumerate() {
-                let b = row * SVG_PER_ROW + k;
-                let x = left + k * CELL;
+            for b in row_start..(row_start + per_row).min(m.len) {
+                let cell = m.cell(b);
+                let x = left + (b - row_start) as usize * CELL;
                 let (fill, label, extra) = match cell {
                     Cell::Padding => ("#f2f2f2", "·".to_string(), ""),
                     Cell::Element(i) => (colour(*i).1, letter(*i).to_string(), ""),
                     Cell::Overlap(_) => ("#e03030", "!".to_string(), ""),
                 };
-                let past = if b >= m.stride as usize {
+                let past = if b >= u64::from(m.stride) {
                     r#" stroke-dasharray="3 2""#
                 } else {
                     ""
@@ -374,11 +466,9 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
                     ry + 15
                 );
             }
-            if m.stride as usize > row * SVG_PER_ROW
-                && (m.stride as usize) <= (row + 1) * SVG_PER_ROW
-                && m.stride < m.min_stride
-            {
-                let sx = left + (m.stride as usize - row * SVG_PER_ROW) * CELL;
+            let stride = u64::from(m.stride);
+            if stride > row_start && stride <= row_start + per_row && m.stride < m.min_stride {
+                let sx = left + (stride - row_start) as usize * CELL;
                 let _ = writeln!(
                     body,
                     r##"<line x1="{sx}" y1="{}" x2="{sx}" y2="{}" stroke="#000" stroke-width="3"/>"##,
@@ -387,7 +477,7 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
                 );
             }
         }
-        y += m.cells.len().div_ceil(SVG_PER_ROW) * CELL + 22;
+        y += picture_rows.len() * CELL + 22;
         for &i in &m.elements {
             let e = &layout.elements[i];
             let _ = writeln!(
@@ -406,7 +496,7 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
             );
             y += 20;
         }
-        for (a, b) in ranges(&m.cells, |c| *c == Cell::Padding) {
+        for (a, b) in m.ranges(|c| *c == Cell::Padding) {
             let _ = writeln!(
                 body,
                 r##"<rect x="8" y="{}" width="16" height="16" fill="#f2f2f2" stroke="#555"/><text x="32" y="{y}" class="l">padding bytes {a}..{b} ({} B)</text>"##,
@@ -415,7 +505,7 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
             );
             y += 20;
         }
-        for (a, b) in ranges(&m.cells, |c| matches!(c, Cell::Overlap(_))) {
+        for (a, b) in m.ranges(|c| matches!(c, Cell::Overlap(_))) {
             let _ = writeln!(
                 body,
                 r##"<rect x="8" y="{}" width="16" height="16" fill="#e03030" stroke="#555"/><text x="32" y="{y}" class="l">overlap bytes {a}..{b} ({} B)</text>"##,
@@ -496,15 +586,65 @@ mod tests {
         let l = layout();
         let maps = build(&l, Some(16), &[]);
         let m = &maps[0];
-        assert_eq!((m.stride, m.min_stride, m.cells.len()), (16, 10, 16));
-        assert_eq!(m.cells[3], Cell::Element(0));
-        assert_eq!(m.cells[4], Cell::Overlap(vec![0, 1]));
-        assert_eq!(m.cells[8], Cell::Element(2));
-        assert_eq!(m.cells[10], Cell::Padding);
-        assert_eq!(ranges(&m.cells, |c| *c == Cell::Padding), [(10, 16)]);
+        assert_eq!((m.stride, m.min_stride, m.len), (16, 10, 16));
+        assert_eq!(*m.cell(3), Cell::Element(0));
+        assert_eq!(*m.cell(4), Cell::Overlap(vec![0, 1]));
+        assert_eq!(*m.cell(8), Cell::Element(2));
+        assert_eq!(*m.cell(10), Cell::Padding);
+        assert_eq!(m.ranges(|c| *c == Cell::Padding), [(10, 16)]);
         // R16_UINT appended after COLOR at 8 (two bytes), stride override for slot 0 wins.
         let maps = build(&l, Some(16), &[(0, 12)]);
-        assert_eq!((maps[0].stride, maps[0].cells.len()), (12, 12));
+        assert_eq!((maps[0].stride, maps[0].len), (12, 12));
+    }
+
+    /// Issue 18 item 2: an element at offset 4 000 000 000 used to allocate a cell per byte
+    /// (96 GB) and abort; now the map is a few runs and the picture draws the gap as one line.
+    #[test]
+    fn far_offsets_cost_runs_not_bytes() {
+        let elements = [
+            InputElementDesc::per_vertex("P", 0, Format::R32G32_FLOAT, 0, 0),
+            InputElementDesc::per_vertex("FAR", 0, Format::R32G32B32_FLOAT, 0, 4_000_000_000),
+        ];
+        let l = validation::layout_without_shader(&Target::default(), &elements)
+            .layout
+            .unwrap();
+        let maps = build(&l, None, &[]);
+        let m = &maps[0];
+        assert_eq!(m.len, 4_000_000_012);
+        assert_eq!(
+            m.runs,
+            [
+                Run {
+                    start: 0,
+                    end: 8,
+                    cell: Cell::Element(0)
+                },
+                Run {
+                    start: 8,
+                    end: 4_000_000_000,
+                    cell: Cell::Padding
+                },
+                Run {
+                    start: 4_000_000_000,
+                    end: 4_000_000_012,
+                    cell: Cell::Element(1)
+                },
+            ]
+        );
+        let text = text_picture(&l, &maps, Style::PLAIN);
+        assert!(text.len() < 2000, "{text}");
+        assert!(
+            text.contains("\n      16  … 3999999984 bytes of padding (16..4000000000) …\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  4000000000  B  B  B  B  B  B  B  B  B  B  B  B\n"),
+            "{text}"
+        );
+        assert!(text.contains("padding                                 bytes    8..4000000000"));
+        let svg = svg_picture(&l, &maps, "far");
+        assert!(svg.len() < 20_000, "{}", svg.len());
+        assert!(svg.contains("… 3999999968 bytes of padding (32..4000000000) …"));
     }
 
     #[test]

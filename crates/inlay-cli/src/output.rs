@@ -1,34 +1,140 @@
-//! Safe outputs (issue 7): every file the CLI writes is written to a temporary file in the
-//! same directory and renamed over the destination only when complete, is never one of the
+//! Safe outputs (issues 7 and 18): every file the CLI writes is written to a temporary file in
+//! the same directory and renamed over the destination only when complete, is never one of the
 //! run's own inputs, and replaces an existing file only with `--force`.
 //!
-//! An interrupted run (error, panic, Ctrl-C before the rename) leaves at most the temporary
-//! file, named `.NAME.inlay-tmp-PID-N`; the [`AtomicFile`] removes it when dropped without
-//! [`AtomicFile::commit`]. A signal that kills the process outright can leave the temporary
-//! file, never a half-written destination.
+//! * **Protected inputs.** Every file a command reads through [`crate::source`] is recorded
+//!   ([`note_input`]); a destination is refused when it is one of them — compared by device
+//!   and inode (hard links and symbolic links included) and by canonical path — both when the
+//!   output is opened ([`check_destination`], with the inputs the command names up front) and
+//!   again just before the rename ([`AtomicFile::commit`]), so an input read after the output
+//!   was opened (an indirect-arguments file, a dump's buffers) is protected too, with or
+//!   without `--force`.
+//! * **No temporary file left behind.** The temporary file, `.NAME.inlay-tmp-PID-N`, is
+//!   removed on every failure path: a failed write, flush, `fsync` or rename (a full disk), an
+//!   error or panic that drops the [`AtomicFile`] before [`AtomicFile::commit`], a closed
+//!   output pipe, and SIGINT, SIGTERM or SIGHUP: the first [`AtomicFile`] installs a handler
+//!   thread (`signal-hook`) that removes every registered temporary file and then ends the
+//!   process with the signal's default action (so the parent still sees "killed by signal").
+//!   Only SIGKILL (which no process can catch) or a power cut can leave one.
+//! * **`-`** names standard output for `--output`-style options ([`Output`]).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
 
 use crate::CliError;
 
-/// Checks that `dest` may be written: it is not one of `inputs` (compared after resolving
-/// links and `..`), and it does not exist unless `force`.
-pub fn check_destination(dest: &Path, inputs: &[&Path], force: bool) -> Result<(), CliError> {
-    let dest_canon = canonical_destination(dest);
-    for input in inputs {
-        let same = match (fs::canonicalize(input), &dest_canon) {
-            (Ok(a), Some(b)) => a == *b,
-            _ => false,
+/// Whether `path` is `-`: standard output (for an output) or standard input (for an input).
+pub fn is_dash(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The identity of a file: device and inode (Unix), and its canonical path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FileId {
+    #[cfg(unix)]
+    dev_ino: Option<(u64, u64)>,
+    canonical: Option<PathBuf>,
+    shown: PathBuf,
+}
+
+impl FileId {
+    /// The identity of an existing file (`None` when it cannot be examined).
+    fn of(path: &Path) -> Option<FileId> {
+        let canonical = fs::canonicalize(path).ok();
+        #[cfg(unix)]
+        let dev_ino = {
+            use std::os::unix::fs::MetadataExt;
+            fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
         };
-        if same {
-            return Err(CliError::usage(format!(
-                "refusing to write {}: it is one of this command's inputs",
-                dest.display()
-            )));
+        #[cfg(unix)]
+        if dev_ino.is_none() && canonical.is_none() {
+            return None;
         }
+        #[cfg(not(unix))]
+        canonical.as_ref()?;
+        Some(FileId {
+            #[cfg(unix)]
+            dev_ino,
+            canonical,
+            shown: path.to_path_buf(),
+        })
+    }
+
+    fn same(&self, other: &FileId) -> bool {
+        #[cfg(unix)]
+        if let (Some(a), Some(b)) = (self.dev_ino, other.dev_ino) {
+            return a == b;
+        }
+        matches!((&self.canonical, &other.canonical), (Some(a), Some(b)) if a == b)
+    }
+}
+
+/// Files read so far by this run.
+static INPUTS: Mutex<Vec<FileId>> = Mutex::new(Vec::new());
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Records that this run reads `path`, so that no output of the run may replace it. Standard
+/// input (`-`) and paths that cannot be examined are ignored. [`crate::source`] calls it for
+/// every file it reads; a subcommand that reads a file some other way must call it too.
+pub fn note_input(path: &Path) {
+    if is_dash(path) {
+        return;
+    }
+    if let Some(id) = FileId::of(path) {
+        let mut inputs = lock(&INPUTS);
+        if !inputs.iter().any(|i| i.same(&id)) {
+            inputs.push(id);
+        }
+    }
+}
+
+/// The input `dest` would replace, if any: one of `inputs` or a file recorded by
+/// [`note_input`]. A destination that does not exist yet is compared by canonical path.
+fn clashing_input(dest: &Path, inputs: &[&Path]) -> Option<PathBuf> {
+    let dest_id = FileId::of(dest).or_else(|| {
+        Some(FileId {
+            #[cfg(unix)]
+            dev_ino: None,
+            canonical: Some(canonical_destination(dest)?),
+            shown: dest.to_path_buf(),
+        })
+    })?;
+    for input in inputs.iter().filter(|p| !is_dash(p)) {
+        if FileId::of(input).is_some_and(|id| id.same(&dest_id)) {
+            return Some(input.to_path_buf());
+        }
+    }
+    lock(&INPUTS)
+        .iter()
+        .find(|id| id.same(&dest_id))
+        .map(|id| id.shown.clone())
+}
+
+fn refuse_input(dest: &Path, input: &Path) -> CliError {
+    let also = if input == dest {
+        String::new()
+    } else {
+        format!(" ({} is the same file)", input.display())
+    };
+    CliError::usage(format!(
+        "refusing to write {}: it is one of this command's inputs{also}; --force never \
+         replaces an input",
+        dest.display()
+    ))
+}
+
+/// Checks that `dest` may be written: it is not one of `inputs` nor a file this run has read
+/// (compared by identity, after resolving links and `..`), it is not a directory, and it does
+/// not exist unless `force`.
+pub fn check_destination(dest: &Path, inputs: &[&Path], force: bool) -> Result<(), CliError> {
+    if let Some(input) = clashing_input(dest, inputs) {
+        return Err(refuse_input(dest, &input));
     }
     match fs::symlink_metadata(dest) {
         Ok(m) if m.is_dir() => Err(CliError::usage(format!(
@@ -57,12 +163,51 @@ fn canonical_destination(dest: &Path) -> Option<PathBuf> {
     Some(fs::canonicalize(dir).ok()?.join(name))
 }
 
+/// Temporary files that exist right now (removed by the signal handler).
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static SIGNALS: Once = Once::new();
+
+/// Installs, once, the thread that removes temporary files on SIGINT, SIGTERM and SIGHUP.
+///
+/// The handler thread takes the [`TEMPS`] lock, removes every file in it and re-raises the
+/// signal with its default action while still holding the lock, so no temporary file can be
+/// created or renamed in between. SIGPIPE stays ignored (Rust's default): a closed pipe is a
+/// write error, handled like any other.
+fn install_signal_cleanup() {
+    SIGNALS.call_once(|| {
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+            let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
+            else {
+                return;
+            };
+            let _ = std::thread::Builder::new()
+                .name("inlay-signal-cleanup".into())
+                .spawn(move || {
+                    if let Some(sig) = signals.forever().next() {
+                        let temps = lock(&TEMPS);
+                        for t in temps.iter() {
+                            let _ = fs::remove_file(t);
+                        }
+                        let _ = signal_hook::low_level::emulate_default_handler(sig);
+                        // Not reached for the three signals above (their default action ends
+                        // the process); exit with the conventional status anyway.
+                        std::process::exit(128 + sig);
+                    }
+                });
+        }
+    });
+}
+
 /// A file being written next to its destination; renamed into place by
-/// [`AtomicFile::commit`], deleted if dropped first.
+/// [`AtomicFile::commit`], deleted on every other path (error, drop, signal).
 pub struct AtomicFile {
     dest: PathBuf,
     temp: PathBuf,
     writer: Option<BufWriter<File>>,
+    /// Set once the rename has succeeded.
+    committed: bool,
 }
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
@@ -84,30 +229,56 @@ impl AtomicFile {
             std::process::id(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .map_err(|e| CliError::io(format!("cannot create {}", temp.display()), e))?;
+        install_signal_cleanup();
+        // Created and registered under the lock: a signal cannot fall in between.
+        let file = {
+            let mut temps = lock(&TEMPS);
+            let file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp)
+                .map_err(|e| CliError::io(format!("cannot create {}", temp.display()), e))?;
+            temps.push(temp.clone());
+            file
+        };
         Ok(AtomicFile {
             dest: dest.to_path_buf(),
             temp,
             writer: Some(BufWriter::new(file)),
+            committed: false,
         })
     }
 
-    /// Flushes, syncs and renames the temporary file onto the destination.
+    /// The destination.
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// Flushes, syncs and renames the temporary file onto the destination, after checking
+    /// once more that the destination is none of the files this run has read. On any error
+    /// the temporary file is removed and the destination is untouched.
     pub fn commit(mut self) -> Result<(), CliError> {
-        let writer = self.writer.take().expect("writer present until commit");
-        let file = writer.into_inner().map_err(|e| {
-            CliError::io(
-                format!("cannot write {}", self.temp.display()),
-                e.into_error(),
-            )
-        })?;
-        file.sync_all()
-            .map_err(|e| CliError::io(format!("cannot write {}", self.temp.display()), e))?;
+        let result = self.finish();
+        self.committed = result.is_ok();
+        result
+    }
+
+    fn finish(&mut self) -> Result<(), CliError> {
+        let cannot_write =
+            |t: &Path, e: io::Error| CliError::io(format!("cannot write {}", t.display()), e);
+        let writer = self
+            .writer
+            .take()
+            .ok_or_else(|| CliError::usage("internal: file committed twice"))?;
+        let file = writer
+            .into_inner()
+            .map_err(|e| cannot_write(&self.temp, e.into_error()))?;
+        file.sync_all().map_err(|e| cannot_write(&self.temp, e))?;
         drop(file);
+        if let Some(input) = clashing_input(&self.dest, &[]) {
+            return Err(refuse_input(&self.dest, &input));
+        }
+        let mut temps = lock(&TEMPS);
         fs::rename(&self.temp, &self.dest).map_err(|e| {
             CliError::io(
                 format!(
@@ -117,7 +288,9 @@ impl AtomicFile {
                 ),
                 e,
             )
-        })
+        })?;
+        temps.retain(|t| *t != self.temp);
+        Ok(())
     }
 }
 
@@ -139,8 +312,16 @@ impl Write for AtomicFile {
 
 impl Drop for AtomicFile {
     fn drop(&mut self) {
-        if self.writer.take().is_some() {
+        if !self.committed {
+            // Close first (the buffered bytes are discarded, not flushed into a file that is
+            // about to go), then remove.
+            if let Some(w) = self.writer.take() {
+                let (file, _) = w.into_parts();
+                drop(file);
+            }
+            let mut temps = lock(&TEMPS);
             let _ = fs::remove_file(&self.temp);
+            temps.retain(|t| *t != self.temp);
         }
     }
 }
@@ -158,6 +339,77 @@ pub fn write_file(
     f.commit()
 }
 
+/// Where a command's main output goes: standard output (no `--output`, or `--output -`) or a
+/// file written atomically.
+pub enum Output<'a> {
+    /// Standard output (the writer `main` hands the command).
+    Stdout(&'a mut dyn Write),
+    /// A file, renamed into place by [`Output::commit`].
+    File(AtomicFile),
+}
+
+impl<'a> Output<'a> {
+    /// `--output PATH` (`-` or `None`: standard output), checked like [`AtomicFile::create`].
+    pub fn create(
+        path: Option<&Path>,
+        stdout: &'a mut dyn Write,
+        inputs: &[&Path],
+        force: bool,
+    ) -> Result<Self, CliError> {
+        match path {
+            Some(p) if !is_dash(p) => Ok(Output::File(AtomicFile::create(p, inputs, force)?)),
+            _ => Ok(Output::Stdout(stdout)),
+        }
+    }
+
+    /// The output's name for messages: the file, or `standard output`.
+    pub fn name(&self) -> String {
+        match self {
+            Output::Stdout(_) => "standard output".to_string(),
+            Output::File(f) => f.dest().display().to_string(),
+        }
+    }
+
+    /// Whether this is a file (then `wrote FILE …` is said on stderr by the command).
+    pub fn is_file(&self) -> bool {
+        matches!(self, Output::File(_))
+    }
+
+    /// Finishes the output: renames a file into place (standard output is flushed by `main`).
+    pub fn commit(self) -> Result<(), CliError> {
+        match self {
+            Output::Stdout(w) => w.flush().map_err(CliError::stdout),
+            Output::File(f) => f.commit(),
+        }
+    }
+}
+
+impl Write for Output<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::Stdout(w) => w.write(buf),
+            Output::File(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::Stdout(w) => w.flush(),
+            Output::File(f) => f.flush(),
+        }
+    }
+}
+
+/// `wrote FILE (DETAIL)` on standard error, the status line every command that writes a file
+/// prints (cargo and ripgrep keep such lines off standard output).
+pub fn say_wrote(dest: &Path, detail: &str) {
+    if detail.is_empty() {
+        eprintln!("wrote {}", dest.display());
+    } else {
+        eprintln!("wrote {} ({detail})", dest.display());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,6 +420,15 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut names: Vec<_> = fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
     }
 
     #[test]
@@ -198,13 +459,52 @@ mod tests {
             let mut f = AtomicFile::create(&d.join("never.bin"), &[], false).unwrap();
             f.write_all(b"partial").unwrap();
         }
-        let names: Vec<_> = fs::read_dir(&d)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        let mut names = names;
-        names.sort();
-        assert_eq!(names, ["in.json", "out.bin"]);
+        assert_eq!(names(&d), ["in.json", "out.bin"]);
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// Issue 18 item 5: a failed rename (here the destination became a non-empty folder after
+    /// the check) used to leave the temporary file behind.
+    #[test]
+    fn failed_rename_leaves_no_temporary_file() {
+        let d = scratch("rename");
+        let dest = d.join("out.csv");
+        let mut f = AtomicFile::create(&dest, &[], false).unwrap();
+        f.write_all(b"data").unwrap();
+        fs::create_dir(&dest).unwrap();
+        fs::write(dest.join("keep"), b"k").unwrap();
+        let e = f.commit().unwrap_err();
+        assert!(e.message.starts_with("cannot move "), "{}", e.message);
+        assert_eq!(names(&d), ["out.csv"]);
+        assert_eq!(fs::read(dest.join("keep")).unwrap(), b"k");
+        assert!(TEMPS.lock().unwrap().iter().all(|t| !t.starts_with(&d)));
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    /// Issue 18 item 1: a file read after the output was opened (an indirect-arguments file)
+    /// is protected at commit time, with --force.
+    #[test]
+    fn inputs_read_later_are_protected_at_commit() {
+        let d = scratch("late");
+        let args = d.join("args.bin");
+        fs::write(&args, [7u8; 16]).unwrap();
+        // A hard link is the same file under another name.
+        let link = d.join("link.bin");
+        fs::hard_link(&args, &link).unwrap();
+        let mut f = AtomicFile::create(&link, &[], true).unwrap();
+        note_input(&args);
+        f.write_all(b"text").unwrap();
+        let e = f.commit().unwrap_err();
+        assert!(
+            e.message.contains("is one of this command's inputs"),
+            "{}",
+            e.message
+        );
+        assert_eq!(fs::read(&args).unwrap(), [7u8; 16]);
+        assert_eq!(names(&d), ["args.bin", "link.bin"]);
+        // And up front, once noted.
+        let e = check_destination(&args, &[], true).unwrap_err();
+        assert!(e.message.contains("--force never replaces an input"));
         let _ = fs::remove_dir_all(&d);
     }
 }

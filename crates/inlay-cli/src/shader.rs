@@ -9,7 +9,7 @@ use inlay::dxbc::Container;
 use inlay::dxbc::report::{ShaderReport, listing};
 use inlay::text::{self, Syntax};
 
-use crate::source::{self, MAX_TEXT_BYTES};
+use crate::source;
 use crate::style;
 use crate::{CliError, output};
 
@@ -34,7 +34,7 @@ pub struct ShaderArgs {
 
 /// Runs `inlay shader`.
 pub fn run_shader(args: &ShaderArgs, out: &mut dyn Write) -> Result<u8, CliError> {
-    let bytes = source::read_bytes(&args.shader, MAX_TEXT_BYTES)?;
+    let bytes = source::read_binary_input(&args.shader)?;
     let name = args.shader.display();
     let bad = |e: inlay::dxbc::DxbcError| CliError::usage(format!("{name}: {e}"));
     let container = Container::parse(&bytes).map_err(bad)?;
@@ -76,7 +76,7 @@ pub struct SignatureArgs {
 /// Runs `inlay signature`.
 pub fn run_signature(args: &SignatureArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     output::check_destination(&args.out, &[&args.description], args.force)?;
-    let bytes = source::read_bytes(&args.description, MAX_TEXT_BYTES)?;
+    let bytes = source::read_text_input(&args.description)?;
     let text = String::from_utf8_lossy(&bytes);
     let name = args.description.display().to_string();
     let parsed = match Syntax::detect(&name, &text) {

@@ -2,33 +2,136 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use inlay::diag::{Diagnostic, MessageId, Severity};
 use inlay::text::{self, ElementSpans, Field, ParsedLayout, Span, Syntax, TextError};
 
-use crate::CliError;
 use crate::style::Style;
+use crate::{CliError, output};
 
-/// Largest input file read (layouts, signatures, shaders, case files): 1 GiB. Vertex and
-/// index buffers are read without this limit (they must be in memory for the assembler).
-pub const MAX_TEXT_BYTES: u64 = 1 << 30;
+/// Default size limit of text inputs (layouts, signature descriptions): 64 MiB. A real
+/// layout file is a few kilobytes; the limit keeps a mistaken argument (a mesh, a log) from
+/// costing memory. `--max-input-size` raises it (`inlay --help`).
+pub const DEFAULT_TEXT_LIMIT: u64 = 64 << 20;
 
-/// Reads a whole file (or standard input for `-`), refusing files over `limit` bytes.
+/// Default size limit of binary inputs (shaders, vertex, index and argument buffers): 1 GiB.
+/// `--max-input-size` raises it.
+pub const DEFAULT_BINARY_LIMIT: u64 = 1 << 30;
+
+/// The largest input size of the previous name, kept for callers written against it.
+#[allow(dead_code)]
+pub const MAX_TEXT_BYTES: u64 = DEFAULT_BINARY_LIMIT;
+
+/// `--max-input-size`, when given (0: not given).
+static MAX_INPUT: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the limit `--max-input-size` gives (for every kind of input).
+pub fn set_max_input_size(bytes: u64) {
+    MAX_INPUT.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// What is read: decides the default size limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// Layouts, signature descriptions, case files.
+    Text,
+    /// Shaders, vertex/index/argument buffers, dumps.
+    Binary,
+}
+
+impl InputKind {
+    /// The limit in force for this kind: `--max-input-size` if given, else the default.
+    pub fn limit(self) -> u64 {
+        match MAX_INPUT.load(Ordering::Relaxed) {
+            0 => match self {
+                InputKind::Text => DEFAULT_TEXT_LIMIT,
+                InputKind::Binary => DEFAULT_BINARY_LIMIT,
+            },
+            n => n,
+        }
+    }
+}
+
+/// Parses a size: `N`, or `N` with `K`, `M`, `G` or `T` (powers of 1024, optional `iB`/`B`).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(digits);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 4096, 64M, 2G)"))?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("`{s}`: unknown unit (use K, M, G or T)")),
+    };
+    n.checked_mul(1 << shift)
+        .filter(|&v| v > 0)
+        .ok_or_else(|| format!("`{s}` is not a size from 1 byte to 2^64 - 1"))
+}
+
+/// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes. A
+/// regular file's size is checked before anything is read; a device (`/dev/zero`, a
+/// terminal) is refused outright; pipes and standard input are read up to the limit. The
+/// file is recorded as an input of the run ([`output::note_input`]), so no output replaces it.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
     let name = path.display().to_string();
+    let too_big = |size: &str| {
+        CliError::usage(format!(
+            "{name} is larger than {limit} bytes ({size}); inlay refuses inputs past that size \
+             (raise it with --max-input-size)"
+        ))
+    };
     let mut bytes = Vec::new();
-    let result = if path.as_os_str() == "-" {
+    let result = if output::is_dash(path) {
         std::io::stdin().take(limit + 1).read_to_end(&mut bytes)
     } else {
-        std::fs::File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        let file = std::fs::File::open(path)
+            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+        let meta = file
+            .metadata()
+            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            return Err(CliError::usage(format!(
+                "cannot read {name}: it is a directory"
+            )));
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if ft.is_char_device() || ft.is_block_device() {
+                return Err(CliError::usage(format!(
+                    "refusing to read {name}: it is a device, not a file (a device such as \
+                     /dev/zero never ends); give a file, or `-` for standard input"
+                )));
+            }
+        }
+        if ft.is_file() && meta.len() > limit {
+            return Err(too_big(&format!("{} bytes", meta.len())));
+        }
+        output::note_input(path);
+        file.take(limit + 1).read_to_end(&mut bytes)
     };
     result.map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
     if bytes.len() as u64 > limit {
-        return Err(CliError::usage(format!(
-            "{name} is larger than {limit} bytes; inlay does not read inputs of that size"
-        )));
+        return Err(too_big("or more"));
     }
     Ok(bytes)
+}
+
+/// Reads a text input (layout, signature description) under the text limit.
+pub fn read_text_input(path: &Path) -> Result<Vec<u8>, CliError> {
+    read_bytes(path, InputKind::Text.limit())
+}
+
+/// Reads a binary input (shader, buffer, arguments) under the binary limit.
+pub fn read_binary_input(path: &Path) -> Result<Vec<u8>, CliError> {
+    read_bytes(path, InputKind::Binary.limit())
 }
 
 /// A layout read from a file.
@@ -47,7 +150,7 @@ impl LayoutFile {
     /// Reads and parses `path`; `array` picks a C array by name. Parse errors are rendered
     /// with the offending line.
     pub fn load(path: &Path, array: Option<&str>, style: Style) -> Result<LayoutFile, CliError> {
-        let bytes = read_bytes(path, MAX_TEXT_BYTES)?;
+        let bytes = read_text_input(path)?;
         // UTF-16 with a byte-order mark (Visual Studio's "Unicode") or UTF-8.
         let text = text::decode_source(&bytes).into_owned();
         let name = path.display().to_string();
@@ -98,35 +201,50 @@ const WINDOW: usize = 100;
 /// ` --> name:line:col`, the line with a gutter, and carets under `span` (coloured with the
 /// SGR `colour`). Long lines are cut to a window around the span; tabs and control
 /// characters are shown as spaces so the carets line up.
+///
+/// Memory is bounded by the window, whatever the line's length (issue 18 item 7: a 600 MB line
+/// used to be copied into a `Vec<char>`); time is one pass over the line.
 pub fn snippet(name: &str, source: &str, span: Span, style: Style, colour: &str) -> String {
-    let start = span.start.min(source.len());
+    let start = floor_boundary(source, span.start);
     let (line_no, col) = text::line_col(source, start);
-    let line_start = source[..floor_boundary(source, start)]
-        .rfind('\n')
-        .map_or(0, |i| i + 1);
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = source[line_start..]
         .find('\n')
         .map_or(source.len(), |i| line_start + i);
-    let line: Vec<char> = source[line_start..line_end]
-        .trim_end_matches('\r')
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let line = source[line_start..line_end].trim_end_matches('\r');
+    let line_chars = line.chars().count();
     let first = col - 1;
-    let span_end = span.end.clamp(start, line_end);
-    let len = source
-        .get(floor_boundary(source, start)..floor_boundary(source, span_end))
-        .map_or(0, |s| s.chars().count())
+    let span_end = floor_boundary(source, span.end.clamp(start, line_end));
+    // Characters under the span, counted no further than the window needs.
+    let len = source[start..span_end]
+        .chars()
+        .take(WINDOW + 1)
+        .count()
         .max(1);
     // Window.
-    let (from, prefix) = if line.len() > WINDOW && first > WINDOW / 3 {
-        (first.min(line.len()) - WINDOW / 3, "…")
+    let (from, prefix) = if line_chars > WINDOW && first > WINDOW / 3 {
+        (first.min(line_chars) - WINDOW / 3, "…")
     } else {
         (0, "")
     };
-    let to = (from + WINDOW).min(line.len());
-    let suffix = if to < line.len() { "…" } else { "" };
-    let shown: String = line[from.min(to)..to].iter().collect();
+    let to = (from + WINDOW).min(line_chars);
+    let suffix = if to < line_chars { "…" } else { "" };
+    // The window's first character: walk back from the span's start (at most WINDOW / 3
+    // characters) rather than from the line's start.
+    let start_in_line = (start - line_start).min(line.len());
+    let back = first.min(line_chars).saturating_sub(from);
+    let window_start = line[..start_in_line]
+        .char_indices()
+        .rev()
+        .take(back)
+        .last()
+        .map_or(start_in_line, |(i, _)| i);
+    let window_start = if from == 0 { 0 } else { window_start };
+    let shown: String = line[window_start..]
+        .chars()
+        .take(to.saturating_sub(from))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let caret_at = prefix.chars().count() + first - from;
     let caret_len = len.min(to.saturating_sub(first).max(1));
     let gutter = line_no.to_string().len();

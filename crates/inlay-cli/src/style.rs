@@ -1,11 +1,67 @@
-//! Terminal colours: on only when the stream is a terminal and `NO_COLOR` is unset or empty
-//! (<https://no-color.org>).
+//! Terminal colours: `--color auto|always|never` (default `auto`). With `auto`, colours are on
+//! only when the stream is a terminal, `NO_COLOR` is unset or empty (<https://no-color.org>)
+//! and `TERM` is not `dumb`; `CLICOLOR_FORCE` set to anything but `0` turns them on for pipes
+//! too (<https://bixense.com/clicolors/>), unless `NO_COLOR` is set, which wins. `always` and
+//! `never` override every variable.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colours on a terminal, following NO_COLOR, CLICOLOR_FORCE and TERM=dumb
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe or file
+    Always,
+    /// Never colour
+    Never,
+}
+
+static CHOICE: AtomicU8 = AtomicU8::new(0);
+
+/// Sets the `--color` choice for the rest of the run.
+pub fn set_choice(c: ColorChoice) {
+    CHOICE.store(c as u8, Ordering::Relaxed);
+}
+
+fn choice() -> ColorChoice {
+    match CHOICE.load(Ordering::Relaxed) {
+        1 => ColorChoice::Always,
+        2 => ColorChoice::Never,
+        _ => ColorChoice::Auto,
+    }
+}
+
+/// Whether colours are wanted on a stream that is (or is not) a terminal, under `choice` and
+/// the environment read through `var`.
+pub fn decide(
+    choice: ColorChoice,
+    is_terminal: bool,
+    var: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> bool {
+    let set = |name: &str| var(name).is_some_and(|v| !v.is_empty());
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            if set("NO_COLOR") {
+                false
+            } else if var("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0") {
+                true
+            } else if var("TERM").is_some_and(|t| t == "dumb") {
+                false
+            } else {
+                is_terminal
+            }
+        }
+    }
+}
 
 /// Whether colours are wanted on a stream that is (or is not) a terminal.
 pub fn colours_wanted(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    decide(choice(), is_terminal, |n| std::env::var_os(n))
 }
 
 /// Colours for standard output.
@@ -71,5 +127,48 @@ impl Style {
     /// Dim.
     pub fn dim(&self, text: &str) -> String {
         self.paint("2", text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsString;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |n| vars.iter().find(|(k, _)| *k == n).map(|(_, v)| v.into())
+    }
+
+    #[test]
+    fn colour_decisions() {
+        use ColorChoice::*;
+        // (choice, terminal, environment) → colours.
+        type Case<'a> = (ColorChoice, bool, &'a [(&'a str, &'a str)], bool);
+        let cases: &[Case] = &[
+            (Auto, true, &[], true),
+            (Auto, false, &[], false),
+            (Auto, true, &[("NO_COLOR", "1")], false),
+            (Auto, true, &[("NO_COLOR", "")], true),
+            (Auto, false, &[("CLICOLOR_FORCE", "1")], true),
+            (Auto, false, &[("CLICOLOR_FORCE", "0")], false),
+            (
+                Auto,
+                false,
+                &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+                false,
+            ),
+            (Auto, true, &[("TERM", "dumb")], false),
+            (
+                Auto,
+                false,
+                &[("TERM", "dumb"), ("CLICOLOR_FORCE", "1")],
+                true,
+            ),
+            (Always, false, &[("NO_COLOR", "1"), ("TERM", "dumb")], true),
+            (Never, true, &[("CLICOLOR_FORCE", "1")], false),
+        ];
+        for &(c, tty, vars, want) in cases {
+            assert_eq!(decide(c, tty, env(vars)), want, "{c:?} {tty} {vars:?}");
+        }
     }
 }

@@ -113,7 +113,8 @@ pub fn element_dict<'py>(py: Python<'py>, e: &InputElementDesc) -> PyResult<Boun
 #[pymethods]
 impl Layout {
     /// Reads a layout from source text (C/C++ `D3D1x_INPUT_ELEMENT_DESC` arrays, JSON or
-    /// TOML ELEMENT lists, and every other form the library's layout reader knows).
+    /// TOML ELEMENT lists, C# SharpDX/Vortice, Rust `windows` crate, and every other form the
+    /// library's layout reader knows).
     #[staticmethod]
     #[pyo3(signature = (text, array=None))]
     fn from_source(py: Python<'_>, text: &str, array: Option<&str>) -> PyResult<Layout> {
@@ -141,7 +142,8 @@ impl Layout {
                 "{name} is larger than {MAX_TEXT_BYTES} bytes; inlay does not read inputs of that size"
             )));
         }
-        let text = String::from_utf8_lossy(&bytes);
+        // UTF-8, or UTF-16 with a byte-order mark (Visual Studio's), as the CLI reads them.
+        let text = text::decode_source(&bytes);
         Layout::parse(py, &text, &name, array)
     }
 

@@ -484,3 +484,67 @@ fn an_endless_c_line_gives_a_short_error_and_little_memory() {
         assert!(peak < bound, "peak {peak} bytes for {} bytes", source.len());
     }
 }
+
+/// Issue 18 item 7 (found while fixing item 3): every C array's elements used to be kept until
+/// the end of the scan, and a zero-filled `a[4096] = {}` costs 4096 elements for 30 bytes of
+/// text — 200 of them took ~200 MB. Now only the chosen array keeps its elements.
+#[test]
+fn many_zero_filled_c_arrays_cost_one_array() {
+    use inlay::text::c;
+    let mut src = String::new();
+    for i in 0..200 {
+        src.push_str(&format!("D3D11_INPUT_ELEMENT_DESC a{i}[4096] = {{}};\n"));
+    }
+    let (r, peak) = peak_during(|| c::parse(&src, Some("a199")));
+    assert_eq!(r.unwrap().elements.len(), 4096);
+    // One array: 4096 elements and their spans (~1 MB), plus the names of the others.
+    assert!(peak < 4 << 20, "peak {peak} bytes");
+    let (list, peak) = peak_during(|| c::arrays(&src));
+    assert_eq!(list.len(), 200);
+    assert!(peak < 2 << 20, "peak {peak} bytes");
+}
+
+/// Issue 18 item 7: a TOML layout of 400 000 elements (27 MB) took 965 MB; JSON/TOML texts with
+/// more separators than `MAX_SEPARATORS` are refused before the readers build anything.
+#[test]
+fn huge_json_and_toml_layouts_are_refused_before_materialising() {
+    use inlay::text::{MAX_SEPARATORS, json, toml};
+    let n = 200_000;
+    let toml_src = "[[elements]]\nsemantic = \"P\"\nformat = 2\noffset = 0\n".repeat(n);
+    let json_src = format!(
+        "[{}]",
+        vec![r#"{"semantic": "P", "format": 2, "offset": 0}"#; n].join(",")
+    );
+    for (src, r) in [
+        (
+            &toml_src,
+            peak_during(|| toml::parse_layout(&toml_src).map(|_| ())),
+        ),
+        (
+            &json_src,
+            peak_during(|| json::parse_layout(&json_src).map(|_| ())),
+        ),
+    ] {
+        let (r, peak) = r;
+        let e = r.unwrap_err();
+        assert!(
+            e.message.contains(&format!(
+                "holds more than {MAX_SEPARATORS} values and separators"
+            )),
+            "{e}"
+        );
+        assert!(peak < 64 << 10, "peak {peak} bytes for {} bytes", src.len());
+    }
+    // The same readers on a 4096-element layout (the most a C array holds) still work.
+    let ok = "[[elements]]\nsemantic = \"P\"\nformat = 2\noffset = 0\n".repeat(4096);
+    assert_eq!(toml::parse_layout(&ok).unwrap().elements.len(), 4096);
+    let ok = format!(
+        "[{}]",
+        vec![
+            r#"{"semantic": "P", "index": 0, "format": 2, "slot": 0, "offset": 0, "class": "vertex", "step_rate": 0}"#;
+            4096
+        ]
+        .join(",")
+    );
+    assert_eq!(json::parse_layout(&ok).unwrap().elements.len(), 4096);
+}

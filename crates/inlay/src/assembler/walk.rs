@@ -227,6 +227,81 @@ impl Walker<'_> {
         })
     }
 
+    /// Skips forward so that the next vertex the walk yields is the first with stream position
+    /// `target` or more (cut steps just before it may remain); a walk already there does not
+    /// move, and a draw with fewer vertices ends. The vertices, IDs and positions afterwards
+    /// are exactly those the step-by-step walk would give (issue 18 item 4: `--range` used to step one position at
+    /// a time, so a start near 2^32 took minutes and 2^64-scale ranges never ended).
+    ///
+    /// Cost: O(1) for non-indexed draws. For indexed draws O(`count`) index reads: the rest
+    /// of the current instance, one instance to count its vertices (every instance reads the
+    /// same indices, so every instance yields the same number of vertices), then whole
+    /// instances are skipped arithmetically, then at most one more instance is walked.
+    pub fn skip_to_position(&mut self, target: u64) {
+        if self.position >= target || self.taken >= self.params.steps() {
+            return;
+        }
+        let p = self.params;
+        let count = p.count as u64;
+        if !p.indexed {
+            // Every step is a vertex: position = steps taken.
+            let to = target.min(p.steps());
+            self.taken = to;
+            self.position = to;
+            self.j = to / count;
+            self.i = to % count;
+            return;
+        }
+        // Walk the rest of the current instance (and stop early when the target is in it).
+        if self.i > 0 && self.step_until(target, count - self.i) {
+            return;
+        }
+        if self.taken >= p.steps() {
+            return;
+        }
+        // At an instance boundary: vertices per instance.
+        let per_instance = (0..p.count)
+            .filter(|&k| {
+                let value = read_index(self.index.as_ref(), p.start.wrapping_add(k));
+                self.index.is_none_or(|ib| value != ib.format.cut_value())
+            })
+            .count() as u64;
+        if per_instance == 0 {
+            // Only cuts: no later vertex exists.
+            self.exhaust();
+            return;
+        }
+        let instances_left = p.instance_count as u64 - self.j;
+        let whole = ((target - self.position) / per_instance).min(instances_left);
+        self.j += whole;
+        self.taken += whole * count;
+        self.position += whole * per_instance;
+        if self.taken < p.steps() {
+            self.step_until(target, count);
+        }
+    }
+
+    /// Takes at most `limit` steps of an indexed draw, stopping before the first vertex whose
+    /// position is `target` or more; returns whether it stopped there.
+    fn step_until(&mut self, target: u64, limit: u64) -> bool {
+        for _ in 0..limit {
+            if self.taken >= self.params.steps() {
+                return false;
+            }
+            let k = self.params.start.wrapping_add(self.i as u32);
+            let value = read_index(self.index.as_ref(), k);
+            let cut = self.index.is_some_and(|ib| value == ib.format.cut_value());
+            if !cut {
+                if self.position >= target {
+                    return true;
+                }
+                self.position += 1;
+            }
+            self.advance(1);
+        }
+        false
+    }
+
     /// Moves `steps` steps forward inside the current instance.
     fn advance(&mut self, steps: u64) {
         self.taken += steps;

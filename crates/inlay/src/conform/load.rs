@@ -1,5 +1,6 @@
 //! Finding and parsing case files, with the position of every problem.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::schema::CaseFile;
@@ -38,16 +39,20 @@ impl std::fmt::Display for FileError {
 /// The case files named by `paths`: a file is taken as it is (whatever its extension); a
 /// folder contributes every `*.json` file below it, recursively, in sorted path order.
 /// Paths that do not exist or folders that cannot be read are returned as errors.
+///
+/// Symbolic links are followed, but every folder is entered once and every file is returned
+/// once, however many links or arguments lead to it (compared by canonical path): a link loop
+/// cannot repeat files or make the walk exponential (issue 18 item 6: one loop ran a file 41
+/// times, two went exponential).
 pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
+    let mut walk = Walk::default();
     for p in paths {
         if p.is_dir() {
-            walk(p, &mut files, &mut errors);
+            walk.dir(p);
         } else if p.is_file() {
-            files.push(p.clone());
+            walk.file(p.clone());
         } else {
-            errors.push(FileError {
+            walk.errors.push(FileError {
                 file: p.clone(),
                 line: 0,
                 column: 0,
@@ -55,29 +60,50 @@ pub fn collect_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
             });
         }
     }
-    (files, errors)
+    (walk.files, walk.errors)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) => {
-            errors.push(FileError {
-                file: dir.to_path_buf(),
-                line: 0,
-                column: 0,
-                message: format!("cannot read folder: {e}"),
-            });
+#[derive(Default)]
+struct Walk {
+    files: Vec<PathBuf>,
+    errors: Vec<FileError>,
+    seen_dirs: HashSet<PathBuf>,
+    seen_files: HashSet<PathBuf>,
+}
+
+impl Walk {
+    fn file(&mut self, p: PathBuf) {
+        let key = std::fs::canonicalize(&p).unwrap_or_else(|_| p.clone());
+        if self.seen_files.insert(key) {
+            self.files.push(p);
+        }
+    }
+
+    fn dir(&mut self, dir: &Path) {
+        let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if !self.seen_dirs.insert(key) {
             return;
         }
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths {
-        if p.is_dir() {
-            walk(&p, files, errors);
-        } else if p.extension().is_some_and(|e| e == "json") {
-            files.push(p);
+        let entries = match std::fs::read_dir(dir) {
+            Ok(e) => e,
+            Err(e) => {
+                self.errors.push(FileError {
+                    file: dir.to_path_buf(),
+                    line: 0,
+                    column: 0,
+                    message: format!("cannot read folder: {e}"),
+                });
+                return;
+            }
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                self.dir(&p);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                self.file(p);
+            }
         }
     }
 }
@@ -160,6 +186,34 @@ fn name_position(text: &str, name: &str, occurrence: usize) -> Option<(usize, us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 18 item 6: folder links were followed without loop detection (one loop ran a file
+    /// 41 times; two loops made the walk exponential, so this test never ended before).
+    #[cfg(unix)]
+    #[test]
+    fn link_loops_visit_each_file_once() {
+        use std::os::unix::fs::symlink;
+        let d = std::env::temp_dir().join(format!("inlay-conform-loops-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(d.join("cases/sub")).unwrap();
+        std::fs::write(d.join("cases/a.json"), "{}").unwrap();
+        std::fs::write(d.join("cases/sub/b.json"), "{}").unwrap();
+        // Two loops back to the top, one into a sibling, and a link to a file.
+        symlink(d.join("cases"), d.join("cases/loop1")).unwrap();
+        symlink("..", d.join("cases/sub/loop2")).unwrap();
+        symlink(d.join("cases/sub"), d.join("cases/again")).unwrap();
+        symlink(d.join("cases/a.json"), d.join("cases/sub/same.json")).unwrap();
+        let top = d.join("cases");
+        // The folder twice and a file inside it: still each file once.
+        let (files, errors) = collect_files(&[top.clone(), top.join("a.json"), top.clone()]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.strip_prefix(&top).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["a.json", "again/b.json"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
 
     const SIG: &str = r#"{"signature": [{"semantic": "POSITION", "index": 0, "register": 0,
         "mask": "xyzw", "used": "xyzw", "type": "float", "sv": "NONE"}]}"#;

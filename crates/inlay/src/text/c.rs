@@ -88,7 +88,11 @@ pub struct ArrayInfo {
 
 /// Lists the element arrays defined in `source` (those with an initializer), in order.
 pub fn arrays(source: &str) -> Vec<ArrayInfo> {
-    scan(source).0.into_iter().map(|c| c.info).collect()
+    scan(source, Keep::None)
+        .0
+        .into_iter()
+        .map(|c| c.info)
+        .collect()
 }
 
 /// Parses the element array named `array`, or the only one when `array` is `None`.
@@ -103,7 +107,11 @@ pub fn arrays(source: &str) -> Vec<ArrayInfo> {
 /// array (line, column and the offending text). Errors inside arrays that were not chosen
 /// are ignored.
 pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
-    let (candidates, first_error) = scan(source);
+    let keep = match array {
+        Some(n) => Keep::Named(n),
+        None => Keep::First,
+    };
+    let (candidates, first_error) = scan(source, keep);
     select(
         source,
         candidates,
@@ -228,9 +236,21 @@ enum Container {
     List,
 }
 
-fn scan(source: &str) -> (Vec<Candidate>, Option<TextError>) {
+/// Which arrays [`scan`] keeps the elements of: at most those [`select`] can return (the first
+/// exact match and the first `::`-tail match of a name, or the first array), so that many
+/// arrays — a zero-filled `a[4096] = {}` costs 4096 elements for 30 bytes of text — cost memory
+/// for one or two arrays, not for each (issue 18 item 7). [`arrays`] keeps none.
+#[derive(Clone, Copy)]
+enum Keep<'n> {
+    None,
+    First,
+    Named(&'n str),
+}
+
+fn scan(source: &str, keep: Keep<'_>) -> (Vec<Candidate>, Option<TextError>) {
     let mut p = Parser::new(source, Dialect::C);
-    let mut found = Vec::new();
+    let mut found: Vec<Candidate> = Vec::new();
+    let (mut kept_exact, mut kept_tail) = (false, false);
     // Open braces: the scope name each one opens (namespace, struct, class), if any.
     let mut scopes: Vec<Option<String>> = Vec::new();
     let mut pending: Option<String> = None;
@@ -250,7 +270,22 @@ fn scan(source: &str) -> (Vec<Candidate>, Option<TextError>) {
                 };
                 let scope: Vec<&str> = scopes.iter().flatten().map(String::as_str).collect();
                 let scope = scope.join("::");
-                if let Some(c) = p.array_after_type(t, &scope, container) {
+                if let Some(mut c) = p.array_after_type(t, &scope, container) {
+                    let full = c.info.name.as_str();
+                    let kept = match keep {
+                        Keep::None => false,
+                        Keep::First => found.is_empty(),
+                        Keep::Named(n) if full == n => !std::mem::replace(&mut kept_exact, true),
+                        Keep::Named(n) => {
+                            full.len() > n.len()
+                                && full.ends_with(n)
+                                && full[..full.len() - n.len()].ends_with("::")
+                                && !std::mem::replace(&mut kept_tail, true)
+                        }
+                    };
+                    if !kept {
+                        c.result = c.result.map(|_| Elements::default());
+                    }
                     found.push(c);
                 }
                 prev = [None, None];
@@ -307,6 +342,9 @@ pub(super) struct Parser<'a> {
     /// The first preprocessor error token consumed since it was last cleared.
     error_seen: Option<u32>,
     pub dialect: Dialect,
+    /// Positions for array lines and errors, found incrementally (issue 18 item 3: a line
+    /// counted from the start per array made 100 000 arrays take 242 s).
+    lines: super::LineCursor<'a>,
 }
 
 /// A value written in an initializer.
@@ -356,6 +394,7 @@ impl<'a> Parser<'a> {
             end: src.len(),
             error_seen: None,
             dialect,
+            lines: super::LineCursor::new(src),
         }
     }
 
@@ -368,6 +407,7 @@ impl<'a> Parser<'a> {
             end,
             error_seen: None,
             dialect: self.dialect,
+            lines: self.lines.clone(),
         }
     }
 
@@ -431,7 +471,7 @@ impl<'a> Parser<'a> {
     }
 
     pub fn err(&self, span: Span, message: impl Into<String>) -> TextError {
-        TextError::at(self.src, span, message)
+        TextError::at_cursor(&self.lines, span, message)
     }
 
     /// A description of a token for "expected X, found Y" messages.
@@ -647,7 +687,7 @@ impl<'a> Parser<'a> {
         let info = ArrayInfo {
             name,
             name_span,
-            line: super::line_col(self.src, name_span.start).0,
+            line: self.lines.line_col(name_span.start).0,
             element_type: self.text(ty).to_string(),
         };
         if !self.peek_is("{") {
@@ -774,12 +814,17 @@ impl<'a> Parser<'a> {
                 ));
             }
             if elements.len() == declared.unwrap_or(MAX_ELEMENTS) {
+                // Issue 18 item 8: an array without a declared size used to be reported as
+                // exceeding "the array's declared size 4096".
                 return Err(self.err(
                     t.span,
-                    format!(
-                        "more elements than the array's declared size {}",
-                        declared.unwrap_or(MAX_ELEMENTS)
-                    ),
+                    match declared {
+                        Some(n) => format!("more elements than the array's declared size {n}"),
+                        None => format!(
+                            "more than {MAX_ELEMENTS} elements in one array: inlay reads at most \
+                             {MAX_ELEMENTS} (CreateInputLayout accepts at most 32)"
+                        ),
+                    },
                 ));
             }
             let (e, s) = self.element()?;
@@ -1891,7 +1936,8 @@ static const D3D11_INPUT_ELEMENT_DESC kArity[] = { VTX("P", F3) };
         let e = err(&src, None);
         assert_eq!(
             e.message,
-            "more elements than the array's declared size 4096"
+            "more than 4096 elements in one array: inlay reads at most 4096 (CreateInputLayout \
+             accepts at most 32)"
         );
         assert_eq!(e.column, 33 + 4096 * 30);
         // Garbage without structure.

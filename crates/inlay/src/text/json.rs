@@ -22,12 +22,16 @@
 
 use serde::de::DeserializeOwned;
 
-use super::records::{ElementRecord, ElementsDoc, SignatureDoc, SignatureRecord, signature_of};
+use super::records::{
+    ElementRecord, ElementsDoc, SignatureDoc, SignatureRecord, check_signature_records,
+    signature_of,
+};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError, offset_of};
 use crate::dxbc::signature::Signature;
 
 /// Parses a JSON layout.
 pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
+    super::check_separators(source, "JSON")?;
     let records: Vec<ElementRecord> = if starts_with_object(source) {
         from_str::<ElementsDoc>(source)?.elements
     } else {
@@ -45,11 +49,18 @@ pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
 
 /// Parses a JSON signature description.
 pub fn parse_signature(source: &str) -> Result<Signature, TextError> {
+    super::check_separators(source, "JSON")?;
     let records: Vec<SignatureRecord> = if starts_with_object(source) {
         from_str::<SignatureDoc>(source)?.signature
     } else {
         from_str(source)?
     };
+    check_signature_records(&records).map_err(|(i, message)| {
+        let span = element_spans(source, "signature")
+            .and_then(|s| s.get(i).map(|s| s.element))
+            .unwrap_or_default();
+        TextError::at(source, span, message)
+    })?;
     Ok(signature_of(&records))
 }
 

@@ -53,6 +53,36 @@ pub use encoding::decode_source;
 /// Longest offending-text excerpt kept in a [`TextError`] (in characters).
 pub const MAX_EXCERPT_CHARS: usize = 60;
 
+/// Most separators (`,` `:` `=` `[` `{`) a JSON or TOML layout or signature text may hold.
+/// Each value after the first needs one of them, so this bounds the values the `serde_json` and
+/// `toml` readers would otherwise materialise before any element count is checked (issue 18
+/// item 7: 27 MB of TOML with 400 000 elements took 965 MB). A fully written 4096-element JSON
+/// layout needs about 61 000; characters inside strings count too (the bound is conservative).
+pub const MAX_SEPARATORS: usize = 1 << 17;
+
+/// Refuses, before parsing, a JSON/TOML text with more than [`MAX_SEPARATORS`] separators;
+/// the error points at the first separator past the bound. Linear time, no allocation.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+pub(crate) fn check_separators(source: &str, syntax: &str) -> Result<(), TextError> {
+    let past = source
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| matches!(b, b',' | b':' | b'=' | b'[' | b'{'))
+        .nth(MAX_SEPARATORS);
+    match past {
+        None => Ok(()),
+        Some((at, _)) => Err(TextError::at(
+            source,
+            Span::new(at, at + 1),
+            format!(
+                "this {syntax} text holds more than {MAX_SEPARATORS} values and separators; \
+                 a layout has at most 4096 elements (CreateInputLayout accepts 32), so inlay \
+                 refuses it before reading it into memory"
+            ),
+        )),
+    }
+}
+
 /// A byte range of the source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -195,6 +225,73 @@ pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// Incremental [`line_col`]: remembers the last position asked for, so that positions asked in
+/// increasing order (what a forward parser does) cost time proportional to the distance
+/// between them, not to the offset. A position before the last one on the same line is found
+/// by counting back; one on an earlier line restarts from the beginning. Allocates nothing.
+///
+/// Issue 18 item 3: a C file with 100 000 arrays used to take 242 s because each array's line
+/// was counted from the start of the file.
+///
+/// ```
+/// let src = "a\nbc\nd";
+/// let lines = inlay::text::LineCursor::new(src);
+/// assert_eq!(lines.line_col(4), (2, 3));
+/// assert_eq!(lines.line_col(5), (3, 1));
+/// assert_eq!(lines.line_col(0), (1, 1));
+/// ```
+#[derive(Clone, Debug)]
+pub struct LineCursor<'a> {
+    source: &'a str,
+    /// (offset, line, column, start of that line) of the last answer.
+    last: std::cell::Cell<(usize, usize, usize, usize)>,
+}
+
+impl<'a> LineCursor<'a> {
+    /// A cursor at the start of `source`.
+    pub const fn new(source: &'a str) -> Self {
+        LineCursor {
+            source,
+            last: std::cell::Cell::new((0, 1, 1, 0)),
+        }
+    }
+
+    /// The text the cursor walks.
+    pub const fn source(&self) -> &'a str {
+        self.source
+    }
+
+    /// 1-based line and 1-based column (in characters) of byte `offset`, as [`line_col`]
+    /// gives them.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let s = self.source;
+        let mut offset = offset.min(s.len());
+        while !s.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (mut at, mut line, mut col, mut line_start) = self.last.get();
+        if offset < line_start {
+            (at, line, col, line_start) = (0, 1, 1, 0);
+        }
+        if offset >= at {
+            let gap = &s[at..offset];
+            match gap.rfind('\n') {
+                Some(i) => {
+                    line += gap.bytes().filter(|&b| b == b'\n').count();
+                    line_start = at + i + 1;
+                    col = s[line_start..offset].chars().count() + 1;
+                }
+                None => col += gap.chars().count(),
+            }
+        } else {
+            // Same line, earlier column.
+            col -= s[offset..at].chars().count();
+        }
+        self.last.set((offset, line, col, line_start));
+        (line, col)
+    }
+}
+
 /// Byte offset of a 1-based line and 1-based byte column (as `serde_json` reports them),
 /// clamped to the source.
 pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
@@ -239,9 +336,16 @@ pub struct TextError {
 impl TextError {
     /// An error at `span` of `source`: position from the span's start, excerpt from its text.
     pub fn at(source: &str, span: Span, message: impl Into<String>) -> Self {
+        Self::at_cursor(&LineCursor::new(source), span, message)
+    }
+
+    /// [`TextError::at`] with the position found by a [`LineCursor`] (parsers that report many
+    /// errors keep one cursor, so positions cost no recount from the start).
+    pub fn at_cursor(lines: &LineCursor<'_>, span: Span, message: impl Into<String>) -> Self {
+        let source = lines.source();
         let start = span.start.min(source.len());
         let end = span.end.clamp(start, source.len());
-        let (line, column) = line_col(source, start);
+        let (line, column) = lines.line_col(start);
         let found = source.get(start..end).map(excerpt).unwrap_or_default();
         TextError {
             offset: start,

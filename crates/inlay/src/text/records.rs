@@ -66,7 +66,9 @@ impl ElementRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SignatureRecord {
-    /// Semantic name. Required.
+    /// Semantic name. Required; a NUL character is an error (DXBC stores names as
+    /// NUL-terminated strings: `"PO\u0000S"` would be written as `PO`).
+    #[serde(deserialize_with = "semantic_without_nul")]
     pub semantic: String,
     /// Semantic index (default 0).
     #[serde(default)]
@@ -105,6 +107,45 @@ impl SignatureRecord {
     }
 }
 
+/// Checks what a record's fields cannot check one by one: the components a shader reads
+/// (`used`) must be among those it declares (`mask`), as fxc always writes them. Returns the
+/// index of the first bad record and what is wrong (issue 18 item 8: such records were
+/// accepted and written as they were).
+pub fn check_signature_records(records: &[SignatureRecord]) -> Result<(), (usize, String)> {
+    for (i, r) in records.iter().enumerate() {
+        if let Some(used) = r.used {
+            let extra = used.0 & !r.mask.0;
+            if extra != 0 {
+                let letters = |m: u8| -> String {
+                    "xyzw"
+                        .chars()
+                        .enumerate()
+                        .filter(|(k, _)| m & (1 << k) != 0)
+                        .map(|(_, c)| c)
+                        .collect()
+                };
+                return Err((
+                    i,
+                    format!(
+                        "signature element {i} ({}{}): used \"{}\" names {} outside mask \"{}\"; \
+                         a shader reads only components it declares",
+                        super::excerpt(&r.semantic),
+                        r.index,
+                        letters(used.0),
+                        if extra.count_ones() == 1 {
+                            format!("component {}", letters(extra))
+                        } else {
+                            format!("components {}", letters(extra))
+                        },
+                        letters(r.mask.0)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Builds a [`Signature`] from records, in order.
 pub fn signature_of(records: &[SignatureRecord]) -> Signature {
     Signature {
@@ -115,6 +156,21 @@ pub fn signature_of(records: &[SignatureRecord]) -> Signature {
 /// Deserializes a value that must be present but may be `null`.
 fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     Option::<T>::deserialize(d)
+}
+
+/// A semantic name without NUL characters.
+fn semantic_without_nul<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if s.contains('\0') {
+        let kept = s.split('\0').next().unwrap_or("");
+        return Err(de::Error::custom(format!(
+            "semantic {:?} contains a NUL character; DXBC stores semantic names as \
+             NUL-terminated strings, so it would be written as {:?}",
+            super::excerpt(&s),
+            kept
+        )));
+    }
+    Ok(s)
 }
 
 fn u32_from_i64<E: de::Error>(v: i64, what: &str) -> Result<u32, E> {
@@ -212,7 +268,10 @@ value_type!(
     SystemValueValue(SystemValue), "a system value name such as \"NONE\" or \"VERTEX_ID\"",
     SystemValue::UNDEFINED,
     str: |s, E| SystemValue::from_name(s).ok_or_else(|| E::custom(format!("unknown system value \"{}\" (expected NONE, POSITION, VERTEX_ID, INSTANCE_ID, …)", super::excerpt(s)))),
-    int: |n| u32_from_i64(n, "sv").map(SystemValue)
+    int: |n| u32_from_i64(n, "sv").map(SystemValue).and_then(|v| match v.schema_name() {
+        Some(_) => Ok(v),
+        None => Err(E::custom(format!("sv {n} is no D3D_NAME value (0 to 19 or 64 to 70; names such as \"NONE\" or \"VERTEX_ID\" also work)"))),
+    })
 );
 
 /// `{"elements": [...]}` / `[[elements]]`.

@@ -28,12 +28,15 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::records::{ElementRecord, ElementsDoc, SignatureDoc, signature_of};
+use super::records::{
+    ElementRecord, ElementsDoc, SignatureDoc, check_signature_records, signature_of,
+};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 use crate::dxbc::signature::Signature;
 
 /// Parses a TOML layout.
 pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
+    super::check_separators(source, "TOML")?;
     let records = from_str::<ElementsDoc>(source)?.elements;
     let mut spans = element_spans(source).unwrap_or_default();
     spans.resize(records.len(), ElementSpans::default());
@@ -47,7 +50,17 @@ pub fn parse_layout(source: &str) -> Result<ParsedLayout, TextError> {
 
 /// Parses a TOML signature description.
 pub fn parse_signature(source: &str) -> Result<Signature, TextError> {
-    Ok(signature_of(&from_str::<SignatureDoc>(source)?.signature))
+    super::check_separators(source, "TOML")?;
+    let records = from_str::<SignatureDoc>(source)?.signature;
+    check_signature_records(&records).map_err(|(i, message)| {
+        // Points at the element's `[[signature]]` header when it has one.
+        let at = source
+            .match_indices("[[signature]]")
+            .nth(i)
+            .map_or(Span::new(0, 0), |(at, h)| Span::new(at, at + h.len()));
+        TextError::at(source, at, message)
+    })?;
+    Ok(signature_of(&records))
 }
 
 fn from_str<T: DeserializeOwned>(source: &str) -> Result<T, TextError> {

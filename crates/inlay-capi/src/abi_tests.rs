@@ -1,0 +1,654 @@
+//! Rust-side tests of the extern functions (the C programs of `tests/c_programs.rs` test them
+//! through the built library): every `unsafe` path, and that fetching allocates nothing.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::ffi::{CStr, c_char, c_void};
+use std::ptr::{null, null_mut};
+
+use inlay_core::dxbc::signature::{
+    ComponentType, MinPrecision, Signature, SignatureElement, SystemValue,
+};
+use inlay_core::dxbc::signature_blob;
+
+use super::*;
+
+/// Counts this thread's allocations (tests run on several threads).
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the counter is a thread-local Cell, which does not
+// allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: the caller's contract is forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract is forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn seed_blob() -> Vec<u8> {
+    let e = |name: &str, register| SignatureElement {
+        stream: 0,
+        semantic_name: name.into(),
+        semantic_index: 0,
+        system_value: SystemValue::UNDEFINED,
+        component_type: ComponentType::FLOAT32,
+        register,
+        mask: 0b111,
+        read_write_mask: 0b111,
+        min_precision: MinPrecision(0),
+    };
+    signature_blob(&Signature {
+        elements: vec![e("POSITION", 0), e("COLOR", 1)],
+    })
+}
+
+fn desc(name: &CStr, format: u32, offset: u32) -> INLAY_INPUT_ELEMENT_DESC {
+    INLAY_INPUT_ELEMENT_DESC {
+        SemanticName: name.as_ptr(),
+        SemanticIndex: 0,
+        Format: format,
+        InputSlot: 0,
+        AlignedByteOffset: offset,
+        InputSlotClass: INLAY_PER_VERTEX_DATA,
+        InstanceDataStepRate: 0,
+    }
+}
+
+fn seed_descs() -> [INLAY_INPUT_ELEMENT_DESC; 2] {
+    [
+        desc(c"POSITION", 6, 0),
+        desc(c"COLOR", 6, INLAY_APPEND_ALIGNED_ELEMENT),
+    ]
+}
+
+/// Creates the seed layout and returns (hresult, layout, diagnostics).
+fn create(
+    target: *const inlay_target,
+    descs: &[INLAY_INPUT_ELEMENT_DESC],
+    n: u32,
+    blob: &[u8],
+) -> (i32, *mut inlay_layout, *mut inlay_diagnostics) {
+    let mut layout = null_mut();
+    let mut diags = null_mut();
+    // SAFETY: every pointer is valid for what it describes.
+    let hr = unsafe {
+        inlay_create_input_layout(
+            target,
+            descs.as_ptr(),
+            n,
+            blob.as_ptr().cast(),
+            blob.len(),
+            &mut layout,
+            &mut diags,
+        )
+    };
+    (hr, layout, diags)
+}
+
+/// The messages of `d`: (id, severity, element, text).
+fn messages(d: *const inlay_diagnostics) -> Vec<(u32, u32, i32, String)> {
+    // SAFETY: `d` is live or NULL; the outputs are valid locals.
+    unsafe {
+        (0..inlay_diagnostics_count(d))
+            .map(|i| {
+                let (mut id, mut sev, mut el, mut msg) = (0, 0, 0, null::<c_char>());
+                assert_eq!(
+                    inlay_diagnostic_get(d, i, &mut id, &mut sev, &mut el, &mut msg),
+                    0
+                );
+                (
+                    id,
+                    sev,
+                    el,
+                    CStr::from_ptr(msg).to_string_lossy().into_owned(),
+                )
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn seed_layout_and_accessors() {
+    let blob = seed_blob();
+    let (hr, layout, diags) = create(null(), &seed_descs(), 2, &blob);
+    assert_eq!(hr, INLAY_S_OK);
+    assert!(messages(diags).is_empty());
+    // SAFETY: live handles, released once.
+    unsafe {
+        assert_eq!(inlay_layout_element_count(layout), 2);
+        assert_eq!(inlay_layout_element_offset(layout, 1), 12);
+        assert_eq!(inlay_layout_element_offset(layout, 9), u32::MAX);
+        assert_eq!(inlay_layout_element_register(layout, 1), 1);
+        assert_eq!(inlay_layout_element_register(layout, 2), -1);
+        assert_eq!(inlay_layout_slot_min_stride(layout, 0), 24);
+        assert_eq!(inlay_layout_register_mask(layout), 0b11);
+        inlay_layout_release(layout);
+        inlay_diagnostics_release(diags);
+    }
+}
+
+#[test]
+fn refusals_report_the_runtime_messages_and_create_nothing() {
+    let blob = seed_blob();
+    let mut descs = seed_descs();
+    descs[1].SemanticName = null();
+    let (hr, layout, diags) = create(null(), &descs, 2, &blob);
+    assert_eq!(hr, INLAY_E_INVALIDARG);
+    assert!(layout.is_null());
+    let m = messages(diags);
+    assert_eq!(
+        (m[0].0, m[0].1, m[0].2),
+        (162, INLAY_SEVERITY_ERROR, 1),
+        "{m:?}"
+    );
+    // SAFETY: live handle, released once; out-of-range index writes nothing.
+    unsafe {
+        let mut id = 7;
+        assert_eq!(
+            inlay_diagnostic_get(diags, 5, &mut id, null_mut(), null_mut(), null_mut()),
+            -1
+        );
+        assert_eq!(id, 7);
+        inlay_diagnostics_release(diags);
+    }
+    // A NULL array (164) and a count over the limit (151) read nothing of the array.
+    // SAFETY: NULL descs; the two-element array is never read with a count of 1000.
+    unsafe {
+        let mut d = null_mut();
+        let hr = inlay_create_input_layout(
+            null(),
+            null(),
+            0,
+            blob.as_ptr().cast(),
+            blob.len(),
+            null_mut(),
+            &mut d,
+        );
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert_eq!(messages(d)[0].0, 164);
+        inlay_diagnostics_release(d);
+    }
+    let (hr, _, d) = create(null(), &seed_descs(), 1000, &blob);
+    assert_eq!(hr, INLAY_E_INVALIDARG);
+    assert_eq!(messages(d)[0].0, 151);
+    // SAFETY: live handle, released once.
+    unsafe { inlay_diagnostics_release(d) };
+    // Validate only: S_FALSE, no layout pointer to write.
+    // SAFETY: valid pointers; NULL out pointers.
+    let hr = unsafe {
+        inlay_create_input_layout(
+            null(),
+            seed_descs().as_ptr(),
+            2,
+            blob.as_ptr().cast(),
+            blob.len(),
+            null_mut(),
+            null_mut(),
+        )
+    };
+    assert_eq!(hr, INLAY_S_FALSE);
+}
+
+#[test]
+fn bad_targets_and_pointers_are_refused_before_reading() {
+    let blob = seed_blob();
+    for t in [
+        inlay_target {
+            api: 0,
+            feature_level: INLAY_FEATURE_LEVEL_11_0,
+        },
+        inlay_target {
+            api: INLAY_API_D3D11,
+            feature_level: 0xb200,
+        },
+    ] {
+        let (hr, layout, d) = create(&t, &seed_descs(), 2, &blob);
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert!(layout.is_null());
+        let m = messages(d);
+        assert_eq!((m.len(), m[0].0, m[0].2), (1, 0, -1), "{m:?}");
+        // SAFETY: live handle, released once.
+        unsafe { inlay_diagnostics_release(d) };
+    }
+    // D3D10 at 10_0 accepts the seed.
+    let t = inlay_target {
+        api: INLAY_API_D3D10,
+        feature_level: INLAY_FEATURE_LEVEL_10_0,
+    };
+    let (hr, layout, d) = create(&t, &seed_descs(), 2, &blob);
+    assert_eq!(hr, INLAY_S_OK);
+    // SAFETY: live handles, released once.
+    unsafe {
+        inlay_layout_release(layout);
+        inlay_diagnostics_release(d);
+    }
+    let raw = [0u64; 16];
+    let odd = raw.as_ptr().cast::<u8>().wrapping_add(1);
+    // SAFETY: the misaligned pointers are refused before any read or write.
+    unsafe {
+        let mut d = null_mut();
+        let hr = inlay_create_input_layout(
+            odd.cast(),
+            seed_descs().as_ptr(),
+            2,
+            blob.as_ptr().cast(),
+            blob.len(),
+            null_mut(),
+            &mut d,
+        );
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert!(messages(d)[0].3.contains("aligned"));
+        inlay_diagnostics_release(d);
+        let hr = inlay_create_input_layout(
+            null(),
+            odd.cast(),
+            1,
+            blob.as_ptr().cast(),
+            blob.len(),
+            null_mut(),
+            &mut d,
+        );
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        inlay_diagnostics_release(d);
+        let hr = inlay_create_input_layout(
+            null(),
+            seed_descs().as_ptr(),
+            2,
+            blob.as_ptr().cast(),
+            blob.len(),
+            odd.cast_mut().cast(),
+            null_mut(),
+        );
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        let hr = inlay_create_input_layout(
+            null(),
+            seed_descs().as_ptr(),
+            2,
+            blob.as_ptr().cast(),
+            usize::MAX,
+            null_mut(),
+            &mut d,
+        );
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert!(messages(d)[0].3.contains("length"));
+        inlay_diagnostics_release(d);
+        // NULL handles.
+        assert_eq!(inlay_diagnostics_count(null()), 0);
+        assert_eq!(inlay_layout_element_count(null()), 0);
+        assert_eq!(inlay_layout_slot_min_stride(null(), 0), 0);
+        assert_eq!(inlay_layout_register_mask(null()), 0);
+        assert_eq!(inlay_stream_register_count(null()), 0);
+        assert_eq!(CStr::from_ptr(inlay_stream_error(null())), c"");
+        inlay_layout_release(null_mut());
+        inlay_diagnostics_release(null_mut());
+        inlay_stream_release(null_mut());
+    }
+    // Non-UTF-8 names are read lossily, never refused for it.
+    let mut descs = seed_descs();
+    descs[1].SemanticName = c"COL\xffOR".as_ptr();
+    let (hr, _, d) = create(null(), &descs, 2, &blob);
+    assert_eq!(hr, INLAY_E_INVALIDARG); // COLOR is missing (163)
+    assert!(messages(d).iter().any(|m| m.0 == 163));
+    // SAFETY: live handle, released once.
+    unsafe { inlay_diagnostics_release(d) };
+}
+
+/// Fetches every vertex of `draw` in batches of `batch`; returns (ids, registers) and the
+/// allocations made by the fetch calls alone.
+fn fetch_all(
+    stream: *mut inlay_stream,
+    batch: usize,
+) -> (Vec<inlay_vertex_ids>, Vec<[u32; 4]>, usize) {
+    // SAFETY: `stream` is live with a draw begun.
+    let w = unsafe { inlay_stream_register_count(stream) } as usize;
+    let mut ids = vec![inlay_vertex_ids::default(); batch];
+    let mut regs = vec![[0u32; 4]; batch * w];
+    let (mut all_ids, mut all_regs, mut allocs) = (Vec::new(), Vec::new(), 0);
+    loop {
+        let mut got = 0;
+        let before = allocations();
+        // SAFETY: outputs sized for `batch` vertices of `w` registers.
+        let hr = unsafe {
+            inlay_stream_fetch(
+                stream,
+                batch,
+                ids.as_mut_ptr(),
+                regs.as_mut_ptr(),
+                regs.len(),
+                &mut got,
+            )
+        };
+        allocs += allocations() - before;
+        if hr == INLAY_S_FALSE {
+            assert_eq!(got, 0);
+            return (all_ids, all_regs, allocs);
+        }
+        assert_eq!(hr, INLAY_S_OK);
+        all_ids.extend_from_slice(&ids[..got]);
+        all_regs.extend_from_slice(&regs[..got * w]);
+    }
+}
+
+#[test]
+fn streams_fetch_every_draw_kind_without_allocating() {
+    let blob = seed_blob();
+    let (_, layout, d) = create(null(), &seed_descs(), 2, &blob);
+    let vertices: Vec<u8> = (0..24 * 3000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let indices: Vec<u8> = (0..5000u32)
+        .flat_map(|i| {
+            if i % 50 == 3 {
+                0xffffu16
+            } else {
+                (i * 13 % 3100) as u16
+            }
+            .to_le_bytes()
+        })
+        .collect();
+    let args: Vec<u8> = [0u32, 900, 2, 5, 1, 7]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    let vb = [inlay_vertex_buffer {
+        data: vertices.as_ptr().cast(),
+        size: vertices.len(),
+        stride: 24,
+        offset: 0,
+    }];
+    let ib = inlay_index_buffer {
+        data: indices.as_ptr().cast(),
+        size: indices.len(),
+        format: INLAY_INDEX_R16_UINT,
+        offset: 0,
+    };
+    let state = inlay_ia_state {
+        vertex_buffers: vb.as_ptr(),
+        num_vertex_buffers: 1,
+        topology: 5,
+        index_buffer: &ib,
+    };
+    let base = inlay_draw {
+        kind: INLAY_DRAW,
+        count: 0,
+        instance_count: 0,
+        start: 0,
+        base_vertex: 0,
+        start_instance: 0,
+        args: null(),
+        args_size: 0,
+        args_offset: 0,
+        filled_size: 0,
+    };
+    let draws = [
+        (
+            inlay_draw {
+                kind: INLAY_DRAW,
+                count: 3000,
+                ..base
+            },
+            3000,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED,
+                count: 5000,
+                ..base
+            },
+            4900,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_INSTANCED,
+                count: 1000,
+                instance_count: 3,
+                ..base
+            },
+            3000,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED_INSTANCED,
+                count: 100,
+                instance_count: 4,
+                base_vertex: -1,
+                ..base
+            },
+            392,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_INSTANCED_INDIRECT,
+                args: args.as_ptr().cast(),
+                args_size: args.len(),
+                args_offset: 4,
+                ..base
+            },
+            1800,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED_INSTANCED_INDIRECT,
+                args: args.as_ptr().cast(),
+                args_size: args.len(),
+                args_offset: 4,
+                ..base
+            },
+            1764,
+        ),
+        (
+            inlay_draw {
+                kind: INLAY_DRAW_AUTO,
+                filled_size: 24 * 2000 + 5,
+                ..base
+            },
+            2000,
+        ),
+    ];
+    // SAFETY: live handles; the buffers outlive the streams' draws.
+    unsafe {
+        let s = inlay_stream_create();
+        for (draw, count) in draws {
+            let before = allocations();
+            assert_eq!(
+                inlay_stream_begin(s, layout, &state, &draw),
+                INLAY_S_OK,
+                "{draw:?}"
+            );
+            // Compiling the draw's plan: a handful of small arrays, O(elements), whatever the
+            // vertex count.
+            let begin = allocations() - before;
+            eprintln!("inlay_stream_begin kind {}: {begin} allocations", draw.kind);
+            assert!(begin <= 12, "{begin} allocations in inlay_stream_begin");
+            assert_eq!(inlay_stream_register_count(s), 2);
+            let (ids, regs, allocs) = fetch_all(s, 97);
+            assert_eq!(ids.len(), count, "{draw:?}");
+            assert_eq!(regs.len(), 2 * count);
+            assert_eq!(allocs, 0, "inlay_stream_fetch allocated for {draw:?}");
+            // Vertex 0 of the Draw: POSITION = bytes 0..12, read as floats.
+            if draw.kind == INLAY_DRAW {
+                let lane =
+                    |k: usize| u32::from_le_bytes(vertices[4 * k..4 * k + 4].try_into().unwrap());
+                assert_eq!(regs[0], [lane(0), lane(1), lane(2), 0x3f80_0000]);
+                assert_eq!(ids[2999].vertex_id, 2999);
+            }
+            // Fetching after the end stays S_FALSE.
+            let mut got = 5;
+            let mut r = [[0u32; 4]; 2];
+            assert_eq!(
+                inlay_stream_fetch(s, 1, null_mut(), r.as_mut_ptr(), 2, &mut got),
+                INLAY_S_FALSE
+            );
+            assert_eq!(got, 0);
+        }
+        // Argument errors leave the draw in place; an error message says why.
+        assert_eq!(
+            inlay_stream_begin(s, layout, &state, &draws[0].0),
+            INLAY_S_OK
+        );
+        let mut got = 0;
+        let mut r = [[0u32; 4]; 2];
+        assert_eq!(
+            inlay_stream_fetch(s, 0, null_mut(), r.as_mut_ptr(), 2, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert!(!CStr::from_ptr(inlay_stream_error(s)).is_empty());
+        assert_eq!(
+            inlay_stream_fetch(s, 1, null_mut(), r.as_mut_ptr(), 1, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_fetch(s, 1, null_mut(), r.as_mut_ptr(), 2, null_mut()),
+            INLAY_E_INVALIDARG
+        );
+        let odd = r
+            .as_mut_ptr()
+            .cast::<u8>()
+            .wrapping_add(1)
+            .cast::<[u32; 4]>();
+        assert_eq!(
+            inlay_stream_fetch(s, 1, null_mut(), odd, 1, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_fetch(s, 1, null_mut(), r.as_mut_ptr(), 2, &mut got),
+            INLAY_S_OK
+        );
+        assert_eq!(got, 1);
+        assert!(CStr::from_ptr(inlay_stream_error(s)).is_empty());
+        // Draw refusals.
+        let bad_ib = inlay_index_buffer { format: 99, ..ib };
+        let bad_vb = [inlay_vertex_buffer {
+            stride: 4096,
+            ..vb[0]
+        }];
+        let null_vb = [inlay_vertex_buffer {
+            data: null(),
+            size: 8,
+            ..vb[0]
+        }];
+        for (state, draw) in [
+            (
+                inlay_ia_state {
+                    topology: 0,
+                    ..state
+                },
+                base,
+            ),
+            (
+                inlay_ia_state {
+                    index_buffer: &bad_ib,
+                    ..state
+                },
+                base,
+            ),
+            (
+                inlay_ia_state {
+                    vertex_buffers: bad_vb.as_ptr(),
+                    ..state
+                },
+                base,
+            ),
+            (
+                inlay_ia_state {
+                    vertex_buffers: null_vb.as_ptr(),
+                    ..state
+                },
+                base,
+            ),
+            (
+                inlay_ia_state {
+                    num_vertex_buffers: 33,
+                    ..state
+                },
+                base,
+            ),
+            (
+                inlay_ia_state {
+                    vertex_buffers: null(),
+                    ..state
+                },
+                base,
+            ),
+            (state, inlay_draw { kind: 9, ..base }),
+            (
+                state,
+                inlay_draw {
+                    kind: INLAY_DRAW_INSTANCED_INDIRECT,
+                    args: null(),
+                    args_size: 4,
+                    ..base
+                },
+            ),
+            (
+                state,
+                inlay_draw {
+                    kind: INLAY_DRAW_INSTANCED_INDIRECT,
+                    args: args.as_ptr().cast(),
+                    args_size: args.len(),
+                    args_offset: 12,
+                    ..base
+                },
+            ),
+        ] {
+            assert_eq!(
+                inlay_stream_begin(s, layout, &state, &draw),
+                INLAY_E_INVALIDARG,
+                "{state:?} {draw:?}"
+            );
+            assert!(!CStr::from_ptr(inlay_stream_error(s)).is_empty());
+            assert_eq!(
+                inlay_stream_fetch(s, 1, null_mut(), r.as_mut_ptr(), 2, &mut got),
+                INLAY_E_INVALIDARG
+            );
+        }
+        assert_eq!(
+            inlay_stream_begin(s, null(), &state, &base),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_begin(s, layout, null(), &base),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_begin(s, layout, &state, null()),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_begin(null_mut(), layout, &state, &base),
+            INLAY_E_INVALIDARG
+        );
+        // A stream keeps its layout alive after the caller's release.
+        assert_eq!(
+            inlay_stream_begin(s, layout, &state, &draws[0].0),
+            INLAY_S_OK
+        );
+        inlay_layout_release(layout);
+        let (ids, _, _) = fetch_all(s, 1000);
+        assert_eq!(ids.len(), 3000);
+        inlay_stream_release(s);
+        inlay_diagnostics_release(d);
+    }
+}
+
+#[test]
+fn version_is_a_static_c_string() {
+    // SAFETY: a static NUL-terminated string.
+    let v = unsafe { CStr::from_ptr(inlay_version()) };
+    assert_eq!(v.to_bytes(), env!("CARGO_PKG_VERSION").as_bytes());
+    let _: *const c_void = inlay_version().cast();
+}
