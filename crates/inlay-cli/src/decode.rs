@@ -895,7 +895,7 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     // bound is refused.
     let report = inlay::assembler::validate::validate_draw(&ia, &call)
         .map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
-    write_warnings(&report, args.format == OutputFormat::Json)?;
+    write_warnings(&report, format == OutputFormat::Json)?;
     if let Some(why) = report.refusal(args.max_vertices) {
         return Err(CliError::usage(why));
     }

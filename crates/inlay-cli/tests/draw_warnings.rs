@@ -213,7 +213,7 @@ fn nothing_but_zeros_is_refused_past_the_bound() {
         2,
     );
     assert!(
-        e.contains("3999999997 vertices that read nothing but out-of-bounds zeros"),
+        e.contains("3999999997 consecutive vertices that read nothing but out-of-bounds zeros"),
         "{e}"
     );
     // Raised, the draw runs (and --range keeps the output short).

@@ -249,6 +249,7 @@ fn index_buffer_warnings() {
             .starts_with("inlay INLAY_INDEX_PAST_VERTEX_DATA: 1 of 5 indices")
     );
     assert_eq!(r.zero_vertices, 1);
+    assert_eq!(r.longest_zero_run, 1);
     assert!(r.refusal(0).is_some() && r.refusal(1).is_none());
 }
 

@@ -121,19 +121,24 @@ pub struct DrawReport {
     /// Invocations in which every element of the layout reads nothing (unbound or out of
     /// bounds): they see only zeros and defaults. 0 when the layout has no elements.
     pub zero_vertices: u64,
+    /// The longest run of consecutive such invocations in the vertex stream: what a reader
+    /// would stream as nothing but zeros.
+    pub longest_zero_run: u64,
 }
 
 impl DrawReport {
-    /// A refusal message when more than `max` invocations would read nothing but zeros
-    /// (`None` otherwise). Streaming gigabytes of zeros is never what the caller meant; the
-    /// bound is the caller's to raise.
+    /// A refusal message when the draw would stream more than `max` consecutive vertices
+    /// that read nothing but zeros ([`DrawReport::longest_zero_run`]; `None` otherwise).
+    /// Streaming gigabytes of zeros is never what the caller meant; the bound is the
+    /// caller's to raise. Zero vertices interleaved with real data (an index pattern
+    /// reaching one vertex too far) are warned about, not refused.
     pub fn refusal(&self, max: u64) -> Option<String> {
-        (self.zero_vertices > max).then(|| {
+        (self.longest_zero_run > max).then(|| {
             format!(
-                "the draw would produce {} vertices that read nothing but out-of-bounds zeros \
-                 (more than the bound of {max}); bind the data, or raise the bound \
-                 (--max-vertices)",
-                self.zero_vertices
+                "the draw would produce {} consecutive vertices that read nothing but \
+                 out-of-bounds zeros (more than the bound of {max}); bind the data, or raise \
+                 the bound (--max-vertices)",
+                self.longest_zero_run
             )
         })
     }
@@ -343,7 +348,7 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
         .filter(|s| s.class == InputClass::PerVertex)
         .collect();
     let all_zero_from = vertex_slots.iter().map(|s| s.all_out).max().unwrap_or(0);
-    let per_instance_zero = if !p.indexed {
+    let (per_instance_zero, run, per_instance) = if !p.indexed {
         let (start, count) = (p.start as u64, p.count as u64);
         let end = start + count;
         for s in vertex_slots.iter().filter(|s| s.bound) {
@@ -366,15 +371,20 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
                 });
             }
         }
-        end.saturating_sub(start.max(all_zero_from))
+        let tail = end.saturating_sub(start.max(all_zero_from));
+        (tail, tail, count)
     } else {
         indexed_checks(ia, &p, &vertex_slots, &mut report)
     };
-    report.zero_vertices = if layout.elements.is_empty() {
-        0
-    } else {
-        per_instance_zero.saturating_mul(zero_instances)
-    };
+    if !layout.elements.is_empty() && zero_instances > 0 {
+        report.zero_vertices = per_instance_zero.saturating_mul(zero_instances);
+        // Whole instances of zeros follow each other (the zero instances are a tail).
+        report.longest_zero_run = if per_instance_zero == per_instance {
+            report.zero_vertices
+        } else {
+            run
+        };
+    }
     Ok(report)
 }
 
@@ -384,7 +394,7 @@ fn indexed_checks(
     p: &super::DrawParams,
     vertex_slots: &[&SlotReach],
     report: &mut DrawReport,
-) -> u64 {
+) -> (u64, u64, u64) {
     let (start, count) = (p.start as u64, p.count as u64);
     let base = p.base_vertex as u32;
     let Some(ib) = ia.index_buffer() else {
@@ -410,7 +420,11 @@ fn indexed_checks(
                 .warnings
                 .push(past_vertex_data(s, 0, count, count, base as u64));
         }
-        return if zero { count } else { 0 };
+        return if zero {
+            (count, count, count)
+        } else {
+            (0, 0, count)
+        };
     };
     let size = ib.format.size() as u64;
     let cut = match ib.format {
@@ -444,6 +458,9 @@ fn indexed_checks(
     // Per slot: positions whose vertex is past its data (first position and its value).
     let mut past: Vec<(u64, u64, u64)> = vec![(0, u64::MAX, 0); vertex_slots.len()];
     let mut zero = 0u64;
+    // Longest run of consecutive all-zero vertices (cuts neither extend nor break it), and
+    // the vertices (non-cut positions) of one instance.
+    let (mut cur, mut best, mut noncut) = (0u64, 0u64, 0u64);
     let mut note = |pos: u64, vertex: u32, past: &mut Vec<(u64, u64, u64)>| -> bool {
         let mut all = true;
         for (k, s) in vertex_slots.iter().enumerate() {
@@ -458,8 +475,13 @@ fn indexed_checks(
                 }
             }
         }
+        noncut += 1;
         if all {
             zero += 1;
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
         }
         all
     };
@@ -489,8 +511,11 @@ fn indexed_checks(
                 e.0 += extra;
             }
         }
+        noncut += extra;
         if all {
             zero += extra;
+            cur += extra;
+            best = best.max(cur);
         }
     }
     for (k, s) in vertex_slots.iter().enumerate() {
@@ -500,7 +525,7 @@ fn indexed_checks(
         }
     }
     report.warnings.splice(0..0, warnings);
-    zero
+    (zero, best, noncut)
 }
 
 fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) -> DrawWarning {
