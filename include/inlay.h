@@ -47,10 +47,10 @@
 #define INLAY_E_FAIL -2147467259
 
 /**
- * `D3D11_APPEND_ALIGNED_ELEMENT`, 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place the element
- * right after the previous element of the same slot.
+ * `D3D11_APPEND_ALIGNED_ELEMENT` = 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place
+ * the element right after the previous element of the same slot.
  */
-#define INLAY_APPEND_ALIGNED_ELEMENT 4294967295
+#define INLAY_APPEND_ALIGNED_ELEMENT UINT32_MAX
 
 /**
  * `D3D11_INPUT_PER_VERTEX_DATA`.

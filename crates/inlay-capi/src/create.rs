@@ -11,9 +11,9 @@ use inlay_core::target::{Api, FeatureLevel, Target};
 
 use crate::{INLAY_E_FAIL, INLAY_E_INVALIDARG, guard};
 
-/// `D3D11_APPEND_ALIGNED_ELEMENT`, 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place the element
-/// right after the previous element of the same slot.
-pub const INLAY_APPEND_ALIGNED_ELEMENT: u32 = 0xffff_ffff;
+/// `D3D11_APPEND_ALIGNED_ELEMENT` = 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place
+/// the element right after the previous element of the same slot.
+pub const INLAY_APPEND_ALIGNED_ELEMENT: u32 = u32::MAX;
 /// `D3D11_INPUT_PER_VERTEX_DATA`.
 pub const INLAY_PER_VERTEX_DATA: u32 = 0;
 /// `D3D11_INPUT_PER_INSTANCE_DATA`.

@@ -86,6 +86,7 @@ pub fn run_bench(args: &BenchArgs, out: &mut dyn Write) -> Result<u8, CliError> 
         vertices: args.vertices,
         threads: args.threads,
         pairs: args.repeats,
+        parts: 0,
         isa: args.portable.then_some(Isa::Portable),
     });
     if args.json {
