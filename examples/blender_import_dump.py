@@ -1,8 +1,18 @@
-"""Import a captured draw (3DMigoto txt/.buf dump, importer .fmt/.vb/.ib, RenderDoc CSV) into
-Blender through the `inlay` package: exact vertex values, the draw's own triangles.
+"""Import a captured draw into Blender through the `inlay` package: exact vertex values, the
+draw's own triangles.
 
-Inside Blender:      blender --background --python examples/blender_import_dump.py -- DUMP [OUT.blend]
-With the bpy module: python examples/blender_import_dump.py DUMP [OUT.blend]
+Raw buffers (an importer's .vb/.ib, a 3DMigoto .buf) with a layout in any source form inlay
+reads (C/C++, JSON, TOML, C#, ...):
+
+    python examples/blender_import_dump.py --layout LAYOUT --vb 0=FILE[,stride=N] [--vb 1=...]
+        [--ib FILE[,format=R16_UINT|R32_UINT]] [--topology triangle_list] [--out OUT.blend]
+
+A dump file with its partners (3DMigoto txt/.buf, importer .fmt/.vb/.ib, RenderDoc CSV), where
+the package has `inlay.load_dump` (the library's dump readers):
+
+    python examples/blender_import_dump.py DUMP [--out OUT.blend]
+
+Inside Blender: blender --background --python examples/blender_import_dump.py -- ARGS...
 
 The mesh's vertices are the dump's vertex records (decoded once each, every element: POSITION
 becomes the vertex positions, TEXCOORDn UV layers, COLORn colour attributes, everything else
@@ -17,6 +27,41 @@ import numpy as np
 
 import bpy
 import inlay
+
+
+class RawDump:
+    """Buffers and a layout given on the command line, with the interface of inlay's Dump."""
+
+    def __init__(self, layout, vbs, ib, topology):
+        self.layout = inlay.Layout.from_file(layout)
+        self.vertex_buffers, self.strides = {}, {}
+        for spec in vbs:
+            slot, rest = spec.split("=", 1)
+            path, *opts = rest.split(",")
+            self.vertex_buffers[int(slot)] = open(path, "rb").read()
+            for o in opts:
+                key, value = o.split("=", 1)
+                if key != "stride":
+                    raise SystemExit(f"--vb {spec}: unknown option {key}")
+                self.strides[int(slot)] = int(value)
+        self.index_buffer, self.index_format = None, "R16_UINT"
+        if ib:
+            path, *opts = ib.split(",")
+            self.index_buffer = open(path, "rb").read()
+            for o in opts:
+                key, value = o.split("=", 1)
+                if key != "format":
+                    raise SystemExit(f"--ib {ib}: unknown option {key}")
+                self.index_format = value
+        self.topology = topology
+        self.draw = {"kind": "draw_indexed" if ib else "draw"}
+        self.warnings = []
+
+    def decode(self, **overrides):
+        args = dict(index_buffer=self.index_buffer, index_format=self.index_format,
+                    topology=self.topology, draw=self.draw, strides=self.strides or None)
+        args.update(overrides)
+        return inlay.decode(self.layout, self.vertex_buffers, **args)
 
 
 def draw_arrays(dump):
@@ -74,27 +119,38 @@ def build_mesh(name, records, faces):
     return obj
 
 
-def import_dump(path, name=None):
-    dump = inlay.load_dump(path)
+def import_draw(dump, label, name=None):
     for w in dump.warnings:
         print(f"inlay: warning: {w}")
     records, faces = draw_arrays(dump)
     obj = build_mesh(name or "inlay", records, faces)
-    print(f"inlay: imported {path}: {len(obj.data.vertices)} vertices, "
+    print(f"inlay: imported {label}: {len(obj.data.vertices)} vertices, "
           f"{len(obj.data.polygons)} triangles, elements {', '.join(records)}")
     return obj
 
 
 def main(argv):
-    if "--" in argv:
-        argv = argv[argv.index("--") + 1:]
+    import argparse
+    argv = argv[argv.index("--") + 1:] if "--" in argv else argv[1:]
+    p = argparse.ArgumentParser(description="Import a draw into Blender through inlay")
+    p.add_argument("dump", nargs="?", help="a dump file (needs inlay.load_dump)")
+    p.add_argument("--layout", help="layout file (C/C++, JSON, TOML, C#, ...)")
+    p.add_argument("--vb", action="append", default=[], help="SLOT=FILE[,stride=N]")
+    p.add_argument("--ib", help="FILE[,format=R16_UINT|R32_UINT]")
+    p.add_argument("--topology", default="triangle_list")
+    p.add_argument("--out", help="save the scene as this .blend")
+    args = p.parse_args(argv)
+    if args.layout:
+        obj = import_draw(RawDump(args.layout, args.vb, args.ib, args.topology), args.layout)
+    elif args.dump:
+        if not hasattr(inlay, "load_dump"):
+            raise SystemExit("this inlay package has no dump readers (inlay.load_dump); "
+                             "give --layout and --vb instead")
+        obj = import_draw(inlay.load_dump(args.dump), args.dump)
     else:
-        argv = argv[1:]
-    if not argv:
-        raise SystemExit(__doc__)
-    obj = import_dump(argv[0])
-    if len(argv) > 1:
-        bpy.ops.wm.save_as_mainfile(filepath=argv[1])
+        p.error("give a dump file, or --layout and --vb")
+    if args.out:
+        bpy.ops.wm.save_as_mainfile(filepath=args.out)
     return obj
 
 

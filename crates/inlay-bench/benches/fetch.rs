@@ -22,7 +22,7 @@ fn fetch(c: &mut Criterion) {
             .warm_up_time(Duration::from_secs(1))
             .measurement_time(Duration::from_secs(6));
         g.bench_function("decode", |b| {
-            b.iter(|| w.run(1, black_box(out.as_mut_slice())))
+            b.iter(|| w.run(1, 0..n, black_box(out.as_mut_slice())))
         });
         g.bench_function("roof", |b| {
             b.iter(|| roof::roof(black_box(w.roof_input()), ib, out.as_mut_slice(), ob, n))

@@ -1,6 +1,6 @@
 //! Runs the benchmark with a chosen instruction set: `cargo run --release -p inlay-bench
 //! --example fetch_bench -- [--json] [--vertices N] [--threads N] [--pairs N]
-//! [--isa avx2|avx512|portable]` (`inlay bench` runs the same with the default kernels).
+//! [--parts N] [--isa avx2|avx512|portable]` (`inlay bench` runs the same with the default kernels).
 
 use inlay::fetch::Isa;
 use inlay_bench::{Options, run};
@@ -28,6 +28,7 @@ fn main() {
             "--vertices" => opts.vertices = num("--vertices") as u32,
             "--threads" => opts.threads = num("--threads") as usize,
             "--pairs" => opts.pairs = num("--pairs") as usize,
+            "--parts" => opts.parts = num("--parts") as usize,
             other => panic!("unknown argument {other}"),
         }
     }

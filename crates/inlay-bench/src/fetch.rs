@@ -22,10 +22,11 @@
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology, VertexIds};
 use inlay::element::InputElementDesc;
-use inlay::fetch::{FetchPlan, Instance, Isa, Vertices};
+use inlay::fetch::{FetchPlan, Instance, Isa, STREAM_THRESHOLD_BYTES, StoreMode, Vertices};
 use inlay::format::{Format, Kind};
 use inlay::layout::InputLayout;
 use inlay::target::Target;
+use std::ops::Range;
 
 use crate::Workload;
 
@@ -118,6 +119,16 @@ pub fn make_data(layout: &InputLayout, slot: u32, stride: u32, count: u32, seed:
     data
 }
 
+/// The store mode a whole pass with `bytes` of output gets from [`StoreMode::Auto`]: the
+/// harness times a pass in parts, and a part must write the way the whole pass does.
+pub fn store_mode(bytes: usize) -> StoreMode {
+    if bytes >= STREAM_THRESHOLD_BYTES {
+        StoreMode::Streaming
+    } else {
+        StoreMode::Auto
+    }
+}
+
 /// A small deterministic generator (SplitMix64).
 struct SplitMix64(u64);
 
@@ -177,7 +188,8 @@ impl MeshDecode {
         MeshDecode::new("W2", "packed mesh", &w2_elements(), 28, vertices, isa)
     }
 
-    /// The compiled plan over this workload's buffer.
+    /// The compiled plan over this workload's buffer, with the store mode of a whole pass
+    /// (see [`store_mode`]).
     pub fn plan(&self) -> FetchPlan<'_> {
         let bindings = [Some(VertexBufferBinding {
             data: &self.data,
@@ -187,6 +199,7 @@ impl MeshDecode {
         FetchPlan::new(&self.layout, &bindings)
             .expect("benchmark layouts compile")
             .with_isa(self.isa)
+            .with_store_mode(store_mode(self.vertices() * self.output_bytes_per_vertex()))
     }
 }
 
@@ -209,11 +222,11 @@ impl Workload for MeshDecode {
     fn roof_input(&self) -> &[u8] {
         &self.data
     }
-    fn run(&self, threads: usize, out: &mut [u8]) {
+    fn run(&self, threads: usize, vertices: Range<usize>, out: &mut [u8]) {
         let out: &mut [[u32; 4]] = bytemuck::cast_slice_mut(out);
         let vertices = Vertices::Range {
-            first: 0,
-            count: self.vertices,
+            first: vertices.start as u32,
+            count: vertices.len() as u32,
         };
         let _ = self
             .plan()
@@ -325,7 +338,8 @@ impl StripDecode {
             })
         });
         let Ok(draw) = draw else { return 0 };
-        let mut stream = draw.vertices();
+        let whole = self.vertices() * self.output_bytes_per_vertex();
+        let mut stream = draw.vertices().with_store_mode(store_mode(whole));
         let w = self.layout.elements.len();
         let mut ids = [VertexIds::default(); 1024];
         let mut done = 0;
@@ -359,25 +373,33 @@ impl Workload for StripDecode {
     fn roof_input(&self) -> &[u8] {
         &self.roof_input
     }
-    fn run(&self, threads: usize, out: &mut [u8]) {
+    /// Whole instances: part `k` is instances `⌊k·I/parts⌋ .. ⌊(k+1)·I/parts⌋`.
+    fn part(&self, k: usize, parts: usize) -> Range<usize> {
+        let (i, per) = (self.instances as usize, self.per_instance as usize);
+        (k * i / parts * per)..((k + 1) * i / parts * per)
+    }
+    fn run(&self, threads: usize, vertices: Range<usize>, out: &mut [u8]) {
         let out: &mut [[u32; 4]] = bytemuck::cast_slice_mut(out);
-        let rows = self.per_instance as usize * self.layout.elements.len();
-        let threads = threads.clamp(1, self.instances as usize);
+        let per = self.per_instance as usize;
+        let rows = per * self.layout.elements.len();
+        // Whole instances (the ranges `part` gives), each thread a share drawn with its own
+        // StartInstanceLocation.
+        let (first, count) = ((vertices.start / per) as u32, (vertices.len() / per) as u32);
+        let threads = threads.clamp(1, count.max(1) as usize);
         if threads == 1 {
-            self.draw(0, self.instances, out);
+            self.draw(first, count, out);
             return;
         }
-        // Whole instances per thread, each drawn with its StartInstanceLocation.
-        let share = self.instances.div_ceil(threads as u32);
+        let share = count.div_ceil(threads as u32);
         std::thread::scope(|s| {
             let mut rest = &mut out[..];
-            let mut first = 0;
-            while first < self.instances {
-                let count = share.min(self.instances - first);
-                let (mine, tail) = rest.split_at_mut(count as usize * rows);
+            let mut at = first;
+            while at < first + count {
+                let c = share.min(first + count - at);
+                let (mine, tail) = rest.split_at_mut(c as usize * rows);
                 rest = tail;
-                s.spawn(move || self.draw(first, count, mine));
-                first += count;
+                s.spawn(move || self.draw(at, c, mine));
+                at += c;
             }
         });
     }
@@ -396,7 +418,7 @@ mod tests {
         ] {
             let rows = w.layout.elements.len();
             let mut out = crate::AlignedBytes::zeroed(300 * rows * 16);
-            w.run(1, out.as_mut_slice());
+            w.run(1, 0..300, out.as_mut_slice());
             let out: &[[u32; 4]] = bytemuck::cast_slice(out.as_slice());
             for v in 0..300 {
                 for (r, e) in w.layout.elements.iter().enumerate() {
@@ -434,7 +456,7 @@ mod tests {
         let w = StripDecode::w3(1);
         let rows = w.layout.elements.len();
         let mut out = crate::AlignedBytes::zeroed(w.vertices() * rows * 16);
-        w.run(3, out.as_mut_slice());
+        w.run(3, 0..w.vertices(), out.as_mut_slice());
         let out: &[[u32; 4]] = bytemuck::cast_slice(out.as_slice());
         let mut k = 0;
         for instance in 0..w.instances {

@@ -17,15 +17,20 @@
 //!   [`DESCHEDULED`] of wall time × threads (at most the CPUs available) — drops its pair; the
 //!   report says how many were dropped, and more pairs are taken (up to three times the number
 //!   asked for) so that the median rests on the number asked for where possible.
+//!   `ratio_cpu` is the same median over every pair with process CPU time in place of wall
+//!   time, a cross-check when a busy machine leaves few pairs. [`Options::parts`] can cut a
+//!   pass into parts timed and paired one by one (shorter runs; default: whole passes).
 //! * One warm-up run of each kernel first (page faults, caches, code).
 //!
 //! # Adding a workload
 //!
-//! Implement [`Workload`] (see `fetch.rs` for the decode workloads: a struct holding its input,
-//! `run` doing one whole pass into the output) and add its constructor to [`workloads`]; the
-//! roof, the pairing, the JSON and the table come with it.
+//! Implement [`Workload`] (see `fetch.rs` for the decode workloads: a struct holding its input
+//! and what its roof reads, `run` doing the kernel over a range of vertices into the output)
+//! and add its constructor to [`workloads`]; the roof, the pairing, the JSON and the table come
+//! with it.
 #![deny(unsafe_code)]
 
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use inlay::fetch::Isa;
@@ -51,6 +56,9 @@ pub struct Options {
     pub threads: usize,
     /// Paired runs to keep per workload (default 15).
     pub pairs: usize,
+    /// Parts each pass is timed in (0 or 1: whole passes; more cuts a pass into parts timed
+    /// and paired separately, shorter runs that a busy machine interrupts less often).
+    pub parts: usize,
     /// Kernels to use (default: the best this CPU has, [`Isa::detect`]); clamped to what the
     /// CPU supports.
     pub isa: Option<Isa>,
@@ -62,12 +70,21 @@ impl Default for Options {
             vertices: 1_000_000,
             threads: 1,
             pairs: 15,
+            parts: 0,
             isa: None,
         }
     }
 }
 
 impl Options {
+    /// Parts a pass is timed in: `parts`, at least 1.
+    pub fn parts(&self) -> usize {
+        match self.parts {
+            0 => 1,
+            p => p,
+        }
+    }
+
     /// The instruction set the kernels use: `isa` when this CPU has it, else portable.
     pub fn isa(&self) -> Isa {
         match self.isa {
@@ -92,9 +109,18 @@ pub trait Workload: Sync {
     fn output_bytes_per_vertex(&self) -> usize;
     /// The bytes the roof reads: `vertices() · input_bytes_per_vertex()` of them.
     fn roof_input(&self) -> &[u8];
-    /// One pass of the kernel over every vertex with `threads` threads, into `out`
-    /// (`vertices() · output_bytes_per_vertex()` bytes, 64-byte aligned).
-    fn run(&self, threads: usize, out: &mut [u8]);
+    /// The vertices of part `k` of a pass cut into `parts` parts (`k < parts`): consecutive,
+    /// together every vertex once, each starting at a multiple of [`roof::BLOCK`] so that its
+    /// output stays 64-byte aligned. The default cuts equal shares of whole blocks.
+    fn part(&self, k: usize, parts: usize) -> Range<usize> {
+        let blocks = self.vertices().div_ceil(roof::BLOCK);
+        let at = |k: usize| (k * blocks / parts * roof::BLOCK).min(self.vertices());
+        at(k)..at(k + 1)
+    }
+    /// The kernel over `vertices` (a range [`Workload::part`] gave, or all of them) with
+    /// `threads` threads, into `out`: those vertices' output bytes
+    /// (`vertices.len() · output_bytes_per_vertex()`, 64-byte aligned).
+    fn run(&self, threads: usize, vertices: Range<usize>, out: &mut [u8]);
 }
 
 /// The workloads `inlay bench` runs, in report order.
@@ -183,6 +209,8 @@ pub struct WorkloadReport {
     pub description: String,
     /// Vertices per pass.
     pub vertices: usize,
+    /// Parts each pass was timed in (each pair times one part).
+    pub parts: usize,
     /// Bytes read per vertex (what the roof reads).
     pub input_bytes_per_vertex: usize,
     /// Bytes written per vertex.
@@ -197,15 +225,23 @@ pub struct WorkloadReport {
     pub ratio_min: f64,
     /// Largest kept paired ratio.
     pub ratio_max: f64,
+    /// What `ratio` and the throughputs rest on: `"wall"` (the kept pairs' wall times) or, when
+    /// every pair was dropped, `"cpu"` (every pair's process CPU times).
+    pub ratio_source: &'static str,
+    /// Median over every pair, the dropped ones too, of roof CPU time ÷ kernel CPU time
+    /// (process CPU time does not run while the process is descheduled; 0 where the clock is
+    /// not available) — a cross-check of `ratio` on a machine too busy to keep many pairs.
+    pub ratio_cpu: f64,
     /// Every kept paired ratio, in run order.
     pub ratios: Vec<f64>,
-    /// Pairs kept.
+    /// Pairs kept (with `ratio_source` `"cpu"`: the pairs whose CPU times were used).
     pub pairs: usize,
     /// Pairs dropped because a run of theirs was descheduled.
     pub dropped: usize,
     /// Roof bandwidth, input plus output bytes per second, in GB/s (median).
     pub roof_gb_per_s: f64,
-    /// `memcpy` of the output bytes, read plus written bytes per second, in GB/s (median).
+    /// `memcpy` of the output bytes of each part (after its pair), read plus written bytes per
+    /// second, in GB/s (median).
     pub memcpy_gb_per_s: f64,
     /// `roof_gb_per_s ÷ memcpy_gb_per_s`.
     pub roof_vs_memcpy: f64,
@@ -237,7 +273,8 @@ pub struct Report {
 const METHOD: &str = "ratio = median over pairs of (roof time / kernel time), each kernel run \
 paired with a roof run of the same bytes in the same process (one pass, 32-byte loads, 32-byte \
 non-temporal stores, blocks of 64 vertices); output buffers 64-byte aligned; a pair is dropped \
-when a run's process CPU time is below 0.9 (one thread) or 0.8 (several) of wall time x threads";
+when a run's process CPU time is below 0.9 (one thread) or 0.8 (several) of wall time x threads; \
+ratio_cpu = the same median over all pairs with process CPU time instead of wall time";
 
 impl Report {
     /// The report as pretty-printed JSON.
@@ -265,7 +302,7 @@ impl std::fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "{:<4} {:<14} {:>9} {:>8} {:>11} {:>9} {:>6} {:>11} {:>7} {:>8}",
+            "{:<4} {:<14} {:>9} {:>8} {:>11} {:>9} {:>6} {:>11} {:>7} {:>5} {:>8}",
             "",
             "workload",
             "vertices",
@@ -275,12 +312,13 @@ impl std::fmt::Display for Report {
             "ratio",
             "(min-max)",
             "dropped",
+            "cpu",
             "roof/mcp"
         )?;
         for w in &self.workloads {
             writeln!(
                 f,
-                "{:<4} {:<14} {:>9} {:>3}/{:<4} {:>11.1} {:>9.1} {:>6.2} {:>5.2}-{:<5.2} {:>3}/{:<3} {:>8.2}",
+                "{:<4} {:<14} {:>9} {:>3}/{:<4} {:>11.1} {:>9.1} {:>6.2} {:>5.2}-{:<5.2} {:>3}/{:<3} {:>5.2} {:>8.2}",
                 w.name,
                 w.description,
                 w.vertices,
@@ -292,8 +330,26 @@ impl std::fmt::Display for Report {
                 w.ratio_min,
                 w.ratio_max,
                 w.dropped,
-                w.dropped + w.pairs,
+                if w.ratio_source == "cpu" {
+                    w.pairs
+                } else {
+                    w.dropped + w.pairs
+                },
+                w.ratio_cpu,
                 w.roof_vs_memcpy
+            )?;
+        }
+        let cpu: Vec<&str> = self
+            .workloads
+            .iter()
+            .filter(|w| w.ratio_source == "cpu")
+            .map(|w| w.name.as_str())
+            .collect();
+        if !cpu.is_empty() {
+            writeln!(
+                f,
+                "every pair of {} was descheduled: its figures come from CPU times",
+                cpu.join(", ")
             )?;
         }
         Ok(())
@@ -324,78 +380,128 @@ pub fn run(opts: &Options) -> Report {
 pub fn measure(w: &dyn Workload, opts: &Options) -> WorkloadReport {
     let threads = opts.threads.max(1);
     let want = opts.pairs.max(1);
+    let parts = opts
+        .parts()
+        .clamp(1, w.vertices().div_ceil(roof::BLOCK).max(1));
     let n = w.vertices();
     let (ib, ob) = (w.input_bytes_per_vertex(), w.output_bytes_per_vertex());
     let mut out = AlignedBytes::zeroed(n * ob);
     let copy_src = AlignedBytes::zeroed(n * ob);
-    let kernel = |out: &mut AlignedBytes| Timed::of(|| w.run(threads, out.as_mut_slice()));
-    let roof_run = |out: &mut AlignedBytes| {
+    let kernel = |out: &mut AlignedBytes, r: Range<usize>| {
+        let o = &mut out.as_mut_slice()[r.start * ob..r.end * ob];
+        Timed::of(|| w.run(threads, r, o))
+    };
+    let roof_run = |out: &mut AlignedBytes, r: Range<usize>| {
+        let (input, o) = (
+            &w.roof_input()[r.start * ib..],
+            &mut out.as_mut_slice()[r.start * ob..],
+        );
         Timed::of(|| {
-            split(n, ob, threads, out.as_mut_slice(), |v0, m, o| {
-                roof::roof(&w.roof_input()[v0 * ib..], ib, o, ob, m)
+            split(r.len(), ob, threads, o, |v0, m, o| {
+                roof::roof(&input[v0 * ib..], ib, o, ob, m)
             })
         })
     };
-    let memcpy_run = |out: &mut AlignedBytes| {
+    let memcpy_run = |out: &mut AlignedBytes, r: Range<usize>| {
+        let (src, o) = (
+            &copy_src.as_slice()[r.start * ob..r.end * ob],
+            &mut out.as_mut_slice()[r.start * ob..r.end * ob],
+        );
         Timed::of(|| {
-            split(n, ob, threads, out.as_mut_slice(), |v0, m, o| {
-                roof::memcpy(&copy_src.as_slice()[v0 * ob..(v0 + m) * ob], o)
+            split(r.len(), ob, threads, o, |v0, m, o| {
+                roof::memcpy(&src[v0 * ob..(v0 + m) * ob], o)
             })
         })
     };
-    // Warm-up.
-    kernel(&mut out);
-    roof_run(&mut out);
-    memcpy_run(&mut out);
+    // Warm-up: a whole pass of each.
+    kernel(&mut out, 0..n);
+    roof_run(&mut out, 0..n);
+    memcpy_run(&mut out, 0..n);
+    let secs = |d: Duration| d.as_secs_f64().max(1e-12);
     let (mut kept, mut dropped, mut copies) = (Vec::new(), 0, Vec::new());
+    let (mut cpu_ratios, mut cpu_pairs, mut copies_cpu) = (Vec::new(), Vec::new(), Vec::new());
     for attempt in 0..3 * want {
         if kept.len() >= want {
             break;
         }
-        let (k, r) = if attempt % 2 == 0 {
-            let k = kernel(&mut out);
-            (k, roof_run(&mut out))
+        // Parts in pass order; the order inside a pair alternates every pass.
+        let k = attempt % parts;
+        let r = w.part(k, parts);
+        let m = r.len();
+        let (tk, tr) = if (attempt / parts) % 2 == 0 {
+            let tk = kernel(&mut out, r.clone());
+            (tk, roof_run(&mut out, r.clone()))
         } else {
-            let r = roof_run(&mut out);
-            (kernel(&mut out), r)
+            let tr = roof_run(&mut out, r.clone());
+            (kernel(&mut out, r.clone()), tr)
         };
-        let c = memcpy_run(&mut out);
-        if !c.descheduled(threads) {
-            copies.push(c.wall);
+        if m == 0 {
+            continue;
         }
-        if k.descheduled(threads) || r.descheduled(threads) {
+        let c = memcpy_run(&mut out, r);
+        if !c.descheduled(threads) {
+            copies.push(2.0 * (m * ob) as f64 / secs(c.wall) / 1e9);
+        }
+        if let Some(cc) = c.cpu {
+            copies_cpu.push(2.0 * (m * ob) as f64 / secs(cc) / 1e9);
+        }
+        if let (Some(ck), Some(cr)) = (tk.cpu, tr.cpu) {
+            cpu_ratios.push(secs(cr) / secs(ck));
+            cpu_pairs.push((m, ck, cr));
+        }
+        if tk.descheduled(threads) || tr.descheduled(threads) {
             dropped += 1;
         } else {
-            kept.push((k.wall, r.wall));
+            kept.push((m, tk.wall, tr.wall));
         }
     }
-    if kept.is_empty() {
-        // Every pair was disturbed: report the last one rather than nothing (dropped says so).
-        let k = kernel(&mut out);
-        kept.push((k.wall, roof_run(&mut out).wall));
+    // Every pair disturbed: the ratios come from the CPU times of all pairs (`ratio_source`
+    // says so), the throughputs from them too.
+    let source = if kept.is_empty() && !cpu_pairs.is_empty() {
+        kept = cpu_pairs;
+        "cpu"
+    } else {
+        if kept.is_empty() {
+            let tk = kernel(&mut out, 0..n);
+            kept.push((n, tk.wall, roof_run(&mut out, 0..n).wall));
+        }
+        "wall"
+    };
+    if copies.is_empty() {
+        copies = copies_cpu;
     }
     if copies.is_empty() {
-        copies.push(memcpy_run(&mut out).wall);
+        copies.push(2.0 * (n * ob) as f64 / secs(memcpy_run(&mut out, 0..n).wall) / 1e9);
     }
-    let secs = |d: Duration| d.as_secs_f64().max(1e-12);
-    let mv = |d: Duration| n as f64 / secs(d) / 1e6;
-    let ratios: Vec<f64> = kept.iter().map(|&(k, r)| secs(r) / secs(k)).collect();
-    let kernel_t = median_duration(kept.iter().map(|p| p.0).collect());
-    let roof_t = median_duration(kept.iter().map(|p| p.1).collect());
-    let copy_t = median_duration(copies);
-    let roof_gb = (n * (ib + ob)) as f64 / secs(roof_t) / 1e9;
-    let memcpy_gb = (2 * n * ob) as f64 / secs(copy_t) / 1e9;
+    let ratios: Vec<f64> = kept.iter().map(|&(_, k, r)| secs(r) / secs(k)).collect();
+    let kernel_mv = median(
+        &kept
+            .iter()
+            .map(|&(m, k, _)| m as f64 / secs(k) / 1e6)
+            .collect::<Vec<_>>(),
+    );
+    let roof_mv = median(
+        &kept
+            .iter()
+            .map(|&(m, _, r)| m as f64 / secs(r) / 1e6)
+            .collect::<Vec<_>>(),
+    );
+    let roof_gb = roof_mv * 1e6 * (ib + ob) as f64 / 1e9;
+    let memcpy_gb = median(&copies);
     WorkloadReport {
         name: w.name().to_string(),
         description: w.description().to_string(),
         vertices: n,
+        parts,
         input_bytes_per_vertex: ib,
         output_bytes_per_vertex: ob,
-        mvert_per_s: mv(kernel_t),
-        roof_mvert_per_s: mv(roof_t),
+        mvert_per_s: kernel_mv,
+        roof_mvert_per_s: roof_mv,
         ratio: median(&ratios),
         ratio_min: ratios.iter().copied().fold(f64::INFINITY, f64::min),
         ratio_max: ratios.iter().copied().fold(0.0, f64::max),
+        ratio_cpu: median(&cpu_ratios),
+        ratio_source: source,
         pairs: ratios.len(),
         ratios,
         dropped,
@@ -438,11 +544,6 @@ fn median(v: &[f64]) -> f64 {
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
-}
-
-fn median_duration(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v.get(v.len() / 2).copied().unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -507,6 +608,7 @@ mod tests {
             vertices: 5000,
             threads: 2,
             pairs: 3,
+            parts: 2,
             isa: None,
         });
         let names: Vec<&str> = r.workloads.iter().map(|w| w.name.as_str()).collect();
@@ -515,7 +617,7 @@ mod tests {
             // Three kept pairs, or all nine attempts made, or none kept and one reported.
             let (p, d) = (w.pairs, w.dropped);
             assert!(
-                (p == 3 && d <= 6) || p + d == 9 || (p, d) == (1, 9),
+                (p == 3 && d <= 6) || p + d == 9 || (w.ratio_source == "cpu" && (p, d) == (9, 9)),
                 "{}: {p} kept, {d} dropped",
                 w.name
             );

@@ -558,7 +558,7 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         let doc = svg_picture(layout, &maps, &layout_file.describe());
         output::write_file(svg, doc.as_bytes(), &[&args.layout], args.force)?;
-        writeln!(out, "wrote {}", svg.display()).map_err(CliError::stdout)?;
+        output::say_wrote(svg, &format!("{} bytes, SVG", doc.len()));
     }
     Ok(0)
 }

@@ -150,15 +150,30 @@ fn check(
     for (isa, store) in variants() {
         let plan = base.clone().with_isa(isa).with_store_mode(store);
         assert_eq!(plan.isa(), isa);
-        let mut got = vec![[0xdead_beef_u32; 4]; n * regs.len()];
-        plan.fetch_registers(vertices, instance, &mut got).unwrap();
-        for (row, (g, w)) in got.iter().zip(&want_regs).enumerate() {
-            assert_eq!(
-                g,
-                w,
-                "{what}: {isa:?}/{store:?} register row {row} (vertex {}, register {})",
-                row / regs.len().max(1),
-                regs[row % regs.len()]
+        // The output at a 32-byte boundary and 16 bytes past one (the two alignments the
+        // fused kernel's stores distinguish), between sentinel rows that must stay untouched.
+        let len = n * regs.len();
+        let mut buf = vec![[0xdead_beef_u32; 4]; len + 4];
+        let at32 = (0..2)
+            .find(|&r| buf[r..].as_ptr().cast::<u8>().align_offset(32) == 0)
+            .unwrap_or(0);
+        for start in [at32 + 1, at32] {
+            buf.fill([0xdead_beef; 4]);
+            let got = &mut buf[start..start + len];
+            plan.fetch_registers(vertices, instance, got).unwrap();
+            for (row, (g, w)) in got.iter().zip(&want_regs).enumerate() {
+                assert_eq!(
+                    g,
+                    w,
+                    "{what}: {isa:?}/{store:?} output row {start}: register row {row} (vertex {}, register {})",
+                    row / regs.len().max(1),
+                    regs[row % regs.len()]
+                );
+            }
+            let outside = buf[..start].iter().chain(&buf[start + len..]);
+            assert!(
+                outside.into_iter().all(|r| *r == [0xdead_beef; 4]),
+                "{what}: {isa:?}/{store:?} wrote outside its output"
             );
         }
         let mut arrays = vec![vec![[0xdead_beef_u32; 4]; n]; layout.elements.len()];
@@ -266,6 +281,66 @@ fn every_format_indexed_with_cuts_and_out_of_range_indices() {
                 &format!("{} indexed base {base_vertex}", info.name),
             );
         }
+    }
+}
+
+/// Index lists whose vertices all lie inside the buffers run the fused kernel (loads placed
+/// back from the buffer's end where the last vertex's 16 bytes would pass it): every format
+/// in rows of 1 to 8 registers, per-instance rows among them, the last vertex always fetched.
+#[test]
+fn indexed_lists_inside_the_buffers_through_the_fused_kernel() {
+    let mut rng = Rng(0x5eed_0009);
+    let formats: Vec<Format> = vertex_formats().map(|f| Format(f.value)).collect();
+    for round in 0..240 {
+        let width = 1 + round % 8;
+        let (mut elements, mut offset) = (Vec::new(), 0);
+        for r in 0..width {
+            let format = formats[rng.below(formats.len() as u64) as usize];
+            let size = format.info().unwrap().byte_size();
+            let mut e = element(format, 0, offset, Some(r as u32));
+            if rng.below(5) == 0 {
+                (e.slot, e.class, e.step_rate, e.offset) = (1, InputClass::PerInstance, 1, 0);
+            } else {
+                offset += size;
+            }
+            elements.push(e);
+        }
+        let layout = InputLayout {
+            elements,
+            ..Default::default()
+        };
+        let stride = offset.max(1) + rng.below(4) as u32;
+        let count = 1 + rng.below(150) as u32;
+        let data = edgy_bytes(&mut rng, (stride * count) as usize);
+        let instances = edgy_bytes(&mut rng, 64);
+        let bindings = [
+            Some(VertexBufferBinding {
+                data: &data,
+                stride,
+                offset: 0,
+            }),
+            Some(VertexBufferBinding {
+                data: &instances,
+                stride: 16,
+                offset: 0,
+            }),
+        ];
+        let base_vertex = rng.below(3) as i32;
+        let mut indices: Vec<u32> = (0..1 + rng.below(300))
+            .map(|_| rng.below((count - base_vertex.min(count as i32 - 1) as u32) as u64) as u32)
+            .collect();
+        let last = indices.len() / 2;
+        indices[last] = count - 1 - base_vertex.min(count as i32 - 1) as u32;
+        check(
+            &layout,
+            &bindings,
+            Vertices::Indexed {
+                indices: &indices,
+                base_vertex: base_vertex.min(count as i32 - 1),
+            },
+            Instance { id: 1, start: 1 },
+            &format!("in-range indexed round {round}"),
+        );
     }
 }
 

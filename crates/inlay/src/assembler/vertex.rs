@@ -3,7 +3,7 @@
 use super::binding::VertexBufferBinding;
 use super::walk::{WalkBatch, WalkStep, Walker};
 use crate::convert;
-use crate::fetch::{FetchPlan, Instance, Vertices};
+use crate::fetch::{FetchPlan, Instance, StoreMode, Vertices};
 use crate::format::FormatInfo;
 use crate::layout::InputClass;
 
@@ -180,6 +180,15 @@ impl<'a> VertexStream<'a> {
         VertexStream { walker, plan, fast }
     }
 
+    /// Uses `mode` for the batch forms' stores. With [`StoreMode::Auto`] (the default) one
+    /// [`VertexStream::fill_registers`] call streams (non-temporal stores) when its whole
+    /// `registers` slice is at least [`crate::fetch::STREAM_THRESHOLD_BYTES`], though it is
+    /// written in batches.
+    pub fn with_store_mode(mut self, mode: StoreMode) -> Self {
+        self.fast = self.fast.with_store_mode(mode);
+        self
+    }
+
     /// The fast fetch plan the batch forms use (compiled from [`VertexStream::plan`]).
     pub fn fetch_plan(&self) -> &FetchPlan<'a> {
         &self.fast
@@ -205,6 +214,7 @@ impl<'a> VertexStream<'a> {
             None => ids.len(),
         };
         let start = self.plan.start_instance;
+        let total_rows = registers.len();
         let mut indices = [0u32; BATCH_INDICES];
         let mut n = 0;
         // Consecutive cuts in batches without a vertex: a whole instance of them ends the
@@ -272,9 +282,12 @@ impl<'a> VertexStream<'a> {
                 }
             };
             // The output holds `k` rows of `w` registers (k ≤ cap − n), so this cannot fail.
-            let _ =
-                self.fast
-                    .fetch_registers(vertices, instance, &mut registers[n * w..(n + k) * w]);
+            let _ = self.fast.fetch_registers_batch(
+                vertices,
+                instance,
+                &mut registers[n * w..(n + k) * w],
+                total_rows,
+            );
             n += k;
         }
         n

@@ -204,6 +204,54 @@ impl Walker<'_> {
         }
         let cap = max.min(indices.len());
         let (mut count, mut cuts, mut steps) = (0usize, 0usize, 0u64);
+        // Fast path: when every index this call may read lies inside the buffer without an
+        // address wrap, read them straight from the slice (same values, order and cut rule as
+        // `read_index` below).
+        let span = left_in_instance.min(max as u64);
+        let k0 = p.start.wrapping_add(self.i as u32) as u64;
+        if let Some(ib) = self.index.filter(|_| cap > 0 && k0 + span <= 1 << 32) {
+            let size = ib.format.size() as u64;
+            let (lo, hi) = (
+                ib.offset as u64 + k0 * size,
+                ib.offset as u64 + (k0 + span) * size,
+            );
+            if hi <= (ib.data.len() as u64).min(1 << 32) {
+                let bytes = &ib.data[lo as usize..hi as usize];
+                let cut = ib.format.cut_value();
+                let mut take = |value: u32| {
+                    steps += 1;
+                    if value == cut {
+                        cuts += 1;
+                    } else {
+                        indices[count] = value;
+                        count += 1;
+                    }
+                    count < cap
+                };
+                if size == 2 {
+                    for c in bytes.chunks_exact(2) {
+                        if !take(u16::from_le_bytes([c[0], c[1]]) as u32) {
+                            break;
+                        }
+                    }
+                } else {
+                    for c in bytes.chunks_exact(4) {
+                        if !take(u32::from_le_bytes([c[0], c[1], c[2], c[3]])) {
+                            break;
+                        }
+                    }
+                }
+                self.advance(steps);
+                self.position += count as u64;
+                return Some(WalkBatch::Indexed {
+                    instance_id,
+                    base_vertex: p.base_vertex,
+                    count,
+                    cuts,
+                    first_position,
+                });
+            }
+        }
         // Bound the steps too, so that a run of cuts cannot make one call unbounded.
         while count < cap && steps < left_in_instance && steps < max as u64 {
             let k = p.start.wrapping_add((self.i + steps) as u32);

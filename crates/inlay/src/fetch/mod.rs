@@ -57,9 +57,9 @@ use program::LaneProgram;
 const SCRATCH_ROWS: usize = 1024;
 /// Largest block of vertices processed at once.
 const MAX_BLOCK: usize = 1024;
-/// Output size from which [`StoreMode::Auto`] uses non-temporal stores (larger than the
-/// last-level cache of most machines, so the output would be evicted anyway).
-const STREAM_THRESHOLD_BYTES: usize = 8 << 20;
+/// Output size of one call from which [`StoreMode::Auto`] uses non-temporal stores (larger
+/// than the last-level cache of many machines, so the output would be evicted anyway).
+pub const STREAM_THRESHOLD_BYTES: usize = 8 << 20;
 
 /// Instruction set a plan's kernels use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -479,10 +479,12 @@ impl<'a> FetchPlan<'a> {
                 got: out.len(),
             });
         }
+        let streaming = self.streaming(needed as usize);
         self.run(
             vertices,
             instance,
             &mut Sink::Registers(&mut out[..needed as usize]),
+            streaming,
         );
         Ok(())
     }
@@ -508,7 +510,8 @@ impl<'a> FetchPlan<'a> {
                 got: short.len(),
             });
         }
-        self.run(vertices, instance, &mut Sink::Elements(outs));
+        let streaming = self.streaming(n * outs.len());
+        self.run(vertices, instance, &mut Sink::Elements(outs), streaming);
         Ok(())
     }
 
@@ -537,6 +540,8 @@ impl<'a> FetchPlan<'a> {
             return self.fetch_registers(vertices, instance, out);
         }
         let share = n.div_ceil(threads).next_multiple_of(MAX_BLOCK);
+        // The store mode follows the whole call's output, not one thread's share.
+        let streaming = self.streaming(needed as usize);
         std::thread::scope(|s| {
             let mut rest = &mut out[..needed as usize];
             let mut start = 0;
@@ -545,7 +550,7 @@ impl<'a> FetchPlan<'a> {
                 let (mine, tail) = rest.split_at_mut(m * row);
                 rest = tail;
                 let part = vertices.sub(start, m);
-                s.spawn(move || self.run(part, instance, &mut Sink::Registers(mine)));
+                s.spawn(move || self.run(part, instance, &mut Sink::Registers(mine), streaming));
                 start += m;
             }
         });
@@ -562,8 +567,46 @@ impl<'a> FetchPlan<'a> {
             }
     }
 
+    /// [`FetchPlan::fetch_registers`] as one batch of a larger output of `total_rows` rows
+    /// (the assembler's batch API): [`StoreMode::Auto`] decides on `total_rows`, so a draw
+    /// written in many small batches streams like one large call.
+    pub(crate) fn fetch_registers_batch(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        out: &mut [[u32; 4]],
+        total_rows: usize,
+    ) -> Result<(), FetchError> {
+        let needed = vertices.len() as u64 * self.registers.len() as u64;
+        if (out.len() as u64) < needed {
+            return Err(FetchError::OutputTooSmall {
+                needed,
+                got: out.len(),
+            });
+        }
+        let streaming = self.streaming(total_rows.max(needed as usize));
+        self.run(
+            vertices,
+            instance,
+            &mut Sink::Registers(&mut out[..needed as usize]),
+            streaming,
+        );
+        Ok(())
+    }
+
+    /// The store mode.
+    pub fn store_mode(&self) -> StoreMode {
+        self.store
+    }
+
     /// The block loop shared by both output shapes.
-    fn run(&self, vertices: Vertices<'_>, instance: Instance, sink: &mut Sink<'_, '_>) {
+    fn run(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        sink: &mut Sink<'_, '_>,
+        streaming: bool,
+    ) {
         let n = vertices.len();
         let width = match sink {
             Sink::Registers(_) => self.registers.len(),
@@ -572,7 +615,6 @@ impl<'a> FetchPlan<'a> {
         if n == 0 || width == 0 {
             return;
         }
-        let streaming = self.streaming(n * width);
         let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
         let block = MAX_BLOCK;
         let mut start = 0;
@@ -627,10 +669,11 @@ impl<'a> FetchPlan<'a> {
         }
     }
 
-    /// The fused AVX2+FMA kernel over the leading vertices of a contiguous block whose
-    /// elements are all in bounds, constant or unbound (see `simd::fused`); returns how many
-    /// leading vertices it filled (0 when it does not apply: portable plans, index lists,
-    /// blocks touching a buffer edge or an address wrap).
+    /// The fused AVX2+FMA+F16C kernel over the leading vertices of a contiguous block, or over
+    /// a whole index list, whose elements are all in bounds, constant or unbound (see
+    /// `simd::fused`); returns how many leading vertices it filled (0 when it does not apply:
+    /// portable plans, blocks touching a buffer edge or an address wrap, index lists reaching
+    /// out of bounds).
     fn fused_block(
         &self,
         verts: Vertices<'_>,
@@ -640,13 +683,33 @@ impl<'a> FetchPlan<'a> {
     ) -> usize {
         #[cfg(target_arch = "x86_64")]
         {
-            let Vertices::Range { first, count } = verts else {
-                return 0;
-            };
             let width = self.registers.len();
-            if !self.isa.avx2() || width > 32 || count == 0 {
+            if !self.isa.avx2() || width > 32 || verts.is_empty() {
                 return 0;
             }
+            let (kind, first, count) = match verts {
+                Vertices::Range { first, count } => (
+                    simd::FusedVertices::Range(count as usize),
+                    first,
+                    count as usize,
+                ),
+                Vertices::Indexed {
+                    indices,
+                    base_vertex,
+                } => {
+                    // The largest vertex index decides whether every element is in bounds:
+                    // addresses grow with the index.
+                    let base = base_vertex as u32;
+                    let Some(last) = indices.iter().map(|&i| base.wrapping_add(i)).max() else {
+                        return 0;
+                    };
+                    let kind = simd::FusedVertices::Indexed {
+                        indices,
+                        base_vertex: base,
+                    };
+                    (kind, 0, last as usize + 1)
+                }
+            };
             let constant = |v| simd::FusedRow {
                 program: LaneProgram::constant(v),
                 data: &simd::ZERO16,
@@ -657,7 +720,7 @@ impl<'a> FetchPlan<'a> {
             for (row, &ei) in fused.iter_mut().zip(&self.row_elements) {
                 let e = &self.elements[ei];
                 let Some(program) = e.program else { return 0 };
-                *row = match self.classify(e, first, count as usize, instance) {
+                *row = match self.classify(e, first, count, instance) {
                     BlockSource::Linear { start, stride } => simd::FusedRow {
                         program,
                         data: e.source.map_or(&[][..], |s| s.data),
@@ -665,12 +728,14 @@ impl<'a> FetchPlan<'a> {
                         stride,
                     },
                     BlockSource::Const(v) => constant(v),
+                    // An index list whose vertices are not all in bounds (or wrap): the
+                    // per-element path.
                     BlockSource::Slow => return 0,
                 };
             }
             simd::fused(
                 &fused[..width],
-                count as usize,
+                kind,
                 rows,
                 streaming,
                 self.isa == Isa::Avx512,

@@ -36,6 +36,7 @@ struct Consts {
     shr: __m128i,
     div: __m128,
     recip: __m128,
+    recip_lo: __m128,
     mag_mask: __m128i,
     sign_mask: __m128i,
     mant_shift: __m128i,
@@ -59,6 +60,7 @@ impl Consts {
             shr: i(p.shr),
             div: f(p.div),
             recip: f(p.div.map(|d| 1.0 / d)),
+            recip_lo: f(p.div.map(recip_lo)),
             mag_mask: i(p.mag_mask),
             sign_mask: i(p.sign_mask),
             mant_shift: i(p.mant_shift),
@@ -145,6 +147,7 @@ struct Consts2 {
     shr: __m256i,
     div: __m256,
     recip: __m256,
+    recip_lo: __m256,
     mag_mask: __m256i,
     sign_mask: __m256i,
     mant_shift: __m256i,
@@ -166,6 +169,7 @@ impl Consts2 {
             shr: i(c.shr),
             div: f(c.div),
             recip: f(c.recip),
+            recip_lo: f(c.recip_lo),
             mag_mask: i(c.mag_mask),
             sign_mask: i(c.sign_mask),
             mant_shift: i(c.mant_shift),
@@ -498,44 +502,59 @@ struct FusedElem {
     stride: usize,
 }
 
-/// `x / d` correctly rounded (round to nearest even) for integer-valued `x` with
-/// `|x| < 2^24` and the UNORM/SNORM divisors `d = 2^n − 1` of the IA formats, given
-/// `recip = RN(1/d)`: `q = RN(x·r)`, `e = x − q·d` (exact in one FMA), `RN(q + e·r)`
-/// (Markstein's correction step). Checked against `vdivps` and the reference for every code of
-/// every UNORM and SNORM width of the 47 IA formats by
-/// `tests::fma_quotient_equals_division_for_every_code`.
-#[inline]
-#[target_feature(enable = "avx2,fma")]
-fn quotient_fma(x: __m256, d: __m256, recip: __m256) -> __m256 {
-    let q = _mm256_mul_ps(x, recip);
-    let e = _mm256_fnmadd_ps(q, d, x);
-    _mm256_fmadd_ps(e, recip, q)
+/// The low part of `1/d` for [`quotient_fma`]: `RN(1/d − RN(1/d))` (computed in f64).
+fn recip_lo(d: f32) -> f32 {
+    let hi = 1.0 / d;
+    (1.0 / d as f64 - hi as f64) as f32
 }
 
-/// `convert2` with the FMA quotient for UNORM/SNORM (the same bits; see [`quotient_fma`]).
+/// `x / d` correctly rounded (round to nearest even) for integer-valued `x` with
+/// `|x| < 2^16` and the UNORM/SNORM divisors `d = 2^n − 1` (n ≤ 16) of the IA formats, given
+/// `hi = RN(1/d)` and `lo = RN(1/d − hi)`: `RN(x·hi + RN(x·lo))` in one FMA. The sum is `x/d`
+/// within about 2^−47 relative, and `x/(2^n − 1)` (the bits of `x` repeating) never lies that
+/// close to a rounding midpoint for these widths. Not relied on as a proof: checked against
+/// `vdivps` and the reference for every code of every UNORM and SNORM width of the 47 IA
+/// formats by `tests::fma_quotient_equals_division_for_every_code`.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn quotient_fma(x: __m256, hi: __m256, lo: __m256) -> __m256 {
+    _mm256_fmadd_ps(x, hi, _mm256_mul_ps(x, lo))
+}
+
+/// `convert2` with the FMA quotient for UNORM/SNORM (the same bits; see [`quotient_fma`]),
+/// for the fused kernel. No `present` mask except for the small floats: a lane without a
+/// component selects only zero bytes (0x80 in the shuffle, shifts 0, divisor 1.0), so copies,
+/// integers and 0 / 1.0 (or max(0, −1)) give +0.0 there, all bits 0, and `defaults` alone
+/// supplies the lane. [`UNORM_BYTES`] rows skip the shifts (see [`byte_program`]).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn convert2_fma<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i) -> __m256i {
-    if CLASS == UNORM || CLASS == SNORM {
-        let x = _mm256_shuffle_epi8(chunk, c.shuffle);
+    let x = _mm256_shuffle_epi8(chunk, c.shuffle);
+    if CLASS == COPY {
+        return _mm256_or_si256(x, c.defaults);
+    }
+    let x = if CLASS == UNORM_BYTES {
+        x
+    } else {
         let x = _mm256_sllv_epi32(x, c.shl);
-        let x = if SIGNED {
+        if SIGNED {
             _mm256_srav_epi32(x, c.shr)
         } else {
             _mm256_srlv_epi32(x, c.shr)
-        };
-        let q = quotient_fma(_mm256_cvtepi32_ps(x), c.div, c.recip);
-        let q = if CLASS == SNORM {
-            _mm256_max_ps(q, _mm256_set1_ps(-1.0))
-        } else {
-            q
-        };
-        // No `present` mask: a lane without a component selects only zero bytes (0x80 in the
-        // shuffle, shifts 0, divisor 1.0), and 0 / 1.0 (or max(0, −1)) is +0.0, all bits 0,
-        // so `defaults` alone supplies it.
-        _mm256_or_si256(_mm256_castps_si256(q), c.defaults)
-    } else {
-        convert2::<CLASS, SIGNED>(c, chunk)
+        }
+    };
+    match CLASS {
+        UNORM | UNORM_BYTES | SNORM => {
+            let q = quotient_fma(_mm256_cvtepi32_ps(x), c.recip, c.recip_lo);
+            let q = if CLASS == SNORM {
+                _mm256_max_ps(q, _mm256_set1_ps(-1.0))
+            } else {
+                q
+            };
+            _mm256_or_si256(_mm256_castps_si256(q), c.defaults)
+        }
+        BITS => _mm256_or_si256(x, c.defaults),
+        _ => convert2::<CLASS, SIGNED>(c, chunk),
     }
 }
 
@@ -585,117 +604,256 @@ fn half_program(p: &LaneProgram) -> Option<LaneProgram> {
     Some(h)
 }
 
+/// Conversion selector of a UNORM row whose fields are whole bytes (8 or 16 bits at a byte
+/// boundary; fused kernel only): the shuffle alone extracts them, zero-extended.
+const UNORM_BYTES: u8 = 7;
+
+/// The program the fused kernel runs for an unsigned row whose fields are whole bytes (8 or
+/// 16 bits at byte boundaries — R8G8B8A8_UNORM, R16G16_UNORM, R8G8B8A8_UINT, …): the same
+/// lanes with the bytes above each field deselected (0x80) and no shifts, which is what
+/// `shl = shr = 32 − b` did — with its class, [`COPY`] for UINT and [`UNORM_BYTES`] for UNORM;
+/// `None` when `p` is signed, a float, already a copy or has a field that is not whole bytes.
+fn byte_program(p: &LaneProgram) -> Option<(LaneProgram, u8)> {
+    let class = match p.conv {
+        Conv::Bits if !p.signed => COPY,
+        Conv::Unorm => UNORM_BYTES,
+        _ => return None,
+    };
+    if p.present == [0; 4] || p.is_copy32() {
+        return None;
+    }
+    let mut b = *p;
+    for lane in 0..4 {
+        if p.present[lane] == 0 {
+            continue;
+        }
+        // shl = 32 − bits − (offset % 8), shr = 32 − bits.
+        let bits = 32 - p.shr[lane];
+        if p.shl[lane] != p.shr[lane] || bits % 8 != 0 {
+            return None;
+        }
+        for k in (bits / 8) as usize..4 {
+            b.shuffle[4 * lane + k] = 0x80;
+        }
+        b.shl[lane] = 0;
+        b.shr[lane] = 0;
+    }
+    Some((b, class))
+}
+
 const ST_NORMAL: u8 = 0;
 const ST_NT: u8 = 1;
 
-/// Stores the two halves of `v` at `d0` and `d1`.
+/// Row `e`'s lanes for the vertex pairs in `x0` and `x1` (one class dispatch for both), as
+/// a macro so that the dispatch and the conversions are compiled into the kernel's loop
+/// (`#[inline]` functions this large were left out of line, a call per row).
+macro_rules! convert_rows {
+    ($e:expr, $x0:expr, $x1:expr) => {{
+        let (e, x0, x1): (&FusedElem, __m256i, __m256i) = ($e, $x0, $x1);
+        macro_rules! both {
+            ($class:expr, $signed:expr) => {
+                (
+                    convert2_fma::<{ $class }, { $signed }>(&e.c, x0),
+                    convert2_fma::<{ $class }, { $signed }>(&e.c, x1),
+                )
+            };
+        }
+        match (e.class, e.signed) {
+            (CONSTANT, _) => (e.c.defaults, e.c.defaults),
+            (COPY, _) => both!(COPY, false),
+            (BITS, false) => both!(BITS, false),
+            (BITS, true) => both!(BITS, true),
+            (UNORM, _) => both!(UNORM, false),
+            (UNORM_BYTES, _) => both!(UNORM_BYTES, false),
+            (SNORM, _) => both!(SNORM, true),
+            (HALF, _) => (convert2_half(&e.c, x0), convert2_half(&e.c, x1)),
+            _ => both!(SMALL_FLOAT, false),
+        }
+    }};
+}
+
+/// Stores of the fused kernel: 32-byte non-temporal stores (output 32-byte aligned).
+const ST_NT32: u8 = 2;
+
+/// Stores the register-file rows of two vertices — `p[r]` holds row `r` of the first vertex
+/// in its low half and of the second in its high half — at `d` (`2·w` rows) in address
+/// order: 32-byte stores of two consecutive rows (`vperm2i128` / `vpblendd` put them
+/// together), or with [`ST_NT`] 16-byte non-temporal stores. A macro, so that it is compiled
+/// into the kernel's loop. To be expanded inside `unsafe` with AVX2 enabled, `d` valid for
+/// `2·w` rows (`w ≤ 32`), 16-byte aligned with [`ST_NT`], 32-byte aligned with [`ST_NT32`].
+macro_rules! emit_pair {
+    ($store:expr, $p:expr, $w:expr, $d:expr) => {{
+        let (p, w, d): (&[__m256i; 32], usize, *mut [u32; 4]) = ($p, $w, $d);
+        if $store == ST_NT {
+            for (r, v) in p[..w].iter().enumerate() {
+                _mm_stream_si128(d.add(r).cast(), _mm256_castsi256_si128(*v));
+            }
+            for (r, v) in p[..w].iter().enumerate() {
+                _mm_stream_si128(d.add(w + r).cast(), _mm256_extracti128_si256::<1>(*v));
+            }
+        } else {
+            let d = d.cast::<__m256i>();
+            macro_rules! put {
+                ($k:expr, $v:expr) => {
+                    if $store == ST_NT32 {
+                        _mm256_stream_si256(d.add($k), $v)
+                    } else {
+                        _mm256_storeu_si256(d.add($k), $v)
+                    }
+                };
+            }
+            let h = w / 2;
+            // First vertex: rows (0, 1), (2, 3), … from the low halves.
+            for k in 0..h {
+                put!(k, _mm256_permute2x128_si256::<0x20>(p[2 * k], p[2 * k + 1]));
+            }
+            if w % 2 == 0 {
+                // Second vertex: the same pairs from the high halves.
+                for k in 0..h {
+                    put!(
+                        h + k,
+                        _mm256_permute2x128_si256::<0x31>(p[2 * k], p[2 * k + 1])
+                    );
+                }
+            } else {
+                // The first vertex's last row beside the second's first, then the second's
+                // rows (1, 2), (3, 4), ….
+                put!(h, _mm256_blend_epi32::<0xf0>(p[w - 1], p[0]));
+                for k in 0..h {
+                    put!(
+                        h + 1 + k,
+                        _mm256_permute2x128_si256::<0x31>(p[2 * k + 1], p[2 * k + 2])
+                    );
+                }
+            }
+        }
+    }};
+}
+
+/// Stores the low halves of `p[0 .. w]` (one vertex's rows) at `d`, 16 bytes each
+/// (non-temporal unless `STORE` is [`ST_NORMAL`]).
 ///
 /// # Safety
-/// `d0` and `d1` must be valid for 16-byte writes, and 16-byte aligned when `STORE == ST_NT`.
+/// AVX2; `d` valid for `w` rows (`w ≤ 32`), 16-byte aligned unless `STORE` is [`ST_NORMAL`].
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store_pair<const STORE: u8>(d0: *mut [u32; 4], d1: *mut [u32; 4], v: __m256i) {
-    let (lo, hi) = (_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-    // SAFETY: the caller's contract.
-    unsafe {
-        if STORE == ST_NT {
-            _mm_stream_si128(d0.cast::<__m128i>(), lo);
-            _mm_stream_si128(d1.cast::<__m128i>(), hi);
-        } else {
-            _mm_storeu_si128(d0.cast::<__m128i>(), lo);
-            _mm_storeu_si128(d1.cast::<__m128i>(), hi);
-        }
-    }
-}
-
-/// Row `e`'s lanes for the vertex pairs in `x0` and `x1` (one class dispatch for both).
-#[inline]
-#[target_feature(enable = "avx2,fma,f16c")]
-fn convert_rows(e: &FusedElem, x0: __m256i, x1: __m256i) -> (__m256i, __m256i) {
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn both<const CLASS: u8, const SIGNED: bool>(
-        c: &Consts2,
-        x0: __m256i,
-        x1: __m256i,
-    ) -> (__m256i, __m256i) {
-        (
-            convert2_fma::<CLASS, SIGNED>(c, x0),
-            convert2_fma::<CLASS, SIGNED>(c, x1),
-        )
-    }
-    match (e.class, e.signed) {
-        (CONSTANT, _) => (e.c.defaults, e.c.defaults),
-        (COPY, _) => both::<COPY, false>(&e.c, x0, x1),
-        (BITS, false) => both::<BITS, false>(&e.c, x0, x1),
-        (BITS, true) => both::<BITS, true>(&e.c, x0, x1),
-        (UNORM, _) => both::<UNORM, false>(&e.c, x0, x1),
-        (SNORM, _) => both::<SNORM, true>(&e.c, x0, x1),
-        (HALF, _) => (convert2_half(&e.c, x0), convert2_half(&e.c, x1)),
-        _ => both::<SMALL_FLOAT, false>(&e.c, x0, x1),
-    }
-}
-
-/// Vertices `first + (0 .. 4·quads)` (four per step: two 256-bit vectors per row), then
-/// `tail_pairs` pairs (one vector per row), vertex `first + i` into rows
-/// `out[i·width .. (i + 1)·width]`.
-#[target_feature(enable = "avx2,fma,f16c")]
-fn fused_impl<const STORE: u8>(
-    elems: &[FusedElem],
-    first: usize,
-    quads: usize,
-    tail_pairs: usize,
-    out: *mut [u32; 4],
-    width: usize,
-) {
-    for j in 0..quads {
-        let i = 4 * j;
-        // SAFETY (whole body): `fused` checked that for every vertex `first + i` with
-        // i < 4·quads + 2·tail_pairs and every row, the 16-byte load at
-        // `src + (first + i)·stride` lies inside the row's source slice (rows that read no
-        // memory point at 16 zero bytes with stride 0), and `pairs` that rows
-        // `i·width .. (i + 1)·width` lie inside the output slice (or scratch) it borrows
-        // mutably (16-byte aligned when non-temporal).
+unsafe fn emit_one<const STORE: u8>(p: &[__m256i; 32], w: usize, d: *mut [u32; 4]) {
+    for (r, v) in p[..w].iter().enumerate() {
+        let v = _mm256_castsi256_si128(*v);
+        // SAFETY: the caller's contract.
         unsafe {
-            let r0 = out.add(i * width);
-            let (r1, r2, r3) = (r0.add(width), r0.add(2 * width), r0.add(3 * width));
-            let (mut x0, mut x1) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-            for (pos, e) in elems.iter().enumerate() {
-                if !e.reuse {
-                    let s = e.stride;
-                    let a = e.src.add((first + i) * s);
-                    x0 = _mm256_loadu2_m128i(a.add(s).cast(), a.cast());
-                    x1 = _mm256_loadu2_m128i(a.add(3 * s).cast(), a.add(2 * s).cast());
-                }
-                let (v0, v1) = convert_rows(e, x0, x1);
-                store_pair::<STORE>(r0.add(pos), r1.add(pos), v0);
-                store_pair::<STORE>(r2.add(pos), r3.add(pos), v1);
+            if STORE == ST_NORMAL {
+                _mm_storeu_si128(d.add(r).cast(), v);
+            } else {
+                _mm_stream_si128(d.add(r).cast(), v);
             }
         }
     }
-    for t in 0..tail_pairs {
-        let i = 4 * quads + 2 * t;
-        // SAFETY: as above, for vertices i and i + 1.
-        unsafe {
-            let r0 = out.add(i * width);
-            let r1 = r0.add(width);
-            let mut x = _mm256_setzero_si256();
-            for (pos, e) in elems.iter().enumerate() {
+}
+
+/// Which element of every row vertex `i` of a fused run reads: `first + i` (a range) or
+/// `base + indices[i]` (wrapping; an index list).
+#[derive(Clone, Copy)]
+struct Walk {
+    indices: *const u32,
+    base: u32,
+    first: usize,
+}
+
+impl Walk {
+    /// # Safety
+    /// With `INDEXED`, `indices` must be valid for reading entry `i`.
+    #[inline(always)]
+    unsafe fn vertex<const INDEXED: bool>(&self, i: usize) -> usize {
+        if INDEXED {
+            // SAFETY: the caller's contract.
+            unsafe { (*self.indices.add(i)).wrapping_add(self.base) as usize }
+        } else {
+            self.first + i
+        }
+    }
+}
+
+/// Vertices `start .. start + count` of `walk` into rows `out[i·width .. (i + 1)·width]`:
+/// four per step (two 256-bit vectors per row, one class dispatch), then a pair, then a last
+/// single vertex.
+///
+/// # Safety
+/// AVX2, FMA and F16C; for every vertex `i` of the run and every row, the 16-byte load at
+/// `src + walk.vertex(i)·stride` lies inside the row's source (rows that read no memory point
+/// at 16 zero bytes with stride 0), `indices` covers the run when `INDEXED`, and rows
+/// `start·width .. (start + count)·width` of `out` are writable, with the alignment
+/// [`emit_pair`] needs for `STORE` at every even `i − start` (and 16 bytes for a single
+/// vertex unless [`ST_NORMAL`]).
+#[target_feature(enable = "avx2,fma,f16c")]
+unsafe fn fused_impl<const STORE: u8, const INDEXED: bool>(
+    elems: &[FusedElem],
+    walk: Walk,
+    start: usize,
+    count: usize,
+    out: *mut [u32; 4],
+    width: usize,
+) {
+    let zero = _mm256_setzero_si256();
+    let (mut p0, mut p1) = ([zero; 32], [zero; 32]);
+    let end = start + count;
+    let mut i = start;
+    // SAFETY (whole body): the contract above bounds every load, index read and store.
+    unsafe {
+        while i + 4 <= end {
+            let v = [
+                walk.vertex::<INDEXED>(i),
+                walk.vertex::<INDEXED>(i + 1),
+                walk.vertex::<INDEXED>(i + 2),
+                walk.vertex::<INDEXED>(i + 3),
+            ];
+            let (mut x0, mut x1) = (zero, zero);
+            for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
                 if !e.reuse {
-                    let a = e.src.add((first + i) * e.stride);
-                    x = _mm256_loadu2_m128i(a.add(e.stride).cast(), a.cast());
+                    let s = e.stride;
+                    x0 =
+                        _mm256_loadu2_m128i(e.src.add(v[1] * s).cast(), e.src.add(v[0] * s).cast());
+                    x1 =
+                        _mm256_loadu2_m128i(e.src.add(v[3] * s).cast(), e.src.add(v[2] * s).cast());
                 }
-                let v = match (e.class, e.signed) {
-                    (CONSTANT, _) => e.c.defaults,
-                    (COPY, _) => convert2_fma::<COPY, false>(&e.c, x),
-                    (BITS, false) => convert2_fma::<BITS, false>(&e.c, x),
-                    (BITS, true) => convert2_fma::<BITS, true>(&e.c, x),
-                    (UNORM, _) => convert2_fma::<UNORM, false>(&e.c, x),
-                    (SNORM, _) => convert2_fma::<SNORM, true>(&e.c, x),
-                    (HALF, _) => convert2_half(&e.c, x),
-                    _ => convert2_fma::<SMALL_FLOAT, false>(&e.c, x),
-                };
-                store_pair::<STORE>(r0.add(pos), r1.add(pos), v);
+                (*a, *b) = convert_rows!(e, x0, x1);
+            }
+            emit_pair!(STORE, &p0, width, out.add(i * width));
+            emit_pair!(STORE, &p1, width, out.add((i + 2) * width));
+            i += 4;
+        }
+        let tail = end - i;
+        if tail > 0 {
+            // One or two vertices left (or three: a pair, then one): the second of a lone
+            // vertex repeats it and is not stored.
+            let v0 = walk.vertex::<INDEXED>(i);
+            let v1 = if tail >= 2 {
+                walk.vertex::<INDEXED>(i + 1)
+            } else {
+                v0
+            };
+            let v2 = if tail == 3 {
+                walk.vertex::<INDEXED>(i + 2)
+            } else {
+                v0
+            };
+            let (mut x0, mut x1) = (zero, zero);
+            for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
+                if !e.reuse {
+                    let s = e.stride;
+                    x0 = _mm256_loadu2_m128i(e.src.add(v1 * s).cast(), e.src.add(v0 * s).cast());
+                    x1 = _mm256_loadu2_m128i(e.src.add(v2 * s).cast(), e.src.add(v2 * s).cast());
+                }
+                (*a, *b) = convert_rows!(e, x0, x1);
+            }
+            let d = out.add(i * width);
+            match tail {
+                1 => emit_one::<STORE>(&p0, width, d),
+                2 => emit_pair!(STORE, &p0, width, d),
+                _ => {
+                    emit_pair!(STORE, &p0, width, d);
+                    emit_one::<STORE>(&p1, width, d.add(2 * width));
+                }
             }
         }
     }
@@ -708,14 +866,30 @@ pub(super) fn has_fused() -> bool {
         && std::arch::is_x86_feature_detected!("f16c")
 }
 
-/// Fills register-file rows `out[i·width .. (i + 1)·width]` (`width = rows.len()`) for the
-/// leading vertices `i` of `0 .. n` — an even number of them — whose 16-byte loads all lie
-/// inside their sources, and returns how many that was (the caller does the rest another
-/// way). `streaming`: non-temporal stores (when the output is 16-byte aligned). Returns 0 when
-/// the CPU lacks AVX2 or FMA, or for more than 32 rows.
+/// The vertices of a fused run.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum FusedVertices<'i> {
+    /// `n` vertices: vertex `i` reads element `i` of every row (`FusedRow::start` is the
+    /// address of the run's first vertex).
+    Range(usize),
+    /// Vertex `i` reads element `base_vertex + indices[i]` (wrapping) of every row
+    /// (`FusedRow::start` is the address of element 0).
+    Indexed {
+        /// Index values.
+        indices: &'i [u32],
+        /// BaseVertexLocation, as added with wrap-around.
+        base_vertex: u32,
+    },
+}
+
+/// Fills register-file rows `out[i·width .. (i + 1)·width]` (`width = rows.len()`) for
+/// vertices `i` of `verts` whose 16-byte loads all lie inside their sources — for a range the
+/// leading ones, for an index list all or none — and returns how many that was (the caller
+/// does the rest another way). `streaming`: non-temporal stores (when the output is 16-byte
+/// aligned). Returns 0 when the CPU lacks AVX2, FMA or F16C, or for more than 32 rows.
 pub(super) fn fused(
     rows: &[FusedRow<'_>],
-    n: usize,
+    verts: FusedVertices<'_>,
     out: &mut [[u32; 4]],
     streaming: bool,
     avx512: bool,
@@ -724,55 +898,88 @@ pub(super) fn fused(
     if width == 0 || width > 32 || !has_fused() {
         return 0;
     }
-    let mut fast = n.min(out.len() / width);
-    for r in rows {
-        let Some(room) = r.data.len().checked_sub(r.start + 16) else {
-            return 0;
-        };
-        fast = fast.min(room.checked_div(r.stride).map_or(n, |k| k + 1));
-    }
-    #[cfg(feature = "avx512")]
-    let done = if avx512 {
-        avx512::quads(rows, fast, out, streaming)
-    } else {
-        0
+    let (indices, base, last) = match verts {
+        FusedVertices::Range(n) => {
+            let mut fast = n.min(out.len() / width);
+            for r in rows {
+                let Some(room) = r.data.len().checked_sub(r.start + 16) else {
+                    return 0;
+                };
+                fast = fast.min(room.checked_div(r.stride).map_or(n, |k| k + 1));
+            }
+            #[cfg(feature = "avx512")]
+            let done = if avx512 {
+                avx512::quads(rows, fast, out, streaming)
+            } else {
+                0
+            };
+            #[cfg(not(feature = "avx512"))]
+            let done = {
+                let _ = avx512;
+                0
+            };
+            if done == fast {
+                return done;
+            }
+            // The rest (all of it without AVX-512) with AVX2.
+            let mut shifted = [rows[0]; 32];
+            for (s, r) in shifted.iter_mut().zip(rows) {
+                *s = FusedRow {
+                    start: r.start + done * r.stride,
+                    ..*r
+                };
+            }
+            let walk = (std::ptr::null(), 0, None);
+            return done
+                + avx2_run(
+                    &shifted[..width],
+                    walk,
+                    fast - done,
+                    &mut out[done * width..],
+                    streaming,
+                );
+        }
+        FusedVertices::Indexed {
+            indices,
+            base_vertex,
+        } => {
+            let n = indices.len().min(out.len() / width);
+            let Some(last) = indices[..n]
+                .iter()
+                .map(|&i| i.wrapping_add(base_vertex))
+                .max()
+            else {
+                return 0;
+            };
+            (&indices[..n], base_vertex, last as usize)
+        }
     };
-    #[cfg(not(feature = "avx512"))]
-    let done = {
-        let _ = avx512;
-        0
-    };
-    if done == fast {
-        return done;
-    }
-    // The rest (all of it without AVX-512) two vertices at a time.
-    let mut shifted = [rows[0]; 32];
-    for (s, r) in shifted.iter_mut().zip(rows) {
-        *s = FusedRow {
-            start: r.start + done * r.stride,
-            ..*r
-        };
-    }
-    done + pairs(
-        &shifted[..width],
-        fast - done,
-        &mut out[done * width..],
+    avx2_run(
+        rows,
+        (indices.as_ptr(), base, Some(last)),
+        indices.len(),
+        out,
         streaming,
     )
 }
 
-/// Rows of the fused kernel's scratch block (4 KiB: stays in L1 next to the sources).
-const SCRATCH_ROWS: usize = 256;
-
-/// The AVX2 form of [`fused`] for `fast` vertices already checked: an even number, or 0.
-fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bool) -> usize {
+/// The AVX2 form of [`fused`] over `n` vertices: a range (`walk.2 = None`; loads checked by
+/// the caller for vertices `0 .. n`), or the index list at `walk.0` (`n` entries, `walk.1`
+/// added) whose largest vertex is `walk.2` (loads checked here). Returns `n`, or 0 when a
+/// row's load cannot be placed inside its source.
+fn avx2_run(
+    rows: &[FusedRow<'_>],
+    walk: (*const u32, u32, Option<usize>),
+    n: usize,
+    out: &mut [[u32; 4]],
+    streaming: bool,
+) -> usize {
     let width = rows.len();
-    let pairs = fast / 2;
-    if pairs == 0 {
+    if n == 0 {
         return 0;
     }
     let mut elems = [FusedElem {
-        // SAFETY: AVX2 detected above.
+        // SAFETY: AVX2 detected by the caller (`has_fused`).
         c: unsafe { Consts2::new(&Consts::new(&LaneProgram::constant([0; 4]))) },
         class: CONSTANT,
         signed: false,
@@ -780,15 +987,16 @@ fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bo
         src: ZERO16.as_ptr(),
         stride: 0,
     }; 32];
-    // The last row that loads: (its source, stride, start). A later row whose bytes lie in
-    // the same 16 bytes of every vertex converts that load (W2: two loads per vertex, not six).
+    // The last row that loads: (its source, stride, load base). A later row whose bytes lie
+    // in the same 16 bytes of every vertex converts that load (W2: two loads per vertex, not
+    // six).
     let mut window: Option<(&[u8], usize, usize)> = None;
     for (e, r) in elems.iter_mut().zip(rows) {
         let mut p = r.program;
         if p.present == [0; 4] {
             // Reads nothing: keeps the previous row's load, ignores it.
             *e = FusedElem {
-                // SAFETY: AVX2 detected above.
+                // SAFETY: AVX2 detected by the caller.
                 c: unsafe { Consts2::new(&Consts::new(&p)) },
                 ..*e
             };
@@ -796,91 +1004,98 @@ fn pairs(rows: &[FusedRow<'_>], fast: usize, out: &mut [[u32; 4]], streaming: bo
         }
         let mut class = class_of(&p);
         if let Some(h) = half_program(&p) {
-            p = h;
-            class = HALF;
+            (p, class) = (h, HALF);
+        } else if let Some((b, c)) = byte_program(&p) {
+            (p, class) = (b, c);
         }
-        let (mut reuse, mut src) = (false, r.data[r.start..].as_ptr());
-        if let Some((data, stride, base)) = window
-            && std::ptr::eq(data, r.data)
-            && stride == r.stride
-            && r.start >= base
-            && r.start + p.size as usize <= base + 16
-        {
-            // Byte k < size of this row is byte `delta + k` (< 16) of the window's load,
-            // for every vertex (same source, same stride).
-            let delta = (r.start - base) as u8;
-            for b in p.shuffle.iter_mut().filter(|b| **b != 0x80) {
-                *b += delta;
+        let size = p.size as usize;
+        let (reuse, delta, base) = match window {
+            Some((data, stride, base))
+                if std::ptr::eq(data, r.data)
+                    && stride == r.stride
+                    && r.start >= base
+                    && r.start + size <= base + 16 =>
+            {
+                (true, r.start - base, base)
             }
-            (reuse, src) = (true, data[base..].as_ptr());
-        } else {
-            window = Some((r.data, r.stride, r.start));
+            _ => {
+                // A new load. For an index list, the largest vertex's 16 bytes must lie inside
+                // the source: when they would pass its end, the load starts up to 16 − size
+                // bytes earlier and the shuffle selects further in (the element itself is in
+                // bounds, checked by the plan).
+                let back = match walk.2 {
+                    None => 0,
+                    Some(last) => {
+                        let end = last
+                            .checked_mul(r.stride)
+                            .and_then(|a| a.checked_add(r.start + 16));
+                        match end {
+                            Some(end) => end.saturating_sub(r.data.len()),
+                            None => return 0,
+                        }
+                    }
+                };
+                if back > 16 - size || back > r.start {
+                    return 0;
+                }
+                let base = r.start - back;
+                window = Some((r.data, r.stride, base));
+                (false, back, base)
+            }
+        };
+        // Byte k < size of this row is byte `delta + k` (< 16) of the load, for every vertex
+        // (same source, same stride).
+        for b in p.shuffle.iter_mut().filter(|b| **b != 0x80) {
+            *b += delta as u8;
         }
         *e = FusedElem {
-            // SAFETY: AVX2 detected above.
+            // SAFETY: AVX2 detected by the caller.
             c: unsafe { Consts2::new(&Consts::new(&p)) },
             class,
             signed: p.signed,
             reuse,
-            src,
+            src: r.data[base..].as_ptr(),
             stride: r.stride,
         };
     }
-    let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
-    let p = out.as_mut_ptr();
-    if nt && width > 4 {
-        // Rows wider than one 64-byte line per vertex pair: converting straight into the
-        // output with 16-byte non-temporal stores interleaves the stores of several lines
-        // (row r of vertex i, then row r of vertex i + 1, ...), which the write-combining
-        // buffers handle badly. Convert a block of vertices into an L1-resident scratch with
-        // normal stores instead, then stream the block out in address order, whole lines at a
-        // time (docs/notes/fastfetch.md, "Scratch blocks").
-        let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
-        let block = (SCRATCH_ROWS / width) & !3;
-        let mut first = 0;
-        while first < 2 * pairs {
-            let n = block.min(2 * pairs - first);
-            // SAFETY: AVX2 and FMA were detected; vertices `first .. first + n` lie below
-            // `fast` (bounds of every load, see `fused_impl`) and their `n·width ≤
-            // SCRATCH_ROWS` rows fit the scratch (normal stores, no alignment needed).
-            unsafe {
-                fused_impl::<ST_NORMAL>(
-                    &elems[..width],
-                    first,
-                    n / 4,
-                    (n % 4) / 2,
-                    scratch.as_mut_ptr(),
-                    width,
-                );
-                stream_copy_avx2(
-                    &mut out[first * width..(first + n) * width],
-                    &scratch[..n * width],
-                );
-            }
-            first += n;
-        }
-        return 2 * pairs;
-    }
-    // Four vertices per step when their rows span at most four 64-byte lines (rows of at most
-    // four registers), else two: with non-temporal stores every step leaves its lines
-    // partially written until its last row, and on the measured Xeon more open lines cost
-    // more than the per-step overhead saves (W1, 4 registers: faster with four; W2, 6
-    // registers: faster with two; docs/notes/fastfetch.md).
-    let (quads, tail_pairs) = if width <= 4 {
-        (pairs / 2, pairs % 2)
-    } else {
-        (0, pairs)
+    let walk = Walk {
+        indices: walk.0,
+        base: walk.1,
+        first: 0,
     };
-    // SAFETY: AVX2 and FMA were detected; `fast` bounds every load and store (see
-    // `fused_impl`).
+    let indexed = !walk.indices.is_null();
+    let elems = &elems[..width];
+    let p = out.as_mut_ptr();
+    let addr = p as usize;
+    // SAFETY: AVX2, FMA and F16C were detected (`has_fused`); the loads of every vertex were
+    // checked — for a range by the caller (`fused`), for an index list above (the largest
+    // vertex, with the load moved back where needed) — and `out` holds `n·width` rows
+    // (`fused` took `n ≤ out.len() / width`). Stores: normal ones need no alignment; with
+    // non-temporal stores the run starts 32-byte aligned (ST_NT32), or a first vertex of an
+    // odd-width row is peeled with 16-byte stores so the rest starts 32-byte aligned, or (even
+    // width, 16 bytes off) every store is a 16-byte one (ST_NT), 16-byte alignment checked.
     unsafe {
-        if nt {
-            fused_impl::<ST_NT>(&elems[..width], 0, quads, tail_pairs, p, width);
+        macro_rules! go {
+            ($st:expr, $start:expr, $count:expr) => {
+                if indexed {
+                    fused_impl::<{ $st }, true>(elems, walk, $start, $count, p, width)
+                } else {
+                    fused_impl::<{ $st }, false>(elems, walk, $start, $count, p, width)
+                }
+            };
+        }
+        if !streaming || addr % 16 != 0 {
+            go!(ST_NORMAL, 0, n);
+        } else if addr % 32 == 0 {
+            go!(ST_NT32, 0, n);
+        } else if width % 2 == 1 {
+            go!(ST_NT, 0, 1);
+            go!(ST_NT32, 1, n - 1);
         } else {
-            fused_impl::<ST_NORMAL>(&elems[..width], 0, quads, tail_pairs, p, width);
+            go!(ST_NT, 0, n);
         }
     }
-    2 * pairs
+    n
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1128,7 +1343,7 @@ fn quotient_fma_lanes(x: [i32; 8], d: f32) -> [u32; 8] {
     #[target_feature(enable = "avx2,fma")]
     fn go(x: [i32; 8], d: f32) -> [u32; 8] {
         let xf = _mm256_cvtepi32_ps(bytemuck::cast::<[i32; 8], __m256i>(x));
-        let q = quotient_fma(xf, _mm256_set1_ps(d), _mm256_set1_ps(1.0 / d));
+        let q = quotient_fma(xf, _mm256_set1_ps(1.0 / d), _mm256_set1_ps(recip_lo(d)));
         bytemuck::cast(q)
     }
     assert!(has_fused());
