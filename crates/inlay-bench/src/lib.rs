@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 use inlay::fetch::Isa;
 use serde::Serialize;
 
+pub mod encode;
 pub mod fetch;
 pub mod roof;
 pub mod sys;
@@ -130,6 +131,8 @@ pub fn workloads(opts: &Options) -> Vec<Box<dyn Workload>> {
         Box::new(fetch::MeshDecode::w1(opts.vertices, isa)),
         Box::new(fetch::MeshDecode::w2(opts.vertices, isa)),
         Box::new(fetch::StripDecode::w3(opts.vertices)),
+        Box::new(encode::MeshEncode::w1(opts.vertices, isa)),
+        Box::new(encode::MeshEncode::w2(opts.vertices, isa)),
     ]
 }
 
@@ -612,7 +615,7 @@ mod tests {
             isa: None,
         });
         let names: Vec<&str> = r.workloads.iter().map(|w| w.name.as_str()).collect();
-        assert_eq!(names, ["W1", "W2", "W3"]);
+        assert_eq!(names, ["W1", "W2", "W3", "W1e", "W2e"]);
         for w in &r.workloads {
             // Three kept pairs, or all nine attempts made, or none kept and one reported.
             let (p, d) = (w.pairs, w.dropped);

@@ -79,6 +79,10 @@ pub struct DecodeArgs {
     /// Print all four register lanes, not just the components the format has
     #[arg(long)]
     pub all_lanes: bool,
+    /// Print the primitives (SV_PrimitiveID, instance, stream positions, element numbers)
+    /// instead of the vertices
+    #[arg(long)]
+    pub primitives: bool,
     /// Write to FILE (atomically; `-` is standard output) instead of standard output
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -107,11 +111,11 @@ pub enum OutputFormat {
 }
 
 #[derive(Debug)]
-struct VbSpec {
-    slot: u32,
-    path: PathBuf,
-    stride: Option<u32>,
-    offset: u32,
+pub(crate) struct VbSpec {
+    pub(crate) slot: u32,
+    pub(crate) path: PathBuf,
+    pub(crate) stride: Option<u32>,
+    pub(crate) offset: u32,
 }
 
 fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
@@ -159,7 +163,7 @@ fn parse_slot_value(flag: &str, s: &str) -> Result<(u32, u32), CliError> {
     ))
 }
 
-fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
+pub(crate) fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
     let (slot, rest) = s.split_once('=').ok_or_else(|| {
         CliError::usage(format!(
             "--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]"
@@ -191,13 +195,13 @@ fn parse_vb(s: &str) -> Result<VbSpec, CliError> {
 }
 
 #[derive(Debug)]
-struct IbSpec {
-    path: PathBuf,
-    format: IndexFormat,
-    offset: u32,
+pub(crate) struct IbSpec {
+    pub(crate) path: PathBuf,
+    pub(crate) format: IndexFormat,
+    pub(crate) offset: u32,
 }
 
-fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
+pub(crate) fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
     let (path, parts) = match s.rsplit_once(",format=") {
         // `FILE,format=…` where FILE exists: FILE taken whole, commas included.
         Some((file, _)) if Path::new(file).is_file() => (
@@ -251,17 +255,17 @@ fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
 }
 
 /// Counts the defaults are computed from.
-struct Defaults {
-    vertex_count: Option<u32>,
-    index_count: Option<u32>,
+pub(crate) struct Defaults {
+    pub(crate) vertex_count: Option<u32>,
+    pub(crate) index_count: Option<u32>,
     /// DrawAuto's default `BufferFilledSize`: the whole of slot 0's buffer.
-    filled_size: Option<u32>,
+    pub(crate) filled_size: Option<u32>,
 }
 
 /// A parsed `--draw`: a direct call, or an indirect one whose argument structure is read from a
 /// file by the caller.
 #[derive(Debug, PartialEq, Eq)]
-enum DrawSpec {
+pub(crate) enum DrawSpec {
     /// Every parameter given on the command line (DrawAuto included).
     Direct(DrawCall<'static>),
     /// `draw_instanced_indirect` / `draw_indexed_instanced_indirect`: the argument buffer's file
@@ -273,7 +277,11 @@ enum DrawSpec {
     },
 }
 
-fn parse_draw(s: Option<&str>, has_ib: bool, d: &Defaults) -> Result<DrawSpec, CliError> {
+pub(crate) fn parse_draw(
+    s: Option<&str>,
+    has_ib: bool,
+    d: &Defaults,
+) -> Result<DrawSpec, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
     let mut parts = text.split(',');
     let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -541,6 +549,9 @@ struct Writer<'c> {
     line: String,
     /// One cell being built (table).
     cell: String,
+    /// The per-vertex element number is `first + vertex_id` (StartVertexLocation, or
+    /// BaseVertexLocation for indexed draws; ia-semantics §3).
+    element_base: u32,
 }
 
 impl Writer<'_> {
@@ -569,6 +580,7 @@ impl Writer<'_> {
         let mut names = vec![
             "position".to_string(),
             "vertex_id".to_string(),
+            "element".to_string(),
             "instance_id".to_string(),
         ];
         for c in self.columns {
@@ -592,12 +604,12 @@ impl Writer<'_> {
                     .iter()
                     .enumerate()
                     .map(|(i, n)| {
-                        let value = if i < 3 {
+                        let value = if i < 4 {
                             10
                         } else if self.hex {
                             8
                         } else {
-                            match kinds[i - 3] {
+                            match kinds[i - 4] {
                                 Kind::Uint => 10,
                                 Kind::Sint => 11,
                                 _ => 15,
@@ -628,6 +640,9 @@ impl Writer<'_> {
                 index += 1;
                 self.cell(index, |b| write!(b, "{}", v.vertex_id));
                 index += 1;
+                let element = self.element_base.wrapping_add(v.vertex_id);
+                self.cell(index, |b| write!(b, "{element}"));
+                index += 1;
                 self.cell(index, |b| write!(b, "{}", v.instance_id));
                 for c in self.columns {
                     for &l in &c.lanes {
@@ -642,10 +657,11 @@ impl Writer<'_> {
             }
             OutputFormat::Json => {
                 let mut s = format!(
-                    "{}{{\"position\": {}, \"vertex_id\": {}, \"instance_id\": {}",
+                    "{}{{\"position\": {}, \"vertex_id\": {}, \"element\": {}, \"instance_id\": {}",
                     if self.first { " " } else { "," },
                     v.position,
                     v.vertex_id,
+                    self.element_base.wrapping_add(v.vertex_id),
                     v.instance_id
                 );
                 self.first = false;
@@ -718,7 +734,7 @@ impl Progress {
 
 /// A vertex, index or argument buffer, under the binary input limit (a device such as
 /// `/dev/zero` is refused; `-` reads standard input).
-fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn read_buffer(path: &Path) -> Result<Vec<u8>, CliError> {
     crate::source::read_binary_input(path)
 }
 
@@ -900,6 +916,12 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         return Err(CliError::usage(why));
     }
 
+    if args.primitives {
+        crate::primitives::write(&draw, format, &mut out)
+            .map_err(|e| CliError::io(format!("cannot write {}", out.name()), e))?;
+        return out.commit().map(|_| 0);
+    }
+
     // Skip to the first position wanted without fetching: O(1) for non-indexed draws,
     // O(indices per instance) for indexed ones (issue 18 item 4).
     let mut walker = draw.walk();
@@ -919,6 +941,11 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         first: true,
         line: String::new(),
         cell: String::new(),
+        element_base: if draw.params().indexed {
+            draw.params().base_vertex as u32
+        } else {
+            draw.params().start
+        },
     };
     let target_name = out.name();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {target_name}"), e);

@@ -319,7 +319,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
     for (i, h) in names.iter().enumerate() {
         if matches!(
             h.to_ascii_lowercase().as_str(),
-            "position" | "vertex_id" | "instance_id"
+            "position" | "vertex_id" | "element" | "instance_id"
         ) {
             continue;
         }
@@ -442,8 +442,10 @@ fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<
         };
         for key in obj.keys() {
             let k = key.to_ascii_lowercase();
-            if !matches!(k.as_str(), "position" | "vertex_id" | "instance_id")
-                && !cols.iter().any(|c| c.name.eq_ignore_ascii_case(key))
+            if !matches!(
+                k.as_str(),
+                "position" | "vertex_id" | "element" | "instance_id"
+            ) && !cols.iter().any(|c| c.name.eq_ignore_ascii_case(key))
             {
                 let known: Vec<&str> = cols.iter().map(|c| c.name.as_str()).collect();
                 return Err(at.err(format!(

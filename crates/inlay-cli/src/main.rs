@@ -8,8 +8,12 @@ mod check;
 mod decode;
 mod demo;
 mod encode;
+mod export;
+mod import;
+mod lower;
 mod map;
 mod output;
+mod primitives;
 mod repack;
 mod shader;
 mod source;
@@ -118,6 +122,9 @@ enum Command {
     Decode(decode::DecodeArgs),
     Encode(encode::EncodeArgs),
     Repack(repack::RepackArgs),
+    Export(export::ExportArgs),
+    Import(import::ImportArgs),
+    Lower(lower::LowerArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
 }
@@ -163,6 +170,9 @@ fn main() -> ExitCode {
         Some(Command::Decode(a)) => decode::run(&a, &mut out),
         Some(Command::Encode(a)) => encode::run(&a, &mut out),
         Some(Command::Repack(a)) => repack::run(&a, &mut out),
+        Some(Command::Export(a)) => export::run(&a, &mut out),
+        Some(Command::Import(a)) => import::run(&a, &mut out),
+        Some(Command::Lower(a)) => lower::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
     };

@@ -131,7 +131,7 @@ fn rows(m: &SlotMap, per_row: u64) -> Vec<(u64, Option<u64>)> {
 /// `--stride` values: one for every slot, and (slot, stride) pairs.
 type Strides = (Option<u32>, Vec<(u32, u32)>);
 
-fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
+pub(crate) fn parse_strides(specs: &[String]) -> Result<Strides, CliError> {
     let mut all = None;
     let mut per = Vec::new();
     let num = |s: &str| {

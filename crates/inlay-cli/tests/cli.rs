@@ -340,8 +340,8 @@ fn decode_output_file_is_atomic_and_guarded() {
     assert_eq!((r.code, r.stdout.as_str()), (0, ""));
     assert_eq!(
         std::fs::read_to_string(dir.join("out.csv")).unwrap(),
-        "position,vertex_id,instance_id,POSITION0.x,POSITION0.y,POSITION0.z,COLOR0.x,COLOR0.y,COLOR0.z\n\
-         0,0,0,0.0,0.5,0.5,1.0,0.0,0.0\n1,1,0,0.5,-0.5,0.5,0.0,1.0,0.0\n2,2,0,-0.5,-0.5,0.5,0.0,0.0,1.0\n"
+        "position,vertex_id,element,instance_id,POSITION0.x,POSITION0.y,POSITION0.z,COLOR0.x,COLOR0.y,COLOR0.z\n\
+         0,0,0,0,0.0,0.5,0.5,1.0,0.0,0.0\n1,1,1,0,0.5,-0.5,0.5,0.0,1.0,0.0\n2,2,2,0,-0.5,-0.5,0.5,0.0,0.0,1.0\n"
     );
     let r = inlay_in(&dir, &args);
     assert_eq!(r.code, 2);
@@ -482,7 +482,7 @@ fn bench_wrapper_prints_every_workload() {
         .iter()
         .map(|w| w["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["W1", "W2", "W3"]);
+    assert_eq!(names, ["W1", "W2", "W3", "W1e", "W2e"]);
     for key in [
         "mvert_per_s",
         "roof_mvert_per_s",

@@ -16,7 +16,7 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// A scratch folder holding a copy of `examples/` and `conformance/`, the way a fresh clone
+/// A scratch folder holding a copy of `examples/`, `conformance/` and `profiles/`, the way a fresh clone
 /// has them.
 fn fresh_examples(name: &str) -> PathBuf {
     let dir = scratch(name);
@@ -29,6 +29,7 @@ fn fresh_examples(name: &str) -> PathBuf {
         }
     }
     copy_tree(&root().join("conformance"), &dir.join("conformance"));
+    copy_tree(&root().join("profiles"), &dir.join("profiles"));
     ex
 }
 

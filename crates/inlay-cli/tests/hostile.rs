@@ -203,11 +203,11 @@ fn range_starts_deep_in_a_draw_at_once() {
     assert_eq!(lines.len(), 6, "{}", r.stdout);
     assert_eq!(
         lines[1],
-        "12884901880,1,4294967293,0.5,-0.5,0.5,0.0,1.0,0.0"
+        "12884901880,1,1,4294967293,0.5,-0.5,0.5,0.0,1.0,0.0"
     );
     assert_eq!(
         lines[5],
-        "12884901884,2,4294967294,-0.5,-0.5,0.5,0.0,0.0,1.0"
+        "12884901884,2,2,4294967294,-0.5,-0.5,0.5,0.0,0.0,1.0"
     );
     // Indexed, with 2^32 − 1 instances of the quad's six indices.
     let r = inlay_in(

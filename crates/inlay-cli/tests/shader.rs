@@ -163,11 +163,11 @@ fn decode_with_a_shader_uses_its_registers() {
     // start_instance 1 with step rate 1: instance 0 reads instance element 1.
     assert_eq!(
         r.stdout,
-        "position,vertex_id,instance_id,POSITION0.x,POSITION0.y,INSTANCE0.x,INSTANCE0.y,INSTANCE0.z,INSTANCE0.w,INSTANCE1.x,INSTANCE1.y,INSTANCE1.z,INSTANCE1.w,INSTANCE2.x,INSTANCE2.y,INSTANCE2.z,INSTANCE2.w\n\
-         0,0,0,-1.0,-1.0,2.0,0.0,0.0,0.25,0.0,1.0,0.0,-2.5,10,255,7,129\n\
-         1,1,0,1.0,-1.0,2.0,0.0,0.0,0.25,0.0,1.0,0.0,-2.5,10,255,7,129\n\
-         2,0,1,-1.0,-1.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0,0,0,0\n\
-         3,1,1,1.0,-1.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0,0,0,0\n"
+        "position,vertex_id,element,instance_id,POSITION0.x,POSITION0.y,INSTANCE0.x,INSTANCE0.y,INSTANCE0.z,INSTANCE0.w,INSTANCE1.x,INSTANCE1.y,INSTANCE1.z,INSTANCE1.w,INSTANCE2.x,INSTANCE2.y,INSTANCE2.z,INSTANCE2.w\n\
+         0,0,0,0,-1.0,-1.0,2.0,0.0,0.0,0.25,0.0,1.0,0.0,-2.5,10,255,7,129\n\
+         1,1,1,0,1.0,-1.0,2.0,0.0,0.0,0.25,0.0,1.0,0.0,-2.5,10,255,7,129\n\
+         2,0,0,1,-1.0,-1.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0,0,0,0\n\
+         3,1,1,1,1.0,-1.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0.0,0,0,0,0\n"
     );
     // A refused layout: the diagnostics go to stderr, exit status 1, no output.
     let seed_vs = write_blob(&dir, "seed-signature.json", "seed.dxbc");

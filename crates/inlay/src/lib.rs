@@ -14,13 +14,21 @@
 //!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
 //! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
 //!   (both roundings of the conformance schema), a vertex writer, repack between layouts and
-//!   a compiled fast encode.
+//!   a compiled fast encode;
+//! * `capture` (feature `capture`) — 3DMigoto, importer and RenderDoc dumps read into elements,
+//!   buffers and a draw;
+//! * `mesh` (feature `mesh`) — a draw's primitives and attributes as an indexed mesh, written as
+//!   glTF, OBJ or PLY, and glTF read back;
+//! * [`lower`] — Vulkan and WebGPU vertex input state from a layout, with a report of what
+//!   needs a remedy.
 // Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
 // AVX2 calls and non-temporal stores.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod assembler;
+#[cfg(feature = "capture")]
+pub mod capture;
 #[cfg(feature = "serde")]
 pub mod conform;
 pub mod convert;
@@ -31,6 +39,9 @@ pub mod encode;
 pub mod fetch;
 pub mod format;
 pub mod layout;
+pub mod lower;
+#[cfg(feature = "mesh")]
+pub mod mesh;
 pub mod target;
 pub mod text;
 pub mod validation;

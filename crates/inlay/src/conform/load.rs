@@ -123,6 +123,10 @@ pub fn load_file(path: &Path) -> Result<CaseFile, FileError> {
 
 /// Parses the text of a case file (see [`load_file`]); `path` is only used in errors.
 pub fn parse_text(path: &Path, text: &str) -> Result<CaseFile, FileError> {
+    // Files with ENCODE cases (schema 2) are read by their own reader.
+    if let Some(file) = super::encode_case::parse_if_encode(path, text)? {
+        return Ok(file);
+    }
     let file: CaseFile = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -134,28 +138,36 @@ pub fn parse_text(path: &Path, text: &str) -> Result<CaseFile, FileError> {
             message,
         }
     })?;
+    check_names(path, text, &file)?;
+    Ok(file)
+}
+
+/// Case names must be unique within a file (creation and ENCODE cases together).
+pub(crate) fn check_names(path: &Path, text: &str, file: &CaseFile) -> Result<(), FileError> {
+    let names: Vec<&str> = file
+        .cases
+        .iter()
+        .map(|c| c.name.as_str())
+        .chain(file.encode_cases.iter().map(|c| c.name.as_str()))
+        .collect();
     let mut seen = std::collections::HashSet::new();
-    for (i, case) in file.cases.iter().enumerate() {
-        if !seen.insert(case.name.as_str()) {
-            let occurrence = file.cases[..i]
-                .iter()
-                .filter(|c| c.name == case.name)
-                .count();
-            let (line, column) = name_position(text, &case.name, occurrence).unwrap_or((1, 1));
+    for (i, name) in names.iter().enumerate() {
+        if !seen.insert(*name) {
+            let occurrence = names[..i].iter().filter(|n| *n == name).count();
+            let (line, column) = name_position(text, name, occurrence).unwrap_or((1, 1));
             return Err(FileError {
                 file: path.to_path_buf(),
                 line,
                 column,
                 message: format!(
-                    "duplicate case name `{}` (case {} repeats an earlier name; names must be \
+                    "duplicate case name `{name}` (case {} repeats an earlier name; names must be \
                      unique within a file)",
-                    case.name,
                     i + 1
                 ),
             });
         }
     }
-    Ok(file)
+    Ok(())
 }
 
 /// Line and column of the `occurrence`-th (0-based) `"name": <value>` pair in `text`.
@@ -299,7 +311,7 @@ mod tests {
             r#", "draw": {"topology": "point_list", "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0, "start_instance": 0}}"#,
         )]));
         assert!(e.message.contains("unknown field `start_instance`"), "{e}");
-        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/2"));
+        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/3"));
         assert!(e.message.contains("unsupported schema"), "{e}");
     }
 

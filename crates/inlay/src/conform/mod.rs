@@ -28,6 +28,7 @@
 #![forbid(unsafe_code)]
 
 mod compare;
+pub mod encode_case;
 mod engine;
 mod load;
 mod report;
@@ -86,6 +87,19 @@ pub fn run_file_with(path: &Path, report: &mut Report, options: &RunOptions) {
             let base = path.parent().unwrap_or(Path::new("."));
             for case in &file.cases {
                 let (status, detail) = match run_case_with(case, base, options) {
+                    Outcome::Pass => (Status::Passed, None),
+                    Outcome::Fail(d) => (Status::Failed, Some(d)),
+                    Outcome::Skip(d) => (Status::Skipped, Some(d)),
+                };
+                report.push(CaseReport {
+                    file: path.to_path_buf(),
+                    name: case.name.clone(),
+                    status,
+                    detail,
+                });
+            }
+            for case in &file.encode_cases {
+                let (status, detail) = match encode_case::run_encode_case(case) {
                     Outcome::Pass => (Status::Passed, None),
                     Outcome::Fail(d) => (Status::Failed, Some(d)),
                     Outcome::Skip(d) => (Status::Skipped, Some(d)),

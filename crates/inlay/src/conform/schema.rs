@@ -17,8 +17,11 @@ use crate::element::APPEND_ALIGNED_ELEMENT;
 use crate::format::Format;
 use crate::target::{Api, FeatureLevel};
 
-/// The value of the `schema` field this runner implements.
+/// The value of the `schema` field of a schema-1 file (creation and draw cases only).
 pub const SCHEMA_ID: &str = "inlay-conformance/1";
+/// The value of the `schema` field of a schema-2 file (which may also hold ENCODE cases,
+/// [`super::encode_case`]).
+pub const SCHEMA_2_ID: &str = "inlay-conformance/2";
 
 /// A whole case file: `{ "schema": "inlay-conformance/1", "cases": [ … ] }`.
 #[derive(Clone, Debug, Deserialize)]
@@ -29,6 +32,9 @@ pub struct CaseFile {
     pub schema: String,
     /// The cases, in file order.
     pub cases: Vec<Case>,
+    /// The ENCODE cases (schema 2), in file order; filled by [`super::parse_text`].
+    #[serde(skip)]
+    pub encode_cases: Vec<super::encode_case::EncodeCase>,
 }
 
 /// One case: a `CreateInputLayout` call, its expected result, and optionally a draw.
@@ -409,13 +415,13 @@ pub struct ExpectPrimitive {
 // ---------------------------------------------------------------------------------------------
 // Field deserializers.
 
-fn schema_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+pub(crate) fn schema_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
-    if s == SCHEMA_ID {
+    if s == SCHEMA_ID || s == SCHEMA_2_ID {
         Ok(s)
     } else {
         Err(de::Error::custom(format!(
-            "unsupported schema `{s}` (this runner implements `{SCHEMA_ID}`)"
+            "unsupported schema `{s}` (this runner implements `{SCHEMA_ID}` and `{SCHEMA_2_ID}`)"
         )))
     }
 }
@@ -479,7 +485,7 @@ pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn hex_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+pub(crate) fn hex_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
     let s = String::deserialize(d)?;
     parse_hex(&s).map_err(de::Error::custom)
 }
@@ -520,7 +526,7 @@ fn int_u32<E: de::Error>(v: u64, what: &str) -> Result<u32, E> {
     u32::try_from(v).map_err(|_| E::custom(format!("{what} {v} does not fit in 32 bits")))
 }
 
-fn format_value<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
+pub(crate) fn format_value<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
     match StrOrInt::deserialize(d)? {
         StrOrInt::Int(v) => int_u32(v, "format").map(Format),
         StrOrInt::Str(s) => {

@@ -1,0 +1,215 @@
+//! `inlay import`: a glTF mesh (edited or not) written back as vertex and index buffers in a
+//! game's layout, through the encoder.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use inlay::capture;
+use inlay::element::InputElementDesc;
+use inlay::encode::Rounding;
+use inlay::mesh::gltf::{self, ImportedMesh};
+use inlay::mesh::import::{ImportOptions, import};
+
+use crate::output::AtomicFile;
+use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
+use crate::{CliError, TargetArgs, style};
+
+/// Write a glTF mesh back as vertex/index buffers in a layout
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  inlay import body.glb --layout Body.fmt --output-dir mod/
+  inlay import edited.gltf --layout layout.h --output-dir out/ --name Hat --stride 0=40
+
+LAYOUT is a C/C++, JSON or TOML layout, an importer .fmt, or a 3DMigoto vb text dump (its \
+element blocks and stride). Writes NAME.vb (one slot) or NAME.vb0…NAME.vbN, and NAME.ib, in \
+DIR. Values come from the attributes `inlay export` wrote (exact ones first), else from the \
+glTF attributes the semantics map to; mesh vertex k becomes buffer element k.")]
+pub struct ImportArgs {
+    /// The mesh: .glb or .gltf (with its .bin)
+    pub mesh: PathBuf,
+    /// The layout to write in
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: PathBuf,
+    /// Folder for the buffers (created if missing)
+    #[arg(long, value_name = "DIR")]
+    pub output_dir: PathBuf,
+    /// Base name of the files [default: the mesh file's name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Stride of a slot (repeatable), SLOT=N [default: the layout's, or the export's]
+    #[arg(long, value_name = "SLOT=N")]
+    pub stride: Vec<String>,
+    /// Rounding into narrower formats: nearest or truncate (see `inlay encode`)
+    #[arg(long, default_value = "nearest", value_name = "MODE")]
+    pub rounding: Rounding,
+    /// Replace files that exist
+    #[arg(long)]
+    pub force: bool,
+    /// Which C array to use when the layout file has several
+    #[arg(long, value_name = "NAME")]
+    pub array: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+fn ext(p: &Path) -> String {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .map(|e| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// A layout to import into: its elements, the strides the file states (slot, stride), and
+/// whether it is an importer's single merged buffer.
+type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
+
+/// The layout's elements and the strides the file states.
+fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
+    let name = args.layout.display().to_string();
+    match ext(&args.layout).as_str() {
+        "fmt" => {
+            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
+            let mut f =
+                capture::fmt::parse(&name, &text).map_err(|e| CliError::usage(e.to_string()))?;
+            let single = f.strides.len() == 1 && f.strides[0].0.is_none();
+            if single {
+                for e in &mut f.elements {
+                    e.input_slot = 0;
+                }
+            }
+            let strides = f
+                .strides
+                .iter()
+                .map(|(s, v)| (s.unwrap_or(0), *v))
+                .collect();
+            Ok((f.elements, strides, single))
+        }
+        "txt" => {
+            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
+            let vb = capture::migoto::parse_vb_txt(&name, &text, false)
+                .map_err(|e| CliError::usage(e.to_string()))?;
+            let strides = vb
+                .stride
+                .map(|s| vec![(vb.slot.unwrap_or(0), s)])
+                .unwrap_or_default();
+            Ok((vb.elements, strides, false))
+        }
+        _ => {
+            let l = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
+            Ok((l.parsed.elements, Vec::new(), false))
+        }
+    }
+}
+
+fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
+    let bytes = source::read_bytes(path, u32::MAX as u64)?;
+    let name = path.display().to_string();
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut external = |uri: &str| -> Result<Vec<u8>, String> {
+        if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
+            return Err("only file names beside the glTF are read".into());
+        }
+        std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
+    };
+    let m = if bytes.starts_with(b"glTF") {
+        gltf::read_glb(&name, &bytes, &mut external)
+    } else {
+        gltf::read_gltf(&name, &bytes, &mut external)
+    };
+    m.map_err(|e| CliError::usage(e.to_string()))
+}
+
+/// Runs `inlay import`.
+pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    let (elements, file_strides, single) = load_layout(args)?;
+    let mut strides = file_strides;
+    for s in &args.stride {
+        let (slot, v) = s
+            .split_once('=')
+            .ok_or_else(|| CliError::usage(format!("--stride `{s}`: expected SLOT=N")))?;
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| CliError::usage(format!("--stride `{s}`: `{t}` is not a number")))
+        };
+        let (slot, v) = (parse(slot)?, parse(v)?);
+        strides.retain(|x| x.0 != slot);
+        strides.push((slot, v));
+    }
+    let target = args.target.target()?;
+    let created = inlay::validation::layout_without_shader(&target, &elements);
+    let Some(layout) = created.layout.as_ref() else {
+        let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
+        return Err(CliError {
+            code: 1,
+            message: format!(
+                "{}: CreateInputLayout refuses the layout: {}",
+                args.layout.display(),
+                msgs.join("; ")
+            ),
+        });
+    };
+    let mesh = read_mesh(&args.mesh)?;
+    let result = import(
+        &mesh,
+        layout,
+        &ImportOptions {
+            rounding: args.rounding,
+            strides,
+        },
+    )
+    .map_err(|e| CliError::usage(format!("{}: {e}", args.mesh.display())))?;
+    for w in &result.warnings {
+        eprintln!("{}: {w}", style::stderr().warning("warning"));
+    }
+    std::fs::create_dir_all(&args.output_dir)
+        .map_err(|e| CliError::io(format!("cannot create {}", args.output_dir.display()), e))?;
+    let base = args.name.clone().unwrap_or_else(|| {
+        args.mesh
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("mesh")
+            .to_string()
+    });
+    let inputs: Vec<&Path> = vec![args.mesh.as_path(), args.layout.as_path()];
+    let mut files: Vec<(PathBuf, &[u8])> = Vec::new();
+    let one = result.buffers.len() == 1 && (single || result.buffers[0].slot == 0);
+    for b in &result.buffers {
+        let name = if one {
+            format!("{base}.vb")
+        } else {
+            format!("{base}.vb{}", b.slot)
+        };
+        files.push((args.output_dir.join(name), &b.data));
+    }
+    files.push((args.output_dir.join(format!("{base}.ib")), &result.index.1));
+    // Check every destination before writing any.
+    for (p, _) in &files {
+        crate::output::check_destination(p, &inputs, args.force)?;
+    }
+    for (p, data) in &files {
+        let mut f = AtomicFile::create(p, &inputs, args.force)?;
+        f.write_all(data)
+            .map_err(|e| CliError::io(format!("cannot write {}", p.display()), e))?;
+        f.commit()?;
+    }
+    for (p, data) in &files {
+        writeln!(stdout, "wrote {} ({} bytes)", p.display(), data.len())
+            .map_err(CliError::stdout)?;
+    }
+    writeln!(
+        stdout,
+        "{} vertices; index buffer {}; topology {}; draw {}",
+        mesh.vertex_count,
+        result.index.0.format(),
+        result.topology,
+        result.draw
+    )
+    .map_err(CliError::stdout)?;
+    for s in &result.sources {
+        writeln!(stdout, "  {s}").map_err(CliError::stdout)?;
+    }
+    Ok(0)
+}

@@ -1,0 +1,575 @@
+//! `inlay export` / `inlay import` end to end: the real dumps of `../shared/dumps` (or
+//! `$INLAY_SHARED/dumps`; skipped with a notice when absent, a failure with
+//! `INLAY_REQUIRE_SHARED=1`), synthetic dumps with every quirk, the round trip, bad input.
+//!
+//! With `INLAY_EXPORT_EXAMPLES=DIR` every exported glTF file is also copied to DIR, where
+//! `.ci/run` runs the Khronos validator and Blender over all of them at once.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{inlay_in, scratch};
+
+fn shared_dumps() -> Option<PathBuf> {
+    let dir = match std::env::var_os("INLAY_SHARED") {
+        Some(d) => PathBuf::from(d).join("dumps"),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/dumps"),
+    };
+    if dir.join("MANIFEST.md").is_file() {
+        return Some(dir);
+    }
+    if std::env::var_os("INLAY_REQUIRE_SHARED").is_some_and(|v| v == "1") {
+        panic!(
+            "INLAY_REQUIRE_SHARED=1 but the shared dumps are not at {} (set INLAY_SHARED)",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "note: shared dumps not found at {} (set INLAY_SHARED); real-dump export tests skipped",
+        dir.display()
+    );
+    None
+}
+
+/// Copies an exported file (and a .gltf's .bin) to `$INLAY_EXPORT_EXAMPLES`.
+fn keep_example(path: &Path, tag: &str) {
+    let Some(dir) = std::env::var_os("INLAY_EXPORT_EXAMPLES") else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = format!("{tag}-{}", path.file_name().unwrap().to_str().unwrap());
+    let dest = dir.join(&name);
+    if path.extension().is_some_and(|e| e == "gltf") {
+        // Keep the .bin next to it under the name the JSON refers to.
+        let bin = path.with_extension("bin");
+        let text = std::fs::read_to_string(path).unwrap();
+        let uri = bin.file_name().unwrap().to_str().unwrap();
+        let new_bin = format!("{tag}-{uri}");
+        std::fs::write(
+            &dest,
+            text.replace(&format!("\"{uri}\""), &format!("\"{new_bin}\"")),
+        )
+        .unwrap();
+        std::fs::copy(&bin, dir.join(new_bin)).unwrap();
+    } else {
+        std::fs::copy(path, dest).unwrap();
+    }
+}
+
+fn export(dir: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["export"];
+    all.extend_from_slice(args);
+    inlay_in(dir, &all)
+}
+
+/// Every real dump exports (each output format), with the counts its MANIFEST row states.
+#[test]
+fn real_dumps_export_with_manifest_counts() {
+    let Some(d) = shared_dumps() else { return };
+    let out = scratch("real");
+    let gi = "SilentNightSound+GI-Model-Importer-Assets";
+    let cases: &[(&str, &str, u32, u32)] = &[
+        (
+            "slime",
+            "EnemyData/BigSlimeDendro/BigSlimeDendro2Head-vb0=62a4f1dd.txt",
+            12,
+            12,
+        ),
+        (
+            "cryo",
+            "EnemyData/CryoHypostasis/CryoHypostasis2Head-vb0=9602d5d1.txt",
+            24,
+            8,
+        ),
+        (
+            "electro",
+            "EnemyData/ElectroHypostasis/ElectroHypostasis2Head-vb0=9602d5d1.txt",
+            24,
+            12,
+        ),
+        (
+            "signora",
+            "NPCData/LaSignoraFace/LaSignoraFace3Head-vb0=842ec7a5.txt",
+            26,
+            24,
+        ),
+        (
+            "dainsleif",
+            "NPCData/DainsleifFace/DainsleifFace3Head-vb0=15901d2d.txt",
+            60,
+            56,
+        ),
+        (
+            "phobos",
+            "MiscellaneousData/Phobos/PhobosStrings/PhobosStringsHead-vb0=37019d1c.txt",
+            42,
+            30,
+        ),
+    ];
+    let mut all: Vec<(String, PathBuf, u32, u32)> = cases
+        .iter()
+        .map(|(t, p, v, f)| (t.to_string(), d.join(gi).join(p), *v, *f))
+        .collect();
+    all.push((
+        "alice".into(),
+        d.join("leotorrez+ZZ-Model-Importer-Assets/PlayerCharacterData/Alice/AliceSensorA-vb0=d0867379.txt"),
+        13,
+        14,
+    ));
+    all.push((
+        "rover".into(),
+        d.join("SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale/Component 6.fmt"),
+        16,
+        16,
+    ));
+    all.push((
+        "butterfly".into(),
+        d.join("SpectrumQT+WWMI-Assets/MiscellaneousData/ShorekeeperButterfly/Component 1.fmt"),
+        36,
+        12,
+    ));
+    all.push((
+        "weapon".into(),
+        d.join("javelinlin+Testing_CSV2Mesh_Tool/Assets/Editor/JaveLin_RDC_CSV2FBX/RDC_CSVs/Weapon_01.csv"),
+        1537,
+        2186,
+    ));
+    for (tag, input, vertices, triangles) in &all {
+        for ext in ["glb", "gltf", "obj", "ply"] {
+            let file = out.join(format!("{tag}.{ext}"));
+            let r = export(
+                &out,
+                &[input.to_str().unwrap(), "--output", file.to_str().unwrap()],
+            );
+            assert_eq!(r.code, 0, "{}", r.transcript);
+            let want = format!(": {vertices} vertices, {triangles} triangles");
+            assert!(r.stdout.contains(&want), "{tag}: {}", r.transcript);
+            if ext == "glb" || ext == "gltf" {
+                keep_example(&file, tag);
+            }
+        }
+    }
+    // Exact values: vertex 0 of BigSlimeDendro, as 3DMigoto printed it (%.9g round-trips).
+    let glb = std::fs::read(out.join("slime.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let pos = &doc["accessors"][doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize];
+    let view = &doc["bufferViews"][pos["bufferView"].as_u64().unwrap() as usize];
+    let bin = &glb[20 + json_len + 8..];
+    let o = view["byteOffset"].as_u64().unwrap() as usize;
+    let x: Vec<u32> = (0..3)
+        .map(|k| u32::from_le_bytes(bin[o + 4 * k..o + 4 * k + 4].try_into().unwrap()))
+        .collect();
+    // `1.19203536e-10, 0.095853202, 0.214233875` as f32 bits.
+    assert_eq!(x, [0x2f03_10d0, 0x3dc4_4eaf, 0x3e5b_6020]);
+    // Mona: three slots of .buf files with a layout, R16 indices (MANIFEST rows 12–15).
+    let mona = d.join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless");
+    let layout = out.join("mona.json");
+    std::fs::write(
+        &layout,
+        r#"[
+  {"semantic": "POSITION", "format": "R32G32B32_FLOAT", "slot": 0, "offset": 0},
+  {"semantic": "NORMAL", "format": "R32G32B32_FLOAT", "slot": 0, "offset": "append"},
+  {"semantic": "TANGENT", "format": "R32G32B32A32_FLOAT", "slot": 0, "offset": "append"},
+  {"semantic": "BLENDWEIGHT", "format": "R32G32B32A32_FLOAT", "slot": 1, "offset": 0},
+  {"semantic": "BLENDINDICES", "format": "R32G32B32A32_SINT", "slot": 1, "offset": "append"},
+  {"semantic": "COLOR", "format": "R8G8B8A8_UNORM", "slot": 2, "offset": 0},
+  {"semantic": "TEXCOORD", "format": "R32G32_FLOAT", "slot": 2, "offset": "append"}
+]"#,
+    )
+    .unwrap();
+    let vb = |s: u32, f: &str| format!("{s}={}", mona.join(f).display());
+    let ib = format!("{},format=R16_UINT", mona.join("Mona.ib").display());
+    let file = out.join("mona.glb");
+    let r = export(
+        &out,
+        &[
+            layout.to_str().unwrap(),
+            "--vb",
+            &vb(0, "MonaPosition.buf"),
+            "--vb",
+            &vb(1, "MonaBlend.buf"),
+            "--vb",
+            &vb(2, "MonaTexcoord.buf"),
+            "--ib",
+            &ib,
+            "--topology",
+            "triangle_list",
+            "--output",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stdout.contains(": 12991 vertices, 17834 triangles"),
+        "{}",
+        r.transcript
+    );
+    keep_example(&file, "mona");
+    // The .fmt whose buffers the repository does not hold, and the ib dump without its vb.
+    let r = export(
+        &out,
+        &[
+            d.join("eArmada8+gust_stuff/4D_NUN_project/drivermesh_base.fmt")
+                .to_str()
+                .unwrap(),
+            "--output",
+            out.join("nun.glb").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("no buffer for slot 0: expected")
+            && r.stderr.contains("drivermesh_base.vb0"),
+        "{}",
+        r.transcript
+    );
+    let r = export(
+        &out,
+        &[
+            d.join("SilentNightSound+GI-Model-Importer/CharacterData/Albedo/AlbedoExtra-ib=35a9a3e9.txt").to_str().unwrap(),
+            "--output",
+            out.join("albedo.glb").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("no vb text dump found"),
+        "{}",
+        r.transcript
+    );
+}
+
+fn write(d: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let p = d.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+/// Synthetic draws for the validator: strips, lines, points, instancing both ways, NaN values,
+/// non-unit normals, odd semantics, 32-bit integers, packed formats.
+#[test]
+fn synthetic_exports_for_the_validator() {
+    let out = scratch("synthetic");
+    let layout = write(
+        &out,
+        "layout.json",
+        br#"[
+  {"semantic": "POSITION", "format": "R16G16B16A16_FLOAT", "slot": 0, "offset": 0},
+  {"semantic": "NORMAL", "format": "R10G10B10A2_UNORM", "slot": 0, "offset": "append"},
+  {"semantic": "TANGENT", "format": "R8G8B8A8_SNORM", "slot": 0, "offset": "append"},
+  {"semantic": "TEXCOORD", "index": 0, "format": "R16G16_UNORM", "slot": 0, "offset": "append"},
+  {"semantic": "TEXCOORD", "index": 2, "format": "R32_FLOAT", "slot": 0, "offset": "append"},
+  {"semantic": "COLOR", "format": "B8G8R8A8_UNORM", "slot": 0, "offset": "append"},
+  {"semantic": "BLENDINDICES", "format": "R8G8B8A8_UINT", "slot": 0, "offset": "append"},
+  {"semantic": "BLENDWEIGHT", "format": "R8G8B8A8_UNORM", "slot": 0, "offset": "append"},
+  {"semantic": "ATTRIBUTE", "index": 7, "format": "R32G32_UINT", "slot": 0, "offset": "append"},
+  {"semantic": "Position", "index": 3, "format": "R11G11B10_FLOAT", "slot": 0, "offset": "append"},
+  {"semantic": "INSTANCEPOS", "format": "R32G32B32_FLOAT", "slot": 1, "offset": 0, "class": "instance", "step_rate": 1}
+]"#,
+    );
+    // Stride 48 (8+4+4+4+4+4+4+4+8+4 = 48).
+    let mut vb = Vec::new();
+    for k in 0..8u32 {
+        // Halves of 0..7, 0..2, 0.5 (NaN for vertex 5) and 1.0.
+        let small = [
+            0x0000u16, 0x3c00, 0x4000, 0x4200, 0x4400, 0x4500, 0x4600, 0x4700,
+        ];
+        let h = |bits: u16| bits.to_le_bytes();
+        vb.extend(h(small[k as usize]));
+        vb.extend(h(small[(k % 3) as usize]));
+        vb.extend(h(if k == 5 { 0x7e00 } else { 0x3800 }));
+        vb.extend(h(0x3c00));
+        vb.extend((k * 0x1234_5678).to_le_bytes()); // packed normal, not unit
+        vb.extend([k as u8 * 30, 0x80, 127, 0x81]); // snorm tangent, w negative
+        vb.extend([0xff, 0xff, 0, k as u8]); // unorm uv
+        vb.extend((k as f32 / 8.0).to_le_bytes());
+        vb.extend([k as u8 * 20, 0, 255, 128]); // BGRA
+        vb.extend([k as u8, 1, 2, 3]);
+        vb.extend([if k == 0 { 0 } else { 10 }, 20, 30, 0]); // weights, one all-zero-ish row
+        vb.extend(u32::MAX.to_le_bytes());
+        vb.extend((k * 70000).to_le_bytes());
+        vb.extend((0x3c00_3c00u32 ^ k).to_le_bytes());
+    }
+    assert_eq!(vb.len(), 8 * 48);
+    write(&out, "mesh.vb", &vb);
+    let inst: Vec<u8> = [
+        [0.0f32, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [0.0, 3.0, f32::INFINITY],
+    ]
+    .iter()
+    .flatten()
+    .flat_map(|f| f.to_le_bytes())
+    .collect();
+    write(&out, "inst.vb", &inst);
+    let ib: Vec<u8> = [0u16, 1, 2, 3, 0xffff, 4, 5, 6, 7]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "mesh.ib", &ib);
+    let runs: &[(&str, &[&str])] = &[
+        (
+            "strip",
+            &[
+                "--topology",
+                "triangle_strip",
+                "--draw",
+                "draw_indexed_instanced,instance_count=3",
+            ],
+        ),
+        (
+            "strip-expand",
+            &[
+                "--topology",
+                "triangle_strip",
+                "--draw",
+                "draw_indexed_instanced,instance_count=3",
+                "--instances",
+                "expand",
+            ],
+        ),
+        (
+            "strip-attributes",
+            &[
+                "--topology",
+                "triangle_strip",
+                "--draw",
+                "draw_indexed_instanced,instance_count=3",
+                "--instances",
+                "attributes",
+            ],
+        ),
+        (
+            "lines",
+            &[
+                "--topology",
+                "line_strip_adj",
+                "--draw",
+                "draw_indexed_instanced,instance_count=1",
+            ],
+        ),
+        (
+            "points",
+            &[
+                "--topology",
+                "patch_list_5",
+                "--draw",
+                "draw_indexed_instanced,instance_count=1",
+            ],
+        ),
+    ];
+    for (tag, extra) in runs {
+        for ext in ["glb", "gltf"] {
+            let file = out.join(format!("{tag}.{ext}"));
+            let mut args = vec![
+                layout.to_str().unwrap(),
+                "--vb",
+                "0=mesh.vb",
+                "--vb",
+                "1=inst.vb",
+                "--ib",
+                "mesh.ib,format=R16_UINT",
+                "--output",
+                file.to_str().unwrap(),
+            ];
+            args.extend_from_slice(extra);
+            let r = export(&out, &args);
+            assert_eq!(r.code, 0, "{}", r.transcript);
+            keep_example(&file, tag);
+        }
+    }
+    let r = export(
+        &out,
+        &[
+            layout.to_str().unwrap(),
+            "--vb",
+            "0=mesh.vb",
+            "--vb",
+            "1=inst.vb",
+            "--ib",
+            "mesh.ib,format=R16_UINT",
+            "--topology",
+            "triangle_strip",
+            "--output",
+            "s.obj",
+            "--instances",
+            "expand",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(r.stderr.contains("needs glTF output"), "{}", r.transcript);
+    // The output is never one of the inputs, and is not replaced without --force.
+    let r = export(
+        &out,
+        &[
+            layout.to_str().unwrap(),
+            "--vb",
+            "0=mesh.vb",
+            "--output",
+            "strip.glb",
+            "--topology",
+            "point_list",
+        ],
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("already exists"), "{}", r.transcript);
+    let r = export(
+        &out,
+        &[
+            layout.to_str().unwrap(),
+            "--vb",
+            "0=mesh.vb",
+            "--output",
+            "mesh.ply",
+            "--force",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+}
+
+fn import(dir: &Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["import"];
+    all.extend_from_slice(args);
+    inlay_in(dir, &all)
+}
+
+/// Export then import of an unedited capture gives the capture's buffers byte for byte: a
+/// synthetic two-slot 3DMigoto dump with `.buf` files, and (shared) a real importer `.fmt`.
+#[test]
+fn export_then_import_is_byte_identical() {
+    let out = scratch("roundtrip");
+    let header = "stride: 20\nfirst vertex: 0\nvertex count: 4\ntopology: trianglelist\n\
+element[0]:\n  SemanticName: POSITION\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[1]:\n  SemanticName: COLOR\n  SemanticIndex: 0\n  Format: R8G8B8A8_UNORM\n  InputSlot: 0\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[2]:\n  SemanticName: TEXCOORD\n  SemanticIndex: 0\n  Format: R16G16_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[3]:\n  SemanticName: NORMAL\n  SemanticIndex: 0\n  Format: R10G10B10A2_UNORM\n  InputSlot: 1\n  AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_UINT\n  InputSlot: 1\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n";
+    let mut vb0 = Vec::new();
+    let mut vb1 = Vec::new();
+    for k in 0..4u32 {
+        for c in 0..3 {
+            vb0.extend(((k * 3 + c) as f32 * 0.375 - 1.0).to_le_bytes());
+        }
+        vb0.extend([k as u8 * 60, 255 - k as u8, 7, 128]);
+        vb0.extend(
+            [0x3c00u16 + k as u16, 0xbc00 - k as u16]
+                .iter()
+                .flat_map(|h| h.to_le_bytes()),
+        );
+        vb1.extend((0x8765_4321u32.wrapping_mul(k + 1)).to_le_bytes());
+        vb1.extend((k * 0x0101_0101).to_le_bytes());
+        vb1.extend((u32::MAX - k).to_le_bytes());
+    }
+    let vb0_txt = write(&out, "D-vb0=1.txt", header.as_bytes());
+    write(&out, "D-vb0=1.buf", &vb0);
+    write(
+        &out,
+        "D-vb1=2.txt",
+        header.replace("stride: 20", "stride: 12").as_bytes(),
+    );
+    write(&out, "D-vb1=2.buf", &vb1);
+    let ib: Vec<u8> = [3u16, 1, 0, 0, 2, 3]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "D-ib=3.txt", b"byte offset: 0\nfirst index: 0\nindex count: 6\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\n");
+    write(&out, "D-ib=3.buf", &ib);
+    for ext in ["glb", "gltf"] {
+        let mesh = format!("d.{ext}");
+        let r = export(&out, &[vb0_txt.to_str().unwrap(), "--output", &mesh]);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        keep_example(&out.join(&mesh), "roundtrip");
+        let dir = format!("back-{ext}");
+        let r = import(
+            &out,
+            &[
+                &mesh,
+                "--layout",
+                vb0_txt.to_str().unwrap(),
+                "--output-dir",
+                &dir,
+                "--name",
+                "D",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        assert!(
+            r.stdout.contains("draw draw_indexed,index_count=6"),
+            "{}",
+            r.transcript
+        );
+        assert_eq!(std::fs::read(out.join(&dir).join("D.vb0")).unwrap(), vb0);
+        assert_eq!(std::fs::read(out.join(&dir).join("D.vb1")).unwrap(), vb1);
+        assert_eq!(std::fs::read(out.join(&dir).join("D.ib")).unwrap(), ib);
+    }
+    // Importing again refuses to replace the files without --force.
+    let r = import(
+        &out,
+        &[
+            "d.glb",
+            "--layout",
+            vb0_txt.to_str().unwrap(),
+            "--output-dir",
+            "back-glb",
+            "--name",
+            "D",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(r.stderr.contains("already exists"), "{}", r.transcript);
+    // A mesh without extras (another tool's glTF): values by semantic, the rest zero + warning.
+    let layout = write(&out, "other.json", br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}, {"semantic": "FOG", "format": "R8_UNORM", "offset": 12}]"#);
+    let r = import(
+        &out,
+        &[
+            "d.glb",
+            "--layout",
+            layout.to_str().unwrap(),
+            "--output-dir",
+            "other",
+            "--stride",
+            "0=16",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("element 1 (FOG0): the mesh has no attribute for it"),
+        "{}",
+        r.transcript
+    );
+    let back = std::fs::read(out.join("other").join("d.vb")).unwrap();
+    assert_eq!(back.len(), 4 * 16);
+    assert_eq!(back[..12], vb0[..12]);
+    assert_eq!(back[16..28], vb0[20..32]);
+
+    let Some(d) = shared_dumps() else { return };
+    let rover = d.join("SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale");
+    let fmt = rover.join("Component 6.fmt");
+    let r = export(&out, &[fmt.to_str().unwrap(), "--output", "rover.glb"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = import(
+        &out,
+        &[
+            "rover.glb",
+            "--layout",
+            fmt.to_str().unwrap(),
+            "--output-dir",
+            "rover",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(
+        std::fs::read(out.join("rover").join("rover.vb")).unwrap(),
+        std::fs::read(rover.join("Component 6.vb")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(out.join("rover").join("rover.ib")).unwrap(),
+        std::fs::read(rover.join("Component 6.ib")).unwrap()
+    );
+}

@@ -1,0 +1,314 @@
+//! RenderDoc mesh-view CSV exports.
+//!
+//! The header is `VTX, IDX, NAME.x, NAME.y, …`: one row per vertex of the draw's stream (`VTX`
+//! its position, `IDX` the index value it fetched), the attribute columns grouped by the name
+//! before the dot (`x y z w`, `r g b a` or no suffix for one component). The vertex list is
+//! rebuilt from the rows: a vertex per distinct `IDX` (rows with one `IDX` are one vertex;
+//! different values for it are a warning), the index buffer is the `IDX` column in `VTX`
+//! order.
+//!
+//! Choices: each group becomes an element of slot 0 (`R32…_FLOAT` by component count, or
+//! `R32…_UINT`/`_SINT` when every value of the group is an integer literal without a point),
+//! at appended offsets; a name ending in digits is split into name and semantic index
+//! (`TEXCOORD0` → TEXCOORD, 0). The CSV says no topology: triangle list unless the caller
+//! overrides it. RenderDoc rounds values for display (about five significant digits); they
+//! are taken as printed, with a warning.
+
+use super::{
+    At, Capture, CaptureError, DrawInfo, IndexCapture, SlotCapture, SlotData, TextVertices,
+    index_bytes, lines, parse_u32, parse_value, trim,
+};
+use crate::assembler::Topology;
+use crate::assembler::binding::IndexFormat;
+use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+use crate::format::{Format, Kind};
+
+/// One attribute group of the header.
+struct Group {
+    name: String,
+    index: u32,
+    /// (column, lane).
+    columns: Vec<(usize, usize)>,
+    kind: Kind,
+}
+
+fn split_semantic(name: &str) -> (String, u32) {
+    let digits = name
+        .bytes()
+        .rev()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if digits == 0 || digits == name.len() || digits > 9 {
+        return (name.to_string(), 0);
+    }
+    let (n, i) = name.split_at(name.len() - digits);
+    (n.to_string(), i.parse().unwrap_or(0))
+}
+
+fn lane_of(suffix: &str) -> Option<usize> {
+    match suffix.to_ascii_lowercase().as_str() {
+        "x" | "r" | "0" => Some(0),
+        "y" | "g" | "1" => Some(1),
+        "z" | "b" | "2" => Some(2),
+        "w" | "a" | "3" => Some(3),
+        _ => None,
+    }
+}
+
+fn format_for(kind: Kind, n: usize) -> Format {
+    let name = match (kind, n) {
+        (Kind::Uint, 1) => "R32_UINT",
+        (Kind::Uint, 2) => "R32G32_UINT",
+        (Kind::Uint, 3) => "R32G32B32_UINT",
+        (Kind::Uint, _) => "R32G32B32A32_UINT",
+        (Kind::Sint, 1) => "R32_SINT",
+        (Kind::Sint, 2) => "R32G32_SINT",
+        (Kind::Sint, 3) => "R32G32B32_SINT",
+        (Kind::Sint, _) => "R32G32B32A32_SINT",
+        (_, 1) => "R32_FLOAT",
+        (_, 2) => "R32G32_FLOAT",
+        (_, 3) => "R32G32B32_FLOAT",
+        _ => "R32G32B32A32_FLOAT",
+    };
+    name.parse().expect("a table format")
+}
+
+/// Parses a RenderDoc mesh-view CSV export.
+pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
+    let mut rows = lines(text).filter(|(_, l)| !trim(l).is_empty());
+    let Some((hline, header)) = rows.next() else {
+        return Err(At { file, line: None }.error(None, "empty file"));
+    };
+    let hat = At {
+        file,
+        line: Some(hline),
+    };
+    let header = header.strip_prefix(b"\xef\xbb\xbf").unwrap_or(header);
+    let cols: Vec<String> = header
+        .split(|&b| b == b',')
+        .map(|c| String::from_utf8_lossy(trim(c)).to_string())
+        .collect();
+    if cols.len() < 3
+        || !cols[0].eq_ignore_ascii_case("VTX")
+        || !cols[1].eq_ignore_ascii_case("IDX")
+    {
+        return Err(hat.error(
+            Some(header),
+            "not a RenderDoc mesh-view CSV: the header must start with `VTX, IDX,`",
+        ));
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    for (c, col) in cols.iter().enumerate().skip(2) {
+        let (base, lane) = match col.rsplit_once('.') {
+            Some((b, s)) => match lane_of(s) {
+                Some(l) => (b.to_string(), l),
+                None => {
+                    return Err(hat.error(
+                        Some(col.as_bytes()),
+                        "a column's component must be x, y, z, w (or r, g, b, a)",
+                    ));
+                }
+            },
+            None => (col.clone(), 0),
+        };
+        if base.is_empty() {
+            return Err(hat.error(Some(col.as_bytes()), "a column without a name"));
+        }
+        let (name, index) = split_semantic(&base);
+        match groups
+            .iter_mut()
+            .find(|g| g.name == name && g.index == index)
+        {
+            Some(g) => {
+                if g.columns.iter().any(|&(_, l)| l == lane) {
+                    return Err(hat.error(Some(col.as_bytes()), "the same component twice"));
+                }
+                g.columns.push((c, lane));
+            }
+            None => groups.push(Group {
+                name,
+                index,
+                columns: vec![(c, lane)],
+                kind: Kind::Uint,
+            }),
+        }
+    }
+    for g in &mut groups {
+        g.columns.sort_by_key(|c| c.1);
+        let lanes: Vec<usize> = g.columns.iter().map(|c| c.1).collect();
+        if lanes != (0..lanes.len()).collect::<Vec<_>>() {
+            return Err(hat.error(
+                Some(g.name.as_bytes()),
+                "components must be x, then y, z, w without gaps",
+            ));
+        }
+    }
+    // First pass: cells, and each group's kind.
+    let mut table: Vec<(usize, Vec<&[u8]>)> = Vec::new();
+    for (n, line) in rows {
+        let cells: Vec<&[u8]> = line.split(|&b| b == b',').map(trim).collect();
+        if cells.len() != cols.len() {
+            return Err(At {
+                file,
+                line: Some(n),
+            }
+            .error(
+                Some(line),
+                format!("{} cells where the header has {}", cells.len(), cols.len()),
+            ));
+        }
+        for g in &mut groups {
+            for &(c, _) in &g.columns {
+                let v = cells[c];
+                let integer = !v.is_empty()
+                    && v.iter()
+                        .enumerate()
+                        .all(|(i, b)| b.is_ascii_digit() || (i == 0 && *b == b'-'));
+                if !integer {
+                    g.kind = Kind::Float;
+                } else if v[0] == b'-' && g.kind == Kind::Uint {
+                    g.kind = Kind::Sint;
+                }
+            }
+        }
+        table.push((n, cells));
+    }
+    if table.is_empty() {
+        return Err(At { file, line: None }.error(None, "no rows after the header"));
+    }
+    let elements: Vec<InputElementDesc> = groups
+        .iter()
+        .map(|g| {
+            InputElementDesc::per_vertex(
+                &g.name,
+                g.index,
+                format_for(g.kind, g.columns.len()),
+                0,
+                APPEND_ALIGNED_ELEMENT,
+            )
+        })
+        .collect();
+    let stride: u32 = elements
+        .iter()
+        .map(|e| e.format.info().map_or(0, |i| i.byte_size()))
+        .sum();
+    // Second pass: vertices by IDX, the index list in VTX order.
+    let mut warnings = vec![At { file, line: None }.warning(
+        None,
+        "RenderDoc rounds CSV values for display; they are used as printed",
+    )];
+    let mut indices = Vec::with_capacity(table.len());
+    let mut parsed: Vec<(u32, Vec<[u32; 4]>, usize)> = Vec::with_capacity(table.len());
+    let (mut lo, mut hi) = (u32::MAX, 0u32);
+    for (k, (n, cells)) in table.iter().enumerate() {
+        let at = At {
+            file,
+            line: Some(*n),
+        };
+        let vtx =
+            parse_u32(cells[0]).ok_or_else(|| at.error(Some(cells[0]), "VTX is not a number"))?;
+        if vtx as usize != k && warnings.len() < 64 {
+            warnings.push(at.warning(
+                Some(cells[0]),
+                format!("VTX out of order (row {k}); rows are used in file order"),
+            ));
+        }
+        let idx =
+            parse_u32(cells[1]).ok_or_else(|| at.error(Some(cells[1]), "IDX is not a number"))?;
+        let mut values = Vec::with_capacity(groups.len());
+        for (g, e) in groups.iter().zip(&elements) {
+            let info = e.format.info().expect("table format");
+            let mut lanes = [0, 0, 0, info.default_lane(3)];
+            for &(c, lane) in &g.columns {
+                lanes[lane] = parse_value(cells[c], g.kind)
+                    .map_err(|why| at.error(Some(cells[c]), format!("{}: {why}", cols[c])))?;
+            }
+            values.push(lanes);
+        }
+        lo = lo.min(idx);
+        hi = hi.max(idx);
+        indices.push(idx);
+        parsed.push((idx, values, *n));
+    }
+    let span = (hi - lo) as u64 + 1;
+    if span > 4 * table.len() as u64 + 1024 {
+        return Err(At { file, line: None }.error(
+            Some(hi.to_string().as_bytes()),
+            format!(
+                "IDX values spread over {span} vertex numbers for {} rows; not a mesh-view export",
+                table.len()
+            ),
+        ));
+    }
+    let width = groups.len();
+    let mut values: Vec<Option<[u32; 4]>> = vec![None; span as usize * width];
+    for (idx, vals, n) in parsed {
+        let r = (idx - lo) as usize;
+        let row = &mut values[r * width..(r + 1) * width];
+        if row[0].is_some() {
+            let same = row.iter().zip(&vals).all(|(a, b)| *a == Some(*b));
+            if !same && warnings.len() < 64 {
+                warnings.push(
+                    At {
+                        file,
+                        line: Some(n),
+                    }
+                    .warning(
+                        Some(idx.to_string().as_bytes()),
+                        "this IDX was listed before with other values; the first row's are used",
+                    ),
+                );
+            }
+            continue;
+        }
+        for (cell, v) in row.iter_mut().zip(vals) {
+            *cell = Some(v);
+        }
+    }
+    warnings.push(At { file, line: None }.warning(
+        None,
+        "the CSV does not say the topology; triangle list assumed",
+    ));
+    let count = indices.len() as u32;
+    Ok(Capture {
+        remapped: vec![None; elements.len()],
+        elements,
+        slots: vec![SlotCapture {
+            slot: 0,
+            stride,
+            offset: 0,
+            data: SlotData::Text(TextVertices {
+                first: lo,
+                elements: (0..width).collect(),
+                values,
+            }),
+            source: file.into(),
+        }],
+        index: Some(IndexCapture {
+            format: IndexFormat::R32Uint,
+            offset: 0,
+            data: index_bytes(IndexFormat::R32Uint, &indices),
+            source: file.into(),
+        }),
+        topology: Topology::TriangleList,
+        draw: DrawInfo {
+            index_count: Some(count),
+            ..DrawInfo::default()
+        },
+        warnings,
+        sources: vec![file.into()],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semantics_split_trailing_digits() {
+        assert_eq!(split_semantic("TEXCOORD0"), ("TEXCOORD".into(), 0));
+        assert_eq!(split_semantic("COLOR12"), ("COLOR".into(), 12));
+        assert_eq!(split_semantic("POSITION"), ("POSITION".into(), 0));
+        assert_eq!(split_semantic("7"), ("7".into(), 0));
+    }
+}

@@ -1,0 +1,1125 @@
+//! glTF 2.0: the mesh written as `.glb` or `.gltf` + `.bin`, and read back for import.
+//!
+//! Semantics map to glTF attributes with the conversions the glTF 2.0 specification
+//! (§3.7.2.1) requires, names compared case-insensitively as Direct3D does:
+//!
+//! | element | glTF attribute | conversion |
+//! |---|---|---|
+//! | POSITION0 | `POSITION` VEC3 float, min/max | x, y, z as floats |
+//! | NORMAL0 | `NORMAL` VEC3 float | normalised (zero vectors → +Z) |
+//! | TANGENT0 | `TANGENT` VEC4 float | x, y, z normalised (zero → +X), w = −1 when negative, else +1 |
+//! | TEXCOORDn | `TEXCOORD_n` VEC2 float | x, y |
+//! | COLORn (3 or 4 components) | `COLOR_n` VEC3/VEC4 float | as decoded |
+//! | BLENDINDICESn with BLENDWEIGHT(S)n | `JOINTS_n` VEC4 u8/u16, `WEIGHTS_n` VEC4 float | indices 0…65535; weights scaled to sum 1 (all zero → 1, 0, 0, 0) |
+//!
+//! Indexed semantics are mapped only while their set numbers run 0, 1, 2, … (glTF requires
+//! continuity). Every other element, and every element a conversion changed (values
+//! normalised, lanes dropped, non-finite floats replaced by 0, integers made floats), is also
+//! written unchanged as a custom attribute `_NAME` (`_NAMEi` for semantic index i > 0): the
+//! four register lanes as VEC4 FLOAT, integers as their exact float values, or — past 2^24 —
+//! as the float values of their low and high 16-bit halves in `_NAME` and `_NAME_HI`. So
+//! nothing is lost, except NaN/infinity values, which glTF cannot hold (replaced by 0,
+//! counted in a warning). Under `--instances attributes` the node's `EXT_mesh_gpu_instancing`
+//! holds the per-instance elements the same way, beside an all-zero `TRANSLATION`. The original layout, formats, slots, draw and
+//! the attribute ↔ element map go into `meshes[0].extras.inlay`, which [`read_glb`] /
+//! [`read_gltf`] use to import the mesh back.
+//!
+//! Positions and winding are written as the draw has them (no handedness conversion).
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::{Attribute, Instances, Mesh, Mode};
+use crate::format::Kind;
+
+const FLOAT: u32 = 5126;
+const BYTE: u32 = 5120;
+const UNSIGNED_BYTE: u32 = 5121;
+const SHORT: u32 = 5122;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+
+/// One accessor's data before it is laid out.
+struct Acc {
+    name: String,
+    ctype: u32,
+    comps: usize,
+    count: usize,
+    /// Element bytes, tightly packed (padding added when laid out).
+    data: Vec<u8>,
+    min_max: Option<(Vec<f64>, Vec<f64>)>,
+    normalized: bool,
+}
+
+impl Acc {
+    fn element_size(&self) -> usize {
+        self.comps * ctype_size(self.ctype)
+    }
+}
+
+fn ctype_size(c: u32) -> usize {
+    match c {
+        BYTE | UNSIGNED_BYTE => 1,
+        SHORT | UNSIGNED_SHORT => 2,
+        _ => 4,
+    }
+}
+
+fn type_name(comps: usize) -> &'static str {
+    match comps {
+        1 => "SCALAR",
+        2 => "VEC2",
+        3 => "VEC3",
+        _ => "VEC4",
+    }
+}
+
+/// What one layout element became.
+struct Mapped {
+    element: usize,
+    /// The standard attribute, if any.
+    standard: Option<String>,
+    /// The custom attribute(s) with the exact lanes, if any.
+    raw: Vec<String>,
+    conversion: String,
+}
+
+fn is(semantic: &str, names: &[&str]) -> bool {
+    names.iter().any(|n| semantic.eq_ignore_ascii_case(n))
+}
+
+fn float_lane(bits: u32, kind: Kind) -> f32 {
+    match kind {
+        Kind::Uint => bits as f32,
+        Kind::Sint => bits as i32 as f32,
+        _ => f32::from_bits(bits),
+    }
+}
+
+/// Float accessor data from `lanes` of each value, through `f` (which may change values);
+/// returns (data, changed, non-finite count, min, max).
+fn floats(
+    values: &[[u32; 4]],
+    comps: usize,
+    kind: Kind,
+    mut f: impl FnMut(&mut [f32; 4]),
+) -> (Vec<u8>, bool, u64, Vec<f64>, Vec<f64>) {
+    let mut data = Vec::with_capacity(values.len() * comps * 4);
+    let mut changed = false;
+    let mut non_finite = 0u64;
+    let mut min = vec![f64::INFINITY; comps];
+    let mut max = vec![f64::NEG_INFINITY; comps];
+    for v in values {
+        let mut x = [0f32; 4];
+        for l in 0..4 {
+            x[l] = float_lane(v[l], kind);
+            if !x[l].is_finite() {
+                if l < comps {
+                    non_finite += 1;
+                }
+                x[l] = 0.0;
+            }
+        }
+        let before = x;
+        f(&mut x);
+        for l in 0..comps {
+            if x[l].to_bits() != before[l].to_bits() {
+                changed = true;
+            }
+            let y = x[l];
+            data.extend_from_slice(&y.to_le_bytes());
+            min[l] = min[l].min(y as f64);
+            max[l] = max[l].max(y as f64);
+        }
+    }
+    if values.is_empty() {
+        min = vec![0.0; comps];
+        max = vec![0.0; comps];
+    }
+    (data, changed, non_finite, min, max)
+}
+
+fn normalize3(x: &mut [f32; 4], zero: [f32; 3]) {
+    let len = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+    // The validator's unit-length tolerance is 0.0005; leave vectors that already pass
+    // untouched so that their bits round-trip.
+    if (len - 1.0).abs() <= 0.0004 {
+        return;
+    }
+    if len == 0.0 || !len.is_finite() {
+        x[..3].copy_from_slice(&zero);
+    } else {
+        for c in x.iter_mut().take(3) {
+            *c /= len;
+        }
+    }
+}
+
+/// The exact lanes of an attribute as custom accessors: always VEC4 FLOAT — the four register
+/// lanes the input assembler delivers — so that every custom attribute has one shape (Blender
+/// 4.2's importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658).
+/// Integers are exact as floats up to 2^24; past that the low and high 16-bit halves go to
+/// `_NAME` and `_NAME_HI`.
+fn raw_accessors(a: &Attribute, name: &str) -> (Vec<Acc>, u64) {
+    let kind = a.kind();
+    let count = a.values.len();
+    let acc = |name: String, data: Vec<u8>| Acc {
+        name,
+        ctype: FLOAT,
+        comps: 4,
+        count,
+        data,
+        min_max: None,
+        normalized: false,
+    };
+    if !matches!(kind, Kind::Uint | Kind::Sint) {
+        let (data, _, non_finite, _, _) = floats(&a.values, 4, Kind::Float, |_| {});
+        return (vec![acc(name.to_string(), data)], non_finite);
+    }
+    let value = |b: u32| -> i64 {
+        if kind == Kind::Sint {
+            b as i32 as i64
+        } else {
+            b as i64
+        }
+    };
+    let exact = a
+        .values
+        .iter()
+        .all(|v| v.iter().all(|&b| value(b).abs() <= 1 << 24));
+    if exact {
+        let mut data = Vec::with_capacity(count * 16);
+        for v in &a.values {
+            for &b in v {
+                data.extend_from_slice(&(value(b) as f32).to_le_bytes());
+            }
+        }
+        return (vec![acc(name.to_string(), data)], 0);
+    }
+    let half = |shift: u32| {
+        let mut data = Vec::with_capacity(count * 16);
+        for v in &a.values {
+            for &b in v {
+                data.extend_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
+            }
+        }
+        data
+    };
+    (
+        vec![
+            acc(name.to_string(), half(0)),
+            acc(format!("{name}_HI"), half(16)),
+        ],
+        0,
+    )
+}
+
+fn custom_name(a: &Attribute, taken: &mut Vec<String>) -> String {
+    let mut base = format!("_{}", a.semantic);
+    if a.semantic_index > 0 {
+        base.push_str(&a.semantic_index.to_string());
+    }
+    let mut name = base.clone();
+    let mut k = 2;
+    while taken.iter().any(|t| t.eq_ignore_ascii_case(&name))
+        || taken
+            .iter()
+            .any(|t| t.eq_ignore_ascii_case(&format!("{name}_HI")))
+    {
+        name = format!("{base}_{k}");
+        k += 1;
+    }
+    taken.push(name.clone());
+    name
+}
+
+/// Which set numbers of an indexed semantic may be mapped (0, 1, 2, … without gaps).
+fn continuous(attrs: &[Attribute], names: &[&str], ok: impl Fn(&Attribute) -> bool) -> Vec<usize> {
+    let mut sets = Vec::new();
+    let mut n = 0;
+    while let Some(i) = attrs
+        .iter()
+        .position(|a| is(&a.semantic, names) && a.semantic_index == n && ok(a))
+    {
+        sets.push(i);
+        n += 1;
+    }
+    sets
+}
+
+/// The per-vertex accessors of a mesh and what each element became.
+fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc>, Vec<Mapped>) {
+    let mut accs = Vec::new();
+    let mut mapped = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
+    let float_ok = |a: &Attribute| a.format.info().is_some();
+    let tex = continuous(attrs, &["TEXCOORD"], float_ok);
+    let col = continuous(attrs, &["COLOR"], |a| a.components() >= 3);
+    let joints_ok = |a: &Attribute| {
+        matches!(a.kind(), Kind::Uint | Kind::Sint)
+            && a.values.iter().all(|v| {
+                v[..a.components().min(4)]
+                    .iter()
+                    .all(|&x| (x as i32 as i64) >= 0 && x <= 65535)
+            })
+            && attrs.iter().any(|w| {
+                is(&w.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
+                    && w.semantic_index == a.semantic_index
+                    && w.kind().is_float_like()
+            })
+    };
+    let joints = continuous(attrs, &["BLENDINDICES"], joints_ok);
+    let mut non_finite_total = 0u64;
+    for (i, a) in attrs.iter().enumerate() {
+        let kind = a.kind();
+        let comps = a.components();
+        let mut m = Mapped {
+            element: a.element,
+            standard: None,
+            raw: Vec::new(),
+            conversion: String::new(),
+        };
+        let mut push_std = |name: String,
+                            out_comps: usize,
+                            f: &mut dyn FnMut(&mut [f32; 4]),
+                            with_min_max: bool,
+                            accs: &mut Vec<Acc>|
+         -> (bool, u64) {
+            let (data, changed, nf, min, max) = floats(&a.values, out_comps, kind, f);
+            taken.push(name.clone());
+            accs.push(Acc {
+                name,
+                ctype: FLOAT,
+                comps: out_comps,
+                count: a.values.len(),
+                data,
+                min_max: with_min_max.then_some((min, max)),
+                normalized: false,
+            });
+            (changed, nf)
+        };
+        let int = matches!(kind, Kind::Uint | Kind::Sint);
+        let exact;
+        if is(&a.semantic, &["POSITION"]) && a.semantic_index == 0 {
+            let (changed, nf) = push_std("POSITION".into(), 3, &mut |_| {}, true, &mut accs);
+            non_finite_total += nf;
+            m.standard = Some("POSITION".into());
+            m.conversion = "x, y, z".into();
+            exact = !changed && nf == 0 && comps <= 3 && !int;
+        } else if is(&a.semantic, &["NORMAL"]) && a.semantic_index == 0 {
+            let (changed, nf) = push_std(
+                "NORMAL".into(),
+                3,
+                &mut |x| normalize3(x, [0.0, 0.0, 1.0]),
+                false,
+                &mut accs,
+            );
+            non_finite_total += nf;
+            m.standard = Some("NORMAL".into());
+            m.conversion = "x, y, z normalised".into();
+            exact = !changed && nf == 0 && comps <= 3 && !int;
+        } else if is(&a.semantic, &["TANGENT"]) && a.semantic_index == 0 {
+            let (changed, nf) = push_std(
+                "TANGENT".into(),
+                4,
+                &mut |x| {
+                    normalize3(x, [1.0, 0.0, 0.0]);
+                    x[3] = if x[3] < 0.0 { -1.0 } else { 1.0 };
+                },
+                false,
+                &mut accs,
+            );
+            non_finite_total += nf;
+            m.standard = Some("TANGENT".into());
+            m.conversion = "x, y, z normalised, w = ±1".into();
+            exact = !changed && nf == 0 && !int;
+        } else if let Some(set) = tex.iter().position(|&t| t == i) {
+            let name = format!("TEXCOORD_{set}");
+            let (changed, nf) = push_std(name.clone(), 2, &mut |_| {}, false, &mut accs);
+            non_finite_total += nf;
+            m.standard = Some(name);
+            m.conversion = "x, y".into();
+            exact = !changed && nf == 0 && comps <= 2 && !int;
+        } else if let Some(set) = col.iter().position(|&t| t == i) {
+            let name = format!("COLOR_{set}");
+            let c = comps.min(4);
+            let (changed, nf) = push_std(name.clone(), c, &mut |_| {}, false, &mut accs);
+            non_finite_total += nf;
+            m.standard = Some(name);
+            m.conversion = "as decoded".into();
+            exact = !changed && nf == 0 && !int;
+        } else if let Some(set) = joints.iter().position(|&t| t == i) {
+            let name = format!("JOINTS_{set}");
+            let wide = a
+                .values
+                .iter()
+                .any(|v| v[..comps.min(4)].iter().any(|&x| x > 255));
+            let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
+            let mut data = Vec::with_capacity(a.values.len() * 4 * ctype_size(ct));
+            for v in &a.values {
+                for (l, &lane) in v.iter().enumerate() {
+                    let x = if l < comps { lane } else { 0 };
+                    if wide {
+                        data.extend_from_slice(&(x as u16).to_le_bytes());
+                    } else {
+                        data.push(x as u8);
+                    }
+                }
+            }
+            taken.push(name.clone());
+            accs.push(Acc {
+                name: name.clone(),
+                ctype: ct,
+                comps: 4,
+                count: a.values.len(),
+                data,
+                min_max: None,
+                normalized: false,
+            });
+            m.standard = Some(name);
+            m.conversion = "joint indices".into();
+            exact = comps <= 4;
+        } else if let Some(set) = joints.iter().position(|&j| {
+            is(&a.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
+                && attrs[j].semantic_index == a.semantic_index
+        }) {
+            let name = format!("WEIGHTS_{set}");
+            let (changed, nf) = push_std(
+                name.clone(),
+                4,
+                &mut |x| {
+                    for c in x.iter_mut().take(comps).chain(std::iter::empty()) {
+                        if *c < 0.0 {
+                            *c = 0.0;
+                        }
+                    }
+                    for c in x.iter_mut().skip(comps) {
+                        *c = 0.0;
+                    }
+                    let s: f32 = x.iter().sum();
+                    if (s - 1.0).abs() > 1e-4 {
+                        if s <= 0.0 {
+                            *x = [1.0, 0.0, 0.0, 0.0];
+                        } else {
+                            for c in x.iter_mut() {
+                                *c /= s;
+                            }
+                        }
+                    }
+                },
+                false,
+                &mut accs,
+            );
+            non_finite_total += nf;
+            m.standard = Some(name);
+            m.conversion = "weights scaled to sum 1".into();
+            exact = !changed && nf == 0 && !int;
+        } else {
+            exact = false;
+            m.conversion = "custom attribute".into();
+        }
+        if !exact {
+            let name = custom_name(a, &mut taken);
+            let (raw, nf) = raw_accessors(a, &name);
+            if m.standard.is_none() {
+                non_finite_total += nf;
+            }
+            m.raw = raw.iter().map(|r| r.name.clone()).collect();
+            accs.extend(raw);
+        }
+        mapped.push(m);
+    }
+    if non_finite_total > 0 {
+        warnings.push(format!(
+            "{non_finite_total} NaN or infinite values were written as 0 (glTF accessors hold finite numbers only)"
+        ));
+    }
+    (accs, mapped)
+}
+
+/// The glTF document and its binary buffer.
+struct Document {
+    json: Value,
+    bin_parts: Vec<(usize, Vec<u8>, usize, usize)>, // (offset, data, element size, stride)
+    bin_len: usize,
+}
+
+fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> Value {
+    let layout: Vec<Value> = mesh
+        .layout
+        .iter()
+        .zip(&mesh.descs)
+        .map(|(l, d)| {
+            json!({
+                "semantic": l.semantic_name,
+                "index": l.semantic_index,
+                "format": l.format.to_string(),
+                "slot": l.slot,
+                "offset": l.offset,
+                "declared_offset": if d.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT {
+                    json!("append")
+                } else {
+                    json!(d.aligned_byte_offset)
+                },
+                "class": l.class.as_str(),
+                "step_rate": l.step_rate,
+            })
+        })
+        .collect();
+    let attributes: Vec<Value> = mapped
+        .iter()
+        .map(|m| {
+            json!({
+                "element": m.element,
+                "attribute": m.standard,
+                "exact": if m.raw.is_empty() { m.standard.clone().map(Value::from).unwrap_or(Value::Null) } else { json!(m.raw[0]) },
+                "exact_high": m.raw.get(1),
+                "conversion": m.conversion,
+            })
+        })
+        .collect();
+    let mut warnings: Vec<String> = mesh.warnings.clone();
+    warnings.extend(extra_warnings.iter().cloned());
+    json!({
+        "generator": "inlay",
+        "version": 1,
+        "layout": layout,
+        "slots": mesh.slots.iter().map(|s| json!({"slot": s.slot, "stride": s.stride, "offset": s.offset})).collect::<Vec<_>>(),
+        "topology": mesh.topology.name(),
+        "draw": mesh.draw,
+        "index_format": mesh.index_format.map(|f| f.format().to_string()),
+        "vertex_base": mesh.vertex_base,
+        "vertex_count": mesh.vertex_count,
+        "compacted": mesh.vertex_elements.is_some(),
+        "instances": match mesh.instances { Instances::First => "first", Instances::Expand => "expand", Instances::Attributes => "attributes" },
+        "instance_count": mesh.instance_count,
+        "attributes": attributes,
+        "files": mesh.files,
+        "warnings": warnings,
+    })
+}
+
+fn build(mesh: &Mesh) -> Document {
+    let mut warnings = Vec::new();
+    let (vaccs, mapped) = vertex_accessors(&mesh.attributes, &mut warnings);
+    let mut accessors: Vec<Value> = Vec::new();
+    let mut views: Vec<Value> = Vec::new();
+    let mut parts: Vec<(usize, Vec<u8>, usize, usize)> = Vec::new();
+    let mut offset = 0usize;
+    let mut add = |acc: Acc, target: Option<u32>, vertex_attribute: bool| -> usize {
+        let esize = acc.element_size();
+        let stride = if vertex_attribute {
+            esize.next_multiple_of(4)
+        } else {
+            esize
+        };
+        let len = if acc.count == 0 {
+            0
+        } else {
+            stride * acc.count
+        };
+        let mut view = json!({"buffer": 0, "byteOffset": offset, "byteLength": len.max(4)});
+        if vertex_attribute && stride != esize {
+            view["byteStride"] = json!(stride);
+        }
+        if let Some(t) = target {
+            view["target"] = json!(t);
+        }
+        views.push(view);
+        let mut a = json!({
+            "bufferView": views.len() - 1,
+            "componentType": acc.ctype,
+            "count": acc.count,
+            "type": type_name(acc.comps),
+        });
+        if acc.normalized {
+            a["normalized"] = json!(true);
+        }
+        if let Some((min, max)) = &acc.min_max {
+            a["min"] = json!(min);
+            a["max"] = json!(max);
+        }
+        accessors.push(a);
+        let data_len = len.max(4);
+        parts.push((offset, acc.data, esize, stride));
+        offset += data_len.next_multiple_of(4);
+        accessors.len() - 1
+    };
+    let mut attributes = serde_json::Map::new();
+    for acc in vaccs {
+        let name = acc.name.clone();
+        let i = add(acc, Some(34962), true);
+        attributes.insert(name, json!(i));
+    }
+    let wide = mesh.vertex_count > 65535;
+    let mut idata = Vec::with_capacity(mesh.indices.len() * if wide { 4 } else { 2 });
+    let (mut imin, mut imax) = (u32::MAX, 0u32);
+    for &i in &mesh.indices {
+        imin = imin.min(i);
+        imax = imax.max(i);
+        if wide {
+            idata.extend_from_slice(&i.to_le_bytes());
+        } else {
+            idata.extend_from_slice(&(i as u16).to_le_bytes());
+        }
+    }
+    let index_acc = (!mesh.indices.is_empty()).then(|| {
+        add(
+            Acc {
+                name: String::new(),
+                ctype: if wide { UNSIGNED_INT } else { UNSIGNED_SHORT },
+                comps: 1,
+                count: mesh.indices.len(),
+                data: idata,
+                min_max: Some((vec![imin as f64], vec![imax as f64])),
+                normalized: false,
+            },
+            Some(34963),
+            false,
+        )
+    });
+    let mode = match mesh.mode {
+        Mode::Points => 0,
+        Mode::Lines => 1,
+        Mode::Triangles => 4,
+    };
+    let primitive = |attrs: &serde_json::Map<String, Value>| {
+        let mut p = json!({"attributes": attrs, "mode": mode});
+        if let Some(i) = index_acc {
+            p["indices"] = json!(i);
+        }
+        p
+    };
+    let extras_warnings = warnings.clone();
+    let extras = layout_json(mesh, &mapped, &extras_warnings);
+    let mut meshes = Vec::new();
+    let mut nodes = Vec::new();
+    let mut extensions_used: Vec<&str> = Vec::new();
+    match mesh.instances {
+        Instances::First => {
+            meshes.push(json!({"name": "draw", "primitives": [primitive(&attributes)], "extras": {"inlay": extras}}));
+            nodes.push(json!({"name": "draw", "mesh": 0}));
+        }
+        Instances::Expand => {
+            let n = mesh.vertex_count as usize;
+            for id in 0..mesh.instance_count as usize {
+                let mut attrs = attributes.clone();
+                let mut taken: Vec<String> = attrs.keys().cloned().collect();
+                for ia in &mesh.instance_attributes {
+                    let one = Attribute {
+                        values: vec![ia.values.get(id).copied().unwrap_or([0; 4]); n],
+                        ..ia.clone()
+                    };
+                    let name = custom_name(ia, &mut taken);
+                    let (raw, _) = raw_accessors(&one, &name);
+                    for acc in raw {
+                        let nm = acc.name.clone();
+                        let i = add(acc, Some(34962), true);
+                        attrs.insert(nm, json!(i));
+                    }
+                }
+                let mut m =
+                    json!({"name": format!("instance {id}"), "primitives": [primitive(&attrs)]});
+                if id == 0 {
+                    m["extras"] = json!({"inlay": extras.clone()});
+                }
+                meshes.push(m);
+                nodes.push(json!({"name": format!("instance {id}"), "mesh": id}));
+            }
+        }
+        Instances::Attributes => {
+            let mut inst = serde_json::Map::new();
+            let mut taken: Vec<String> = Vec::new();
+            for ia in &mesh.instance_attributes {
+                let name = custom_name(ia, &mut taken);
+                let (raw, _) = raw_accessors(ia, &name);
+                for acc in raw {
+                    let nm = acc.name.clone();
+                    let i = add(acc, None, false);
+                    inst.insert(nm, json!(i));
+                }
+            }
+            if !inst.is_empty() {
+                // Identity placements: the extension's viewers (Blender among them) need a
+                // transform attribute to instance the mesh at all.
+                let zeros = vec![0u8; mesh.instance_count as usize * 12];
+                let i = add(
+                    Acc {
+                        name: "TRANSLATION".into(),
+                        ctype: FLOAT,
+                        comps: 3,
+                        count: mesh.instance_count as usize,
+                        data: zeros,
+                        min_max: None,
+                        normalized: false,
+                    },
+                    None,
+                    false,
+                );
+                inst.insert("TRANSLATION".into(), json!(i));
+            }
+            meshes.push(json!({"name": "draw", "primitives": [primitive(&attributes)], "extras": {"inlay": extras}}));
+            let mut node = json!({"name": "draw", "mesh": 0});
+            if !inst.is_empty() {
+                node["extensions"] = json!({"EXT_mesh_gpu_instancing": {"attributes": inst}});
+                extensions_used.push("EXT_mesh_gpu_instancing");
+            }
+            nodes.push(node);
+        }
+    }
+    let node_ids: Vec<usize> = (0..nodes.len()).collect();
+    let mut json = json!({
+        "asset": {"version": "2.0", "generator": "inlay"},
+        "scene": 0,
+        "scenes": [{"nodes": node_ids}],
+        "nodes": nodes,
+        "meshes": meshes,
+        "accessors": accessors,
+        "bufferViews": views,
+        "buffers": [{"byteLength": offset.max(4)}],
+    });
+    if !extensions_used.is_empty() {
+        json["extensionsUsed"] = json!(extensions_used);
+    }
+    Document {
+        json,
+        bin_parts: parts,
+        bin_len: offset.max(4),
+    }
+}
+
+fn write_bin(doc: &Document, out: &mut dyn Write) -> io::Result<()> {
+    let mut written = 0usize;
+    let zeros = [0u8; 64];
+    for (offset, data, esize, stride) in &doc.bin_parts {
+        while written < *offset {
+            let n = (*offset - written).min(64);
+            out.write_all(&zeros[..n])?;
+            written += n;
+        }
+        if esize == stride || *esize == 0 {
+            out.write_all(data)?;
+            written += data.len();
+        } else {
+            // Elements padded to 4-byte strides (glTF §3.6.2.4).
+            let pad = stride - esize;
+            let mut chunk = Vec::with_capacity(64 * 1024);
+            for e in data.chunks(*esize) {
+                chunk.extend_from_slice(e);
+                chunk.extend_from_slice(&zeros[..pad]);
+                if chunk.len() >= 60 * 1024 {
+                    out.write_all(&chunk)?;
+                    chunk.clear();
+                }
+            }
+            out.write_all(&chunk)?;
+            written += data.len() / esize * stride;
+        }
+    }
+    while written < doc.bin_len {
+        let n = (doc.bin_len - written).min(64);
+        out.write_all(&zeros[..n])?;
+        written += n;
+    }
+    Ok(())
+}
+
+fn too_large(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{what} would exceed the 4 GiB a GLB file can hold"),
+    )
+}
+
+/// Writes `mesh` as a binary glTF (`.glb`).
+pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+    let doc = build(mesh);
+    let mut json = serde_json::to_vec(&doc.json).map_err(io::Error::other)?;
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let total = 12u64 + 8 + json.len() as u64 + 8 + doc.bin_len as u64;
+    if total > u32::MAX as u64 {
+        return Err(too_large("the mesh"));
+    }
+    out.write_all(b"glTF")?;
+    out.write_all(&2u32.to_le_bytes())?;
+    out.write_all(&(total as u32).to_le_bytes())?;
+    out.write_all(&(json.len() as u32).to_le_bytes())?;
+    out.write_all(b"JSON")?;
+    out.write_all(&json)?;
+    out.write_all(&(doc.bin_len as u32).to_le_bytes())?;
+    out.write_all(b"BIN\0")?;
+    write_bin(&doc, out)
+}
+
+/// Writes `mesh` as glTF JSON to `json_out` and its buffer to `bin_out`, which the JSON
+/// names `bin_uri` (a relative URI: the `.bin` file's name).
+pub fn write_gltf(
+    mesh: &Mesh,
+    json_out: &mut dyn Write,
+    bin_out: &mut dyn Write,
+    bin_uri: &str,
+) -> io::Result<()> {
+    let mut doc = build(mesh);
+    doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
+    serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
+    json_out.write_all(b"\n")?;
+    write_bin(&doc, bin_out)
+}
+
+fn uri_escape(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn uri_unescape(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Ok(v) = u8::from_str_radix(
+                std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("zz"),
+                16,
+            )
+        {
+            out.push(v);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A mesh read back from glTF: the first mesh's first primitive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportedMesh {
+    /// Attribute name → four lanes per vertex: floats as `f32` bits, integers as integers
+    /// (normalised integers become their float values).
+    pub attributes: Vec<(String, Vec<[u32; 4]>, bool)>,
+    /// Vertex count.
+    pub vertex_count: usize,
+    /// Indices (0..vertex_count for a non-indexed primitive).
+    pub indices: Vec<u32>,
+    /// glTF primitive mode (0 points, 1 lines, 4 triangles, …).
+    pub mode: u32,
+    /// `meshes[0].extras.inlay`, if present.
+    pub inlay: Option<Value>,
+    /// Per-instance attributes of `EXT_mesh_gpu_instancing` on the node using the mesh.
+    pub instance_attributes: Vec<(String, Vec<[u32; 4]>, bool)>,
+}
+
+impl ImportedMesh {
+    /// The attribute named `name` (lanes, and whether it holds floats).
+    pub fn attribute(&self, name: &str) -> Option<(&[[u32; 4]], bool)> {
+        self.attributes
+            .iter()
+            .find(|a| a.0 == name)
+            .map(|a| (a.1.as_slice(), a.2))
+    }
+}
+
+/// Why a glTF file could not be imported.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {message}")]
+pub struct ReadError {
+    /// The file.
+    pub file: String,
+    /// What is wrong (the JSON path and value).
+    pub message: String,
+}
+
+/// Reads a `.glb`. `file` names it in messages; `external` resolves a buffer URI to its
+/// bytes (for `.glb` files that reference external buffers).
+pub fn read_glb(
+    file: &str,
+    bytes: &[u8],
+    external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<ImportedMesh, ReadError> {
+    let err = |m: String| ReadError {
+        file: file.to_string(),
+        message: m,
+    };
+    let u32_at = |o: usize| -> Option<u32> {
+        bytes
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+    };
+    if bytes.get(..4) != Some(b"glTF") {
+        return Err(err("not a GLB file (no `glTF` magic)".into()));
+    }
+    if u32_at(4) != Some(2) {
+        return Err(err(format!("GLB version {:?}, expected 2", u32_at(4))));
+    }
+    let total = u32_at(8).ok_or_else(|| err("truncated header".into()))? as usize;
+    if total > bytes.len() {
+        return Err(err(format!(
+            "header says {total} bytes, the file has {}",
+            bytes.len()
+        )));
+    }
+    let mut pos = 12;
+    let mut json = None;
+    let mut bin = None;
+    while pos + 8 <= total {
+        let len = u32_at(pos).unwrap_or(0) as usize;
+        let kind = &bytes[pos + 4..pos + 8];
+        let start = pos + 8;
+        let end = start
+            .checked_add(len)
+            .filter(|&e| e <= total)
+            .ok_or_else(|| {
+                err(format!(
+                    "chunk at byte {pos} runs past the end ({len} bytes)"
+                ))
+            })?;
+        match kind {
+            b"JSON" if json.is_none() => json = Some(&bytes[start..end]),
+            b"BIN\0" if bin.is_none() => bin = Some(&bytes[start..end]),
+            _ => {}
+        }
+        pos = end.next_multiple_of(4);
+    }
+    let json = json.ok_or_else(|| err("no JSON chunk".into()))?;
+    let doc: Value = serde_json::from_slice(json).map_err(|e| err(format!("JSON chunk: {e}")))?;
+    read_document(file, &doc, bin, external)
+}
+
+/// Reads a `.gltf` JSON document; `external` resolves buffer URIs (relative file names).
+pub fn read_gltf(
+    file: &str,
+    json: &[u8],
+    external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<ImportedMesh, ReadError> {
+    let doc: Value = serde_json::from_slice(json).map_err(|e| ReadError {
+        file: file.to_string(),
+        message: format!("not glTF JSON: {e}"),
+    })?;
+    read_document(file, &doc, None, external)
+}
+
+fn read_document(
+    file: &str,
+    doc: &Value,
+    glb_bin: Option<&[u8]>,
+    external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<ImportedMesh, ReadError> {
+    let err = |m: String| ReadError {
+        file: file.to_string(),
+        message: m,
+    };
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    for (i, b) in doc["buffers"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        let data = match b["uri"].as_str() {
+            None => glb_bin
+                .ok_or_else(|| {
+                    err(format!(
+                        "buffers[{i}] has no uri and there is no GLB BIN chunk"
+                    ))
+                })?
+                .to_vec(),
+            Some(uri) if uri.starts_with("data:") => {
+                return Err(err(format!(
+                    "buffers[{i}]: data URIs are not read; save the glTF with a separate .bin or as .glb"
+                )));
+            }
+            Some(uri) => external(&uri_unescape(uri))
+                .map_err(|e| err(format!("buffers[{i}] `{uri}`: {e}")))?,
+        };
+        let declared = b["byteLength"].as_u64().unwrap_or(0);
+        if (data.len() as u64) < declared {
+            return Err(err(format!(
+                "buffers[{i}] is {} bytes, byteLength says {declared}",
+                data.len()
+            )));
+        }
+        buffers.push(data);
+    }
+    let mesh = &doc["meshes"][0];
+    if mesh.is_null() {
+        return Err(err("no meshes[0]".into()));
+    }
+    let prim = &mesh["primitives"][0];
+    if prim.is_null() {
+        return Err(err("meshes[0] has no primitives".into()));
+    }
+    let read = |index: &Value, what: &str| -> Result<(Vec<[u32; 4]>, bool), ReadError> {
+        let i = index
+            .as_u64()
+            .ok_or_else(|| err(format!("{what}: not an accessor index")))? as usize;
+        read_accessor(doc, &buffers, i).map_err(|m| err(format!("{what} (accessors[{i}]): {m}")))
+    };
+    let mut attributes = Vec::new();
+    let mut vertex_count = None;
+    if let Some(map) = prim["attributes"].as_object() {
+        for (name, idx) in map {
+            let (vals, float) = read(idx, &format!("attribute {name}"))?;
+            if let Some(n) = vertex_count
+                && n != vals.len()
+            {
+                return Err(err(format!(
+                    "attribute {name} has {} values, others have {n}",
+                    vals.len()
+                )));
+            }
+            vertex_count = Some(vals.len());
+            attributes.push((name.clone(), vals, float));
+        }
+    }
+    let vertex_count = vertex_count.unwrap_or(0);
+    let indices = if prim["indices"].is_null() {
+        (0..vertex_count as u32).collect()
+    } else {
+        let (v, _) = read(&prim["indices"], "indices")?;
+        let idx: Vec<u32> = v.iter().map(|x| x[0]).collect();
+        if let Some(bad) = idx.iter().find(|&&i| i as usize >= vertex_count) {
+            return Err(err(format!(
+                "index {bad} is past the {vertex_count} vertices"
+            )));
+        }
+        idx
+    };
+    let mut instance_attributes = Vec::new();
+    if let Some(nodes) = doc["nodes"].as_array()
+        && let Some(node) = nodes.iter().find(|n| n["mesh"].as_u64() == Some(0))
+        && let Some(map) = node["extensions"]["EXT_mesh_gpu_instancing"]["attributes"].as_object()
+    {
+        for (name, idx) in map {
+            let (vals, float) = read(idx, &format!("instance attribute {name}"))?;
+            instance_attributes.push((name.clone(), vals, float));
+        }
+    }
+    Ok(ImportedMesh {
+        attributes,
+        vertex_count,
+        indices,
+        mode: prim["mode"].as_u64().unwrap_or(4) as u32,
+        inlay: mesh["extras"].get("inlay").cloned(),
+        instance_attributes,
+    })
+}
+
+/// Reads accessor `i` into lanes; `true` when its values are floats (FLOAT or normalised).
+fn read_accessor(
+    doc: &Value,
+    buffers: &[Vec<u8>],
+    i: usize,
+) -> Result<(Vec<[u32; 4]>, bool), String> {
+    let a = &doc["accessors"][i];
+    if a.is_null() {
+        return Err("no such accessor".into());
+    }
+    let ctype = a["componentType"].as_u64().unwrap_or(0) as u32;
+    let count = a["count"].as_u64().ok_or("no count")? as usize;
+    let comps = match a["type"].as_str() {
+        Some("SCALAR") => 1,
+        Some("VEC2") => 2,
+        Some("VEC3") => 3,
+        Some("VEC4") => 4,
+        other => return Err(format!("type {other:?} is not SCALAR or VEC2..4")),
+    };
+    let normalized = a["normalized"].as_bool().unwrap_or(false);
+    let csize = match ctype {
+        BYTE | UNSIGNED_BYTE => 1,
+        SHORT | UNSIGNED_SHORT => 2,
+        UNSIGNED_INT | FLOAT => 4,
+        c => return Err(format!("componentType {c} is not a glTF component type")),
+    };
+    let esize = csize * comps;
+    if a["sparse"].is_object() {
+        return Err("sparse accessors are not read".into());
+    }
+    let mut out = vec![[0u32, 0, 0, 0]; count];
+    let Some(view_index) = a["bufferView"].as_u64() else {
+        return Ok((out, ctype == FLOAT || normalized));
+    };
+    let view = &doc["bufferViews"][view_index as usize];
+    let buffer = view["buffer"].as_u64().ok_or("bufferView without buffer")? as usize;
+    let data = buffers
+        .get(buffer)
+        .ok_or("bufferView names a missing buffer")?;
+    let vstart = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let vlen = view["byteLength"]
+        .as_u64()
+        .ok_or("bufferView without byteLength")? as usize;
+    let stride = view["byteStride"]
+        .as_u64()
+        .map(|s| s as usize)
+        .unwrap_or(esize);
+    let aoff = a["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let view_data = vstart
+        .checked_add(vlen)
+        .and_then(|e| data.get(vstart..e))
+        .ok_or("bufferView runs past its buffer")?;
+    if count > 0 {
+        let last = aoff
+            .checked_add((count - 1).checked_mul(stride).ok_or("too large")?)
+            .and_then(|x| x.checked_add(esize))
+            .ok_or("too large")?;
+        if last > view_data.len() {
+            return Err(format!(
+                "{count} elements of {esize} bytes every {stride} bytes run past the bufferView"
+            ));
+        }
+    }
+    for (k, o) in out.iter_mut().enumerate() {
+        let e = &view_data[aoff + k * stride..aoff + k * stride + esize];
+        for c in 0..comps {
+            let b = &e[c * csize..(c + 1) * csize];
+            o[c] = match ctype {
+                FLOAT => u32::from_le_bytes(b.try_into().expect("4")),
+                UNSIGNED_INT => u32::from_le_bytes(b.try_into().expect("4")),
+                UNSIGNED_BYTE => {
+                    if normalized {
+                        (b[0] as f32 / 255.0).to_bits()
+                    } else {
+                        b[0] as u32
+                    }
+                }
+                BYTE => {
+                    let v = b[0] as i8;
+                    if normalized {
+                        (v as f32 / 127.0).max(-1.0).to_bits()
+                    } else {
+                        v as i32 as u32
+                    }
+                }
+                UNSIGNED_SHORT => {
+                    let v = u16::from_le_bytes([b[0], b[1]]);
+                    if normalized {
+                        (v as f32 / 65535.0).to_bits()
+                    } else {
+                        v as u32
+                    }
+                }
+                _ => {
+                    let v = i16::from_le_bytes([b[0], b[1]]);
+                    if normalized {
+                        (v as f32 / 32767.0).max(-1.0).to_bits()
+                    } else {
+                        v as i32 as u32
+                    }
+                }
+            };
+        }
+    }
+    Ok((out, ctype == FLOAT || normalized))
+}

@@ -1,0 +1,824 @@
+//! Meshes: a draw's primitives and vertex attributes as an indexed mesh, written as glTF,
+//! OBJ or PLY, and glTF read back (feature `mesh`).
+//!
+//! [`Mesh::build`] runs the draw through the input assembler ([`crate::assembler`]): the walk
+//! of the first instance gives each vertex's element number and the topology's primitives
+//! (strip cuts honoured), and the fast fetch ([`crate::fetch`]) decodes every element of every
+//! vertex the draw reads — once per vertex, not once per index. Primitives become
+//! [`Mode::Triangles`], [`Mode::Lines`] or [`Mode::Points`]: strips become lists, adjacency
+//! vertices are dropped (triangle `v0 v2 v4`, line `v1 v2` of ia-semantics §6), patch lists
+//! give their control points as points (or, on request, 3-control-point patches as
+//! triangles).
+//!
+//! Mesh vertex `k` is element number `vertex_base + k` (or `vertex_elements[k]` when the draw's
+//! element numbers are too spread out for a range), so exporting and importing an unedited
+//! capture rewrites its buffers byte for byte.
+//!
+//! Writers: [`gltf`] (`.glb`, `.gltf` + `.bin`, and the reader used by import), [`obj`],
+//! [`ply`]. [`export`] picks one by file extension.
+
+// Mesh building and writing need no unsafe code.
+#![forbid(unsafe_code)]
+
+use std::fmt;
+
+use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
+use crate::assembler::validate::DrawCheck;
+use crate::capture::{Capture, SlotData, TextVertices};
+use crate::element::InputElementDesc;
+use crate::fetch::{FetchPlan, Instance, Vertices};
+use crate::format::{Format, Kind};
+use crate::layout::{InputClass, InputLayout, LayoutElement};
+use crate::target::Target;
+use crate::validation::layout_without_shader;
+
+pub mod gltf;
+pub mod import;
+pub mod obj;
+pub mod ply;
+
+/// Most vertex-stream positions one export walks (2^28): a larger draw is refused, so a
+/// header's count cannot make the builder allocate for nothing.
+pub const MAX_POSITIONS: u64 = 1 << 28;
+
+/// Most instances `--instances expand|attributes` writes.
+pub const MAX_INSTANCES: u32 = 1 << 16;
+
+/// How per-instance data is exported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Instances {
+    /// The first instance only; per-instance elements become constant vertex attributes.
+    #[default]
+    First,
+    /// One glTF node and mesh per instance (vertex data shared, per-instance attributes
+    /// constant per mesh).
+    Expand,
+    /// One mesh, instanced by `EXT_mesh_gpu_instancing`, the per-instance elements as its
+    /// per-instance `_NAME` attributes.
+    Attributes,
+}
+
+impl std::str::FromStr for Instances {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "first" => Ok(Instances::First),
+            "expand" => Ok(Instances::Expand),
+            "attributes" => Ok(Instances::Attributes),
+            _ => Err(format!(
+                "unknown instance mode `{s}` (expected first, expand or attributes)"
+            )),
+        }
+    }
+}
+
+/// The primitive kind of the exported mesh (glTF `mode` 0, 1 and 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Points.
+    Points,
+    /// Lines (pairs of indices).
+    Lines,
+    /// Triangles (triples of indices).
+    Triangles,
+}
+
+impl Mode {
+    /// Indices per primitive.
+    pub fn vertices(self) -> usize {
+        match self {
+            Mode::Points => 1,
+            Mode::Lines => 2,
+            Mode::Triangles => 3,
+        }
+    }
+}
+
+/// Options of [`Mesh::build`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MeshOptions {
+    /// Per-instance data handling.
+    pub instances: Instances,
+    /// The target the layout is created for (default D3D11 at 11_0).
+    pub target: Target,
+    /// Export 3-control-point patch lists as triangles instead of points.
+    pub patch_triangles: bool,
+}
+
+/// Why a mesh could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    /// `CreateInputLayout` refuses the dump's elements.
+    #[error("the input layout is refused by CreateInputLayout: {0}")]
+    Layout(String),
+    /// The input assembler refuses the binding or the draw.
+    #[error("{0}")]
+    Draw(String),
+    /// The draw is too large to export.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// Where one slot's data comes from.
+#[derive(Clone, Copy, Debug)]
+pub enum SlotSource<'a> {
+    /// Buffer bytes.
+    Binary(&'a [u8]),
+    /// Values printed by a text dump.
+    Text(&'a TextVertices),
+}
+
+/// One bound vertex-buffer slot of a [`MeshInput`].
+#[derive(Clone, Copy, Debug)]
+pub struct InputSlot<'a> {
+    /// Slot number.
+    pub slot: u32,
+    /// Stride.
+    pub stride: u32,
+    /// Bind offset.
+    pub offset: u32,
+    /// Data.
+    pub data: SlotSource<'a>,
+    /// File name for messages.
+    pub file: &'a str,
+}
+
+/// Everything [`Mesh::build`] needs: elements, slots, index buffer, topology, draw.
+#[derive(Clone, Debug)]
+pub struct MeshInput<'a> {
+    /// Element descriptions (offsets resolved by `CreateInputLayout`).
+    pub elements: &'a [InputElementDesc],
+    /// Attribute names per element (remapped semantics), `None` for the element's own.
+    pub names: Vec<Option<(String, u32)>>,
+    /// Bound slots.
+    pub slots: Vec<InputSlot<'a>>,
+    /// Index buffer (indexed draws) and its file name.
+    pub index: Option<(IndexBufferBinding<'a>, &'a str)>,
+    /// Topology.
+    pub topology: Topology,
+    /// The draw call.
+    pub draw: DrawCall<'a>,
+    /// Source files (recorded in the exported extras).
+    pub files: Vec<String>,
+}
+
+/// One exported attribute: a layout element's lanes, per vertex or per instance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attribute {
+    /// Index of the element in [`Mesh::layout`].
+    pub element: usize,
+    /// Semantic name the attribute is named after (a remapped name when the dump has one).
+    pub semantic: String,
+    /// Semantic index it is named after.
+    pub semantic_index: u32,
+    /// The element's format.
+    pub format: Format,
+    /// Four 32-bit register lanes per vertex (or per instance): exactly what the input
+    /// assembler delivers (defaults in the lanes the format lacks).
+    pub values: Vec<[u32; 4]>,
+}
+
+impl Attribute {
+    /// The component kind of the lanes (the format's first present component).
+    pub fn kind(&self) -> Kind {
+        self.format
+            .info()
+            .and_then(|i| i.first_kind())
+            .unwrap_or(Kind::Float)
+    }
+
+    /// Lanes the format supplies from memory (1–4; a 3-component format gives 3).
+    pub fn components(&self) -> usize {
+        self.format.info().map_or(4, |i| {
+            let m = i.lane_mask();
+            (8 - m.leading_zeros() as usize).max(1)
+        })
+    }
+}
+
+/// One vertex-buffer slot as the capture bound it (recorded for import).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotInfo {
+    /// Slot number.
+    pub slot: u32,
+    /// Stride.
+    pub stride: u32,
+    /// Bind offset.
+    pub offset: u32,
+}
+
+/// An indexed mesh built from one draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mesh {
+    /// Primitive kind.
+    pub mode: Mode,
+    /// The draw's topology.
+    pub topology: Topology,
+    /// Element number of mesh vertex 0 (when [`Mesh::vertex_elements`] is `None`).
+    pub vertex_base: u32,
+    /// Number of mesh vertices.
+    pub vertex_count: u32,
+    /// Element number of each mesh vertex, when they are not a range.
+    pub vertex_elements: Option<Vec<u32>>,
+    /// Mesh-vertex indices, [`Mode::vertices`] per primitive.
+    pub indices: Vec<u32>,
+    /// Per-vertex attributes (per-instance elements too under [`Instances::First`], as
+    /// constant attributes), in layout order.
+    pub attributes: Vec<Attribute>,
+    /// Per-instance attributes (one value per instance) under [`Instances::Expand`] and
+    /// [`Instances::Attributes`].
+    pub instance_attributes: Vec<Attribute>,
+    /// Instances exported (1 under [`Instances::First`]).
+    pub instance_count: u32,
+    /// The instance mode used.
+    pub instances: Instances,
+    /// The created layout's elements (offsets resolved).
+    pub layout: Vec<LayoutElement>,
+    /// The elements as the dump described them.
+    pub descs: Vec<InputElementDesc>,
+    /// Slots.
+    pub slots: Vec<SlotInfo>,
+    /// The index format of the draw, if indexed.
+    pub index_format: Option<IndexFormat>,
+    /// The draw call, as text (`draw_indexed,index_count=36,start_index=0,base_vertex=0`).
+    pub draw: String,
+    /// Source files.
+    pub files: Vec<String>,
+    /// What the builder doubted: data read past the buffers, missing text values.
+    pub warnings: Vec<String>,
+}
+
+/// The layout's elements (kept behind one helper while the layout type's fields change).
+fn layout_elements(layout: &InputLayout) -> &[LayoutElement] {
+    &layout.elements
+}
+
+/// A draw call as the command line's `--draw` spells it.
+pub fn draw_text(call: &DrawCall<'_>) -> String {
+    match *call {
+        DrawCall::Draw {
+            vertex_count,
+            start_vertex,
+        } => format!("draw,vertex_count={vertex_count},start_vertex={start_vertex}"),
+        DrawCall::DrawIndexed {
+            index_count,
+            start_index,
+            base_vertex,
+        } => format!(
+            "draw_indexed,index_count={index_count},start_index={start_index},base_vertex={base_vertex}"
+        ),
+        DrawCall::DrawInstanced {
+            vertex_count_per_instance,
+            instance_count,
+            start_vertex,
+            start_instance,
+        } => format!(
+            "draw_instanced,vertex_count_per_instance={vertex_count_per_instance},instance_count={instance_count},start_vertex={start_vertex},start_instance={start_instance}"
+        ),
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance,
+            instance_count,
+            start_index,
+            base_vertex,
+            start_instance,
+        } => format!(
+            "draw_indexed_instanced,index_count_per_instance={index_count_per_instance},instance_count={instance_count},start_index={start_index},base_vertex={base_vertex},start_instance={start_instance}"
+        ),
+        ref other => other.name().to_string(),
+    }
+}
+
+impl Mesh {
+    /// Builds the mesh of a capture's draw.
+    ///
+    /// ```no_run
+    /// use inlay::capture::load_dump;
+    /// use inlay::mesh::{Mesh, MeshOptions};
+    /// let capture = load_dump("Mona-vb0=12345678.txt".as_ref()).unwrap();
+    /// let mesh = Mesh::from_capture(&capture, &MeshOptions::default()).unwrap();
+    /// let mut glb = Vec::new();
+    /// inlay::mesh::gltf::write_glb(&mesh, &mut glb).unwrap();
+    /// ```
+    pub fn from_capture(capture: &Capture, options: &MeshOptions) -> Result<Mesh, MeshError> {
+        Mesh::build(&input_of(capture), options)
+    }
+
+    /// Builds the mesh of a draw.
+    pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
+        let target = options.target;
+        let created = layout_without_shader(&target, input.elements);
+        let Some(layout) = created.layout.as_ref() else {
+            let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
+            return Err(MeshError::Layout(msgs.join("; ")));
+        };
+        let elements = layout_elements(layout);
+        let mut warnings = Vec::new();
+        let mut ia = InputAssembler::new(layout, target);
+        for s in &input.slots {
+            if let SlotSource::Binary(data) = s.data {
+                ia.set_vertex_buffer(
+                    s.slot,
+                    Some(VertexBufferBinding {
+                        data,
+                        stride: s.stride,
+                        offset: s.offset,
+                    }),
+                )
+                .map_err(|e| MeshError::Draw(format!("{}: {e}", s.file)))?;
+            } else if s.stride > crate::assembler::binding::MAX_VERTEX_STRIDE {
+                return Err(MeshError::Draw(format!(
+                    "{}: stride {} exceeds the 2048-byte maximum (spec §8.19.3)",
+                    s.file, s.stride
+                )));
+            }
+        }
+        if let Some((ib, file)) = &input.index {
+            ia.set_index_buffer(Some(*ib))
+                .map_err(|e| MeshError::Draw(format!("{file}: {e}")))?;
+        }
+        ia.set_topology(input.topology)
+            .map_err(|e| MeshError::Draw(format!("{e}; say the topology (--topology)")))?;
+        let draw = ia
+            .draw(&input.draw)
+            .map_err(|e| MeshError::Draw(e.to_string()))?;
+        // The draw-time validation of the bound state (issue 17: reading data that is not
+        // there is a warning, never silent): unbound slots, strides too small, instances
+        // past a buffer, index buffers missing or too short. A text slot is not bound (its
+        // values come from the dump's text), and the per-vertex reads of a binary slot are
+        // counted below over the vertices actually exported, so those are left to the
+        // checks further down.
+        let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
+            .map_err(|e| MeshError::Draw(e.to_string()))?;
+        for w in &report.warnings {
+            let source = w
+                .slot
+                .and_then(|slot| input.slots.iter().find(|s| s.slot == slot));
+            let per_vertex = w.slot.is_some_and(|slot| {
+                elements
+                    .iter()
+                    .any(|e| e.slot == slot && e.class == InputClass::PerVertex)
+            });
+            let covered = match (w.check, source.map(|s| &s.data)) {
+                (_, Some(SlotSource::Text(_))) => true,
+                (DrawCheck::VertexBufferTooSmall | DrawCheck::IndexPastVertexData, Some(_)) => {
+                    per_vertex
+                }
+                _ => false,
+            };
+            if !covered {
+                warnings.push(w.to_string());
+            }
+        }
+        let params = *draw.params();
+        if params.count as u64 > MAX_POSITIONS {
+            return Err(MeshError::TooLarge(format!(
+                "the draw has {} vertices per instance; at most {MAX_POSITIONS} are exported",
+                params.count
+            )));
+        }
+        // The walk of instance 0: element numbers per position, primitives.
+        let mut elems: Vec<u32> = Vec::with_capacity(params.count as usize);
+        let mut prims: Vec<u32> = Vec::new();
+        let topology = input.topology;
+        let mode = match topology {
+            Topology::LineList
+            | Topology::LineStrip
+            | Topology::LineListAdj
+            | Topology::LineStripAdj => Mode::Lines,
+            Topology::TriangleList
+            | Topology::TriangleStrip
+            | Topology::TriangleListAdj
+            | Topology::TriangleStripAdj => Mode::Triangles,
+            Topology::PatchList(3) if options.patch_triangles => Mode::Triangles,
+            _ => Mode::Points,
+        };
+        let pick: &[usize] = match topology {
+            Topology::LineListAdj | Topology::LineStripAdj => &[1, 2],
+            Topology::TriangleListAdj | Topology::TriangleStripAdj => &[0, 2, 4],
+            Topology::PatchList(3) if options.patch_triangles => &[0, 1, 2],
+            _ => &[],
+        };
+        let mut pa = PrimitiveAssembler::new(topology);
+        let emit = |p: crate::assembler::Primitive, elems: &[u32], prims: &mut Vec<u32>| {
+            let v = p.vertices();
+            if pick.is_empty() {
+                if mode == Mode::Points {
+                    prims.extend(v.iter().map(|&q| elems[q as usize]));
+                } else {
+                    prims.extend(v.iter().take(mode.vertices()).map(|&q| elems[q as usize]));
+                }
+            } else {
+                prims.extend(pick.iter().map(|&k| elems[v[k] as usize]));
+            }
+        };
+        if params.instance_count > 0 {
+            for step in draw.walk() {
+                if step.instance_id() != 0 {
+                    break;
+                }
+                if let WalkStep::Vertex { vertex_index, .. } = step {
+                    elems.push(vertex_index);
+                }
+                for p in pa.step(&step).into_iter().flatten() {
+                    emit(p, &elems, &mut prims);
+                }
+            }
+            if let Some(p) = pa.finish() {
+                emit(p, &elems, &mut prims);
+            }
+        } else {
+            warnings.push("the draw has no instances: the mesh is empty".to_string());
+        }
+        // Mesh vertices: the range of element numbers the draw fetched, or (spread out) the
+        // distinct ones.
+        let (lo, hi) = elems
+            .iter()
+            .fold((u32::MAX, 0u32), |(a, b), &e| (a.min(e), b.max(e)));
+        let (vertex_base, vertex_count, vertex_elements, indices) = if elems.is_empty() {
+            (0, 0, None, Vec::new())
+        } else if ((hi - lo) as u64) < 4 * elems.len() as u64 + 1024 {
+            let indices = prims.iter().map(|&e| e - lo).collect();
+            (lo, hi - lo + 1, None, indices)
+        } else {
+            let mut list = elems.clone();
+            list.sort_unstable();
+            list.dedup();
+            warnings.push(format!(
+                "the draw's element numbers spread from {lo} to {hi} for {} vertices; only the {} \
+                 vertices used are written, so import will not rebuild the buffer's layout byte for byte",
+                elems.len(),
+                list.len()
+            ));
+            let indices = prims
+                .iter()
+                .map(|e| list.binary_search(e).unwrap_or(0) as u32)
+                .collect();
+            (0, list.len() as u32, Some(list), indices)
+        };
+        // Per-vertex data: the fast fetch for bound slots, text values for text slots.
+        let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS
+            as u32)
+            .map(|s| ia.vertex_buffer(s).copied())
+            .collect();
+        let plan = FetchPlan::new(layout, &bindings).map_err(|e| MeshError::Draw(e.to_string()))?;
+        let instance_count = match options.instances {
+            Instances::First => params.instance_count.min(1),
+            _ => {
+                if params.instance_count > MAX_INSTANCES {
+                    return Err(MeshError::TooLarge(format!(
+                        "{} instances; at most {MAX_INSTANCES} are exported one by one (use --instances first)",
+                        params.instance_count
+                    )));
+                }
+                params.instance_count
+            }
+        };
+        let n = vertex_count as usize;
+        let mut per_vertex: Vec<Vec<[u32; 4]>> = (0..elements.len())
+            .map(|e| {
+                if elements[e].class == InputClass::PerVertex {
+                    vec![[0u32; 4]; n]
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        {
+            let mut outs: Vec<&mut [[u32; 4]]> =
+                per_vertex.iter_mut().map(|v| v.as_mut_slice()).collect();
+            // Per-instance outputs are empty: give them a one-row scratch each.
+            let mut scratch: Vec<Vec<[u32; 4]>> = Vec::new();
+            let empty: Vec<usize> = outs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.is_empty())
+                .map(|(i, _)| i)
+                .collect();
+            if !empty.is_empty() && n > 0 {
+                scratch = empty.iter().map(|_| vec![[0u32; 4]; n]).collect();
+            }
+            let mut scratch_iter = scratch.iter_mut();
+            for i in empty {
+                if let Some(s) = scratch_iter.next() {
+                    outs[i] = s.as_mut_slice();
+                }
+            }
+            let vertices = match &vertex_elements {
+                None => Vertices::Range {
+                    first: vertex_base,
+                    count: vertex_count,
+                },
+                Some(list) => Vertices::Indexed {
+                    indices: list,
+                    base_vertex: 0,
+                },
+            };
+            if n > 0 {
+                plan.fetch_elements(vertices, Instance::default(), &mut outs)
+                    .map_err(|e| MeshError::Draw(e.to_string()))?;
+            }
+        }
+        let element_of = |k: usize| -> u32 {
+            match &vertex_elements {
+                None => vertex_base.wrapping_add(k as u32),
+                Some(l) => l[k],
+            }
+        };
+        // Reads past the data and missing text values are warnings, never silent.
+        for s in &input.slots {
+            let slot_elements: Vec<usize> = (0..elements.len())
+                .filter(|&e| {
+                    elements[e].slot == s.slot && elements[e].class == InputClass::PerVertex
+                })
+                .collect();
+            if slot_elements.is_empty() {
+                continue;
+            }
+            match s.data {
+                SlotSource::Binary(data) => {
+                    let extent = slot_elements
+                        .iter()
+                        .map(|&e| elements[e].end())
+                        .max()
+                        .unwrap_or(0);
+                    let held = if s.stride == 0 {
+                        if (s.offset as u64 + extent) <= data.len() as u64 {
+                            u64::MAX
+                        } else {
+                            0
+                        }
+                    } else {
+                        let avail = (data.len() as u64).saturating_sub(s.offset as u64);
+                        if avail >= extent {
+                            (avail - extent) / s.stride as u64 + 1
+                        } else {
+                            0
+                        }
+                    };
+                    let past: Vec<u32> = (0..n)
+                        .map(element_of)
+                        .filter(|&e| e as u64 >= held)
+                        .collect();
+                    if let Some(first) = past.first() {
+                        warnings.push(format!(
+                            "{}: {} of the draw's vertices read past the buffer's {} whole vertices \
+                             (first: element number {first}); they read as zero, as the input \
+                             assembler reads out-of-bounds data (spec §8.19.2)",
+                            s.file,
+                            past.len(),
+                            held.min(u32::MAX as u64)
+                        ));
+                    }
+                }
+                SlotSource::Text(text) => {
+                    let mut missing = 0u64;
+                    let mut first_missing = None;
+                    for &e in &slot_elements {
+                        let oob = elements[e]
+                            .format
+                            .info()
+                            .map_or([0; 4], crate::convert::out_of_bounds);
+                        for (k, row) in per_vertex[e].iter_mut().enumerate() {
+                            match text.get(e, element_of(k)) {
+                                Some(v) => *row = v,
+                                None => {
+                                    missing += 1;
+                                    first_missing.get_or_insert((k, e));
+                                    *row = oob;
+                                }
+                            }
+                        }
+                    }
+                    if let Some((k, e)) = first_missing {
+                        warnings.push(format!(
+                            "{}: {missing} element values the draw reads are not in the text dump \
+                             (first: vertex {} element[{e}] {}); they read as out-of-bounds data does (zero)",
+                            s.file,
+                            element_of(k),
+                            elements[e].semantic_name
+                        ));
+                    }
+                }
+            }
+        }
+        // Per-instance data.
+        let instance_values = |e: usize, id: u32| -> [u32; 4] {
+            let le = &elements[e];
+            let slot = input.slots.iter().find(|s| s.slot == le.slot);
+            let number = Instance {
+                id,
+                start: params.start_instance,
+            }
+            .element_index(le.step_rate);
+            match slot.map(|s| s.data) {
+                Some(SlotSource::Text(t)) => t.get(e, number).unwrap_or_else(|| {
+                    le.format
+                        .info()
+                        .map_or([0; 4], crate::convert::out_of_bounds)
+                }),
+                _ => {
+                    let mut one = [[0u32; 4]; 1];
+                    let mut outs: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; 1]; elements.len()];
+                    {
+                        let mut refs: Vec<&mut [[u32; 4]]> =
+                            outs.iter_mut().map(|v| v.as_mut_slice()).collect();
+                        let _ = plan.fetch_elements(
+                            Vertices::Range { first: 0, count: 1 },
+                            Instance {
+                                id,
+                                start: params.start_instance,
+                            },
+                            &mut refs,
+                        );
+                    }
+                    one[0] = outs[e][0];
+                    one[0]
+                }
+            }
+        };
+        let names = |e: usize| -> (String, u32) {
+            input.names.get(e).cloned().flatten().unwrap_or_else(|| {
+                (
+                    elements[e].semantic_name.clone(),
+                    elements[e].semantic_index,
+                )
+            })
+        };
+        let mut attributes = Vec::new();
+        let mut instance_attributes = Vec::new();
+        for (e, le) in elements.iter().enumerate() {
+            let (semantic, semantic_index) = names(e);
+            if le.class == InputClass::PerVertex {
+                attributes.push(Attribute {
+                    element: e,
+                    semantic,
+                    semantic_index,
+                    format: le.format,
+                    values: std::mem::take(&mut per_vertex[e]),
+                });
+            } else if options.instances == Instances::First {
+                let v = if instance_count > 0 {
+                    instance_values(e, 0)
+                } else {
+                    [0; 4]
+                };
+                attributes.push(Attribute {
+                    element: e,
+                    semantic,
+                    semantic_index,
+                    format: le.format,
+                    values: vec![v; n],
+                });
+            } else {
+                instance_attributes.push(Attribute {
+                    element: e,
+                    semantic,
+                    semantic_index,
+                    format: le.format,
+                    values: (0..instance_count)
+                        .map(|id| instance_values(e, id))
+                        .collect(),
+                });
+            }
+        }
+        Ok(Mesh {
+            mode,
+            topology,
+            vertex_base,
+            vertex_count,
+            vertex_elements,
+            indices,
+            attributes,
+            instance_attributes,
+            instance_count: instance_count.max(1),
+            instances: options.instances,
+            layout: elements.to_vec(),
+            descs: input.elements.to_vec(),
+            slots: input
+                .slots
+                .iter()
+                .map(|s| SlotInfo {
+                    slot: s.slot,
+                    stride: s.stride,
+                    offset: s.offset,
+                })
+                .collect(),
+            index_format: input.index.as_ref().map(|(ib, _)| ib.format),
+            draw: draw_text(&input.draw),
+            files: input.files.clone(),
+            warnings,
+        })
+    }
+}
+
+/// The [`MeshInput`] of a capture.
+pub fn input_of(capture: &Capture) -> MeshInput<'_> {
+    MeshInput {
+        elements: &capture.elements,
+        names: capture.remapped.clone(),
+        slots: capture
+            .slots
+            .iter()
+            .map(|s| InputSlot {
+                slot: s.slot,
+                stride: s.stride,
+                offset: s.offset,
+                data: match &s.data {
+                    SlotData::Binary(b) => SlotSource::Binary(b),
+                    SlotData::Text(t) => SlotSource::Text(t),
+                },
+                file: s.source.to_str().unwrap_or("?"),
+            })
+            .collect(),
+        index: capture.index.as_ref().map(|i| {
+            (
+                IndexBufferBinding {
+                    data: &i.data,
+                    format: i.format,
+                    offset: i.offset,
+                },
+                i.source.to_str().unwrap_or("?"),
+            )
+        }),
+        topology: capture.topology,
+        draw: capture.draw_call(),
+        files: capture
+            .sources
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+    }
+}
+
+/// The file kinds [`export`] writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Binary glTF.
+    Glb,
+    /// glTF JSON with a `.bin` beside it.
+    Gltf,
+    /// Wavefront OBJ.
+    Obj,
+    /// Stanford PLY (binary little-endian).
+    Ply,
+}
+
+impl FileKind {
+    /// The kind a file name's extension names.
+    pub fn from_path(path: &std::path::Path) -> Option<FileKind> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "glb" => Some(FileKind::Glb),
+            "gltf" => Some(FileKind::Gltf),
+            "obj" => Some(FileKind::Obj),
+            "ply" => Some(FileKind::Ply),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Glb => "glb",
+            FileKind::Gltf => "gltf",
+            FileKind::Obj => "obj",
+            FileKind::Ply => "ply",
+        })
+    }
+}
+
+/// Writes `mesh` to `path` in the format its extension names (`.glb`, `.gltf` with a `.bin`
+/// beside it, `.obj`, `.ply`). Files are written directly; the command line adds temporary
+/// files and overwrite protection on top.
+pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<()> {
+    use std::io::{BufWriter, Error, ErrorKind, Write};
+    let kind = FileKind::from_path(path).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{}: the extension must be .glb, .gltf, .obj or .ply",
+                path.display()
+            ),
+        )
+    })?;
+    let mut out = BufWriter::new(std::fs::File::create(path)?);
+    match kind {
+        FileKind::Glb => gltf::write_glb(mesh, &mut out)?,
+        FileKind::Gltf => {
+            let bin = path.with_extension("bin");
+            let uri = bin
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("mesh.bin")
+                .to_string();
+            let mut b = BufWriter::new(std::fs::File::create(&bin)?);
+            gltf::write_gltf(mesh, &mut out, &mut b, &uri)?;
+            b.flush()?;
+        }
+        FileKind::Obj => obj::write_obj(mesh, &mut out)?,
+        FileKind::Ply => ply::write_ply(mesh, &mut out)?,
+    }
+    out.flush()
+}

@@ -1,0 +1,110 @@
+//! Wavefront OBJ: positions (`v`), texture coordinates (`vt`, TEXCOORD0), normals (`vn`,
+//! NORMAL0) and `f`/`l`/`p` elements with 1-based indices.
+//!
+//! OBJ has no place for other attributes or per-instance data: only the first instance is
+//! written, and every element other than POSITION0, NORMAL0 and TEXCOORD0 is left out (a
+//! comment line names each). Floats are written in Rust's shortest round-trip form;
+//! NaN/infinite values are written as 0 and counted in a comment.
+
+use std::io::{self, Write};
+
+use super::{Attribute, Mesh, Mode};
+use crate::format::Kind;
+
+/// The attribute with `semantic` (case-insensitive) and `index`.
+pub(crate) fn find<'m>(mesh: &'m Mesh, semantic: &str, index: u32) -> Option<&'m Attribute> {
+    mesh.attributes
+        .iter()
+        .find(|a| a.semantic.eq_ignore_ascii_case(semantic) && a.semantic_index == index)
+}
+
+/// Lane `l` of a value as a float, and whether it was finite.
+pub(crate) fn lane_f32(a: &Attribute, v: &[u32; 4], l: usize) -> (f32, bool) {
+    let x = match a.kind() {
+        Kind::Uint => v[l] as f32,
+        Kind::Sint => v[l] as i32 as f32,
+        _ => f32::from_bits(v[l]),
+    };
+    if x.is_finite() {
+        (x, true)
+    } else {
+        (0.0, false)
+    }
+}
+
+/// Writes `mesh` as OBJ text.
+pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+    let position = find(mesh, "POSITION", 0).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the layout has no POSITION element: OBJ needs positions (export to .glb to keep every element)",
+        )
+    })?;
+    let normal = find(mesh, "NORMAL", 0);
+    let tex = find(mesh, "TEXCOORD", 0);
+    let mut w = io::BufWriter::with_capacity(1 << 16, out);
+    writeln!(
+        w,
+        "# written by inlay: {} vertices, draw {}",
+        mesh.vertex_count, mesh.draw
+    )?;
+    for a in &mesh.attributes {
+        let used = [Some(position), normal, tex]
+            .iter()
+            .flatten()
+            .any(|u| u.element == a.element);
+        if !used {
+            writeln!(
+                w,
+                "# element {}{} {} not written (OBJ has no place for it)",
+                a.semantic, a.semantic_index, a.format
+            )?;
+        }
+    }
+    let mut non_finite = 0u64;
+    let mut line = String::with_capacity(96);
+    use std::fmt::Write as _;
+    for (tag, attr, comps) in [("v", Some(position), 3), ("vt", tex, 2), ("vn", normal, 3)] {
+        let Some(a) = attr else { continue };
+        for v in &a.values {
+            line.clear();
+            line.push_str(tag);
+            for l in 0..comps {
+                let (x, ok) = lane_f32(a, v, l);
+                non_finite += !ok as u64;
+                let _ = write!(line, " {x}");
+            }
+            line.push('\n');
+            w.write_all(line.as_bytes())?;
+        }
+    }
+    let (tag, n) = match mesh.mode {
+        Mode::Points => ("p", 1),
+        Mode::Lines => ("l", 2),
+        Mode::Triangles => ("f", 3),
+    };
+    for p in mesh.indices.chunks_exact(n) {
+        line.clear();
+        line.push_str(tag);
+        for &i in p {
+            let k = i as u64 + 1;
+            match (
+                tex.is_some(),
+                normal.is_some(),
+                mesh.mode == Mode::Triangles,
+            ) {
+                (true, true, true) => write!(line, " {k}/{k}/{k}"),
+                (false, true, true) => write!(line, " {k}//{k}"),
+                (true, false, true) => write!(line, " {k}/{k}"),
+                _ => write!(line, " {k}"),
+            }
+            .expect("writing to a String");
+        }
+        line.push('\n');
+        w.write_all(line.as_bytes())?;
+    }
+    if non_finite > 0 {
+        writeln!(w, "# {non_finite} NaN or infinite values written as 0")?;
+    }
+    w.flush()
+}
