@@ -21,13 +21,7 @@ fn root() -> PathBuf {
 fn fresh_examples(name: &str) -> PathBuf {
     let dir = scratch(name);
     let ex = dir.join("examples");
-    std::fs::create_dir_all(&ex).unwrap();
-    for e in std::fs::read_dir(root().join("examples")).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_file() {
-            std::fs::copy(e.path(), ex.join(e.file_name())).unwrap();
-        }
-    }
+    copy_tree(&root().join("examples"), &ex);
     copy_tree(&root().join("conformance"), &dir.join("conformance"));
     copy_tree(&root().join("profiles"), &dir.join("profiles"));
     ex
