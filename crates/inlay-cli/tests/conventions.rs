@@ -132,12 +132,12 @@ fn every_readme_command_works_in_a_fresh_clone() {
             "README command failed: {}\n--- stdout\n{stdout}--- stderr\n{stderr}",
             words.join(" ")
         );
+        // Every skipped case says why (the suite's own cases need no corpus today; the
+        // reasons themselves are pinned by `conform_prints_skip_reasons`).
         if words.get(1).is_some_and(|w| w == "conform") {
-            assert!(stdout.contains(": skipped: shader file "), "{stdout}");
-            assert!(
-                stdout.contains("set INLAY_CORPUS to the corpus folder"),
-                "{stdout}"
-            );
+            for line in stdout.lines().filter(|l| l.contains("skipped")) {
+                assert!(line.contains(": skipped: "), "{stdout}");
+            }
         }
     }
     let _ = std::fs::remove_dir_all(ex.parent().unwrap());

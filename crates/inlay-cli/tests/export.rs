@@ -629,7 +629,7 @@ fn export_of_a_bare_name_in_the_current_folder() {
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
     assert!(
-        r.stderr.contains("4 vertices, 2 triangles"),
+        r.stdout.contains("4 vertices, 2 triangles"),
         "{}",
         r.transcript
     );

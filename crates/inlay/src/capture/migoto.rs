@@ -745,7 +745,8 @@ fn partners(paths: &[PathBuf]) -> Result<Partners, CaptureError> {
                 // `read_dir(".")` yields `./NAME` for a bare `NAME`: the file named is the
                 // same file name in the same folder, not the same path spelling.
                 if f.file_name() == p.file_name()
-                    || !f.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")) {
+                    || !f.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+                {
                     continue;
                 }
                 let same_draw = match role(&f) {

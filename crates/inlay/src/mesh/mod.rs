@@ -23,8 +23,8 @@
 use std::fmt;
 
 use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::assembler::validate::DrawCheck;
+use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::capture::{Capture, SlotData, TextVertices};
 use crate::element::InputElementDesc;
 use crate::fetch::{FetchPlan, Instance, Vertices};
