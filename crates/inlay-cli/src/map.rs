@@ -528,6 +528,20 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
 }
 
 /// Runs `inlay map`.
+/// What `inlay map` draws for a resolved layout whose slots have the given strides: the
+/// uncoloured terminal picture and the SVG (used by `inlay view`).
+pub(crate) fn pictures(
+    layout: &InputLayout,
+    strides: &[(u32, u32)],
+    title: &str,
+) -> (String, String) {
+    let maps = build(layout, None, strides);
+    (
+        text_picture(layout, &maps, Style::PLAIN),
+        svg_picture(layout, &maps, title),
+    )
+}
+
 pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let (all, per) = parse_strides(&args.stride)?;
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
