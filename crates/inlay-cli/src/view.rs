@@ -11,6 +11,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -80,12 +81,35 @@ pub struct ViewArgs {
     pub target: TargetArgs,
 }
 
-fn b64_u32(values: impl Iterator<Item = u32>) -> String {
-    let mut bytes = Vec::new();
-    for v in values {
-        bytes.extend_from_slice(&v.to_le_bytes());
+/// Where the page's arrays go: base64 strings in the JSON (a self-contained page), or one
+/// binary blob the page fetches (`/data.bin` from the server), referenced by
+/// `{"offset", "length"}` in bytes.
+pub enum Arrays {
+    /// Base64 in the JSON.
+    Embedded,
+    /// Appended to this blob.
+    Blob(Vec<u8>),
+}
+
+impl Arrays {
+    fn put(&mut self, values: impl Iterator<Item = u32>) -> Value {
+        match self {
+            Arrays::Embedded => {
+                let mut bytes = Vec::new();
+                for v in values {
+                    bytes.extend_from_slice(&v.to_le_bytes());
+                }
+                Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
+            }
+            Arrays::Blob(blob) => {
+                let offset = blob.len();
+                for v in values {
+                    blob.extend_from_slice(&v.to_le_bytes());
+                }
+                json!({"offset": offset, "length": blob.len() - offset})
+            }
+        }
     }
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 fn kind_name(k: Kind) -> &'static str {
@@ -103,7 +127,7 @@ fn kind_name(k: Kind) -> &'static str {
 /// Attribute `data` is the register bits the input assembler delivers (four little-endian
 /// `u32` lanes per mesh vertex, base64); `lanes` are the lanes `decode` prints (the format's
 /// components); `kind` says how `decode` prints them (`uint`, `sint`, else as `f32`).
-pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str) -> Value {
+pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut Arrays) -> Value {
     let creation = validation::layout_without_shader(&options.target, &mesh.descs);
     let mut report = Vec::new();
     for d in &creation.diagnostics {
@@ -151,7 +175,7 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str) -> Value {
                 "format": a.format.name().unwrap_or("?"),
                 "kind": kind_name(a.kind()),
                 "lanes": (0..4).filter(|l| mask & (1 << l) != 0).collect::<Vec<u32>>(),
-                "data": b64_u32(a.values.iter().flatten().copied()),
+                "data": arrays.put(a.values.iter().flatten().copied()),
             })
         })
         .collect();
@@ -167,8 +191,9 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str) -> Value {
         "draw": mesh.draw,
         "vertex_count": mesh.vertex_count,
         "vertex_base": mesh.vertex_base,
-        "vertex_elements": mesh.vertex_elements.as_ref().map(|v| b64_u32(v.iter().copied())),
-        "indices": b64_u32(mesh.indices.iter().copied()),
+        "vertex_elements": mesh.vertex_elements.as_ref().map(|v| arrays.put(v.iter().copied())),
+        "indices": arrays.put(mesh.indices.iter().copied()),
+        "blob": matches!(arrays, Arrays::Blob(_)).then_some("data.bin"),
         "instance_count": mesh.instance_count,
         "attributes": attributes,
         "position": position,
@@ -226,8 +251,8 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         .first()
         .and_then(|p| p.file_name())
         .map_or_else(|| "inlay view".into(), |n| n.to_string_lossy().into_owned());
-    let html = page(&page_data(&mesh, &options, &title));
     if let Some(out) = &args.output {
+        let html = page(&page_data(&mesh, &options, &title, &mut Arrays::Embedded));
         let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
@@ -240,12 +265,24 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         .map_err(CliError::stdout)?;
         return Ok(0);
     }
-    serve(&html, args.port.unwrap_or(0), args.open, stdout)
+    // Served, the arrays travel as binary (no base64 to parse): a 1M-vertex page paints fast.
+    let mut blob = Arrays::Blob(Vec::new());
+    let html = page(&page_data(&mesh, &options, &title, &mut blob));
+    let Arrays::Blob(blob) = blob else {
+        unreachable!("built as a blob above")
+    };
+    serve(&html, &blob, args.port.unwrap_or(0), args.open, stdout)
 }
 
 /// Serves `html` at `/` on 127.0.0.1 until the process is stopped: one blocking connection at
 /// a time, GET and HEAD only, `Connection: close`.
-fn serve(html: &str, port: u16, open: bool, stdout: &mut dyn Write) -> Result<u8, CliError> {
+fn serve(
+    html: &str,
+    blob: &[u8],
+    port: u16,
+    open: bool,
+    stdout: &mut dyn Write,
+) -> Result<u8, CliError> {
     let listener = TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| CliError::io(format!("cannot listen on 127.0.0.1:{port}"), e))?;
     let addr = listener
@@ -257,12 +294,19 @@ fn serve(html: &str, port: u16, open: bool, stdout: &mut dyn Write) -> Result<u8
     if open {
         open_browser(&url);
     }
+    // One thread per connection: a browser's idle preconnected socket must not hold up the
+    // request behind it.
+    let page: Arc<(Vec<u8>, Vec<u8>)> = Arc::new((html.as_bytes().to_vec(), blob.to_vec()));
     for conn in listener.incoming() {
         match conn {
             Ok(stream) => {
-                if let Err(e) = respond(stream, html) {
-                    eprintln!("warning: {url}: a request failed: {e}");
-                }
+                let page = Arc::clone(&page);
+                let url = url.clone();
+                std::thread::spawn(move || {
+                    if let Err(e) = respond(stream, &page.0, &page.1) {
+                        eprintln!("warning: {url}: a request failed: {e}");
+                    }
+                });
             }
             Err(e) => eprintln!("warning: {url}: cannot accept a connection: {e}"),
         }
@@ -270,7 +314,7 @@ fn serve(html: &str, port: u16, open: bool, stdout: &mut dyn Write) -> Result<u8
     Ok(0)
 }
 
-fn respond(stream: TcpStream, html: &str) -> std::io::Result<()> {
+fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
     let mut first = String::new();
@@ -286,14 +330,19 @@ fn respond(stream: TcpStream, html: &str) -> std::io::Result<()> {
     let method = parts.next().unwrap_or("");
     let path = parts.next().unwrap_or("");
     let (status, body, kind): (&str, &[u8], &str) = match (method, path) {
-        ("GET" | "HEAD", "/" | "/index.html") => ("200 OK", html.as_bytes(), "text/html"),
-        ("GET" | "HEAD", _) => ("404 Not Found", b"not found\n", "text/plain"),
-        _ => ("405 Method Not Allowed", b"GET only\n", "text/plain"),
+        ("GET" | "HEAD", "/" | "/index.html") => ("200 OK", html, "text/html; charset=utf-8"),
+        ("GET" | "HEAD", "/data.bin") => ("200 OK", blob, "application/octet-stream"),
+        ("GET" | "HEAD", _) => ("404 Not Found", b"not found\n", "text/plain; charset=utf-8"),
+        _ => (
+            "405 Method Not Allowed",
+            b"GET only\n",
+            "text/plain; charset=utf-8",
+        ),
     };
     let mut out = stream;
     write!(
         out,
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}; charset=utf-8\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
          Cache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
     )?;

@@ -257,15 +257,45 @@ fn serves_the_same_page() {
         write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
         let mut resp = Vec::new();
         s.read_to_end(&mut resp).unwrap();
-        String::from_utf8(resp).unwrap()
+        let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let body = resp.split_off(split + 4);
+        (String::from_utf8(resp).unwrap(), body)
     };
-    let page = get("/");
-    let missing = get("/nothing");
+    let (head, page) = get("/");
+    let (bin_head, blob) = get("/data.bin");
+    let (missing, _) = get("/nothing");
     let _ = child.kill();
     let _ = child.wait();
-    assert!(page.starts_with("HTTP/1.1 200 OK\r\n"), "{}", &page[..80]);
-    let body = &page[page.find("\r\n\r\n").unwrap() + 4..];
-    assert_eq!(body, std::fs::read_to_string(dir.join("p.html")).unwrap());
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(bin_head.starts_with("HTTP/1.1 200 OK\r\n"), "{bin_head}");
+    // The served page fetches its arrays from /data.bin; they equal the written page's.
+    let served = page_data(&String::from_utf8(page).unwrap());
+    let file = page_data(&std::fs::read_to_string(dir.join("p.html")).unwrap());
+    assert_eq!(served["blob"], "data.bin");
+    let slice = |r: &serde_json::Value| -> Vec<u32> {
+        let (o, l) = (
+            r["offset"].as_u64().unwrap() as usize,
+            r["length"].as_u64().unwrap() as usize,
+        );
+        blob[o..o + l]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (sa, fa) = (
+        served["attributes"].as_array().unwrap(),
+        file["attributes"].as_array().unwrap(),
+    );
+    assert_eq!(sa.len(), fa.len());
+    for (s, f) in sa.iter().zip(fa) {
+        assert_eq!(slice(&s["data"]), u32s(f["data"].as_str().unwrap()));
+        assert_eq!(s["name"], f["name"]);
+    }
+    assert_eq!(
+        slice(&served["indices"]),
+        u32s(file["indices"].as_str().unwrap())
+    );
+    assert_eq!(served["map_svg"], file["map_svg"]);
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
 }
 

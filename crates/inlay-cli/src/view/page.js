@@ -1,12 +1,18 @@
 // inlay view: the page's script. Plain WebGL2 and DOM, no libraries. The data block
 // (#inlay-data) is written by `inlay view` (crates/inlay-cli/src/view.rs).
 "use strict";
-(function () {
+(async function () {
+  const t0 = performance.now();
   const D = JSON.parse(document.getElementById("inlay-data").textContent);
-  const api = (window.inlayView = { ready: false, selected: -1, firstPaintMs: null, errors: [] });
+  const api = (window.inlayView = { ready: false, selected: -1, firstPaintMs: null, timings: { script: t0 } });
+  const mark = (k) => (api.timings[k] = Math.round(performance.now()));
+  mark("json");
 
   // ---- data -------------------------------------------------------------------------------
+  // Served pages fetch their arrays as one binary blob; a written page embeds them as base64.
+  const blob = D.blob ? await (await fetch(D.blob)).arrayBuffer() : null;
   function u32s(b64) {
+    if (b64 && typeof b64 === "object") return new Uint32Array(blob, b64.offset, b64.length >> 2);
     const bin = atob(b64 || "");
     const u8 = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
@@ -19,6 +25,7 @@
   });
   const indices = u32s(D.indices);
   const elements = D.vertex_elements ? u32s(D.vertex_elements) : null;
+  mark("base64");
   const elementOf = (v) => (elements ? elements[v] : (D.vertex_base + v) >>> 0);
 
   // ---- values exactly as `inlay decode` prints them -----------------------------------------
@@ -373,6 +380,7 @@
     if (api.firstPaintMs === null) {
       gl.finish();
       api.firstPaintMs = performance.now();
+      mark("paint");
     }
     api.frames = (api.frames || 0) + 1;
   }
@@ -425,8 +433,11 @@
       triIbo = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+      mark("upload");
       setColour(parseInt(colourSel.value, 10));
+      mark("colour");
       frameAll();
+      mark("frame");
     } catch (e) {
       fail("WebGL setup failed: " + e.message);
     }
