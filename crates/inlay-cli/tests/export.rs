@@ -609,3 +609,29 @@ fn readme_modder_path_round_trips_the_example_dump() {
         std::fs::read(root.join("000001-ib=3f2e1d0c-vs=9c1f3e2d7b6a5c48.buf")).unwrap()
     );
 }
+
+/// A dump named bare in the current folder (`inlay export 000001-vb0=….txt` inside the dump
+/// folder): the partner search lists the folder as `./NAME`, which once counted the named
+/// file a second time ("a second vb0 dump for one draw").
+#[test]
+fn export_of_a_bare_name_in_the_current_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/dump");
+    let out = scratch("bare-name");
+    let glb = out.join("draw.glb");
+    let r = inlay_in(
+        &root,
+        &[
+            "export",
+            "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt",
+            "--output",
+            glb.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stdout.contains("4 vertices, 2 triangles"),
+        "{}",
+        r.transcript
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -23,6 +23,7 @@
 use std::fmt;
 
 use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use crate::assembler::validate::DrawCheck;
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::capture::{Capture, SlotData, TextVertices};
 use crate::element::InputElementDesc;
@@ -342,6 +343,34 @@ impl Mesh {
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
+        // The draw-time validation of the bound state (issue 17: reading data that is not
+        // there is a warning, never silent): unbound slots, strides too small, instances
+        // past a buffer, index buffers missing or too short. A text slot is not bound (its
+        // values come from the dump's text), and the per-vertex reads of a binary slot are
+        // counted below over the vertices actually exported, so those are left to the
+        // checks further down.
+        let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
+            .map_err(|e| MeshError::Draw(e.to_string()))?;
+        for w in &report.warnings {
+            let source = w
+                .slot
+                .and_then(|slot| input.slots.iter().find(|s| s.slot == slot));
+            let per_vertex = w.slot.is_some_and(|slot| {
+                elements
+                    .iter()
+                    .any(|e| e.slot == slot && e.class == InputClass::PerVertex)
+            });
+            let covered = match (w.check, source.map(|s| &s.data)) {
+                (_, Some(SlotSource::Text(_))) => true,
+                (DrawCheck::VertexBufferTooSmall | DrawCheck::IndexPastVertexData, Some(_)) => {
+                    per_vertex
+                }
+                _ => false,
+            };
+            if !covered {
+                warnings.push(w.to_string());
+            }
+        }
         let params = *draw.params();
         if params.count as u64 > MAX_POSITIONS {
             return Err(MeshError::TooLarge(format!(
