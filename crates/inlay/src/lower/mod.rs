@@ -635,6 +635,14 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
             bb.stride = *size;
         }
     }
+    // A restrided slot none of whose elements reach the shader keeps a binding no attribute
+    // reads; stride 0 is one every target takes.
+    for bb in bindings.iter_mut() {
+        if bb.slot.is_some_and(|s| restrided.contains(&s)) && bb.source != BindingSource::Converted
+        {
+            bb.stride = 0;
+        }
+    }
     // A slot whose every attribute moved to its converted binding (or that feeds no register)
     // still exists in Direct3D; targets are happy with an unused binding.
     bindings.sort_by_key(|b| b.binding);
