@@ -7,8 +7,8 @@ reads (C/C++, JSON, TOML, C#, ...):
     python examples/blender_import_dump.py --layout LAYOUT --vb 0=FILE[,stride=N] [--vb 1=...]
         [--ib FILE[,format=R16_UINT|R32_UINT]] [--topology triangle_list] [--out OUT.blend]
 
-A dump file with its partners (3DMigoto txt/.buf, importer .fmt/.vb/.ib, RenderDoc CSV), where
-the package has `inlay.load_dump` (the library's dump readers):
+A dump file with its partners (3DMigoto txt/.buf, importer .fmt/.vb/.ib, RenderDoc CSV),
+through `inlay.load_dump` (the library's dump readers):
 
     python examples/blender_import_dump.py DUMP [--out OUT.blend]
 

@@ -19,11 +19,14 @@ in place (no copy) and each output array is allocated once.
 
 from __future__ import annotations
 
+import os
+
 from . import _inlay
 from ._inlay import (
     CreateError,
     Diagnostic,
     DrawError,
+    DumpError,
     InputLayout,
     Layout,
     LayoutError,
@@ -42,6 +45,10 @@ __all__ = [
     "ParseError",
     "CreateError",
     "DrawError",
+    "DumpError",
+    "Dump",
+    "load_dump",
+    "export",
 ]
 
 __version__ = _inlay.__version__
@@ -195,3 +202,74 @@ def format_info(format):
     or None for a format the input assembler cannot read.
     """
     return _inlay.format_info(format)
+
+
+class Dump:
+    """A captured draw read by :func:`load_dump`: the layout, the buffers, the topology and the
+    draw call, ready for :func:`decode` (``dump.decode()``) and :func:`export`."""
+
+    def __init__(self, native):
+        self._native = native
+
+    layout = property(lambda self: self._native.layout,
+                      doc="The elements as the dump describes them (a :class:`Layout`).")
+    vertex_buffers = property(lambda self: self._native.vertex_buffers,
+                              doc="``{slot: bytes}``: the buffers (a text dump's values are "
+                                  "encoded through the layout by inlay's encoder).")
+    strides = property(lambda self: self._native.strides, doc="``{slot: stride}``.")
+    offsets = property(lambda self: self._native.offsets, doc="``{slot: bind offset}``.")
+    index_buffer = property(lambda self: self._native.index_buffer,
+                            doc="The index buffer's bytes, or None.")
+    index_format = property(lambda self: self._native.index_format,
+                            doc='``"R16_UINT"``, ``"R32_UINT"`` or None.')
+    index_offset = property(lambda self: self._native.index_offset,
+                            doc="The index buffer's bind offset.")
+    topology = property(lambda self: self._native.topology, doc="The primitive topology.")
+    draw = property(lambda self: self._native.draw,
+                    doc="The draw call as a dict of the conformance schema's ``call`` keys.")
+    warnings = property(lambda self: self._native.warnings,
+                        doc="What the readers doubted (file:line: message).")
+    sources = property(lambda self: self._native.sources, doc="Every file read.")
+    remapped = property(lambda self: self._native.remapped,
+                        doc="Per element, the importer's remapped (semantic, index), or None.")
+
+    def decode(self, **overrides):
+        """:func:`decode` of the recorded draw; keyword arguments override the dump's."""
+        args = dict(
+            vertex_buffers=self.vertex_buffers,
+            index_buffer=self.index_buffer,
+            index_format=self.index_format or "R16_UINT",
+            index_offset=self.index_offset,
+            topology=self.topology,
+            draw=self.draw,
+            strides=self.strides,
+            offsets=self.offsets,
+        )
+        args.update(overrides)
+        return decode(self.layout, **args)
+
+    def __repr__(self):
+        return (f"Dump({len(self.layout)} elements, slots {sorted(self.vertex_buffers)}, "
+                f"{self.topology}, {self.draw.get('kind')})")
+
+
+def load_dump(path):
+    """Reads a captured draw: a 3DMigoto frame-analysis vb/ib ``.txt`` (with its ``.buf``
+    partners found beside it), an importer ``.fmt`` with its ``.vb``/``.ib``, or a RenderDoc
+    mesh-view ``.csv``; ``path`` may also be a list of files of one draw. Returns a
+    :class:`Dump`. Raises :class:`DumpError` naming the file, line and value."""
+    paths = [path] if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else list(path)
+    # Absolute paths: the readers compare a file with the partners they find beside it.
+    return Dump(_inlay.load_dump([os.path.abspath(os.fsdecode(p)) for p in paths]))
+
+
+def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",
+           feature_level=None):
+    """Writes the mesh of a dump's draw (a :class:`Dump`, or a dump path) as ``.glb``,
+    ``.gltf`` (with a ``.bin`` beside it), ``.obj`` or ``.ply``, by the extension of ``path``:
+    the draw's primitives over exactly the vertex values the input assembler gives.
+    ``instances``: ``"first"``, ``"expand"`` or ``"attributes"`` (EXT_mesh_gpu_instancing).
+    Returns the builder's warnings."""
+    if not isinstance(dump, Dump):
+        dump = load_dump(dump)
+    return _inlay.export(dump._native, path, instances, patch_triangles, api, feature_level)

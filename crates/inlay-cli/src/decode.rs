@@ -92,6 +92,9 @@ pub struct DecodeArgs {
     /// Which C array to use when the file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
+    /// Refuse a draw with more than N vertices that read nothing but out-of-bounds zeros
+    #[arg(long, value_name = "N", default_value_t = inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)]
+    pub max_vertices: u64,
     #[command(flatten)]
     pub target: TargetArgs,
 }
@@ -587,10 +590,33 @@ impl Writer<'_> {
         }
         match self.format {
             OutputFormat::Table => {
+                // Streamed rows cannot be measured first, so each column is as wide as the
+                // widest value its kind can print (issue 17: wide values misaligned): 10
+                // digits for positions and IDs, `{:?}` floats up to 15 characters
+                // (`-1.1754942e-38`, `-3.4028235e38`), 11 for SINT, 10 for UINT, 8 hex.
+                let mut kinds = Vec::new();
+                for c in self.columns {
+                    for _ in &c.lanes {
+                        kinds.push(c.kind);
+                    }
+                }
                 self.widths = names
                     .iter()
                     .enumerate()
-                    .map(|(i, n)| n.len().max(if i < 4 { 8 } else { 12 }))
+                    .map(|(i, n)| {
+                        let value = if i < 4 {
+                            10
+                        } else if self.hex {
+                            8
+                        } else {
+                            match kinds[i - 4] {
+                                Kind::Uint => 10,
+                                Kind::Sint => 11,
+                                _ => 15,
+                            }
+                        };
+                        n.len().max(value)
+                    })
                     .collect();
                 let line: Vec<String> = names
                     .iter()
@@ -880,11 +906,22 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     })?;
 
+    // Draw-time validation: every read of data that is not there is a warning (stderr; one
+    // JSON object per line with --format json), and a draw of nothing but zeros beyond the
+    // bound is refused.
+    let report = inlay::assembler::validate::validate_draw(&ia, &call)
+        .map_err(|e| CliError::usage(format!("{}: {e}", call.name())))?;
+    write_warnings(&report, format == OutputFormat::Json)?;
+    if let Some(why) = report.refusal(args.max_vertices) {
+        return Err(CliError::usage(why));
+    }
+
     if args.primitives {
         crate::primitives::write(&draw, format, &mut out)
             .map_err(|e| CliError::io(format!("cannot write {}", out.name()), e))?;
         return out.commit().map(|_| 0);
     }
+
     // Skip to the first position wanted without fetching: O(1) for non-indexed draws,
     // O(indices per instance) for indexed ones (issue 18 item 4).
     let mut walker = draw.walk();
@@ -933,6 +970,32 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     }
     Ok(0)
+}
+
+/// The draw's warnings on stderr: `warning: #356 NAME: …` lines, or JSON objects.
+fn write_warnings(
+    report: &inlay::assembler::validate::DrawReport,
+    json: bool,
+) -> Result<(), CliError> {
+    let mut err = std::io::stderr().lock();
+    let style = style::stderr();
+    for w in &report.warnings {
+        let r = if json {
+            let v = serde_json::json!({ "warning": {
+                "id": w.check.message_id().map(|m| m.0),
+                "name": w.check.name(),
+                "slot": w.slot,
+                "first": w.first,
+                "count": w.count,
+                "message": w.message,
+            }});
+            writeln!(err, "{v}")
+        } else {
+            writeln!(err, "{}: {w}", style.warning("warning"))
+        };
+        r.map_err(|e| CliError::io("cannot write standard error".to_string(), e))?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -95,6 +95,40 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         target: args.target.target()?,
         patch_triangles: args.patch_triangles,
     };
+    let (mesh, inputs) = load_mesh(args, &options, true)?;
+    write_mesh(args, &inputs, kind, &mesh)?;
+    let prims = mesh.indices.len() / mesh.mode.vertices();
+    writeln!(
+        stdout,
+        "wrote {}: {} vertices, {} {} ({} attributes{})",
+        args.output.display(),
+        mesh.vertex_count,
+        prims,
+        match mesh.mode {
+            mesh::Mode::Points => "points",
+            mesh::Mode::Lines => "lines",
+            mesh::Mode::Triangles => "triangles",
+        },
+        mesh.attributes.len() + mesh.instance_attributes.len(),
+        if mesh.instance_count > 1 {
+            format!(", {} instances", mesh.instance_count)
+        } else {
+            String::new()
+        }
+    )
+    .map_err(CliError::stdout)?;
+    Ok(0)
+}
+
+/// Reads the draw an `export` (or `view`) command line names — a layout with `--vb`/`--ib`,
+/// or 3DMigoto/importer dumps — and builds its [`Mesh`] through the library. With `check`,
+/// `--output` is first checked not to overwrite an input (or an existing file without
+/// `--force`). Warnings go to stderr. Returns the mesh and every input file read.
+pub(crate) fn load_mesh(
+    args: &ExportArgs,
+    options: &MeshOptions,
+    check: bool,
+) -> Result<(Mesh, Vec<PathBuf>), CliError> {
     let layout_mode = !args.vb.is_empty() || is_layout(&args.inputs[0]);
     let mut inputs: Vec<PathBuf> = args.inputs.clone();
     let err_style = style::stderr();
@@ -118,7 +152,9 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         let ib = args.ib.as_deref().map(decode::parse_ib).transpose()?;
         inputs.extend(vbs.iter().map(|v| v.path.clone()));
         inputs.extend(ib.iter().map(|i| i.path.clone()));
-        check_output(args, &inputs)?;
+        if check {
+            check_output(args, &inputs)?;
+        }
         let data: Vec<Vec<u8>> = vbs
             .iter()
             .map(|v| decode::read_buffer(&v.path))
@@ -219,7 +255,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             draw,
             files: inputs.iter().map(|p| p.display().to_string()).collect(),
         };
-        Mesh::build(&input, &options).map_err(|e| CliError::usage(e.to_string()))?
+        Mesh::build(&input, options).map_err(|e| CliError::usage(e.to_string()))?
     } else {
         if args.draw.is_some() {
             return Err(CliError::usage(
@@ -235,37 +271,18 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             capture.topology = t;
         }
         let all: Vec<&Path> = capture.sources.iter().map(|p| p.as_path()).collect();
-        check_output_paths(args, &all)?;
+        if check {
+            check_output_paths(args, &all)?;
+        }
         for w in &capture.warnings {
             eprintln!("{}: {w}", err_style.warning("warning"));
         }
-        Mesh::from_capture(&capture, &options).map_err(|e| CliError::usage(e.to_string()))?
+        Mesh::from_capture(&capture, options).map_err(|e| CliError::usage(e.to_string()))?
     };
     for w in &mesh.warnings {
         eprintln!("{}: {w}", err_style.warning("warning"));
     }
-    write_mesh(args, &inputs, kind, &mesh)?;
-    let prims = mesh.indices.len() / mesh.mode.vertices();
-    writeln!(
-        stdout,
-        "wrote {}: {} vertices, {} {} ({} attributes{})",
-        args.output.display(),
-        mesh.vertex_count,
-        prims,
-        match mesh.mode {
-            mesh::Mode::Points => "points",
-            mesh::Mode::Lines => "lines",
-            mesh::Mode::Triangles => "triangles",
-        },
-        mesh.attributes.len() + mesh.instance_attributes.len(),
-        if mesh.instance_count > 1 {
-            format!(", {} instances", mesh.instance_count)
-        } else {
-            String::new()
-        }
-    )
-    .map_err(CliError::stdout)?;
-    Ok(0)
+    Ok((mesh, inputs))
 }
 
 fn bin_path(output: &Path) -> PathBuf {

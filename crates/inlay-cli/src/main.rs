@@ -19,6 +19,7 @@ mod shader;
 mod source;
 mod style;
 mod tools;
+mod view;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -127,6 +128,7 @@ enum Command {
     Lower(lower::LowerArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
+    View(view::ViewArgs),
 }
 
 /// `--api` and `--feature-level`.
@@ -175,6 +177,7 @@ fn main() -> ExitCode {
         Some(Command::Lower(a)) => lower::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
+        Some(Command::View(a)) => view::run(&a, &mut out),
     };
     let result = result.and_then(|code| out.flush().map(|_| code).map_err(CliError::stdout));
     match result {

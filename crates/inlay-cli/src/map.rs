@@ -528,6 +528,20 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
 }
 
 /// Runs `inlay map`.
+/// What `inlay map` draws for a resolved layout whose slots have the given strides: the
+/// uncoloured terminal picture and the SVG (used by `inlay view`).
+pub(crate) fn pictures(
+    layout: &InputLayout,
+    strides: &[(u32, u32)],
+    title: &str,
+) -> (String, String) {
+    let maps = build(layout, None, strides);
+    (
+        text_picture(layout, &maps, Style::PLAIN),
+        svg_picture(layout, &maps, title),
+    )
+}
+
 pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let (all, per) = parse_strides(&args.stride)?;
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
@@ -558,7 +572,7 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     if let Some(svg) = &args.svg {
         let doc = svg_picture(layout, &maps, &layout_file.describe());
         output::write_file(svg, doc.as_bytes(), &[&args.layout], args.force)?;
-        writeln!(out, "wrote {}", svg.display()).map_err(CliError::stdout)?;
+        output::say_wrote(svg, &format!("{} bytes, SVG", doc.len()));
     }
     Ok(0)
 }

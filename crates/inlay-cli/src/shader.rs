@@ -88,18 +88,20 @@ pub fn run_signature(args: &SignatureArgs, out: &mut dyn Write) -> Result<u8, Cl
     })?;
     let blob = inlay::dxbc::signature_blob(&signature);
     output::write_file(&args.out, &blob, &[&args.description], args.force)?;
-    writeln!(
-        out,
-        "wrote {} ({} bytes, {} input element{})",
-        args.out.display(),
-        blob.len(),
-        signature.elements.len(),
-        if signature.elements.len() == 1 {
-            ""
-        } else {
-            "s"
-        }
-    )
-    .map_err(CliError::stdout)?;
+    // The status line goes to standard error, as for every file written (issue 17).
+    let _ = out;
+    output::say_wrote(
+        &args.out,
+        &format!(
+            "{} bytes, {} input element{}",
+            blob.len(),
+            signature.elements.len(),
+            if signature.elements.len() == 1 {
+                ""
+            } else {
+                "s"
+            }
+        ),
+    );
     Ok(0)
 }

@@ -16,8 +16,10 @@ Examples:
   inlay conform conformance/
   inlay conform ../shared/conformance/examples/seed.json --json
 
-Prints each failing case with its first difference, then `N passed, M failed[, K skipped]`. \
-Exit status 1 when any case fails or a file is malformed.")]
+Prints each failing case with its first difference, each skipped case with the reason, then \
+`N passed, M failed[, K skipped]`. Cases naming corpus shaders find them through \
+$INLAY_CORPUS (else the path the case gives). Exit status 1 when any case fails or a file is \
+malformed.")]
 pub struct ConformArgs {
     /// Case files, or folders searched recursively for *.json
     #[arg(required = true, value_name = "PATH")]
@@ -29,7 +31,11 @@ pub struct ConformArgs {
 
 /// Runs `inlay conform`.
 pub fn run_conform(args: &ConformArgs, mut out: &mut dyn Write) -> Result<u8, CliError> {
-    let report = inlay::conform::run_paths(&args.paths);
+    // $INLAY_CORPUS locates the corpus shaders some cases name, as it does for the tests.
+    let options = inlay::conform::RunOptions {
+        corpus: std::env::var_os("INLAY_CORPUS").map(PathBuf::from),
+    };
+    let report = inlay::conform::run_paths_with(&args.paths, &options);
     if args.json {
         writeln!(out, "{}", report.to_json()).map_err(CliError::stdout)?;
     } else {

@@ -200,7 +200,7 @@ fn map_svg_is_written_safely() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.ends_with("wrote aliased.svg\n"));
+    assert!(r.stderr.starts_with("wrote aliased.svg ("), "{}", r.stderr);
     let svg = std::fs::read_to_string(dir.join("aliased.svg")).unwrap();
     snapshot("map-aliased-svg", &svg.replace(layout, "layouts.h"));
     // No replacing without --force.

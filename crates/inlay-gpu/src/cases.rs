@@ -14,8 +14,8 @@ use inlay::lower::remedy::SlotData;
 use inlay::lower::{self, BindingSource, DrawShape, Remedy, Subject};
 use inlay::target::Target;
 
+use crate::draw::{Backend, GpuBuffer, GpuDraw};
 use crate::spirv::InputType;
-use crate::vk::{Gpu, GpuBuffer, GpuDraw};
 
 /// The outcome of one case.
 pub struct CaseResult {
@@ -343,7 +343,7 @@ fn input_type(f: Format) -> InputType {
 }
 
 /// Runs every case; `ulp` is the UNORM/SNORM tolerance.
-pub fn run_all(gpu: &Gpu, ulp: u32, nan_quiet: bool, quick: bool) -> Vec<CaseResult> {
+pub fn run_all(gpu: &dyn Backend, ulp: u32, nan_quiet: bool, quick: bool) -> Vec<CaseResult> {
     all_cases(quick)
         .into_iter()
         .map(|c| {
@@ -413,7 +413,12 @@ fn d3d_call<'a>(call: Call, args: &'a [u8]) -> DrawCall<'a> {
     }
 }
 
-fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseResult, String> {
+fn run_case(
+    gpu: &dyn Backend,
+    case: &Case,
+    ulp: u32,
+    nan_quiet: bool,
+) -> Result<CaseResult, String> {
     let layout = layout_of(case)?;
     let mut ia = InputAssembler::new(&layout, Target::default());
     for s in &case.slots {
@@ -507,7 +512,7 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
                 })
         }),
     };
-    let lowering = lower::lower(&layout, &shape, &gpu.profile);
+    let lowering = lower::lower(&layout, &shape, gpu.profile());
     let mut remedies = Vec::new();
     let mut index = case.index.clone();
     for f in &lowering.findings {
@@ -566,10 +571,6 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         (count, first)
     };
 
-    let mut vk_input = lowering
-        .state
-        .to_vulkan()
-        .ok_or("lowered for another API")?;
     let mut buffers = Vec::new();
     let limit = 1u64 << 30;
     let max_vertex_element = (vmax.max(0) as u64) + 1;
@@ -627,12 +628,10 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
                 let expanded;
                 let (data, stride, offset, elements_needed) = if b.per_instance {
                     let rate = layout.slot(slot).map(|l| l.step_rate).unwrap_or(1);
-                    let orig = lowering
-                        .state
-                        .bindings
-                        .iter()
-                        .find(|x| x.slot == Some(slot) && x.source != BindingSource::Converted);
-                    if orig.is_some_and(|o| o.source == BindingSource::ExpandedInstances) {
+                    let expand = lowering
+                        .findings_for(Subject::Slot(slot))
+                        .any(|f| matches!(f.remedy, Remedy::ExpandInstances { .. }));
+                    if expand {
                         expanded = lower::expand_instances(
                             SlotData {
                                 data: &s.data,
@@ -681,9 +680,8 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         .map(|a| (a.location, input_type(layout.elements()[a.element].format)))
         .collect();
     inputs.sort_by_key(|i| i.0);
-    vk_input.attributes.sort_by_key(|a| a.location);
     let gd = GpuDraw {
-        input: vk_input,
+        state: lowering.state.clone(),
         inputs: inputs.clone(),
         buffers,
         index: index
@@ -795,6 +793,5 @@ fn run_case(gpu: &Gpu, case: &Case, ulp: u32, nan_quiet: bool) -> Result<CaseRes
         }
     }
     let _ = seen;
-    let _ = Subject::Draw;
     Ok(result)
 }

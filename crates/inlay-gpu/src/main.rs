@@ -9,8 +9,10 @@
 //!
 //! ```text
 //! inlay-gpu profile [--out FILE]          # the device profile as JSON
-//! inlay-gpu verify [--profile device|required|FILE] [--report FILE] [--unorm-ulp N] [--nan-quiet] [--quick]
+//! inlay-gpu verify [--api vulkan|wgpu] [--profile device|required|FILE] [--report FILE] [--unorm-ulp N] [--nan-quiet] [--quick]
 //! ```
+//! `--api wgpu` (a build with `--features wgpu`) draws the same suite through wgpu's
+//! Vulkan backend instead, lowered for WebGPU's default profile (`src/wg.rs`).
 //! `--profile required` lowers for the Vulkan specification's guaranteed support instead of
 //! the device's own, so that the remedies (CPU conversion, instance expansion, index
 //! rewriting) are drawn too. `--unorm-ulp 1` allows UNORM/SNORM lanes to differ by one unit in the last place (Mesa's
@@ -20,8 +22,13 @@
 //! differs, 1 when something does, 2 when no device could be used.
 
 mod cases;
+mod draw;
 mod spirv;
 mod vk;
+#[cfg(feature = "wgpu")]
+mod wg;
+
+use draw::Backend;
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -57,7 +64,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("verify") => {
-            let gpu = match vk::Gpu::open() {
+            let opened: Result<Box<dyn Backend>, String> = match opt("--api").as_deref() {
+                None | Some("vulkan") => vk::Gpu::open().map(|g| Box::new(g) as Box<dyn Backend>),
+                #[cfg(feature = "wgpu")]
+                Some("wgpu") => wg::WgpuGpu::open().map(|g| Box::new(g) as Box<dyn Backend>),
+                Some(other) => Err(format!(
+                    "--api {other}: this build knows vulkan{}",
+                    if cfg!(feature = "wgpu") {
+                        " and wgpu"
+                    } else {
+                        " (wgpu needs --features wgpu)"
+                    }
+                )),
+            };
+            let gpu = match opened {
                 Ok(g) => g,
                 Err(e) => {
                     eprintln!("inlay-gpu: {e}");
@@ -69,13 +89,13 @@ fn main() -> ExitCode {
             let mut gpu = gpu;
             match opt("--profile").as_deref() {
                 None | Some("device") => {}
-                Some("required") => gpu.profile = inlay::lower::DeviceProfile::vulkan_required(),
+                Some("required") => gpu.set_profile(inlay::lower::DeviceProfile::vulkan_required()),
                 Some(path) => match std::fs::read_to_string(path)
                     .map_err(|e| e.to_string())
                     .and_then(|t| {
                         inlay::lower::DeviceProfile::from_json(&t).map_err(|e| e.to_string())
                     }) {
-                    Ok(p) => gpu.profile = p,
+                    Ok(p) => gpu.set_profile(p),
                     Err(e) => {
                         eprintln!("inlay-gpu: {path}: {e}");
                         return ExitCode::from(2);
@@ -83,11 +103,11 @@ fn main() -> ExitCode {
                 },
             }
             let nan_quiet = args.iter().any(|a| a == "--nan-quiet");
-            let results = cases::run_all(&gpu, ulp, nan_quiet, quick);
+            let results = cases::run_all(gpu.as_ref(), ulp, nan_quiet, quick);
             let mut report = String::new();
             let _ = writeln!(report, "# inlay-gpu verify\n");
-            let _ = writeln!(report, "- device: {}", gpu.description);
-            let _ = writeln!(report, "- lowered for profile: {}", gpu.profile.name);
+            let _ = writeln!(report, "- device: {}", gpu.description());
+            let _ = writeln!(report, "- lowered for profile: {}", gpu.profile().name);
             let _ = writeln!(
                 report,
                 "- software rasteriser: {}; UNORM/SNORM tolerance: {ulp} ULP",
@@ -153,7 +173,7 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "usage: inlay-gpu profile [--out FILE] | verify [--report FILE] [--unorm-ulp N] [--quick]"
+                "usage: inlay-gpu profile [--out FILE] | verify [--api vulkan|wgpu] [--profile device|required|FILE] [--report FILE] [--unorm-ulp N] [--quick]"
             );
             ExitCode::from(2)
         }

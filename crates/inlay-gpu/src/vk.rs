@@ -4,10 +4,10 @@
 use std::ffi::{CStr, CString};
 
 use ash::vk;
-use inlay::lower::vulkan::VulkanVertexInput;
 use inlay::lower::{DeviceProfile, TargetApi};
 
-use crate::spirv::{self, InputType};
+use crate::draw::{Backend, GpuDraw};
+use crate::spirv;
 
 /// A Vulkan device ready for harness draws.
 pub struct Gpu {
@@ -22,45 +22,6 @@ pub struct Gpu {
     pub profile: DeviceProfile,
     /// Device name, driver name and info, API version.
     pub description: String,
-}
-
-/// One vertex buffer of a draw.
-pub struct GpuBuffer {
-    /// Binding number.
-    pub binding: u32,
-    /// Bytes.
-    pub data: Vec<u8>,
-    /// Bind offset.
-    pub offset: u64,
-}
-
-/// One draw for the GPU.
-pub struct GpuDraw {
-    /// Vertex input state.
-    pub input: VulkanVertexInput,
-    /// Shader inputs (location, numeric type).
-    pub inputs: Vec<(u32, InputType)>,
-    /// Vertex buffers.
-    pub buffers: Vec<GpuBuffer>,
-    /// Index buffer bytes and whether the indices are 32-bit.
-    pub index: Option<(Vec<u8>, bool, u64)>,
-    /// Vulkan draw parameters: count (vertices or indices), instance count, first
-    /// vertex/index, vertex offset (indexed only), first instance.
-    pub count: u32,
-    /// Instances.
-    pub instances: u32,
-    /// First vertex (non-indexed) or first index (indexed).
-    pub first: u32,
-    /// Vertex offset (indexed).
-    pub vertex_offset: i32,
-    /// First instance.
-    pub first_instance: u32,
-    /// Draw through an indirect argument buffer (same layout as D3D11's argument structs).
-    pub indirect: bool,
-    /// Records per instance and the VertexIndex of record 0.
-    pub span: u32,
-    /// VertexIndex of record 0.
-    pub vbase: i32,
 }
 
 fn find_memory(props: &vk::PhysicalDeviceMemoryProperties, bits: u32) -> Option<u32> {
@@ -325,6 +286,8 @@ impl Gpu {
     /// Runs one draw and returns the output records (`capacity` records of
     /// `record_words(inputs)` words, 0xDEADBEEF where nothing was written).
     pub fn run(&self, d: &GpuDraw, capacity: u32) -> Result<Vec<u32>, String> {
+        let mut input = d.state.to_vulkan().ok_or("lowered for another API")?;
+        input.attributes.sort_by_key(|a| a.location);
         let rw = spirv::record_words(d.inputs.len()) as u64;
         let out_size = rw * 4 * capacity as u64;
         let out = self.host_buffer(out_size, vk::BufferUsageFlags::STORAGE_BUFFER)?;
@@ -416,16 +379,16 @@ impl Gpu {
             .module(module)
             .name(&entry)];
         let mut divisor_state = vk::PipelineVertexInputDivisorStateCreateInfoKHR::default()
-            .vertex_binding_divisors(&d.input.divisors);
+            .vertex_binding_divisors(&input.divisors);
         let mut vi = vk::PipelineVertexInputStateCreateInfo::default()
-            .vertex_binding_descriptions(&d.input.bindings)
-            .vertex_attribute_descriptions(&d.input.attributes);
-        if !d.input.divisors.is_empty() {
+            .vertex_binding_descriptions(&input.bindings)
+            .vertex_attribute_descriptions(&input.attributes);
+        if !input.divisors.is_empty() {
             vi = vi.push_next(&mut divisor_state);
         }
         let ia = vk::PipelineInputAssemblyStateCreateInfo::default()
-            .topology(d.input.topology)
-            .primitive_restart_enable(d.input.primitive_restart);
+            .topology(input.topology)
+            .primitive_restart_enable(input.primitive_restart);
         let viewport = [vk::Viewport {
             x: 0.0,
             y: 0.0,
@@ -611,5 +574,23 @@ impl Drop for Gpu {
             self.device.destroy_device(None);
             self.instance.destroy_instance(None);
         }
+    }
+}
+
+impl Backend for Gpu {
+    fn profile(&self) -> &DeviceProfile {
+        &self.profile
+    }
+    fn run(&self, d: &GpuDraw, capacity: u32) -> Result<Vec<u32>, String> {
+        Gpu::run(self, d, capacity)
+    }
+    fn set_profile(&mut self, profile: DeviceProfile) {
+        self.profile = profile;
+    }
+    fn description(&self) -> String {
+        self.description.clone()
+    }
+    fn is_software(&self) -> bool {
+        Gpu::is_software(self)
     }
 }

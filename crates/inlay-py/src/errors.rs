@@ -35,6 +35,12 @@ create_exception!(
     LayoutError,
     "The input assembler refused a binding, a topology or a draw call."
 );
+create_exception!(
+    inlay,
+    DumpError,
+    LayoutError,
+    "A capture dump that cannot be read or exported; the message names the file, line and value."
+);
 
 /// Adds the exception classes to the module.
 pub fn register(py: Python<'_>, m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -42,6 +48,7 @@ pub fn register(py: Python<'_>, m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ParseError", py.get_type::<ParseError>())?;
     m.add("CreateError", py.get_type::<CreateError>())?;
     m.add("DrawError", py.get_type::<DrawError>())?;
+    m.add("DumpError", py.get_type::<DumpError>())?;
     Ok(())
 }
 

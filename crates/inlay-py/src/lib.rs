@@ -17,6 +17,7 @@
 
 mod create;
 mod decode;
+mod dump;
 mod encode;
 mod errors;
 mod layout;
@@ -34,6 +35,9 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(create::create_input_layout, m)?)?;
     m.add_function(wrap_pyfunction!(decode::decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode::encode, m)?)?;
+    m.add_class::<dump::NativeDump>()?;
+    m.add_function(wrap_pyfunction!(dump::load_dump, m)?)?;
+    m.add_function(wrap_pyfunction!(dump::export, m)?)?;
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;

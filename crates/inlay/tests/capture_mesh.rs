@@ -710,3 +710,72 @@ fn damaged_dumps_never_panic() {
         t[i] = old;
     }
 }
+
+/// Issue 17: export reads what the draw reads, so the draw-time validation reaches it: a
+/// slot the layout uses with no buffer (#348) and instances past a per-instance buffer (#356)
+/// are warnings of the mesh, with the first instance and the count; a per-vertex read past
+/// the buffer is warned once (the mesh's own count), not twice.
+#[test]
+fn export_warns_about_missing_slots_and_instances() {
+    let elements = [
+        InputElementDesc::per_vertex("POSITION", 0, Format::R32G32_FLOAT, 0, 0),
+        InputElementDesc::per_instance("INSTANCEDATA", 0, Format::R32_UINT, 1, 0, 2),
+        InputElementDesc::per_vertex("NORMAL", 0, Format::R32_FLOAT, 2, 0),
+    ];
+    // Two vertices of three: the third reads past slot 0.
+    let vb = f32s(&[0.0, 0.0, 1.0, 0.0]);
+    // Two instance elements: instances 4 (element 2) reads past slot 1.
+    let inst: Vec<u8> = [10u32, 20].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let input = MeshInput {
+        elements: &elements,
+        names: Vec::new(),
+        slots: vec![
+            InputSlot {
+                slot: 0,
+                stride: 8,
+                offset: 0,
+                data: SlotSource::Binary(&vb),
+                file: "vb0",
+            },
+            InputSlot {
+                slot: 1,
+                stride: 4,
+                offset: 0,
+                data: SlotSource::Binary(&inst),
+                file: "vb1",
+            },
+        ],
+        index: None,
+        topology: Topology::TriangleList,
+        draw: DrawCall::DrawInstanced {
+            vertex_count_per_instance: 3,
+            instance_count: 5,
+            start_vertex: 0,
+            start_instance: 0,
+        },
+        files: Vec::new(),
+    };
+    let m = Mesh::build(&input, &MeshOptions::default()).unwrap();
+    let unbound: Vec<&String> = m
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("#348 DEVICE_DRAW_VERTEX_BUFFER_NOT_SET"))
+        .collect();
+    assert_eq!(unbound.len(), 1, "{:?}", m.warnings);
+    assert!(unbound[0].contains("slot 2"), "{}", unbound[0]);
+    let instances: Vec<&String> = m
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("#356 DEVICE_DRAW_VERTEX_BUFFER_TOO_SMALL"))
+        .collect();
+    assert_eq!(instances.len(), 1, "{:?}", m.warnings);
+    assert!(instances[0].contains("slot 1"), "{}", instances[0]);
+    assert!(instances[0].contains('4'), "{}", instances[0]);
+    let vertex_past: Vec<&String> = m
+        .warnings
+        .iter()
+        .filter(|w| w.starts_with("vb0: 1 of the draw's vertices read past"))
+        .collect();
+    assert_eq!(vertex_past.len(), 1, "{:?}", m.warnings);
+    assert_eq!(m.warnings.len(), 3, "{:?}", m.warnings);
+}

@@ -6,7 +6,14 @@
 
 use std::path::PathBuf;
 
-use inlay::conform::{Report, Status, run_paths};
+use inlay::conform::{Report, RunOptions, Status, run_paths_with};
+
+/// The corpus folder the cases' corpus shaders are found in ($INLAY_CORPUS, as for the CLI).
+fn options() -> RunOptions {
+    RunOptions {
+        corpus: std::env::var_os("INLAY_CORPUS").map(PathBuf::from),
+    }
+}
 
 fn workspace_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -31,7 +38,7 @@ fn check(report: &Report) {
 #[test]
 fn own_suite_passes() {
     let dir = workspace_root().join("conformance");
-    let report = run_paths(&[dir]);
+    let report = run_paths_with(&[dir], &options());
     check(&report);
     // The suite is at least 200 cases (issue 5); a folder that silently lost its files fails.
     assert!(
@@ -54,7 +61,7 @@ fn shared_examples_pass() {
         );
         return;
     }
-    let report = run_paths(&[dir]);
+    let report = run_paths_with(&[dir], &options());
     check(&report);
     assert!(!report.cases.is_empty());
 }

@@ -217,7 +217,7 @@ fn check_record(name: &str, bytes: &[u8], rec: &Value, errs: &mut Vec<String>) {
     if !rec["shader_model"].is_null() && json["shader_model"] != rec["shader_model"] {
         fail(format!("report shader_model {}", json["shader_model"]));
     }
-    if json["checksum_matches"] != cont["checksum_matches"] {
+    if json["container"]["checksum_matches"] != cont["checksum_matches"] {
         fail("report checksum_matches".into());
     }
     // The record's container object and profile, under the same names.

@@ -365,6 +365,63 @@ fn limits_unbound_slots_and_alignment() {
     assert_eq!(numbers, [0, 1, 2]);
 }
 
+/// WebGPU spec §"GPUVertexBufferLayout": `arrayStride` must be a multiple of 4. A slot of
+/// stride 2 is restrided: its elements go through the conversion on the slot's own binding
+/// (so no stride-2 buffer is left in the state, which wgpu refuses even without attributes),
+/// and the lowered stride is the packed lanes' 4 bytes. Found by the wgpu suite of
+/// `crates/inlay-gpu` (`--api wgpu`).
+#[test]
+fn a_stride_webgpu_cannot_take_is_restrided_on_its_own_binding() {
+    let l = layout(&[InputElementDesc::per_vertex(
+        "P",
+        0,
+        Format::R16_UNORM,
+        0,
+        0,
+    )]);
+    let shape = DrawShape::tight(&l, Topology::PointList, false);
+    assert_eq!(shape.strides, [(0, 2)]);
+    let wg = lower::lower(&l, &shape, &DeviceProfile::wgpu_default());
+    let slot: Vec<_> = wg
+        .findings_for(Subject::Slot(0))
+        .map(|f| &f.remedy)
+        .collect();
+    assert_eq!(slot, [&Remedy::Restride]);
+    assert!(matches!(
+        wg.findings_for(Subject::Element(0)).map(|f| &f.remedy).collect::<Vec<_>>()[..],
+        [Remedy::ConvertFormat { to, exact: true }] if to.name == "Float32"
+    ));
+    assert_eq!(wg.state.bindings.len(), 1, "{:?}", wg.state.bindings);
+    let b = &wg.state.bindings[0];
+    assert_eq!(
+        (b.binding, b.slot, b.source, b.stride),
+        (0, Some(0), BindingSource::Converted, 4)
+    );
+    let a = &wg.state.attributes[0];
+    assert_eq!((a.binding, a.offset, a.format.name), (0, 0, "Float32"));
+    assert_eq!(wg.converted_elements(&l), [(0, 0, 1)]);
+    // The packed stream holds the registers: 0xffff is 1.0, 0 is 0.0.
+    let data = [0xff, 0xff, 0x00, 0x00];
+    let out = lower::convert_elements(
+        &l,
+        &[(0, 1)],
+        SlotData {
+            data: &data,
+            stride: 2,
+            offset: 0,
+        },
+        0,
+        2,
+        1 << 20,
+    )
+    .unwrap();
+    assert_eq!(out, [0x00, 0x00, 0x80, 0x3f, 0, 0, 0, 0]);
+    // Vulkan takes stride 2: nothing to do there.
+    let vk = lower::lower(&l, &shape, &DeviceProfile::vulkan_required());
+    assert_eq!(vk.state.bindings[0].stride, 2);
+    assert_eq!(vk.findings_for(Subject::Slot(0)).count(), 0);
+}
+
 #[test]
 fn convert_elements_writes_the_registers_direct3d_delivers() {
     let l = layout(&[

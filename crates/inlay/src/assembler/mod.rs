@@ -38,6 +38,7 @@ pub mod binding;
 pub mod draw;
 pub mod primitive;
 pub mod topology;
+pub mod validate;
 pub mod vertex;
 pub mod walk;
 

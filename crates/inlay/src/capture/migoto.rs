@@ -742,7 +742,11 @@ fn partners(paths: &[PathBuf]) -> Result<Partners, CaptureError> {
                 .unwrap_or_default();
             found.sort();
             for f in found {
-                if f == *p || !f.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")) {
+                // `read_dir(".")` yields `./NAME` for a bare `NAME`: the file named is the
+                // same file name in the same folder, not the same path spelling.
+                if f.file_name() == p.file_name()
+                    || !f.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt"))
+                {
                     continue;
                 }
                 let same_draw = match role(&f) {

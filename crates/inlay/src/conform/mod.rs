@@ -45,28 +45,48 @@ pub use report::{CaseReport, Report, Status};
 
 use schema::{Case, Shader};
 
+/// Options of a conformance run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Where the fxc corpus is (what `$INLAY_CORPUS` names for the tests and the CLI). A case's
+    /// `dxbc` path that does not exist and passes through a folder named `corpus`
+    /// (`../../shared/corpus/dxbc/x.dxbc`) is looked up under this folder instead
+    /// (`CORPUS/dxbc/x.dxbc`).
+    pub corpus: Option<PathBuf>,
+}
+
 /// Runs every case of every file named by `paths` (files, or folders searched recursively for
 /// `*.json`) and returns the report.
 pub fn run_paths(paths: &[PathBuf]) -> Report {
+    run_paths_with(paths, &RunOptions::default())
+}
+
+/// [`run_paths`] with options.
+pub fn run_paths_with(paths: &[PathBuf], options: &RunOptions) -> Report {
     let mut report = Report::default();
     let (files, errors) = collect_files(paths);
     for e in errors {
         report.push_error(e);
     }
     for f in files {
-        run_file(&f, &mut report);
+        run_file_with(&f, &mut report, options);
     }
     report
 }
 
 /// Runs the cases of one file into `report` (a malformed file adds one error).
 pub fn run_file(path: &Path, report: &mut Report) {
+    run_file_with(path, report, &RunOptions::default())
+}
+
+/// [`run_file`] with options.
+pub fn run_file_with(path: &Path, report: &mut Report, options: &RunOptions) {
     match load_file(path) {
         Err(e) => report.push_error(e),
         Ok(file) => {
             let base = path.parent().unwrap_or(Path::new("."));
             for case in &file.cases {
-                let (status, detail) = match run_case(case, base) {
+                let (status, detail) = match run_case_with(case, base, options) {
                     Outcome::Pass => (Status::Passed, None),
                     Outcome::Fail(d) => (Status::Failed, Some(d)),
                     Outcome::Skip(d) => (Status::Skipped, Some(d)),
@@ -107,14 +127,36 @@ pub enum Outcome {
 }
 
 /// The bytecode a case hands to `CreateInputLayout`, or why there is none.
-fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
+fn bytecode(case: &Case, base: &Path, options: &RunOptions) -> Result<Vec<u8>, Outcome> {
     match &case.shader {
         Shader::Dxbc(rel) => {
-            let path = base.join(rel);
+            let mut path = base.join(rel);
+            // A corpus path: the part after the last `corpus` folder, under options.corpus.
+            let in_corpus = Path::new(rel)
+                .components()
+                .collect::<Vec<_>>()
+                .iter()
+                .rposition(|c| c.as_os_str() == "corpus")
+                .map(|i| Path::new(rel).components().skip(i + 1).collect::<PathBuf>());
             if !path.exists() {
+                if let (Some(dir), Some(tail)) = (&options.corpus, &in_corpus) {
+                    path = dir.join(tail);
+                }
+            }
+            if !path.exists() {
+                let hint = if in_corpus.is_some() {
+                    match &options.corpus {
+                        Some(dir) => format!(" (nor under the corpus folder {})", dir.display()),
+                        None => {
+                            " (a corpus shader: set INLAY_CORPUS to the corpus folder)".to_string()
+                        }
+                    }
+                } else {
+                    String::new()
+                };
                 return Err(Outcome::Skip(format!(
-                    "shader file {} not found",
-                    path.display()
+                    "shader file {} not found{hint}",
+                    base.join(rel).display()
                 )));
             }
             std::fs::read(&path).map_err(|e| {
@@ -128,6 +170,11 @@ fn bytecode(case: &Case, base: &Path) -> Result<Vec<u8>, Outcome> {
 
 /// Runs one case; `base` is the folder of its file (for `dxbc` paths).
 pub fn run_case(case: &Case, base: &Path) -> Outcome {
+    run_case_with(case, base, &RunOptions::default())
+}
+
+/// [`run_case`] with options.
+pub fn run_case_with(case: &Case, base: &Path, options: &RunOptions) -> Outcome {
     if case.draw.is_some() != case.expect_draw.is_some() {
         return Outcome::Fail(if case.draw.is_some() {
             "case has `draw` but no `expect_draw`".to_string()
@@ -135,7 +182,7 @@ pub fn run_case(case: &Case, base: &Path) -> Outcome {
             "case has `expect_draw` but no `draw`".to_string()
         });
     }
-    let code = match bytecode(case, base) {
+    let code = match bytecode(case, base, options) {
         Ok(c) => c,
         Err(o) => return o,
     };

@@ -87,7 +87,8 @@ impl Report {
     }
 
     /// Prints one line per malformed file (`FILE:LINE:COLUMN: error: …`), one line per
-    /// failing case (`FILE: NAME: first difference`), then [`Report::summary`] on its own line.
+    /// failing case (`FILE: NAME: first difference`), one per skipped case
+    /// (`FILE: NAME: skipped: why`), then [`Report::summary`] on its own line.
     pub fn print_text(&self, out: &mut impl Write) -> io::Result<()> {
         for e in &self.errors {
             if e.line > 0 {
@@ -110,6 +111,16 @@ impl Report {
                 c.file.display(),
                 c.name,
                 c.detail.as_deref().unwrap_or("failed")
+            )?;
+        }
+        // Why each case was skipped (issue 17): a skip is never silent.
+        for c in self.cases.iter().filter(|c| c.status == Status::Skipped) {
+            writeln!(
+                out,
+                "{}: {}: skipped: {}",
+                c.file.display(),
+                c.name,
+                c.detail.as_deref().unwrap_or("no reason given")
             )?;
         }
         writeln!(out, "{}", self.summary())
@@ -156,6 +167,7 @@ mod tests {
             String::from_utf8(out).unwrap(),
             "bad.json:3:7: error: unknown field `x`\n\
              c.json: b: hresult: expected S_OK, got E_INVALIDARG\n\
+             c.json: c: skipped: no corpus\n\
              1 passed, 2 failed, 1 skipped\n"
         );
         assert!(!r.success());

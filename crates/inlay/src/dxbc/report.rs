@@ -68,6 +68,8 @@ pub struct ReportContainer {
     pub checksum: String,
     /// Whether the stored digest equals the DXBC checksum of the blob.
     pub checksum_matches: bool,
+    /// The recomputed digest, hex (equal to `checksum` when it matches).
+    pub computed_checksum: String,
 }
 
 /// Everything `inlay shader` reports about a container.
@@ -82,16 +84,9 @@ pub struct ShaderReport {
     /// as the corpus records' `profile`; `None` (null) without a program chunk.
     pub profile: Option<String>,
     /// The container facts under the corpus records' names (`container.size`,
-    /// `container.checksum`, `container.checksum_matches`).
+    /// `container.checksum`, `container.checksum_matches`) and the recomputed digest; each
+    /// said once (issue 17: they were repeated at the top level).
     pub container: ReportContainer,
-    /// Whether the stored digest equals the recomputed one.
-    pub checksum_matches: bool,
-    /// The stored digest, hex.
-    pub checksum: String,
-    /// The recomputed digest, hex.
-    pub computed_checksum: String,
-    /// Container size in bytes.
-    pub size: usize,
     /// The DX9 profile of the embedded level-9 program (`vs_2_0`, `vs_2_x`, …); `None` (null)
     /// without an `Aon9` chunk (or when its program is unreadable).
     pub level9_bytecode: Option<String>,
@@ -237,11 +232,8 @@ impl ShaderReport {
                 size: c.size(),
                 checksum: hex(&c.digest()),
                 checksum_matches: c.checksum_matches(),
+                computed_checksum: hex(&c.computed_digest()),
             },
-            checksum_matches: c.checksum_matches(),
-            checksum: hex(&c.digest()),
-            computed_checksum: hex(&c.computed_digest()),
-            size: c.size(),
             level9_bytecode: c.level9_bytecode().and_then(|l| l.profile()),
             has_level9_bytecode: c.has_level9_bytecode(),
             input_signature_chunk: tag(&p.input),
@@ -499,7 +491,8 @@ mod tests {
             Container::parse(&blob).unwrap().profile().as_deref(),
             Some("gs_4_0")
         );
-        assert_eq!(v["checksum_matches"], true);
+        assert_eq!(v["container"]["checksum_matches"], true);
+        assert!(v.get("checksum").is_none() && v.get("size").is_none());
         assert_eq!(v["level9_bytecode"], serde_json::Value::Null);
         assert_eq!(v["input_signature_chunk"], "ISG1");
         let want_in = serde_json::json!([
@@ -539,7 +532,7 @@ mod tests {
         let r = ShaderReport::new(&c).unwrap();
         assert_eq!(r.stage, None);
         assert_eq!(r.shader_model, None);
-        assert!(!r.checksum_matches);
+        assert!(!r.container.checksum_matches);
         assert_eq!(r.output_signature, None);
     }
 }

@@ -321,6 +321,8 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     let api = profile.api;
     let mut findings = Vec::new();
     let mut bindings: Vec<Binding> = Vec::new();
+    // Slots whose stride the target cannot take (WebGPU's 4-byte rule, the stride limit).
+    let mut restrided: Vec<u32> = Vec::new();
     let mut attributes: Vec<Attribute> = Vec::new();
     let wgpu = api == TargetApi::Wgpu;
 
@@ -428,6 +430,9 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
                 0
             }
         };
+        if stride > profile.max_vertex_input_binding_stride || (wgpu && stride % 4 != 0) {
+            restrided.push(s);
+        }
         if stride > profile.max_vertex_input_binding_stride {
             findings.push(Finding {
                 subject: Subject::Slot(s),
@@ -456,7 +461,8 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
         });
     }
 
-    // Attributes.
+    // Attributes. The elements of a restrided slot all go through the conversion into
+    // tightly packed 4-byte lanes, on the slot's own binding, which takes the packed stride.
     let mut converted_slots: Vec<(u32, u32, u32)> = Vec::new(); // (slot, binding, next offset)
     for (i, e) in layout.elements().iter().enumerate() {
         let Some(location) = e.register else { continue };
@@ -508,7 +514,8 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
         }
         let misaligned = wgpu && e.offset % 4 != 0;
         let too_far = e.offset > profile.max_vertex_input_attribute_offset;
-        match (supported, misaligned || too_far) {
+        let restride = restrided.contains(&e.slot);
+        match (supported, misaligned || too_far || restride) {
             (Some(t), false) => attributes.push(Attribute {
                 location,
                 binding,
@@ -527,7 +534,13 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
                     },
                     TargetApi::Wgpu => TargetFormat { name: w, value: 0 },
                 };
-                let problem = if misaligned {
+                let problem = if restride {
+                    format!(
+                        "element {i} ({}{}): slot {} is restrided, so the element is copied \
+                         into its packed stream",
+                        e.semantic_name, e.semantic_index, e.slot
+                    )
+                } else if misaligned {
                     format!(
                         "element {i} ({}{}) at offset {} is not 4-byte aligned, which WebGPU requires",
                         e.semantic_name, e.semantic_index, e.offset
@@ -582,6 +595,12 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
                         converted_slots[k].2 += 4 * lanes as u32;
                         (converted_slots[k].1, off)
                     }
+                    None if restride => {
+                        // The slot's own binding carries the packed stream.
+                        bindings[bi].source = BindingSource::Converted;
+                        converted_slots.push((e.slot, binding, 4 * lanes as u32));
+                        (binding, 0)
+                    }
                     None => {
                         let nb = (0..u32::MAX)
                             .find(|c| bindings.iter().all(|b| b.binding != *c))
@@ -614,6 +633,14 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     for (_, b, size) in &converted_slots {
         if let Some(bb) = bindings.iter_mut().find(|x| x.binding == *b) {
             bb.stride = *size;
+        }
+    }
+    // A restrided slot none of whose elements reach the shader keeps a binding no attribute
+    // reads; stride 0 is one every target takes.
+    for bb in bindings.iter_mut() {
+        if bb.slot.is_some_and(|s| restrided.contains(&s)) && bb.source != BindingSource::Converted
+        {
+            bb.stride = 0;
         }
     }
     // A slot whose every attribute moved to its converted binding (or that feeds no register)

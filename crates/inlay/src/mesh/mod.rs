@@ -23,6 +23,7 @@
 use std::fmt;
 
 use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use crate::assembler::validate::DrawCheck;
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::capture::{Capture, SlotData, TextVertices};
 use crate::element::InputElementDesc;
@@ -342,6 +343,34 @@ impl Mesh {
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
+        // The draw-time validation of the bound state (issue 17: reading data that is not
+        // there is a warning, never silent): unbound slots, strides too small, instances
+        // past a buffer, index buffers missing or too short. A text slot is not bound (its
+        // values come from the dump's text), and the per-vertex reads of a binary slot are
+        // counted below over the vertices actually exported, so those are left to the
+        // checks further down.
+        let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
+            .map_err(|e| MeshError::Draw(e.to_string()))?;
+        for w in &report.warnings {
+            let source = w
+                .slot
+                .and_then(|slot| input.slots.iter().find(|s| s.slot == slot));
+            let per_vertex = w.slot.is_some_and(|slot| {
+                elements
+                    .iter()
+                    .any(|e| e.slot == slot && e.class == InputClass::PerVertex)
+            });
+            let covered = match (w.check, source.map(|s| &s.data)) {
+                (_, Some(SlotSource::Text(_))) => true,
+                (DrawCheck::VertexBufferTooSmall | DrawCheck::IndexPastVertexData, Some(_)) => {
+                    per_vertex
+                }
+                _ => false,
+            };
+            if !covered {
+                warnings.push(w.to_string());
+            }
+        }
         let params = *draw.params();
         if params.count as u64 > MAX_POSITIONS {
             return Err(MeshError::TooLarge(format!(
@@ -350,8 +379,7 @@ impl Mesh {
             )));
         }
         // The walk of instance 0: element numbers per position, primitives.
-        let mut elems: Vec<u32> = Vec::with_capacity(params.count as usize);
-        let mut prims: Vec<u32> = Vec::new();
+        let (mut elems, mut prims): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
         let topology = input.topology;
         let mode = match topology {
             Topology::LineList
@@ -371,34 +399,16 @@ impl Mesh {
             Topology::PatchList(3) if options.patch_triangles => &[0, 1, 2],
             _ => &[],
         };
-        let mut pa = PrimitiveAssembler::new(topology);
-        let emit = |p: crate::assembler::Primitive, elems: &[u32], prims: &mut Vec<u32>| {
-            let v = p.vertices();
-            if pick.is_empty() {
-                if mode == Mode::Points {
-                    prims.extend(v.iter().map(|&q| elems[q as usize]));
-                } else {
-                    prims.extend(v.iter().take(mode.vertices()).map(|&q| elems[q as usize]));
-                }
-            } else {
-                prims.extend(pick.iter().map(|&k| elems[v[k] as usize]));
-            }
+        let fast = if params.instance_count > 0 && pick.is_empty() {
+            list_walk(&draw, topology, mode)
+        } else {
+            None
         };
-        if params.instance_count > 0 {
-            for step in draw.walk() {
-                if step.instance_id() != 0 {
-                    break;
-                }
-                if let WalkStep::Vertex { vertex_index, .. } = step {
-                    elems.push(vertex_index);
-                }
-                for p in pa.step(&step).into_iter().flatten() {
-                    emit(p, &elems, &mut prims);
-                }
-            }
-            if let Some(p) = pa.finish() {
-                emit(p, &elems, &mut prims);
-            }
+        if let Some((e, p)) = fast {
+            elems = e;
+            prims = p;
+        } else if params.instance_count > 0 {
+            (elems, prims) = step_walk(&draw, topology, mode, pick);
         } else {
             warnings.push("the draw has no instances: the mesh is empty".to_string());
         }
@@ -684,6 +694,101 @@ impl Mesh {
     }
 }
 
+/// Instance 0 of a draw, step by step through the primitive assembler: the element number
+/// of each position, and each primitive's element numbers (the `pick`ed vertices of
+/// adjacency primitives, or the mode's first vertices).
+fn step_walk(
+    draw: &crate::assembler::PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+    pick: &[usize],
+) -> (Vec<u32>, Vec<u32>) {
+    let mut elems: Vec<u32> = Vec::with_capacity(draw.params().count as usize);
+    let mut prims: Vec<u32> = Vec::new();
+    let mut pa = PrimitiveAssembler::new(topology);
+    let emit = |p: crate::assembler::Primitive, elems: &[u32], prims: &mut Vec<u32>| {
+        let v = p.vertices();
+        if pick.is_empty() {
+            if mode == Mode::Points {
+                prims.extend(v.iter().map(|&q| elems[q as usize]));
+            } else {
+                prims.extend(v.iter().take(mode.vertices()).map(|&q| elems[q as usize]));
+            }
+        } else {
+            prims.extend(pick.iter().map(|&k| elems[v[k] as usize]));
+        }
+    };
+    for step in draw.walk() {
+        if step.instance_id() != 0 {
+            break;
+        }
+        if let WalkStep::Vertex { vertex_index, .. } = step {
+            elems.push(vertex_index);
+        }
+        for p in pa.step(&step).into_iter().flatten() {
+            emit(p, &elems, &mut prims);
+        }
+    }
+    if let Some(p) = pa.finish() {
+        emit(p, &elems, &mut prims);
+    }
+    (elems, prims)
+}
+
+/// Instance 0 of a list draw without cuts, a batch at a time: the element number of each
+/// position, and the primitives (consecutive groups of the mode's vertex count, an
+/// incomplete last group dropped — the primitive assembler's list rule, ia-semantics §5).
+/// `None` for strips, adjacency and patches, and for a draw whose indices hold a cut value
+/// (then the step-by-step walk, which ends primitives at cuts, runs instead).
+fn list_walk(
+    draw: &crate::assembler::PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+) -> Option<(Vec<u32>, Vec<u32>)> {
+    use crate::assembler::walk::WalkBatch;
+    if !matches!(
+        topology,
+        Topology::PointList | Topology::LineList | Topology::TriangleList
+    ) {
+        return None;
+    }
+    let count = draw.params().count as usize;
+    let mut elems: Vec<u32> = Vec::with_capacity(count);
+    let mut walker = draw.walk();
+    let mut buf = vec![0u32; count.clamp(1, 1 << 16)];
+    while let Some(batch) = walker.next_batch(buf.len(), &mut buf) {
+        if batch.instance_id() != 0 {
+            break;
+        }
+        match batch {
+            WalkBatch::Range {
+                first_vertex_index,
+                count,
+                ..
+            } => elems.extend((0..count as u32).map(|k| first_vertex_index.wrapping_add(k))),
+            WalkBatch::Indexed {
+                base_vertex,
+                count,
+                cuts,
+                ..
+            } => {
+                if cuts > 0 {
+                    return None;
+                }
+                elems.extend(
+                    buf[..count]
+                        .iter()
+                        .map(|&v| (base_vertex as u32).wrapping_add(v)),
+                );
+            }
+        }
+    }
+    let per = mode.vertices();
+    let whole = elems.len() - elems.len() % per;
+    let prims = elems[..whole].to_vec();
+    Some((elems, prims))
+}
+
 /// The [`MeshInput`] of a capture.
 pub fn input_of(capture: &Capture) -> MeshInput<'_> {
     MeshInput {
@@ -792,4 +897,136 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<()> {
         FileKind::Ply => ply::write_ply(mesh, &mut out)?,
     }
     out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The batch walk of list draws gives what the step-by-step walk through the primitive
+    /// assembler gives (the oracle), for indexed (16/32-bit, base vertex ±, index values
+    /// past the buffer, a start index) and non-indexed draws (start vertex, an incomplete
+    /// last primitive), several instances; and it declines strips and cuts.
+    #[test]
+    fn list_walk_matches_the_step_walk() {
+        let layout = layout_without_shader(
+            &Target::default(),
+            &[InputElementDesc::per_vertex(
+                "P",
+                0,
+                Format::R32_FLOAT,
+                0,
+                0,
+            )],
+        )
+        .layout
+        .expect("layout");
+        let vb = [0u8; 64];
+        let i16: Vec<u8> = [5u16, 0, 7, 3, 3, 9, 1000, 2, 4, 6, 8]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let i32b: Vec<u8> = [5u32, 0, 7, 3, 0xffff, 9, 1 << 20, 2, 4, 6]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let cut16: Vec<u8> = [1u16, 2, 0xffff, 3, 4, 5]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let ib = |data, format| IndexBufferBinding {
+            data,
+            format,
+            offset: 0,
+        };
+        let cases: Vec<(Topology, Option<IndexBufferBinding<'_>>, DrawCall<'_>)> = vec![
+            (
+                Topology::TriangleList,
+                None,
+                DrawCall::DrawInstanced {
+                    vertex_count_per_instance: 11,
+                    instance_count: 3,
+                    start_vertex: 7,
+                    start_instance: 2,
+                },
+            ),
+            (
+                Topology::LineList,
+                Some(ib(&i16[..], IndexFormat::R16Uint)),
+                DrawCall::DrawIndexed {
+                    index_count: 11,
+                    start_index: 1,
+                    base_vertex: -3,
+                },
+            ),
+            (
+                Topology::TriangleList,
+                Some(ib(&i32b[..], IndexFormat::R32Uint)),
+                DrawCall::DrawIndexedInstanced {
+                    index_count_per_instance: 14,
+                    instance_count: 2,
+                    start_index: 0,
+                    base_vertex: 4,
+                    start_instance: 0,
+                },
+            ),
+            (
+                Topology::PointList,
+                Some(ib(&i16[..], IndexFormat::R16Uint)),
+                DrawCall::DrawIndexed {
+                    index_count: 9,
+                    start_index: 2,
+                    base_vertex: i32::MAX,
+                },
+            ),
+        ];
+        for (topology, index, call) in cases {
+            let mut ia = InputAssembler::new(&layout, Target::default());
+            ia.set_vertex_buffer(
+                0,
+                Some(VertexBufferBinding {
+                    data: &vb,
+                    stride: 4,
+                    offset: 0,
+                }),
+            )
+            .unwrap();
+            ia.set_index_buffer(index).unwrap();
+            ia.set_topology(topology).unwrap();
+            let draw = ia.draw(&call).unwrap();
+            let mode = match topology {
+                Topology::LineList => Mode::Lines,
+                Topology::TriangleList => Mode::Triangles,
+                _ => Mode::Points,
+            };
+            let fast = list_walk(&draw, topology, mode).expect("a list without cuts");
+            assert_eq!(
+                fast,
+                step_walk(&draw, topology, mode, &[]),
+                "{topology:?} {call:?}"
+            );
+            assert!(!fast.0.is_empty());
+        }
+        // Cuts and strips go the step-by-step way.
+        let mut ia = InputAssembler::new(&layout, Target::default());
+        ia.set_index_buffer(Some(ib(&cut16[..], IndexFormat::R16Uint)))
+            .unwrap();
+        ia.set_topology(Topology::TriangleList).unwrap();
+        let call = DrawCall::DrawIndexed {
+            index_count: 6,
+            start_index: 0,
+            base_vertex: 0,
+        };
+        let draw = ia.draw(&call).unwrap();
+        assert_eq!(
+            list_walk(&draw, Topology::TriangleList, Mode::Triangles),
+            None
+        );
+        ia.set_topology(Topology::TriangleStrip).unwrap();
+        let draw = ia.draw(&call).unwrap();
+        assert_eq!(
+            list_walk(&draw, Topology::TriangleStrip, Mode::Triangles),
+            None
+        );
+    }
 }

@@ -1,0 +1,366 @@
+//! `inlay view`: one HTML page that shows a draw — the mesh in 3D (WebGL2), the vertex table
+//! as `decode` prints it, each slot's byte map as `inlay map` draws it and the
+//! CreateInputLayout report — written to a file (`--output`) or served on 127.0.0.1.
+//!
+//! The data comes from the same library calls as `inlay export` ([`crate::export::load_mesh`]:
+//! `Mesh::build` / `Mesh::from_capture`), `validation::layout_without_shader` and the map
+//! pictures; this module only serialises it as JSON into the page. The page's HTML, CSS and
+//! JavaScript (`view/`) are written for inlay and compiled into the binary: no network, no
+//! third-party files.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use base64::Engine as _;
+use clap::Args;
+use inlay::assembler::Topology;
+use inlay::format::Kind;
+use inlay::mesh::{Instances, Mesh, MeshOptions, Mode};
+use inlay::validation;
+use serde_json::{Value, json};
+
+use crate::export::{self, ExportArgs};
+use crate::output;
+use crate::{CliError, TargetArgs, check, map};
+
+const PAGE_HTML: &str = include_str!("view/page.html");
+const PAGE_CSS: &str = include_str!("view/page.css");
+const PAGE_JS: &str = include_str!("view/page.js");
+
+/// Show a draw in a local web page: 3D view, vertex table, byte map, layout report
+#[derive(Args, Debug)]
+#[command(after_help = "\
+Examples:
+  inlay view 000042-vb0=8a2c31f0-vs=1-ps=2.txt            (serves the page on 127.0.0.1)
+  inlay view Body.fmt --open                              (and opens a browser)
+  inlay view layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_list \\
+      --output mesh.html                                  (one self-contained file)
+
+INPUT is what `inlay export` takes: 3DMigoto dumps, an importer .fmt, or a layout file with \
+--vb/--ib/--draw as `decode` takes them. The table shows each vertex of the mesh (one row per \
+distinct vertex the draw reads) with its values exactly as `decode` prints them (floats, \
+integers, or the register bits with hex). The page needs WebGL2 and nothing from the network.")]
+pub struct ViewArgs {
+    /// Dump files (vb/ib .txt, .buf, .fmt, .csv) or a layout file (C/C++, JSON, TOML) with --vb
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Write the page to FILE (self-contained, data embedded) instead of serving it
+    #[arg(long, short, value_name = "FILE.html")]
+    pub output: Option<PathBuf>,
+    /// Replace the --output file if it exists
+    #[arg(long)]
+    pub force: bool,
+    /// Port to serve on (127.0.0.1 only) [default: a free port]
+    #[arg(long, value_name = "N")]
+    pub port: Option<u16>,
+    /// Open the page in the system's browser once the server listens
+    #[arg(long)]
+    pub open: bool,
+    /// With a layout: vertex buffer of a slot, as `decode` takes it (repeatable)
+    #[arg(long = "vb", value_name = "SLOT=FILE[,stride=N][,offset=N]")]
+    pub vb: Vec<String>,
+    /// With a layout: the index buffer; with dumps: the ib text dump to use
+    #[arg(long, value_name = "FILE[,format=R16_UINT|R32_UINT][,offset=N]")]
+    pub ib: Option<String>,
+    /// Primitive topology (overrides the dump's)
+    #[arg(long, value_name = "T")]
+    pub topology: Option<Topology>,
+    /// With a layout: the draw call, as `decode` takes it
+    #[arg(long, value_name = "KIND,key=value...")]
+    pub draw: Option<String>,
+    /// Show 3-control-point patch lists as triangles (default: control points as points)
+    #[arg(long)]
+    pub patch_triangles: bool,
+    /// Which C array to use when the layout file has several
+    #[arg(long, value_name = "NAME")]
+    pub array: Option<String>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+}
+
+/// Where the page's arrays go: base64 strings in the JSON (a self-contained page), or one
+/// binary blob the page fetches (`/data.bin` from the server), referenced by
+/// `{"offset", "length"}` in bytes.
+pub enum Arrays {
+    /// Base64 in the JSON.
+    Embedded,
+    /// Appended to this blob.
+    Blob(Vec<u8>),
+}
+
+impl Arrays {
+    fn put(&mut self, values: impl Iterator<Item = u32>) -> Value {
+        match self {
+            Arrays::Embedded => {
+                let mut bytes = Vec::new();
+                for v in values {
+                    bytes.extend_from_slice(&v.to_le_bytes());
+                }
+                Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
+            }
+            Arrays::Blob(blob) => {
+                let offset = blob.len();
+                for v in values {
+                    blob.extend_from_slice(&v.to_le_bytes());
+                }
+                json!({"offset": offset, "length": blob.len() - offset})
+            }
+        }
+    }
+}
+
+fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Uint => "uint",
+        Kind::Sint => "sint",
+        Kind::Unorm => "unorm",
+        Kind::Snorm => "snorm",
+        _ => "float",
+    }
+}
+
+/// The page's data: everything the page shows, as one JSON value.
+///
+/// Attribute `data` is the register bits the input assembler delivers (four little-endian
+/// `u32` lanes per mesh vertex, base64); `lanes` are the lanes `decode` prints (the format's
+/// components); `kind` says how `decode` prints them (`uint`, `sint`, else as `f32`).
+pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut Arrays) -> Value {
+    let creation = validation::layout_without_shader(&options.target, &mesh.descs);
+    let mut report = Vec::new();
+    for d in &creation.diagnostics {
+        report.push(d.to_string());
+    }
+    let mut result = Vec::new();
+    let _ = check::write_result(&mut result, &creation, crate::style::Style::PLAIN);
+    let (layout_table, map_text, map_svg) = match &creation.layout {
+        Some(l) => {
+            let strides: Vec<(u32, u32)> = mesh
+                .slots
+                .iter()
+                .filter(|s| s.stride > 0 && l.slot(s.slot).is_some())
+                .map(|s| (s.slot, s.stride))
+                .collect();
+            let (t, s) = map::pictures(l, &strides, title);
+            (check::layout_table(l), t, s)
+        }
+        None => (String::new(), String::new(), String::new()),
+    };
+    let position = mesh
+        .attributes
+        .iter()
+        .position(|a| {
+            let s = a.semantic.to_ascii_uppercase();
+            (s == "POSITION" || s == "SV_POSITION") && a.kind() == Kind::Float
+        })
+        .or_else(|| {
+            mesh.attributes
+                .iter()
+                .position(|a| !matches!(a.kind(), Kind::Uint | Kind::Sint) && a.components() >= 2)
+        });
+    let attributes: Vec<Value> = mesh
+        .attributes
+        .iter()
+        .map(|a| {
+            let e = mesh.layout.get(a.element);
+            let mask = a.format.info().map_or(0xf, |i| i.lane_mask());
+            json!({
+                "name": e.map_or_else(
+                    || format!("{}{}", a.semantic, a.semantic_index),
+                    |e| format!("{}{}", e.semantic_name, e.semantic_index)),
+                "semantic": a.semantic,
+                "index": a.semantic_index,
+                "format": a.format.name().unwrap_or("?"),
+                "kind": kind_name(a.kind()),
+                "lanes": (0..4).filter(|l| mask & (1 << l) != 0).collect::<Vec<u32>>(),
+                "data": arrays.put(a.values.iter().flatten().copied()),
+            })
+        })
+        .collect();
+    json!({
+        "title": title,
+        "files": mesh.files,
+        "topology": mesh.topology.to_string(),
+        "mode": match mesh.mode {
+            Mode::Points => "points",
+            Mode::Lines => "lines",
+            Mode::Triangles => "triangles",
+        },
+        "draw": mesh.draw,
+        "vertex_count": mesh.vertex_count,
+        "vertex_base": mesh.vertex_base,
+        "vertex_elements": mesh.vertex_elements.as_ref().map(|v| arrays.put(v.iter().copied())),
+        "indices": arrays.put(mesh.indices.iter().copied()),
+        "blob": matches!(arrays, Arrays::Blob(_)).then_some("data.bin"),
+        "instance_count": mesh.instance_count,
+        "attributes": attributes,
+        "position": position,
+        "warnings": mesh.warnings,
+        "diagnostics": report,
+        "result": String::from_utf8_lossy(&result).trim_end(),
+        "layout_table": layout_table,
+        "map_text": map_text,
+        "map_svg": map_svg,
+    })
+}
+
+/// The whole page with `data` embedded (a `<script type="application/json">` block; `</` is
+/// escaped so no string in the data can end the block).
+pub fn page(data: &Value) -> String {
+    let json = data.to_string().replace("</", "<\\/");
+    let title = data["title"]
+        .as_str()
+        .unwrap_or("inlay view")
+        .replace('&', "&amp;")
+        .replace('<', "&lt;");
+    PAGE_HTML
+        .replacen("{{TITLE}}", &title, 1)
+        .replacen("{{CSS}}", PAGE_CSS, 1)
+        .replacen("{{DATA}}", &json, 1)
+        .replacen("{{JS}}", PAGE_JS, 1)
+}
+
+/// Runs `inlay view`.
+pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    let ex = ExportArgs {
+        inputs: args.inputs.clone(),
+        output: args
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("view.html")),
+        force: args.force,
+        vb: args.vb.clone(),
+        ib: args.ib.clone(),
+        topology: args.topology,
+        draw: args.draw.clone(),
+        instances: Instances::First,
+        patch_triangles: args.patch_triangles,
+        array: args.array.clone(),
+        target: args.target.clone(),
+    };
+    let options = MeshOptions {
+        instances: Instances::First,
+        target: args.target.target()?,
+        patch_triangles: args.patch_triangles,
+    };
+    let (mesh, inputs) = export::load_mesh(&ex, &options, args.output.is_some())?;
+    let title = args
+        .inputs
+        .first()
+        .and_then(|p| p.file_name())
+        .map_or_else(|| "inlay view".into(), |n| n.to_string_lossy().into_owned());
+    if let Some(out) = &args.output {
+        let html = page(&page_data(&mesh, &options, &title, &mut Arrays::Embedded));
+        let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+        output::write_file(out, html.as_bytes(), &all, args.force)?;
+        writeln!(
+            stdout,
+            "wrote {}: {} vertices, {} indices",
+            out.display(),
+            mesh.vertex_count,
+            mesh.indices.len()
+        )
+        .map_err(CliError::stdout)?;
+        return Ok(0);
+    }
+    // Served, the arrays travel as binary (no base64 to parse): a 1M-vertex page paints fast.
+    let mut blob = Arrays::Blob(Vec::new());
+    let html = page(&page_data(&mesh, &options, &title, &mut blob));
+    let Arrays::Blob(blob) = blob else {
+        unreachable!("built as a blob above")
+    };
+    serve(&html, &blob, args.port.unwrap_or(0), args.open, stdout)
+}
+
+/// Serves `html` at `/` on 127.0.0.1 until the process is stopped: one blocking connection at
+/// a time, GET and HEAD only, `Connection: close`.
+fn serve(
+    html: &str,
+    blob: &[u8],
+    port: u16,
+    open: bool,
+    stdout: &mut dyn Write,
+) -> Result<u8, CliError> {
+    let listener = TcpListener::bind(("127.0.0.1", port))
+        .map_err(|e| CliError::io(format!("cannot listen on 127.0.0.1:{port}"), e))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| CliError::io("cannot read the listening address", e))?;
+    let url = format!("http://{addr}/");
+    writeln!(stdout, "serving {url} (Ctrl-C stops)").map_err(CliError::stdout)?;
+    stdout.flush().map_err(CliError::stdout)?;
+    if open {
+        open_browser(&url);
+    }
+    // One thread per connection: a browser's idle preconnected socket must not hold up the
+    // request behind it.
+    let page: Arc<(Vec<u8>, Vec<u8>)> = Arc::new((html.as_bytes().to_vec(), blob.to_vec()));
+    for conn in listener.incoming() {
+        match conn {
+            Ok(stream) => {
+                let page = Arc::clone(&page);
+                let url = url.clone();
+                std::thread::spawn(move || {
+                    if let Err(e) = respond(stream, &page.0, &page.1) {
+                        eprintln!("warning: {url}: a request failed: {e}");
+                    }
+                });
+            }
+            Err(e) => eprintln!("warning: {url}: cannot accept a connection: {e}"),
+        }
+    }
+    Ok(0)
+}
+
+fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
+    let mut first = String::new();
+    reader.read_line(&mut first)?;
+    // Read (and ignore) the header lines, up to the blank line.
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+            break;
+        }
+    }
+    let mut parts = first.split_whitespace();
+    let method = parts.next().unwrap_or("");
+    let path = parts.next().unwrap_or("");
+    let (status, body, kind): (&str, &[u8], &str) = match (method, path) {
+        ("GET" | "HEAD", "/" | "/index.html") => ("200 OK", html, "text/html; charset=utf-8"),
+        ("GET" | "HEAD", "/data.bin") => ("200 OK", blob, "application/octet-stream"),
+        ("GET" | "HEAD", _) => ("404 Not Found", b"not found\n", "text/plain; charset=utf-8"),
+        _ => (
+            "405 Method Not Allowed",
+            b"GET only\n",
+            "text/plain; charset=utf-8",
+        ),
+    };
+    let mut out = stream;
+    write!(
+        out,
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    if method != "HEAD" {
+        out.write_all(body)?;
+    }
+    out.flush()
+}
+
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(cmd).arg(url).spawn() {
+        eprintln!("warning: cannot open a browser with {cmd}: {e}; open {url} yourself");
+    }
+}

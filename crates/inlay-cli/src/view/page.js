@@ -1,0 +1,488 @@
+// inlay view: the page's script. Plain WebGL2 and DOM, no libraries. The data block
+// (#inlay-data) is written by `inlay view` (crates/inlay-cli/src/view.rs).
+"use strict";
+(async function () {
+  const t0 = performance.now();
+  const D = JSON.parse(document.getElementById("inlay-data").textContent);
+  const api = (window.inlayView = { ready: false, selected: -1, firstPaintMs: null, timings: { script: t0 } });
+  const mark = (k) => (api.timings[k] = Math.round(performance.now()));
+  mark("json");
+
+  // ---- data -------------------------------------------------------------------------------
+  // Served pages fetch their arrays as one binary blob; a written page embeds them as base64.
+  const blob = D.blob ? await (await fetch(D.blob)).arrayBuffer() : null;
+  function u32s(b64) {
+    if (b64 && typeof b64 === "object") return new Uint32Array(blob, b64.offset, b64.length >> 2);
+    const bin = atob(b64 || "");
+    const u8 = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+    return new Uint32Array(u8.buffer, 0, u8.length >> 2);
+  }
+  const N = D.vertex_count;
+  const attrs = D.attributes.map((a) => {
+    const bits = u32s(a.data);
+    return Object.assign({}, a, { bits: bits, f32: new Float32Array(bits.buffer, 0, bits.length) });
+  });
+  const indices = u32s(D.indices);
+  const elements = D.vertex_elements ? u32s(D.vertex_elements) : null;
+  mark("base64");
+  const elementOf = (v) => (elements ? elements[v] : (D.vertex_base + v) >>> 0);
+
+  // ---- values exactly as `inlay decode` prints them -----------------------------------------
+  // Floats: Rust's `{:?}` of the f32 — the shortest digits that read back as the same f32,
+  // in exponent form below 1e-4 or from 1e16 up, else positional with at least one fraction
+  // digit. Integers: the u32 or i32. Hex: the 8 register-bit digits.
+  const f32buf = new Float32Array(1);
+  const u32buf = new Uint32Array(f32buf.buffer);
+  function fmtFloat(bits) {
+    u32buf[0] = bits;
+    const f = f32buf[0];
+    if (Number.isNaN(f)) return "NaN";
+    if (f === Infinity) return "inf";
+    if (f === -Infinity) return "-inf";
+    if (f === 0) return bits >>> 31 ? "-0.0" : "0.0";
+    const a = Math.abs(f);
+    let e = "";
+    for (let p = 1; p <= 9; p++) {
+      e = a.toExponential(p - 1);
+      if (Math.fround(parseFloat(e)) === a) break;
+    }
+    const [mant, expS] = e.split("e");
+    const digits = mant.replace(".", "").replace(/0+$/, "") || "0";
+    const exp = parseInt(expS, 10);
+    const sign = f < 0 ? "-" : "";
+    if (a < 1e-4 || a >= 1e16) {
+      return sign + digits[0] + (digits.length > 1 ? "." + digits.slice(1) : "") + "e" + exp;
+    }
+    if (exp >= 0) {
+      const int = digits.length > exp + 1 ? digits.slice(0, exp + 1) : digits.padEnd(exp + 1, "0");
+      const frac = digits.length > exp + 1 ? digits.slice(exp + 1) : "0";
+      return sign + int + "." + frac;
+    }
+    return sign + "0." + "0".repeat(-exp - 1) + digits;
+  }
+  function fmt(bits, kind, hex) {
+    if (hex) return (bits >>> 0).toString(16).padStart(8, "0");
+    if (kind === "uint") return String(bits >>> 0);
+    if (kind === "sint") return String(bits | 0);
+    return fmtFloat(bits);
+  }
+  api.format = fmt;
+
+  // ---- table (virtualised: only the visible rows are in the DOM) ----------------------------
+  const ROW = 18;
+  const LANE = ["x", "y", "z", "w"];
+  const columns = [];
+  for (const a of attrs) for (const l of a.lanes) columns.push({ a: a, lane: l, name: a.name + "." + LANE[l] });
+  const widths = [8, 8].concat(columns.map((c) => Math.max(12, c.name.length)));
+  const pad = (s, w) => (s.length >= w ? s : " ".repeat(w - s.length) + s);
+  const hexBox = document.getElementById("hex");
+  function cells(v) {
+    const hex = hexBox.checked;
+    const out = [String(v), String(elementOf(v))];
+    for (const c of columns) out.push(fmt(c.a.bits[v * 4 + c.lane], c.a.kind, hex));
+    return out;
+  }
+  function rowText(v) {
+    return cells(v).map((s, i) => pad(s, widths[i])).join(" ");
+  }
+  api.cells = cells;
+  api.rowText = rowText;
+  document.getElementById("thead").textContent =
+    " " + ["vertex", "element"].concat(columns.map((c) => c.name)).map((s, i) => pad(s, widths[i])).join(" ");
+  const rowsBox = document.getElementById("rows");
+  const spacer = document.getElementById("spacer");
+  spacer.style.height = N * ROW + "px";
+  document.getElementById("rowcount").textContent = N + " vertices";
+  const live = new Map();
+  function renderRows(force) {
+    const first = Math.max(0, Math.floor(rowsBox.scrollTop / ROW) - 5);
+    const last = Math.min(N, Math.ceil((rowsBox.scrollTop + rowsBox.clientHeight) / ROW) + 5);
+    for (const [v, el] of live) {
+      if (force || v < first || v >= last) {
+        el.remove();
+        live.delete(v);
+      }
+    }
+    for (let v = first; v < last; v++) {
+      if (live.has(v)) continue;
+      const el = document.createElement("div");
+      el.className = "row" + (v === api.selected ? " selected" : "");
+      el.style.top = v * ROW + "px";
+      el.dataset.vertex = v;
+      el.textContent = rowText(v);
+      rowsBox.appendChild(el);
+      live.set(v, el);
+    }
+  }
+  rowsBox.addEventListener("scroll", () => renderRows(false));
+  rowsBox.addEventListener("click", (ev) => {
+    const el = ev.target.closest(".row");
+    if (el) select(parseInt(el.dataset.vertex, 10), false);
+  });
+  hexBox.addEventListener("change", () => renderRows(true));
+  document.getElementById("thead").style.paddingLeft = "4px";
+  rowsBox.addEventListener("scroll", () => {
+    document.getElementById("thead").scrollLeft = rowsBox.scrollLeft;
+  });
+
+  function select(v, scroll) {
+    api.selected = v >= 0 && v < N ? v : -1;
+    for (const [k, el] of live) el.classList.toggle("selected", k === api.selected);
+    if (scroll && api.selected >= 0) {
+      const y = api.selected * ROW;
+      if (y < rowsBox.scrollTop || y > rowsBox.scrollTop + rowsBox.clientHeight - ROW) {
+        rowsBox.scrollTop = Math.max(0, y - rowsBox.clientHeight / 2);
+      }
+      renderRows(false);
+    }
+    document.getElementById("pickinfo").textContent =
+      api.selected >= 0 ? "vertex " + api.selected + " (element " + elementOf(api.selected) + ")" : "";
+    draw();
+  }
+  api.select = (v) => select(v, true);
+
+  // ---- info panel ---------------------------------------------------------------------------
+  document.getElementById("summary").textContent =
+    D.title + ": " + N + " vertices, " + indices.length + " indices, " + D.topology +
+    (D.instance_count > 1 ? ", " + D.instance_count + " instances" : "");
+  document.getElementById("result").textContent = D.result;
+  document.getElementById("diagnostics").textContent = D.diagnostics.join("\n") || "no diagnostics";
+  document.getElementById("layout").textContent = D.layout_table;
+  document.getElementById("mapsvg").innerHTML = D.map_svg;
+  document.getElementById("maptext").textContent = D.map_text;
+  document.getElementById("draw").textContent =
+    D.draw + "\nfiles: " + D.files.join(", ") + (D.warnings.length ? "\nwarnings:\n" + D.warnings.join("\n") : "");
+
+  // ---- 3D -----------------------------------------------------------------------------------
+  const canvas = document.getElementById("gl");
+  const gl = canvas.getContext("webgl2", { preserveDrawingBuffer: true, antialias: true });
+  const posAttr = D.position === null || D.position === undefined ? null : attrs[D.position];
+  function fail(msg) {
+    const e = document.getElementById("glerror");
+    e.hidden = false;
+    e.textContent = msg;
+  }
+  if (!gl) fail("WebGL2 is not available in this browser: the table and byte map still work.");
+  if (!posAttr) fail("no position element (POSITION or a float element with 2+ components) to draw");
+
+  const VS = `#version 300 es
+  layout(location = 0) in vec3 aPos;
+  layout(location = 1) in vec4 aCol;
+  uniform mat4 uMvp, uView;
+  uniform float uPointSize;
+  out vec4 vCol; out vec3 vView;
+  void main() {
+    gl_Position = uMvp * vec4(aPos, 1.0);
+    vView = (uView * vec4(aPos, 1.0)).xyz;
+    vCol = aCol;
+    gl_PointSize = uPointSize;
+  }`;
+  const FS = `#version 300 es
+  precision highp float;
+  in vec4 vCol; in vec3 vView;
+  uniform int uLit, uChecker, uHighlight;
+  out vec4 o;
+  void main() {
+    if (uHighlight == 1) { o = vec4(1.0, 0.85, 0.1, 1.0); return; }
+    vec3 c = vCol.rgb;
+    if (uChecker == 1) {
+      float k = mod(floor(vCol.x * 8.0) + floor(vCol.y * 8.0), 2.0);
+      c = mix(vec3(0.25, 0.28, 0.35), vec3(0.9, 0.9, 0.85), k);
+    }
+    if (uLit == 1) {
+      vec3 n = normalize(cross(dFdx(vView), dFdy(vView)));
+      c *= 0.3 + 0.7 * abs(n.z);
+    }
+    o = vec4(c, 1.0);
+  }`;
+  let prog, uni = {}, triIbo = null, lineIbo = null, lineCount = 0, colBuf;
+  const bbox = { c: [0, 0, 0], r: 1 };
+  const cam = { yaw: 0.6, pitch: 0.4, dist: 3, target: [0, 0, 0] };
+
+  function shader(type, src) {
+    const s = gl.createShader(type);
+    gl.shaderSource(s, src);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
+    return s;
+  }
+  function colours(choice) {
+    // One vec4 per vertex: the colour, or the UV for the checker.
+    const out = new Float32Array(N * 4);
+    let checker = 0;
+    const a = choice >= 0 ? attrs[choice] : null;
+    if (!a) {
+      for (let v = 0; v < N; v++) out.set([0.62, 0.7, 0.85, 1], v * 4);
+      return { data: out, checker: 0 };
+    }
+    const sem = a.semantic.toUpperCase();
+    if (a.kind === "uint" || a.kind === "sint") {
+      for (let v = 0; v < N; v++) {
+        let h = 2166136261;
+        for (const l of a.lanes) h = Math.imul(h ^ a.bits[v * 4 + l], 16777619);
+        out[v * 4] = 0.3 + 0.7 * ((h & 255) / 255);
+        out[v * 4 + 1] = 0.3 + 0.7 * (((h >>> 8) & 255) / 255);
+        out[v * 4 + 2] = 0.3 + 0.7 * (((h >>> 16) & 255) / 255);
+        out[v * 4 + 3] = 1;
+      }
+    } else if (sem.indexOf("NORMAL") >= 0 || sem.indexOf("TANGENT") >= 0) {
+      for (let v = 0; v < N; v++) {
+        for (let l = 0; l < 3; l++) out[v * 4 + l] = 0.5 + 0.5 * a.f32[v * 4 + l];
+        out[v * 4 + 3] = 1;
+      }
+    } else if (sem.indexOf("TEXCOORD") >= 0 || (a.lanes.length === 2 && sem !== "POSITION")) {
+      checker = 1;
+      out.set(a.f32.subarray(0, N * 4));
+    } else if (sem.indexOf("COLOR") >= 0) {
+      out.set(a.f32.subarray(0, N * 4));
+    } else {
+      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+      for (let v = 0; v < N; v++)
+        for (let l = 0; l < 3; l++) {
+          const x = a.f32[v * 4 + l];
+          if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
+        }
+      for (let v = 0; v < N; v++) {
+        for (let l = 0; l < 3; l++) {
+          const span = hi[l] - lo[l];
+          out[v * 4 + l] = span > 0 ? (a.f32[v * 4 + l] - lo[l]) / span : 0.5;
+        }
+        out[v * 4 + 3] = 1;
+      }
+    }
+    return { data: out, checker: checker };
+  }
+  let checker = 0;
+  function setColour(choice) {
+    const c = colours(choice);
+    checker = c.checker;
+    gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
+    gl.bufferData(gl.ARRAY_BUFFER, c.data, gl.STATIC_DRAW);
+    draw();
+  }
+  const colourSel = document.getElementById("colour");
+  colourSel.add(new Option("constant", "-1"));
+  attrs.forEach((a, i) => colourSel.add(new Option(a.name + " (" + a.format + ")", String(i))));
+  const normal = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
+  colourSel.value = String(normal >= 0 ? normal : -1);
+
+  function frameAll() {
+    const p = posAttr.f32;
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (let v = 0; v < N; v++)
+      for (let l = 0; l < 3; l++) {
+        const x = p[v * 4 + l];
+        if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
+      }
+    if (!(lo[0] <= hi[0])) { lo.fill(-1); hi.fill(1); }
+    bbox.c = [0, 1, 2].map((l) => (lo[l] + hi[l]) / 2);
+    bbox.r = Math.max(1e-6, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
+    cam.target = bbox.c.slice();
+    cam.dist = bbox.r * 2.6;
+    draw();
+  }
+
+  // Column-major 4×4 matrices.
+  function mul(a, b) {
+    const o = new Float32Array(16);
+    for (let c = 0; c < 4; c++)
+      for (let r = 0; r < 4; r++) {
+        let s = 0;
+        for (let k = 0; k < 4; k++) s += a[k * 4 + r] * b[c * 4 + k];
+        o[c * 4 + r] = s;
+      }
+    return o;
+  }
+  function matrices() {
+    const w = canvas.width, h = canvas.height;
+    const cp = Math.cos(cam.pitch), sp = Math.sin(cam.pitch), cy = Math.cos(cam.yaw), sy = Math.sin(cam.yaw);
+    const eye = [cam.target[0] + cam.dist * cp * sy, cam.target[1] + cam.dist * sp, cam.target[2] + cam.dist * cp * cy];
+    const f = [cam.target[0] - eye[0], cam.target[1] - eye[1], cam.target[2] - eye[2]];
+    const fl = Math.hypot(f[0], f[1], f[2]);
+    f[0] /= fl; f[1] /= fl; f[2] /= fl;
+    let s = [f[1] * 0 - f[2] * 1, f[2] * 0 - f[0] * 0, f[0] * 1 - f[1] * 0];
+    const sl = Math.hypot(s[0], s[1], s[2]) || 1;
+    s = s.map((x) => x / sl);
+    const u = [s[1] * f[2] - s[2] * f[1], s[2] * f[0] - s[0] * f[2], s[0] * f[1] - s[1] * f[0]];
+    const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    const view = new Float32Array([s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
+      -dot(s, eye), -dot(u, eye), dot(f, eye), 1]);
+    const near = Math.max(cam.dist - bbox.r * 4, cam.dist * 1e-3), far = cam.dist + bbox.r * 4;
+    const t = 1 / Math.tan(0.4);
+    const proj = new Float32Array([t / (w / h), 0, 0, 0, 0, t, 0, 0, 0, 0, (far + near) / (near - far), -1,
+      0, 0, (2 * far * near) / (near - far), 0]);
+    return { view: view, mvp: mul(proj, view), s: s, u: u };
+  }
+
+  let pending = false;
+  function draw() {
+    if (!gl || !posAttr || pending) return;
+    pending = true;
+    requestAnimationFrame(paint);
+  }
+  function paint() {
+    pending = false;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), h = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
+    gl.viewport(0, 0, w, h);
+    gl.clearColor(0.067, 0.075, 0.094, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
+    gl.enable(gl.DEPTH_TEST);
+    const m = matrices();
+    gl.useProgram(prog);
+    gl.uniformMatrix4fv(uni.uMvp, false, m.mvp);
+    gl.uniformMatrix4fv(uni.uView, false, m.view);
+    gl.uniform1i(uni.uChecker, checker);
+    gl.uniform1i(uni.uHighlight, 0);
+    gl.uniform1f(uni.uPointSize, 3 * dpr);
+    const mode = document.getElementById("mode").value;
+    const prim = D.mode;
+    if (mode === "points" || prim === "points" || indices.length === 0) {
+      gl.uniform1i(uni.uLit, 0);
+      if (prim === "points" && indices.length) {
+        gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
+        gl.drawElements(gl.POINTS, indices.length, gl.UNSIGNED_INT, 0);
+      } else gl.drawArrays(gl.POINTS, 0, N);
+    } else if (mode === "wire" || prim === "lines") {
+      gl.uniform1i(uni.uLit, 0);
+      if (prim === "lines") {
+        gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
+        gl.drawElements(gl.LINES, indices.length, gl.UNSIGNED_INT, 0);
+      } else {
+        if (!lineIbo) {
+          const l = new Uint32Array((indices.length / 3) * 6);
+          for (let t = 0, j = 0; t + 2 < indices.length; t += 3) {
+            l[j++] = indices[t]; l[j++] = indices[t + 1];
+            l[j++] = indices[t + 1]; l[j++] = indices[t + 2];
+            l[j++] = indices[t + 2]; l[j++] = indices[t];
+          }
+          lineIbo = gl.createBuffer();
+          gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, lineIbo);
+          gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, l, gl.STATIC_DRAW);
+          lineCount = l.length;
+        }
+        gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, lineIbo);
+        gl.drawElements(gl.LINES, lineCount, gl.UNSIGNED_INT, 0);
+      }
+    } else {
+      gl.uniform1i(uni.uLit, 1);
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
+      gl.drawElements(gl.TRIANGLES, indices.length, gl.UNSIGNED_INT, 0);
+    }
+    if (api.selected >= 0) {
+      gl.disable(gl.DEPTH_TEST);
+      gl.uniform1i(uni.uHighlight, 1);
+      gl.uniform1f(uni.uPointSize, 12 * dpr);
+      gl.drawArrays(gl.POINTS, api.selected, 1);
+    }
+    if (api.firstPaintMs === null) {
+      gl.finish();
+      api.firstPaintMs = performance.now();
+      mark("paint");
+    }
+    api.frames = (api.frames || 0) + 1;
+  }
+
+  // Nearest vertex on screen to (x, y) CSS pixels, within 12 px.
+  function pick(x, y) {
+    const m = matrices().mvp, p = posAttr.f32;
+    const w = canvas.clientWidth, h = canvas.clientHeight;
+    let best = -1, bestD = 144, bestZ = Infinity;
+    for (let v = 0; v < N; v++) {
+      const px = p[v * 4], py = p[v * 4 + 1], pz = p[v * 4 + 2];
+      const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
+      if (!(cw > 0)) continue;
+      const sx = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw * 0.5 + 0.5) * w;
+      const sy = (0.5 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw * 0.5) * h;
+      const d = (sx - x) * (sx - x) + (sy - y) * (sy - y);
+      const z = (m[2] * px + m[6] * py + m[10] * pz + m[14]) / cw;
+      if (d < bestD - 1 || (d <= bestD + 1 && z < bestZ)) { best = v; bestD = d; bestZ = z; }
+    }
+    return best;
+  }
+  api.pick = pick;
+  api.project = (v) => {
+    const m = matrices().mvp, p = posAttr.f32;
+    const px = p[v * 4], py = p[v * 4 + 1], pz = p[v * 4 + 2];
+    const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
+    return [((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw * 0.5 + 0.5) * canvas.clientWidth,
+      (0.5 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw * 0.5) * canvas.clientHeight];
+  };
+
+  if (gl && posAttr) {
+    try {
+      prog = gl.createProgram();
+      gl.attachShader(prog, shader(gl.VERTEX_SHADER, VS));
+      gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, FS));
+      gl.linkProgram(prog);
+      if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(prog));
+      for (const n of ["uMvp", "uView", "uPointSize", "uLit", "uChecker", "uHighlight"]) uni[n] = gl.getUniformLocation(prog, n);
+      const vao = gl.createVertexArray();
+      gl.bindVertexArray(vao);
+      const pb = gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, pb);
+      gl.bufferData(gl.ARRAY_BUFFER, posAttr.f32.subarray(0, N * 4), gl.STATIC_DRAW);
+      gl.enableVertexAttribArray(0);
+      gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+      colBuf = gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
+      gl.enableVertexAttribArray(1);
+      gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 16, 0);
+      triIbo = gl.createBuffer();
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
+      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+      mark("upload");
+      setColour(parseInt(colourSel.value, 10));
+      mark("colour");
+      frameAll();
+      mark("frame");
+    } catch (e) {
+      fail("WebGL setup failed: " + e.message);
+    }
+    colourSel.addEventListener("change", () => setColour(parseInt(colourSel.value, 10)));
+    document.getElementById("mode").addEventListener("change", draw);
+    document.getElementById("frame").addEventListener("click", frameAll);
+    window.addEventListener("resize", draw);
+    window.addEventListener("keydown", (e) => { if (e.key === "f" && e.target === document.body) frameAll(); });
+    let drag = null;
+    canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+    canvas.addEventListener("pointerdown", (e) => {
+      drag = { x: e.clientX, y: e.clientY, moved: false, pan: e.button !== 0 || e.shiftKey };
+      canvas.setPointerCapture(e.pointerId);
+    });
+    canvas.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 2) drag.moved = true;
+      drag.x = e.clientX; drag.y = e.clientY;
+      if (drag.pan) {
+        const m = matrices(), k = (cam.dist * 0.8) / canvas.clientHeight;
+        for (let i = 0; i < 3; i++) cam.target[i] += (-dx * m.s[i] + dy * m.u[i]) * k;
+      } else {
+        cam.yaw -= dx * 0.01;
+        cam.pitch = Math.max(-1.55, Math.min(1.55, cam.pitch + dy * 0.01));
+      }
+      draw();
+    });
+    canvas.addEventListener("pointerup", (e) => {
+      if (drag && !drag.moved) {
+        const r = canvas.getBoundingClientRect();
+        const v = pick(e.clientX - r.left, e.clientY - r.top);
+        if (v >= 0) select(v, true);
+      }
+      drag = null;
+    });
+    canvas.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      cam.dist *= Math.exp(e.deltaY * 0.001);
+      draw();
+    }, { passive: false });
+  }
+  renderRows(false);
+  requestAnimationFrame(() => {
+    if (api.firstPaintMs === null) api.firstPaintMs = performance.now();
+    api.ready = true;
+  });
+})();

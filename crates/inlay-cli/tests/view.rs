@@ -1,0 +1,345 @@
+//! `inlay view` end to end: the page's embedded data against `inlay decode`'s output, the
+//! local server, and (when Chromium, chromedriver and Python's selenium are there) the page in
+//! headless Chromium through `tests/view_browser.py`.
+//!
+//! The browser test needs `INLAY_VIEW_PYTHON` (a Python with `selenium`; `.ci/run` installs
+//! one in target/ci-tools/venv and runs it once); without it, or without chromium, it is
+//! skipped with a notice — and fails when `INLAY_REQUIRE_BROWSER=1`.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use base64::Engine as _;
+use common::{inlay_in, scratch};
+
+/// A layout with float, snorm, half and uint elements and a 6-vertex buffer whose values
+/// cover decode's float formats (exponent forms, -0.0, large and small numbers).
+fn write_draw(dir: &Path) {
+    std::fs::write(
+        dir.join("l.json"),
+        r#"{"elements": [
+ {"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0},
+ {"semantic": "NORMAL", "format": "R8G8B8A8_SNORM", "offset": 12},
+ {"semantic": "TEXCOORD", "format": "R16G16_FLOAT", "offset": 16},
+ {"semantic": "BLENDINDICES", "format": "R8G8B8A8_UINT", "offset": 20}
+]}"#,
+    )
+    .unwrap();
+    let pos: [[f32; 3]; 6] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.1, -0.0],
+        [0.0, 1.0, 1e-5],
+        [3e16, -2.5, 123456.7],
+        [0.3333333, 1e-4, 0.0001],
+        [-7.0, 65504.0, 1.5e-45],
+    ];
+    let mut vb = Vec::new();
+    for (i, p) in pos.iter().enumerate() {
+        for c in p {
+            vb.extend_from_slice(&c.to_le_bytes());
+        }
+        vb.extend_from_slice(&[0x81, 0x7f, 0x00, (i as u8) * 40]);
+        vb.extend_from_slice(&[0x00, 0x3c, (i as u8) * 17, 0xbc]);
+        vb.extend_from_slice(&[i as u8, 255, 0, 7]);
+    }
+    std::fs::write(dir.join("m.vb"), vb).unwrap();
+}
+
+/// The JSON data block of a page.
+fn page_data(html: &str) -> serde_json::Value {
+    let start = html
+        .find(r#"<script type="application/json" id="inlay-data">"#)
+        .expect("data block");
+    let rest = &html[start..];
+    let body = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
+    serde_json::from_str(&body.replace("<\\/", "</")).expect("data is JSON")
+}
+
+fn u32s(b64: &str) -> Vec<u32> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64)
+        .unwrap();
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// The rows the page's table shows (element number, then each printed lane), from the
+/// embedded register bits, printed the way `decode` documents: `uint` as u32, `sint` as
+/// i32, everything else as the f32's `{:?}`; with `hex` the 8 hex digits.
+fn page_rows(data: &serde_json::Value, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
+    let n = data["vertex_count"].as_u64().unwrap() as usize;
+    let base = data["vertex_base"].as_u64().unwrap() as u32;
+    let attrs = data["attributes"].as_array().unwrap();
+    let mut header = Vec::new();
+    let mut cols = Vec::new();
+    for a in attrs {
+        let bits = u32s(a["data"].as_str().unwrap());
+        assert_eq!(bits.len(), n * 4, "four lanes per vertex");
+        for l in a["lanes"].as_array().unwrap() {
+            let l = l.as_u64().unwrap() as usize;
+            header.push(format!(
+                "{}.{}",
+                a["name"].as_str().unwrap(),
+                ["x", "y", "z", "w"][l]
+            ));
+            cols.push((bits.clone(), l, a["kind"].as_str().unwrap().to_string()));
+        }
+    }
+    let rows = (0..n)
+        .map(|v| {
+            let mut r = vec![(base + v as u32).to_string()];
+            for (bits, l, kind) in &cols {
+                let b = bits[v * 4 + l];
+                r.push(if hex {
+                    format!("{b:08x}")
+                } else {
+                    match kind.as_str() {
+                        "uint" => b.to_string(),
+                        "sint" => (b as i32).to_string(),
+                        _ => format!("{:?}", f32::from_bits(b)),
+                    }
+                });
+            }
+            r
+        })
+        .collect();
+    (header, rows)
+}
+
+fn decode_rows(dir: &Path, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut args = vec![
+        "decode",
+        "l.json",
+        "--vb",
+        "0=m.vb",
+        "--topology",
+        "triangle_list",
+        "--format",
+        "csv",
+    ];
+    if hex {
+        args.push("--hex");
+    }
+    let r = inlay_in(dir, &args);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let mut lines = r.stdout.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows = lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            std::iter::once(c[2])
+                .chain(c[4..].iter().copied())
+                .map(String::from)
+                .collect()
+        })
+        .collect();
+    (header[4..].to_vec(), rows)
+}
+
+#[test]
+fn page_table_rows_equal_decode() {
+    let dir = scratch("view-rows");
+    write_draw(&dir);
+    let r = inlay_in(
+        &dir,
+        &[
+            "view",
+            "l.json",
+            "--vb",
+            "0=m.vb",
+            "--topology",
+            "triangle_list",
+            "--output",
+            "page.html",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(
+        r.stdout, "wrote page.html: 6 vertices, 6 indices\n",
+        "{}",
+        r.transcript
+    );
+    let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
+    assert!(!html.contains("<script src"), "no external scripts");
+    let data = page_data(&html);
+    for hex in [false, true] {
+        let (ph, prow) = page_rows(&data, hex);
+        let (dh, drow) = decode_rows(&dir, hex);
+        assert_eq!(ph, dh, "column names");
+        assert_eq!(prow, drow, "rows (hex: {hex})");
+    }
+    // Exact values the oracle (the buffer written above) says decode prints.
+    let (_, rows) = page_rows(&data, false);
+    assert_eq!(rows[3][1..4], ["3e16", "-2.5", "123456.7"]);
+    assert_eq!(rows[2][3], "1e-5");
+    assert_eq!(rows[1][3], "-0.0");
+    assert_eq!(rows[5][3], "1e-45");
+    assert_eq!(data["mode"], "triangles");
+    assert_eq!(u32s(data["indices"].as_str().unwrap()), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(data["position"], 0);
+    assert_eq!(data["result"], "result: S_OK (0x00000000): created");
+    assert!(data["map_svg"].as_str().unwrap().starts_with("<svg"));
+    assert!(data["map_text"].as_str().unwrap().contains("POSITION0"));
+    // A second write refuses to replace the page without --force.
+    let again = inlay_in(
+        &dir,
+        &["view", "l.json", "--vb", "0=m.vb", "--output", "page.html"],
+    );
+    assert_eq!(again.code, 2, "{}", again.transcript);
+}
+
+#[test]
+fn strip_cuts_split_primitives() {
+    let dir = scratch("view-strip");
+    write_draw(&dir);
+    // Strip 0 1 2 3, cut, 4 5 (too short) — two triangles from the first strip only.
+    let ib: Vec<u8> = [0u16, 1, 2, 3, 0xffff, 4, 5]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("m.ib"), ib).unwrap();
+    let r = inlay_in(
+        &dir,
+        &[
+            "view",
+            "l.json",
+            "--vb",
+            "0=m.vb",
+            "--ib",
+            "m.ib,format=R16_UINT",
+            "--topology",
+            "triangle_strip",
+            "--output",
+            "strip.html",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let data = page_data(&std::fs::read_to_string(dir.join("strip.html")).unwrap());
+    let idx = u32s(data["indices"].as_str().unwrap());
+    assert_eq!(idx.len(), 6, "two triangles: {idx:?}");
+}
+
+#[test]
+fn serves_the_same_page() {
+    let dir = scratch("view-serve");
+    write_draw(&dir);
+    let file = inlay_in(
+        &dir,
+        &["view", "l.json", "--vb", "0=m.vb", "--output", "p.html"],
+    );
+    assert_eq!(file.code, 0, "{}", file.transcript);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inlay"))
+        .args(["view", "l.json", "--vb", "0=m.vb"])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut line = Vec::new();
+    let mut b = [0u8; 1];
+    while out.read(&mut b).unwrap() == 1 && b[0] != b'\n' {
+        line.push(b[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    let addr = line
+        .strip_prefix("serving http://")
+        .and_then(|s| s.split('/').next())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    assert!(addr.starts_with("127.0.0.1:"), "{line}");
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut resp = Vec::new();
+        s.read_to_end(&mut resp).unwrap();
+        let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let body = resp.split_off(split + 4);
+        (String::from_utf8(resp).unwrap(), body)
+    };
+    let (head, page) = get("/");
+    let (bin_head, blob) = get("/data.bin");
+    let (missing, _) = get("/nothing");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(bin_head.starts_with("HTTP/1.1 200 OK\r\n"), "{bin_head}");
+    // The served page fetches its arrays from /data.bin; they equal the written page's.
+    let served = page_data(&String::from_utf8(page).unwrap());
+    let file = page_data(&std::fs::read_to_string(dir.join("p.html")).unwrap());
+    assert_eq!(served["blob"], "data.bin");
+    let slice = |r: &serde_json::Value| -> Vec<u32> {
+        let (o, l) = (
+            r["offset"].as_u64().unwrap() as usize,
+            r["length"].as_u64().unwrap() as usize,
+        );
+        blob[o..o + l]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    let (sa, fa) = (
+        served["attributes"].as_array().unwrap(),
+        file["attributes"].as_array().unwrap(),
+    );
+    assert_eq!(sa.len(), fa.len());
+    for (s, f) in sa.iter().zip(fa) {
+        assert_eq!(slice(&s["data"]), u32s(f["data"].as_str().unwrap()));
+        assert_eq!(s["name"], f["name"]);
+    }
+    assert_eq!(
+        slice(&served["indices"]),
+        u32s(file["indices"].as_str().unwrap())
+    );
+    assert_eq!(served["map_svg"], file["map_svg"]);
+    assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join(name))
+            .find(|f| f.is_file())
+    })
+}
+
+#[test]
+fn page_in_headless_chromium() {
+    let require = std::env::var_os("INLAY_REQUIRE_BROWSER").is_some_and(|v| v == "1");
+    let python = std::env::var_os("INLAY_VIEW_PYTHON").map(PathBuf::from);
+    let chromium = which("chromium").or_else(|| which("chromium-browser"));
+    let driver = which("chromedriver");
+    let missing = match (&python, &chromium, &driver) {
+        (None, _, _) => Some("INLAY_VIEW_PYTHON (a Python with selenium) is not set"),
+        (_, None, _) => Some("chromium is not installed"),
+        (_, _, None) => Some("chromedriver is not installed"),
+        _ => None,
+    };
+    if let Some(why) = missing {
+        assert!(!require, "INLAY_REQUIRE_BROWSER=1 but {why}");
+        eprintln!("note: browser test of `inlay view` skipped: {why} (.ci/run installs them)");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/view_browser.py");
+    let mut cmd = Command::new(python.unwrap());
+    cmd.arg(script)
+        .arg("--inlay")
+        .arg(env!("CARGO_BIN_EXE_inlay"))
+        .env("CHROMIUM", chromium.unwrap())
+        .env("CHROMEDRIVER", driver.unwrap());
+    if let Some(shot) = std::env::var_os("INLAY_VIEW_SCREENSHOT") {
+        cmd.arg("--screenshot").arg(shot);
+    }
+    let out = cmd.output().expect("run python");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{text}");
+    assert!(out.status.success(), "browser test failed:\n{text}");
+}

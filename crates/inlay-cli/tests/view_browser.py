@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""End-to-end test of `inlay view --output` pages in headless Chromium (issue 16).
+
+Driven through chromedriver (WebDriver) with the `selenium` package; run by
+crates/inlay-cli/tests/view.rs (which skips visibly without chromium, chromedriver or
+selenium) and once by .ci/run. Checks, for a generated draw loaded from file://:
+  - no console errors;
+  - the canvas shows the mesh: pixels at projected triangle centres differ from the background;
+  - the table's first rows equal `inlay decode --format csv` (and --hex with the hex toggle);
+  - clicking a row selects that vertex; clicking a vertex in 3D selects its row;
+then measures the first paint of a generated 1,000,000-vertex draw and prints it, and saves
+a screenshot of an example (a real dump from $INLAY_SHARED when present) with --screenshot.
+"""
+import argparse
+import csv
+import io
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+LAYOUT = {"elements": [
+    {"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0},
+    {"semantic": "NORMAL", "format": "R8G8B8A8_SNORM", "offset": 12},
+    {"semantic": "TEXCOORD", "format": "R16G16_FLOAT", "offset": 16},
+    {"semantic": "BLENDINDICES", "format": "R8G8B8A8_UINT", "offset": 20},
+]}
+STRIDE = 24
+
+
+def vertex(x, y, z, n, u, v, k):
+    return (struct.pack("<3f", x, y, z) + struct.pack("<4b", *n)
+            + struct.pack("<2e", u, v) + struct.pack("<4B", k, 1, 2, 3))
+
+
+def grid_vertices(w, h):
+    """Vertex (i, j) of a (w+1)×(h+1) wavy grid, as bytes."""
+    out = []
+    for j in range(h + 1):
+        for i in range(w + 1):
+            x, y = i / w * 2 - 1, j / h * 2 - 1
+            z = 0.25 * math.sin(3 * x) * math.cos(2 * y)
+            out.append(vertex(x, y, z, (int(40 * x), int(40 * y), 110, 0), i / w, j / h, (i + 2 * j) % 7))
+    return out
+
+
+def write_draws(d):
+    """A small non-indexed triangle list (table rows = decode rows) and a 1M-vertex indexed one."""
+    with open(os.path.join(d, "grid.json"), "w") as f:
+        json.dump(LAYOUT, f)
+    w, h = 6, 4
+    verts = grid_vertices(w, h)
+    tris = []
+    for j in range(h):
+        for i in range(w):
+            a, b, c, e = j * (w + 1) + i, j * (w + 1) + i + 1, (j + 1) * (w + 1) + i + 1, (j + 1) * (w + 1) + i
+            tris += [a, b, c, a, c, e]
+    with open(os.path.join(d, "grid.vb"), "wb") as f:
+        f.write(b"".join(verts[t] for t in tris))
+    # 1000 × 1000 vertices, indexed.
+    w = h = 999
+    verts = grid_vertices(w, h)
+    with open(os.path.join(d, "big.vb"), "wb") as f:
+        f.write(b"".join(verts))
+    idx = bytearray()
+    for j in range(h):
+        for i in range(w):
+            a, b, c, e = j * (w + 1) + i, j * (w + 1) + i + 1, (j + 1) * (w + 1) + i + 1, (j + 1) * (w + 1) + i
+            idx += struct.pack("<6I", a, b, c, a, c, e)
+    with open(os.path.join(d, "big.ib"), "wb") as f:
+        f.write(idx)
+    return len(tris)
+
+
+def run(cmd):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}: {r.stderr}")
+    return r.stdout
+
+
+def browser():
+    opts = webdriver.ChromeOptions()
+    for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+              "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
+              "--allow-file-access-from-files"]:
+        opts.add_argument(a)
+    opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=opts, service=service)
+
+
+def load(drv, path, timeout=120):
+    t0 = time.time()
+    drv.get(path if path.startswith("http") else "file://" + os.path.abspath(path))
+    while not drv.execute_script("return !!(window.inlayView && window.inlayView.ready)"):
+        if time.time() - t0 > timeout:
+            sys.exit(f"FAIL: {path} not ready after {timeout} s")
+        time.sleep(0.05)
+    return time.time() - t0
+
+
+def console_errors(drv):
+    return [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+PIXEL_JS = """
+const c = document.getElementById('gl');
+const t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+const g = t.getContext('2d'); g.drawImage(c, 0, 0);
+const k = c.width / c.clientWidth;
+return arguments[0].map(([x, y]) => Array.from(g.getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data));
+"""
+
+
+def fail(msg):
+    sys.exit("FAIL: " + msg)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--inlay", required=True)
+    ap.add_argument("--screenshot")
+    args = ap.parse_args()
+    d = tempfile.mkdtemp(prefix="inlay-view-")
+    n = write_draws(d)
+    common = [os.path.join(d, "grid.json"), "--vb", "0=" + os.path.join(d, "grid.vb"), "--topology", "triangle_list"]
+    page = os.path.join(d, "grid.html")
+    run([args.inlay, "view", *common, "--output", page, "--force"])
+    rows = list(csv.reader(io.StringIO(run([args.inlay, "decode", *common, "--format", "csv"]))))
+    hexrows = list(csv.reader(io.StringIO(run([args.inlay, "decode", *common, "--format", "csv", "--hex"]))))
+    assert len(rows) == n + 1, (len(rows), n)
+    drv = browser()
+    try:
+        load(drv, page)
+        errs = console_errors(drv)
+        if errs:
+            fail(f"console errors: {errs}")
+        if drv.execute_script("return document.getElementById('glerror').hidden") is not True:
+            fail("the page reports: " + drv.find_element(By.ID, "glerror").text)
+        # Triangle centres on screen must not show the background colour.
+        cents = drv.execute_script("""
+            const v = window.inlayView; const out = [];
+            for (let t = 0; t < 3 * 12; t += 3) {
+              const p = [t, t + 1, t + 2].map(i => v.project(i));
+              out.push([(p[0][0] + p[1][0] + p[2][0]) / 3, (p[0][1] + p[1][1] + p[2][1]) / 3]);
+            }
+            return out;""")
+        px = drv.execute_script(PIXEL_JS, cents + [[2, 2]])
+        bg = px[-1]
+        if bg[:3] != [17, 19, 24]:
+            fail(f"background corner is {bg}, expected the clear colour (17, 19, 24)")
+        shown = sum(1 for p in px[:-1] if abs(p[0] - bg[0]) + abs(p[1] - bg[1]) + abs(p[2] - bg[2]) > 30)
+        if shown != len(px) - 1:
+            fail(f"only {shown} of {len(px) - 1} triangle centres differ from the background: {px}")
+        # The table: first rows equal decode's (element and values; decode's columns 2, 4.. ).
+        def dom_rows():
+            return drv.execute_script(
+                "return Array.from(document.querySelectorAll('#rows .row'))"
+                ".sort((a, b) => a.dataset.vertex - b.dataset.vertex).map(r => r.textContent.trim().split(/ +/))")
+        header = drv.find_element(By.ID, "thead").text.split()
+        if header[2:] != rows[0][4:]:
+            fail(f"table header {header} != decode's {rows[0]}")
+        got = dom_rows()
+        if len(got) < 10:
+            fail(f"only {len(got)} rows in the DOM")
+        for r in got[:20]:
+            v = int(r[0])
+            want = [rows[v + 1][2]] + rows[v + 1][4:]
+            if r[1:] != want:
+                fail(f"row {v}: page {r[1:]} != decode {want}")
+        if len(got) >= n:
+            fail("the table is not virtualised: every row is in the DOM")
+        drv.find_element(By.ID, "hex").click()
+        for r in dom_rows()[:20]:
+            v = int(r[0])
+            want = [hexrows[v + 1][2]] + hexrows[v + 1][4:]
+            if r[1:] != want:
+                fail(f"hex row {v}: page {r[1:]} != decode --hex {want}")
+        drv.find_element(By.ID, "hex").click()
+        print(f"table: first {min(20, len(got))} rows equal decode (numbers and --hex)")
+        # Row click selects the vertex and draws its marker.
+        frames = drv.execute_script("return window.inlayView.frames")
+        drv.find_element(By.CSS_SELECTOR, '#rows .row[data-vertex="4"]').click()
+        time.sleep(0.3)
+        sel = drv.execute_script("return [window.inlayView.selected, window.inlayView.frames]")
+        if sel[0] != 4 or sel[1] <= frames:
+            fail(f"clicking row 4 selected {sel[0]} (frames {frames} -> {sel[1]})")
+        mark = drv.execute_script(PIXEL_JS, [drv.execute_script("return window.inlayView.project(4)")])[0]
+        if not (mark[0] > 200 and mark[1] > 170 and mark[2] < 80):
+            fail(f"selected vertex 4 is not highlighted on the canvas: pixel {mark}")
+        # Picking in 3D selects the row (a vertex far from 4's position: vertex 2).
+        x, y = drv.execute_script("return window.inlayView.project(2)")
+        canvas = drv.find_element(By.ID, "gl")
+        r = drv.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height]", canvas)
+        ActionChains(drv).move_to_element_with_offset(canvas, x - r[0] / 2, y - r[1] / 2).click().perform()
+        time.sleep(0.3)
+        sel = drv.execute_script("return window.inlayView.selected")
+        want_pos = drv.execute_script("return window.inlayView.project(2)")
+        got_pos = drv.execute_script("return window.inlayView.project(arguments[0])", sel) if sel >= 0 else None
+        if sel < 0 or abs(got_pos[0] - want_pos[0]) > 1 or abs(got_pos[1] - want_pos[1]) > 1:
+            fail(f"picking vertex 2 on the canvas selected {sel}")
+        if not drv.find_elements(By.CSS_SELECTOR, f'#rows .row.selected[data-vertex="{sel}"]'):
+            fail(f"picked vertex {sel}: its row is not shown selected")
+        print(f"selection: row click -> vertex 4 highlighted; pick at vertex 2 -> row {sel} selected")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"console errors after interaction: {errs}")
+
+        # 1M vertices: first paint (ms since navigation start, as the page records it).
+        big = os.path.join(d, "big.html")
+        t = time.time()
+        run([args.inlay, "view", os.path.join(d, "grid.json"), "--vb", "0=" + os.path.join(d, "big.vb"),
+             "--ib", os.path.join(d, "big.ib") + ",format=R32_UINT", "--topology", "triangle_list",
+             "--output", big, "--force"])
+        gen = time.time() - t
+        drv.get("about:blank")
+        time.sleep(1)
+        wall = load(drv, big)
+        info = drv.execute_script(
+            "return [window.inlayView.firstPaintMs, document.querySelectorAll('#rows .row').length, "
+            "window.inlayView.timings]")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"1M page console errors: {errs}")
+        print(f"1M-vertex draw: page written in {gen:.2f} s ({os.path.getsize(big) / 1e6:.0f} MB); "
+              f"first paint {info[0]:.0f} ms after navigation start (ready {wall:.2f} s wall); "
+              f"{info[1]} table rows in the DOM; stages (ms): {info[2]}")
+
+        # The same draw served by `inlay view` (arrays fetched as binary, no base64).
+        srv = subprocess.Popen([args.inlay, "view", os.path.join(d, "grid.json"), "--vb", "0=" + os.path.join(d, "big.vb"),
+                                "--ib", os.path.join(d, "big.ib") + ",format=R32_UINT", "--topology", "triangle_list"],
+                               stdout=subprocess.PIPE, text=True)
+        try:
+            line = srv.stdout.readline()
+            if not line.startswith("serving http://127.0.0.1:"):
+                fail(f"server printed {line!r}")
+            url = line.split()[1]
+            drv.get("about:blank")  # unload the 117 MB page first: its teardown is not this page's
+            time.sleep(1)
+            wall = load(drv, url)
+            info = drv.execute_script("return [window.inlayView.firstPaintMs, window.inlayView.timings]")
+            errs = console_errors(drv)
+            if errs:
+                fail(f"served 1M page console errors: {errs}")
+            print(f"1M-vertex draw served: first paint {info[0]:.0f} ms after navigation start "
+                  f"(ready {wall:.2f} s wall); stages (ms): {info[1]}")
+        finally:
+            srv.kill()
+            srv.wait()
+
+        if args.screenshot:
+            shared = os.environ.get("INLAY_SHARED", os.path.join(os.path.dirname(__file__), "../../../../shared"))
+            rover = os.path.join(shared, "dumps/SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale")
+            layout = os.path.join(os.path.dirname(__file__), "../../../examples/layouts/wwmi-component-48.json")
+            shot = os.path.join(d, "shot.html")
+            if os.path.isdir(rover):
+                run([args.inlay, "view", layout, "--vb", "0=" + os.path.join(rover, "Component 6.vb"),
+                     "--ib", os.path.join(rover, "Component 6.ib") + ",format=R16_UINT",
+                     "--topology", "triangle_list", "--output", shot, "--force"])
+            else:
+                print(f"screenshot: {rover} absent, showing the generated grid")
+                shot = page
+            drv.set_window_size(1400, 900)
+            load(drv, shot)
+            drv.execute_script("window.inlayView.select(100)")
+            time.sleep(0.5)
+            drv.save_screenshot(args.screenshot)
+            print(f"screenshot: {args.screenshot}")
+    finally:
+        drv.quit()
+    print("view browser test: ok")
+
+
+if __name__ == "__main__":
+    main()

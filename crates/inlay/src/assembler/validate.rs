@@ -1,0 +1,596 @@
+//! Draw-time validation: every way a draw reads data that is not there.
+//!
+//! Reading past a buffer or from an unbound slot is *defined* in Direct3D 11 — the reads
+//! return 0 (spec §8.19.2, ia-semantics §2; R44, R45) — so a draw never fails for it, and the
+//! reference assembler does exactly that. But a draw that reads zeros is almost always a
+//! mistake (a `--vb 3=` typo when the layout uses slot 1, a stride off by four bytes), so
+//! [`validate_draw`] reports each case as a [`DrawWarning`]:
+//!
+//! | check | when | id |
+//! |---|---|---|
+//! | [`DrawCheck::VertexBufferNotSet`] | a slot the layout uses has no buffer bound | debug layer 348 `DEVICE_DRAW_VERTEX_BUFFER_NOT_SET` |
+//! | [`DrawCheck::VertexBufferStrideTooSmall`] | a bound stride (≠ 0) is smaller than the slot's elements need | 355 `DEVICE_DRAW_VERTEX_BUFFER_STRIDE_TOO_SMALL` |
+//! | [`DrawCheck::VertexBufferTooSmall`] | a non-indexed draw's vertices, or any draw's instances, reach past a buffer's end | 356 `DEVICE_DRAW_VERTEX_BUFFER_TOO_SMALL` |
+//! | [`DrawCheck::IndexBufferNotSet`] | an indexed draw with no index buffer | 357 `DEVICE_DRAW_INDEX_BUFFER_NOT_SET` |
+//! | [`DrawCheck::IndexBufferTooSmall`] | an indexed draw reads index positions past the index buffer's end | 359 `DEVICE_DRAW_INDEX_BUFFER_TOO_SMALL` |
+//! | [`DrawCheck::IndexPastVertexData`] | index values (plus base vertex) address vertices past a per-vertex buffer's end | inlay's own (the debug layer does not read index values) |
+//!
+//! The ids and names are those of `D3D11_MESSAGE_ID` in `d3d11sdklayers.h`; the debug layer
+//! reports them as warnings when it draws (it says the reads are defined to return 0), and so
+//! does inlay. `DEVICE_DRAW_INPUTLAYOUT_NOT_SET` (349) cannot happen here — an
+//! [`InputAssembler`] always holds a layout — and the layout/shader linkage check
+//! (`DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND`, 342) is [`check_linkage`], for callers
+//! that bind a different shader than the layout was created with.
+//!
+//! Positions are computed without the 32-bit address wrap the assembler applies to
+//! `offset + stride × n` (it only matters for addresses past 4 GiB). The work is constant per
+//! slot, plus one pass over the bytes of the index buffer for indexed draws; nothing is
+//! allocated beyond the warnings.
+
+use crate::diag::MessageId;
+use crate::dxbc::Signature;
+use crate::layout::{InputClass, InputLayout};
+
+use super::binding::IndexFormat;
+use super::{DrawCall, IaError, InputAssembler};
+
+/// The default bound of [`DrawReport::refusal`]: a draw that would produce more than 100
+/// million vertices that read nothing but zeros is refused.
+pub const DEFAULT_MAX_ZERO_VERTICES: u64 = 100_000_000;
+
+/// What a [`DrawWarning`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawCheck {
+    /// A slot the layout uses has no vertex buffer: every element of it reads 0.
+    VertexBufferNotSet,
+    /// The bound stride is smaller than the slot's elements cover: vertices overlap.
+    VertexBufferStrideTooSmall,
+    /// Vertices or instances read past the end of a vertex buffer.
+    VertexBufferTooSmall,
+    /// An indexed draw without an index buffer: every index reads 0.
+    IndexBufferNotSet,
+    /// Index positions past the end of the index buffer (they read index 0).
+    IndexBufferTooSmall,
+    /// Index values that address vertices past a per-vertex buffer's end.
+    IndexPastVertexData,
+    /// The bound shader reads a semantic the layout does not supply.
+    LinkageSemanticNotFound,
+}
+
+impl DrawCheck {
+    /// The debug layer's message id, when the debug layer has one for this check.
+    pub const fn message_id(self) -> Option<MessageId> {
+        Some(match self {
+            DrawCheck::VertexBufferNotSet => MessageId::DEVICE_DRAW_VERTEX_BUFFER_NOT_SET,
+            DrawCheck::VertexBufferStrideTooSmall => {
+                MessageId::DEVICE_DRAW_VERTEX_BUFFER_STRIDE_TOO_SMALL
+            }
+            DrawCheck::VertexBufferTooSmall => MessageId::DEVICE_DRAW_VERTEX_BUFFER_TOO_SMALL,
+            DrawCheck::IndexBufferNotSet => MessageId::DEVICE_DRAW_INDEX_BUFFER_NOT_SET,
+            DrawCheck::IndexBufferTooSmall => MessageId::DEVICE_DRAW_INDEX_BUFFER_TOO_SMALL,
+            DrawCheck::LinkageSemanticNotFound => {
+                MessageId::DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND
+            }
+            DrawCheck::IndexPastVertexData => return None,
+        })
+    }
+
+    /// The name: the debug layer's (without `D3D11_MESSAGE_ID_`), or inlay's own
+    /// (`INLAY_…`) for checks the debug layer does not make.
+    pub fn name(self) -> &'static str {
+        match self.message_id().and_then(MessageId::name) {
+            Some(n) => n,
+            None => "INLAY_INDEX_PAST_VERTEX_DATA",
+        }
+    }
+}
+
+/// One way a draw reads data that is not there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawWarning {
+    /// Which check.
+    pub check: DrawCheck,
+    /// The vertex-buffer slot, when the warning is about one.
+    pub slot: Option<u32>,
+    /// The first vertex, instance or index position affected.
+    pub first: Option<u64>,
+    /// How many vertices, instances or index positions are affected.
+    pub count: Option<u64>,
+    /// A sentence naming the slot, the numbers and what is read instead.
+    pub message: String,
+}
+
+impl std::fmt::Display for DrawWarning {
+    /// `#356 DEVICE_DRAW_VERTEX_BUFFER_TOO_SMALL: …` or `inlay INLAY_…: …`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.check.message_id() {
+            Some(id) => write!(f, "#{} {}: {}", id.0, self.check.name(), self.message),
+            None => write!(f, "inlay {}: {}", self.check.name(), self.message),
+        }
+    }
+}
+
+/// What [`validate_draw`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawReport {
+    /// Every warning, by slot order (index-buffer warnings first).
+    pub warnings: Vec<DrawWarning>,
+    /// Positions of the draw's vertex stream (vertices or indices × instances, cut indices
+    /// included).
+    pub vertices: u64,
+    /// Invocations in which every element of the layout reads nothing (unbound or out of
+    /// bounds): they see only zeros and defaults. 0 when the layout has no elements.
+    pub zero_vertices: u64,
+    /// The longest run of consecutive such invocations in the vertex stream: what a reader
+    /// would stream as nothing but zeros.
+    pub longest_zero_run: u64,
+}
+
+impl DrawReport {
+    /// A refusal message when the draw would stream more than `max` consecutive vertices
+    /// that read nothing but zeros ([`DrawReport::longest_zero_run`]; `None` otherwise).
+    /// Streaming gigabytes of zeros is never what the caller meant; the bound is the
+    /// caller's to raise. Zero vertices interleaved with real data (an index pattern
+    /// reaching one vertex too far) are warned about, not refused.
+    pub fn refusal(&self, max: u64) -> Option<String> {
+        (self.longest_zero_run > max).then(|| {
+            format!(
+                "the draw would produce {} consecutive vertices that read nothing but \
+                 out-of-bounds zeros (more than the bound of {max}); bind the data, or raise \
+                 the bound (--max-vertices)",
+                self.longest_zero_run
+            )
+        })
+    }
+}
+
+struct SlotInfo {
+    slot: u32,
+    class: InputClass,
+    step_rate: u32,
+    min_stride: u32,
+}
+
+/// Per-slot thresholds: element numbers from which some / every element of the slot is out
+/// of bounds (`u64::MAX`: never).
+struct SlotReach {
+    slot: u32,
+    class: InputClass,
+    step_rate: u32,
+    some_out: u64,
+    all_out: u64,
+    bound: bool,
+    len: usize,
+    stride: u32,
+    offset: u32,
+    /// (offset, size) of each element.
+    elements: Vec<(u32, u32)>,
+}
+
+impl SlotReach {
+    /// Whether element number `n` has some / every element out of bounds, exactly as the
+    /// assembler decides (32-bit wrapping address, ia-semantics §3).
+    fn vertex_out(&self, n: u32) -> (bool, bool) {
+        if !self.bound {
+            return (true, true);
+        }
+        let (mut some, mut all) = (false, true);
+        for &(off, size) in &self.elements {
+            let addr = self
+                .offset
+                .wrapping_add(self.stride.wrapping_mul(n))
+                .wrapping_add(off);
+            let out = addr < self.offset || addr as u64 + size as u64 > self.len as u64;
+            some |= out;
+            all &= out;
+        }
+        (some, all)
+    }
+}
+
+/// First element number `n` with `offset + stride·n + end > len` (no 32-bit wrap).
+fn first_out(len: u64, offset: u64, stride: u64, end: u64) -> u64 {
+    let Some(avail) = len.checked_sub(offset).and_then(|a| a.checked_sub(end)) else {
+        return 0;
+    };
+    match avail.checked_div(stride) {
+        Some(q) => q + 1,
+        None => u64::MAX,
+    }
+}
+
+/// Instances `i` in `0..count` whose element number `start + i / rate` (rate 0: `start`) is
+/// at least `n0`: returns (first instance, how many).
+fn instances_from(n0: u64, start: u64, rate: u32, count: u64) -> Option<(u64, u64)> {
+    let first = if n0 <= start {
+        0
+    } else if rate == 0 {
+        return None;
+    } else {
+        (n0 - start).saturating_mul(rate as u64)
+    };
+    (first < count).then(|| (first, count - first))
+}
+
+/// Checks a draw against the bound state without running it (see the module documentation
+/// for every check). Errors are the assembler's own refusals of the call (as
+/// [`InputAssembler::draw`] gives them).
+pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, IaError> {
+    let p = ia.resolve(call)?;
+    let layout = ia.layout();
+    let mut report = DrawReport {
+        vertices: p.steps(),
+        ..DrawReport::default()
+    };
+    let mut slots = Vec::new();
+    // The slots the layout's elements use, from the elements themselves (so that hand-built
+    // layouts are checked too): class and step rate of the slot's first element, the stride
+    // its elements need.
+    let mut used: Vec<(u32, InputClass, u32, u32)> = Vec::new();
+    for e in layout.elements() {
+        let end = u32::try_from(e.end()).unwrap_or(u32::MAX);
+        match used.iter_mut().find(|u| u.0 == e.slot) {
+            Some(u) => u.3 = u.3.max(end),
+            None => used.push((e.slot, e.class, e.step_rate, end)),
+        }
+    }
+    used.sort_by_key(|u| u.0);
+    for &(slot, class, step_rate, min_stride) in &used {
+        let s = SlotInfo {
+            slot,
+            class,
+            step_rate,
+            min_stride,
+        };
+        let elements = layout.elements().iter().filter(|e| e.slot == s.slot);
+        let b = ia.vertex_buffer(s.slot);
+        let (mut some_out, mut all_out) = (u64::MAX, 0u64);
+        for e in elements {
+            let n0 = match b {
+                Some(b) => first_out(
+                    b.data.len() as u64,
+                    b.offset as u64,
+                    b.stride as u64,
+                    e.offset as u64 + e.byte_size() as u64,
+                ),
+                None => 0,
+            };
+            some_out = some_out.min(n0);
+            all_out = all_out.max(n0);
+        }
+        slots.push(SlotReach {
+            slot: s.slot,
+            class: s.class,
+            step_rate: s.step_rate,
+            some_out,
+            all_out,
+            bound: b.is_some(),
+            len: b.map_or(0, |b| b.data.len()),
+            stride: b.map_or(0, |b| b.stride),
+            offset: b.map_or(0, |b| b.offset),
+            elements: layout
+                .elements()
+                .iter()
+                .filter(|e| e.slot == s.slot)
+                .map(|e| (e.offset, e.byte_size()))
+                .collect(),
+        });
+        match b {
+            None => report.warnings.push(DrawWarning {
+                check: DrawCheck::VertexBufferNotSet,
+                slot: Some(s.slot),
+                first: None,
+                count: None,
+                message: format!(
+                    "the layout reads slot {} ({}) but no vertex buffer is bound there: every \
+                     element of it reads 0",
+                    s.slot,
+                    slot_semantics(layout, s.slot)
+                ),
+            }),
+            Some(b) if b.stride != 0 && b.stride < s.min_stride => {
+                report.warnings.push(DrawWarning {
+                    check: DrawCheck::VertexBufferStrideTooSmall,
+                    slot: Some(s.slot),
+                    first: None,
+                    count: None,
+                    message: format!(
+                        "slot {} is bound with stride {} but its elements cover {} bytes: each \
+                         vertex overlaps the next",
+                        s.slot, b.stride, s.min_stride
+                    ),
+                })
+            }
+            _ => {}
+        }
+    }
+
+    // A draw of no vertex reads nothing.
+    if p.count == 0 || p.instance_count == 0 {
+        return Ok(report);
+    }
+    // Instances (every draw kind).
+    let instances = p.instance_count as u64;
+    let mut zero_instances = instances;
+    let mut has_instance_slots = false;
+    for s in slots.iter().filter(|s| s.class == InputClass::PerInstance) {
+        has_instance_slots = true;
+        let all = instances_from(s.all_out, p.start_instance as u64, s.step_rate, instances);
+        zero_instances = zero_instances.min(all.map_or(0, |(_, n)| n));
+        if !s.bound {
+            continue;
+        }
+        if let Some((first, n)) =
+            instances_from(s.some_out, p.start_instance as u64, s.step_rate, instances)
+        {
+            report.warnings.push(DrawWarning {
+                check: DrawCheck::VertexBufferTooSmall,
+                slot: Some(s.slot),
+                first: Some(first),
+                count: Some(n),
+                message: format!(
+                    "instances {first} to {} ({n} of {instances}) read past the end of slot {}'s \
+                     {}-byte buffer (stride {}): those elements read 0",
+                    first + n - 1,
+                    s.slot,
+                    s.len,
+                    s.stride
+                ),
+            });
+        }
+    }
+    if !has_instance_slots {
+        zero_instances = instances;
+    }
+
+    let vertex_slots: Vec<&SlotReach> = slots
+        .iter()
+        .filter(|s| s.class == InputClass::PerVertex)
+        .collect();
+    let all_zero_from = vertex_slots.iter().map(|s| s.all_out).max().unwrap_or(0);
+    let (per_instance_zero, run, per_instance) = if !p.indexed {
+        let (start, count) = (p.start as u64, p.count as u64);
+        let end = start + count;
+        for s in vertex_slots.iter().filter(|s| s.bound) {
+            let first = start.max(s.some_out);
+            if first < end {
+                report.warnings.push(DrawWarning {
+                    check: DrawCheck::VertexBufferTooSmall,
+                    slot: Some(s.slot),
+                    first: Some(first),
+                    count: Some(end - first),
+                    message: format!(
+                        "vertices {first} to {} ({} of {count}) read past the end of slot {}'s \
+                         {}-byte buffer (stride {}): those elements read 0",
+                        end - 1,
+                        end - first,
+                        s.slot,
+                        s.len,
+                        s.stride
+                    ),
+                });
+            }
+        }
+        let tail = end.saturating_sub(start.max(all_zero_from));
+        (tail, tail, count)
+    } else {
+        indexed_checks(ia, &p, &vertex_slots, &mut report)
+    };
+    if !layout.elements().is_empty() && zero_instances > 0 {
+        report.zero_vertices = per_instance_zero.saturating_mul(zero_instances);
+        // Whole instances of zeros follow each other (the zero instances are a tail).
+        report.longest_zero_run = if per_instance_zero == per_instance {
+            report.zero_vertices
+        } else {
+            run
+        };
+    }
+    Ok(report)
+}
+
+/// The index-buffer checks; returns the positions (per instance) whose vertex reads nothing.
+fn indexed_checks(
+    ia: &InputAssembler<'_>,
+    p: &super::DrawParams,
+    vertex_slots: &[&SlotReach],
+    report: &mut DrawReport,
+) -> (u64, u64, u64) {
+    let (start, count) = (p.start as u64, p.count as u64);
+    let base = p.base_vertex as u32;
+    let Some(ib) = ia.index_buffer() else {
+        report.warnings.insert(
+            0,
+            DrawWarning {
+                check: DrawCheck::IndexBufferNotSet,
+                slot: None,
+                first: None,
+                count: Some(count),
+                message: format!(
+                    "an indexed draw of {count} indices with no index buffer bound: every index \
+                     reads 0 (vertex {base})"
+                ),
+            },
+        );
+        let zero = vertex_slots.iter().all(|s| s.vertex_out(base).1);
+        for s in vertex_slots
+            .iter()
+            .filter(|s| s.bound && s.vertex_out(base).0)
+        {
+            report
+                .warnings
+                .push(past_vertex_data(s, 0, count, count, base as u64));
+        }
+        return if zero {
+            (count, count, count)
+        } else {
+            (0, 0, count)
+        };
+    };
+    let size = ib.format.size() as u64;
+    let cut = match ib.format {
+        IndexFormat::R16Uint => 0xffff,
+        IndexFormat::R32Uint => 0xffff_ffff,
+    };
+    // Positions in the buffer: [ib.offset + size·k, + size) ⊆ [offset, len).
+    let in_buffer = (ib.data.len() as u64)
+        .saturating_sub(ib.offset as u64)
+        .checked_div(size)
+        .unwrap_or(0);
+    let first_past = start.max(in_buffer);
+    let end = start + count;
+    let mut warnings = Vec::new();
+    if first_past < end {
+        warnings.push(DrawWarning {
+            check: DrawCheck::IndexBufferTooSmall,
+            slot: None,
+            first: Some(first_past),
+            count: Some(end - first_past),
+            message: format!(
+                "index positions {first_past} to {} ({} of {count}) lie past the end of the \
+                 {}-byte index buffer (offset {}): they read index 0 (vertex {base})",
+                end - 1,
+                end - first_past,
+                ib.data.len(),
+                ib.offset
+            ),
+        });
+    }
+    // Per slot: positions whose vertex is past its data (first position and its value).
+    let mut past: Vec<(u64, u64, u64)> = vec![(0, u64::MAX, 0); vertex_slots.len()];
+    let mut zero = 0u64;
+    // Longest run of consecutive all-zero vertices (cuts neither extend nor break it), and
+    // the vertices (non-cut positions) of one instance.
+    let (mut cur, mut best, mut noncut) = (0u64, 0u64, 0u64);
+    let mut note = |pos: u64, vertex: u32, past: &mut Vec<(u64, u64, u64)>| -> bool {
+        let mut all = true;
+        for (k, s) in vertex_slots.iter().enumerate() {
+            let (some_out, all_out) = s.vertex_out(vertex);
+            all &= all_out;
+            if s.bound && some_out {
+                let e = &mut past[k];
+                e.0 += 1;
+                if e.1 == u64::MAX {
+                    e.1 = pos;
+                    e.2 = vertex as u64;
+                }
+            }
+        }
+        noncut += 1;
+        if all {
+            zero += 1;
+            cur += 1;
+            best = best.max(cur);
+        } else {
+            cur = 0;
+        }
+        all
+    };
+    for pos in start..first_past.min(end) {
+        let at = (ib.offset as u64 + pos * size) as usize;
+        let index = match ib.format {
+            IndexFormat::R16Uint => u16::from_le_bytes([ib.data[at], ib.data[at + 1]]) as u32,
+            IndexFormat::R32Uint => u32::from_le_bytes([
+                ib.data[at],
+                ib.data[at + 1],
+                ib.data[at + 2],
+                ib.data[at + 3],
+            ]),
+        };
+        if index == cut {
+            continue;
+        }
+        note(pos, index.wrapping_add(base), &mut past);
+    }
+    // Positions past the buffer read index 0, all alike.
+    if first_past < end {
+        let before: Vec<u64> = past.iter().map(|e| e.0).collect();
+        let all = note(first_past, base, &mut past);
+        let extra = end - first_past - 1;
+        for (k, e) in past.iter_mut().enumerate() {
+            if e.0 > before[k] {
+                e.0 += extra;
+            }
+        }
+        noncut += extra;
+        if all {
+            zero += extra;
+            cur += extra;
+            best = best.max(cur);
+        }
+    }
+    for (k, s) in vertex_slots.iter().enumerate() {
+        let (n, first, value) = past[k];
+        if n > 0 {
+            warnings.push(past_vertex_data(s, first, n, count, value));
+        }
+    }
+    report.warnings.splice(0..0, warnings);
+    (zero, best, noncut)
+}
+
+fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) -> DrawWarning {
+    let whole = s.some_out;
+    DrawWarning {
+        check: DrawCheck::IndexPastVertexData,
+        slot: Some(s.slot),
+        first: Some(first),
+        count: Some(n),
+        message: format!(
+            "{n} of {count} indices address vertices past slot {}'s data ({}-byte buffer, \
+             stride {}, {} whole vertices), the first at index position {first} (vertex \
+             {vertex}): those elements read 0",
+            s.slot,
+            s.len,
+            s.stride,
+            if whole == u64::MAX {
+                "all".to_string()
+            } else {
+                whole.to_string()
+            }
+        ),
+    }
+}
+
+fn slot_semantics(layout: &InputLayout, slot: u32) -> String {
+    let names: Vec<String> = layout
+        .elements()
+        .iter()
+        .filter(|e| e.slot == slot)
+        .map(|e| format!("{}{}", e.semantic_name, e.semantic_index))
+        .collect();
+    names.join(", ")
+}
+
+/// The draw-time linkage check between the bound layout and the bound vertex shader's input
+/// signature: one [`DrawCheck::LinkageSemanticNotFound`] (debug layer 342
+/// `DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND`) per signature entry that no layout element
+/// supplies (semantic names compared case-insensitively, system values such as
+/// `SV_VertexID` exempt, R33). Empty when the shader is the one the layout was created with
+/// (creation already refused a missing element, 163).
+pub fn check_linkage(layout: &InputLayout, shader_input: &Signature) -> Vec<DrawWarning> {
+    shader_input
+        .elements
+        .iter()
+        .filter(|s| {
+            !(s.semantic_name.eq_ignore_ascii_case("SV_VertexID")
+                || s.semantic_name.eq_ignore_ascii_case("SV_InstanceID"))
+        })
+        .filter(|s| {
+            !layout.elements().iter().any(|e| {
+                e.semantic_index == s.semantic_index
+                    && e.semantic_name.eq_ignore_ascii_case(&s.semantic_name)
+            })
+        })
+        .map(|s| DrawWarning {
+            check: DrawCheck::LinkageSemanticNotFound,
+            slot: None,
+            first: None,
+            count: None,
+            message: format!(
+                "the vertex shader reads {}{} (v{}) but the bound input layout has no element \
+                 for it: the register is undefined",
+                s.semantic_name, s.semantic_index, s.register
+            ),
+        })
+        .collect()
+}

@@ -1,0 +1,76 @@
+//! The lowering to Vulkan and WebGPU on arbitrary layouts and draw shapes (issue 18, issue
+//! 19): `lower::lower` for the three built-in profiles, then the target structures. Nothing
+//! may panic, and the lowered state must be one a target accepts: every attribute on an
+//! existing binding, locations distinct; for WebGPU every stride and attribute offset a
+//! multiple of 4 and no divisor (WebGPU spec §"Vertex State") — the rule the wgpu suite on
+//! the H200 found broken once.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use inlay::assembler::Topology;
+use inlay::lower::{self, DeviceProfile, DrawShape, TargetApi};
+use inlay::target::Target;
+use inlay::validation::layout_without_shader;
+use inlay_fuzz::{ArbElement, Biased};
+use libfuzzer_sys::fuzz_target;
+
+#[derive(Debug, Arbitrary)]
+struct Input {
+    elements: Vec<ArbElement>,
+    strides: Vec<(u8, Biased)>,
+    topology: u8,
+    indexed: bool,
+    may_cut: bool,
+}
+
+fuzz_target!(|input: Input| {
+    let descs: Vec<_> = input.elements.iter().take(34).map(ArbElement::desc).collect();
+    let Some(layout) = layout_without_shader(&Target::default(), &descs).layout else {
+        return;
+    };
+    let Some(topology) = Topology::from_d3d(input.topology as u32) else {
+        return;
+    };
+    let shape = DrawShape {
+        strides: input
+            .strides
+            .iter()
+            .take(40)
+            .map(|(s, st)| ((*s % 33) as u32, st.0))
+            .collect(),
+        topology,
+        indexed: input.indexed,
+        may_cut: input.may_cut,
+    };
+    for profile in [
+        DeviceProfile::vulkan_required(),
+        DeviceProfile::wgpu_default(),
+    ] {
+        let l = lower::lower(&layout, &shape, &profile);
+        let s = &l.state;
+        let mut locations: Vec<u32> = s.attributes.iter().map(|a| a.location).collect();
+        locations.sort_unstable();
+        let n = locations.len();
+        locations.dedup();
+        assert_eq!(locations.len(), n, "{s:?}");
+        for a in &s.attributes {
+            assert!(s.bindings.iter().any(|b| b.binding == a.binding), "{s:?}");
+        }
+        let _ = l.converted_elements(&layout);
+        if profile.api == TargetApi::Wgpu {
+            for b in &s.bindings {
+                assert!(
+                    b.stride % 4 == 0 && b.stride <= profile.max_vertex_input_binding_stride,
+                    "binding {b:?} in {s:?}"
+                );
+                assert_eq!(b.divisor, None, "{b:?}");
+            }
+            for a in &s.attributes {
+                assert_eq!(a.offset % 4, 0, "{a:?}");
+            }
+            let _ = s.to_wgpu();
+        } else {
+            let _ = s.to_vulkan();
+        }
+    }
+});

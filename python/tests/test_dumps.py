@@ -1,0 +1,177 @@
+"""`inlay.load_dump` and `inlay.export` on the real modding dumps of ../shared/dumps (or
+$INLAY_SHARED/dumps): the library's readers through the package, values checked against the
+dump's own text and against the CLI's reference decode."""
+
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import inlay
+from conftest import ROOT
+
+
+def dumps_dir():
+    base = os.environ.get("INLAY_SHARED")
+    d = pathlib.Path(base) / "dumps" if base else ROOT.parent / "shared" / "dumps"
+    if not d.is_dir():
+        msg = f"the shared dumps are not at {d} (set INLAY_SHARED): dump tests skipped"
+        if os.environ.get("INLAY_REQUIRE_SHARED") == "1":
+            pytest.fail(msg)
+        print("NOTICE:", msg)
+        pytest.skip(msg)
+    return d
+
+
+def test_fmt_vb_ib_dump_decodes_and_exports(tmp_path):
+    d = dumps_dir() / "SpectrumQT+WWMI-Assets" / "PlayerCharacterData" / "RoverFemale"
+    dump = inlay.load_dump(d / "Component 6.fmt")
+    assert [e["semantic"] for e in dump.layout.elements][:3] == ["POSITION", "TANGENT", "NORMAL"]
+    assert dump.strides == {0: 48} and dump.index_format == "R16_UINT"
+    assert dump.topology == "triangle_list" and dump.draw["kind"] == "draw_indexed"
+    out = dump.decode()
+    # 48 indices, 16 triangles, values straight from the .vb bytes.
+    assert out["POSITION"].shape == (48, 3) and out["primitives"].shape == (16, 3)
+    vb = np.frombuffer((d / "Component 6.vb").read_bytes(), dtype=np.uint8).reshape(-1, 48)
+    ib = np.frombuffer((d / "Component 6.ib").read_bytes(), dtype="<u2")
+    pos = vb[:, :12].copy().view("<f4")
+    np.testing.assert_array_equal(out["POSITION"], pos[ib])
+    np.testing.assert_array_equal(out["SV_VertexID"], ib)
+    for ext in ("glb", "obj", "ply"):
+        inlay.export(dump, tmp_path / f"mesh.{ext}")
+        assert (tmp_path / f"mesh.{ext}").stat().st_size > 0
+    with pytest.raises(OSError, match="extension"):
+        inlay.export(dump, tmp_path / "mesh.fbx")
+
+
+def test_text_dump_values_are_the_printed_ones():
+    d = dumps_dir() / "SilentNightSound+GI-Model-Importer-Assets" / "NPCData" / "LaSignoraFace"
+    vb = next(d.glob("*-vb0=*.txt"))
+    dump = inlay.load_dump(vb)
+    out = dump.decode(topology="point_list", draw={"kind": "draw"}, primitives=False)
+    # The first vertex's POSITION line, as 3DMigoto printed it (%.9g round-trips binary32).
+    for line in vb.read_text().splitlines():
+        if line.startswith("vb0[0]+000 POSITION:"):
+            want = [np.float32(float(x)) for x in line.split(":")[1].split(",")]
+            break
+    else:
+        raise AssertionError("no POSITION line in the dump")
+    assert out["POSITION"][0].tolist() == want
+    assert out["POSITION"].shape[0] == 26
+
+
+def test_dump_errors_name_the_file(tmp_path):
+    bad = tmp_path / "broken.fmt"
+    bad.write_text("stride: x\n")
+    with pytest.raises(inlay.DumpError, match="broken.fmt"):
+        inlay.load_dump(bad)
+    with pytest.raises(inlay.LayoutError):
+        inlay.load_dump(tmp_path / "absent-vb0=12345678.txt")
+
+
+SYNTHETIC_VB = """byte offset: {offset}
+stride: 20
+first vertex: {first}
+vertex count: 2
+topology: trianglelist
+element[0]:
+  SemanticName: POSITION
+  SemanticIndex: 0
+  Format: R32G32B32_FLOAT
+  InputSlot: 0
+  AlignedByteOffset: 0
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+element[1]:
+  SemanticName: COLOR
+  SemanticIndex: 0
+  Format: R8G8B8A8_UNORM
+  InputSlot: 0
+  AlignedByteOffset: 12
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+element[2]:
+  SemanticName: BLENDINDICES
+  SemanticIndex: 0
+  Format: R8G8B8A8_UINT
+  InputSlot: 0
+  AlignedByteOffset: append
+  InputSlotClass: per-vertex
+  InstanceDataStepRate: 0
+
+vertex-data:
+
+vb0[{first}]+000 POSITION: 1, -2.5, 0.375
+vb0[{first}]+000 COLOR: 1, 0, 0.5, 1
+vb0[{first}]+000 BLENDINDICES: 1, 2, 3, 4
+vb0[{first1}]+020 POSITION: -1.#QNAN, 1.#INF, -0
+vb0[{first1}]+020 COLOR: 0, 1, 0, 0
+vb0[{first1}]+020 BLENDINDICES: 5, 6, 7, 8
+"""
+
+
+def test_synthetic_text_dump_always_runs(tmp_path):
+    # No ../shared needed: a 3DMigoto text dump with an `append` offset (resolved to 16 by the
+    # Direct3D rule, where 3DMigoto decoded offset 0), 3DMigoto's NaN/infinity spellings and no
+    # .buf beside it.
+    vb = tmp_path / "000001-vb0=0badf00d-vs=1234567890abcdef.txt"
+    vb.write_text(SYNTHETIC_VB.format(offset=0, first=0, first1=1))
+    dump = inlay.load_dump(vb)
+    # A relative path names the same draw (the readers look for its partners beside it).
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        assert inlay.load_dump(vb.name).strides == {0: 20}
+    finally:
+        os.chdir(cwd)
+    assert [e["offset"] for e in dump.layout.elements] == [0, 12, "append"]
+    assert inlay.create_input_layout(dump.layout).offsets == [0, 12, 16]
+    assert dump.strides == {0: 20} and dump.index_buffer is None
+    out = dump.decode(topology="point_list", draw={"kind": "draw", "vertex_count": 2},
+                      primitives=False)
+    bits = out["POSITION"].view("<u4")
+    # -1.#QNAN is the default quiet NaN 3DMigoto prints for 0xffc00000; 1.#INF is +inf.
+    assert bits.tolist() == [[0x3F800000, 0xC0200000, 0x3EC00000], [0xFFC00000, 0x7F800000, 0x80000000]]
+    # UNORM8 through the encoder and back: 0.5 -> 128 -> 128/255.
+    assert out["COLOR"].tolist() == [[1.0, 0.0, np.float32(128 / 255), 1.0], [0.0, 1.0, 0.0, 0.0]]
+    # The `append` element's printed values were decoded by 3DMigoto at the wrong offset: they
+    # are not used, and the dump says so (a warning, not a silent zero).
+    assert out["BLENDINDICES"].tolist() == [[0, 0, 0, 0], [0, 0, 0, 0]]
+    assert any("append" in w and "BLENDINDICES" in w for w in dump.warnings), dump.warnings
+    for ext in ("glb", "gltf", "obj", "ply"):
+        inlay.export(dump, tmp_path / f"mesh.{ext}", instances="first")
+        assert (tmp_path / f"mesh.{ext}").stat().st_size > 0
+    assert (tmp_path / "mesh.bin").is_file()
+    with pytest.raises(inlay.LayoutError, match="instances"):
+        inlay.export(dump, tmp_path / "x.glb", instances="every")
+
+
+def test_text_dump_with_a_huge_offset_is_refused_not_allocated(tmp_path):
+    vb = tmp_path / "000002-vb0=0badf00d-vs=1234567890abcdef.txt"
+    vb.write_text(SYNTHETIC_VB.format(offset=4000000000, first=0, first1=1))
+    with pytest.raises(inlay.DumpError, match="limit"):
+        inlay.load_dump(vb)
+
+
+def test_readme_example_dump_matches_its_buf_and_the_cli(tmp_path, inlay_cli):
+    # The committed synthetic dump of the README (always present): values checked against the
+    # .buf bytes read by numpy, the GLB against `inlay export` of the same file.
+    d = ROOT / "examples" / "dump"
+    vb = d / "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt"
+    dump = inlay.load_dump(vb)
+    assert dump.index_format == "R16_UINT" and dump.draw["kind"] == "draw_indexed"
+    out = dump.decode()
+    raw = np.frombuffer((d / "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.buf").read_bytes(),
+                        dtype=np.uint8).reshape(-1, 20)
+    ib = np.frombuffer((d / "000001-ib=3f2e1d0c-vs=9c1f3e2d7b6a5c48.buf").read_bytes(), "<u2")
+    np.testing.assert_array_equal(out["POSITION"], raw[:, :12].copy().view("<f4")[ib])
+    np.testing.assert_array_equal(out["COLOR"], (raw[:, 12:16] / np.float32(255)).astype(
+        np.float32)[ib])
+    np.testing.assert_array_equal(out["TEXCOORD"], raw[:, 16:20].copy().view("<f2")
+                                  .astype(np.float32)[ib])
+    assert out["primitives"].tolist() == [[0, 1, 2], [3, 4, 5]]
+    inlay.export(dump, tmp_path / "py.glb")
+    inlay_cli("export", vb, "--output", tmp_path / "cli.glb")
+    assert (tmp_path / "py.glb").read_bytes() == (tmp_path / "cli.glb").read_bytes()
