@@ -204,12 +204,12 @@ fuzz_target!(|input: Input| {
     // Elements whose lanes are the reference register's: a register no later element uses
     // (the later element wins a shared register).
     let unique_register: Vec<Option<u32>> = layout
-        .elements
+        .elements()
         .iter()
         .enumerate()
         .map(|(i, e)| {
             e.register
-                .filter(|r| !layout.elements[i + 1..].iter().any(|l| l.register == Some(*r)))
+                .filter(|r| !layout.elements()[i + 1..].iter().any(|l| l.register == Some(*r)))
         })
         .collect();
     let n_elements = plan.element_count();
@@ -248,7 +248,7 @@ fuzz_target!(|input: Input| {
         };
         plan.fetch_registers(vertices, instance, &mut out[..n * row])
             .expect("output sized for the batch");
-        if input.elements && n_elements == layout.elements.len() {
+        if input.elements && n_elements == layout.elements().len() {
             let mut got = vec![[[0u32; 4]; BATCH]; n_elements];
             let mut want = vec![[[0u32; 4]; BATCH]; n_elements];
             {

@@ -704,7 +704,7 @@ fn run_case(
         .iter()
         .map(|(loc, _)| {
             layout
-                .elements
+                .elements()
                 .iter()
                 .find(|e| e.register == Some(*loc))
                 .and_then(|e| e.format.info())

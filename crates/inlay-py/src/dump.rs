@@ -131,16 +131,38 @@ fn slot_bytes(c: &Capture, warnings: &mut Vec<String>) -> Result<Vec<(u32, Vec<u
                     ..Default::default()
                 };
                 // Only this slot's elements are written: a layout of them alone.
-                let mut own = layout.clone();
-                own.elements.retain(|e| e.slot == s.slot);
-                own.slots.retain(|x| x.slot == s.slot);
+                // (created like any layout: its elements keep their resolved offsets).
+                let globals: Vec<usize> = (0..layout.elements().len())
+                    .filter(|&g| layout.elements()[g].slot == s.slot)
+                    .collect();
+                let descs: Vec<inlay::element::InputElementDesc> = globals
+                    .iter()
+                    .map(|&g| {
+                        let e = &layout.elements()[g];
+                        inlay::element::InputElementDesc {
+                            semantic_name: Some(e.semantic_name.clone()),
+                            semantic_index: e.semantic_index,
+                            format: e.format,
+                            input_slot: e.slot,
+                            aligned_byte_offset: e.offset,
+                            input_slot_class: match e.class {
+                                inlay::layout::InputClass::PerVertex => 0,
+                                inlay::layout::InputClass::PerInstance => 1,
+                            },
+                            instance_data_step_rate: e.step_rate,
+                        }
+                    })
+                    .collect();
+                let own = inlay::validation::layout_without_shader(
+                    &inlay::target::Target::default(),
+                    &descs,
+                )
+                .into_result()
+                .map_err(|e| format!("{}: {e}", s.source.display()))?;
                 let mut writer = VertexWriter::with_options(&own, records, records, &options)
                     .map_err(|e| format!("{}: {e}", s.source.display()))?;
                 let mut missing = 0usize;
-                for (k, e) in own.elements.iter().enumerate() {
-                    let Some(global) = layout.elements.iter().position(|g| g == e) else {
-                        continue;
-                    };
+                for (k, &global) in globals.iter().enumerate() {
                     for r in t.first..records {
                         match t.get(global, r) {
                             Some(lanes) => writer

@@ -4,6 +4,7 @@
 //! and the count of all-zero vertices must agree exactly.
 
 mod ia_support;
+mod support;
 
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::validate::{DrawCheck, check_linkage, validate_draw};

@@ -63,7 +63,8 @@ pub fn try_create_layout(elements: &[LayoutElement]) -> Creation {
 
 /// The nearest elements `CreateInputLayout` accepts, for randomly generated layouts: at most
 /// 32 elements, slots and registers below 32 (taken modulo 32), each element's offset rounded
-/// up to its format's alignment (R25; down when rounding up would pass 2^32), and each slot's
+/// up to its format's alignment (R25; down when rounding up would pass 2^32; 0xffffffff, the
+/// append marker, is taken as 0xfffffffe first), and each slot's
 /// class and step rate those of its first element (R12, R13); elements whose format is not
 /// an IA vertex format at D3D11 11_0 are left out (R20).
 pub fn valid(elements: &[LayoutElement]) -> Vec<LayoutElement> {
@@ -77,6 +78,10 @@ pub fn valid(elements: &[LayoutElement]) -> Vec<LayoutElement> {
         let mut e = e.clone();
         e.slot %= 32;
         e.register = e.register.map(|r| r % 32);
+        // 0xffffffff is D3D11_APPEND_ALIGNED_ELEMENT, not an offset: take the last byte below.
+        if e.offset == inlay::element::APPEND_ALIGNED_ELEMENT {
+            e.offset -= 1;
+        }
         if let Some(info) = e.format.info() {
             let a = info.offset_alignment();
             let down = e.offset - e.offset % a;
