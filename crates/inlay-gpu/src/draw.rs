@@ -58,3 +58,31 @@ pub struct GpuDraw {
     /// VertexIndex of record 0.
     pub vbase: i32,
 }
+
+impl GpuDraw {
+    /// The indirect argument structure of the draw, laid out as D3D11, Vulkan and WebGPU all
+    /// lay it out: {count, instances, first, [vertex offset,] first instance}, 32-bit words.
+    pub fn indirect_args(&self) -> Vec<u8> {
+        let words: &[u32] = if self.index.is_some() {
+            &[
+                self.count,
+                self.instances,
+                self.first,
+                self.vertex_offset as u32,
+                self.first_instance,
+            ]
+        } else {
+            &[self.count, self.instances, self.first, self.first_instance]
+        };
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The store shader's parameters (`spirv::vertex_shader`): span, vbase, first instance,
+    /// capacity, 16 bytes.
+    pub fn shader_params(&self, capacity: u32) -> Vec<u8> {
+        [self.span, self.vbase as u32, self.first_instance, capacity]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+}

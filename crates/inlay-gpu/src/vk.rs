@@ -310,22 +310,7 @@ impl Gpu {
             None => None,
         };
         let args = if d.indirect {
-            let mut a = Vec::new();
-            if d.index.is_some() {
-                for w in [
-                    d.count,
-                    d.instances,
-                    d.first,
-                    d.vertex_offset as u32,
-                    d.first_instance,
-                ] {
-                    a.extend_from_slice(&w.to_le_bytes());
-                }
-            } else {
-                for w in [d.count, d.instances, d.first, d.first_instance] {
-                    a.extend_from_slice(&w.to_le_bytes());
-                }
-            }
+            let a = d.indirect_args();
             let hb = self.host_buffer(a.len() as u64, vk::BufferUsageFlags::INDIRECT_BUFFER)?;
             self.write(&hb, &a)?;
             Some(hb)
@@ -462,10 +447,7 @@ impl Gpu {
             .command_buffer_count(1);
         // SAFETY: pool valid.
         let cb = unsafe { dev.allocate_command_buffers(&cbai) }.map_err(|e| format!("{e}"))?[0];
-        let mut pc = Vec::new();
-        for w in [d.span, d.vbase as u32, d.first_instance, capacity] {
-            pc.extend_from_slice(&w.to_le_bytes());
-        }
+        let pc = d.shader_params(capacity);
         // SAFETY: recording into a fresh command buffer; every handle is valid, and the
         // buffers bound cover what the draw reads or are robustly out of bounds.
         unsafe {

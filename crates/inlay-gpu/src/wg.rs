@@ -96,10 +96,7 @@ impl WgpuGpu {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let mut params = Vec::new();
-        for w in [d.span, d.vbase as u32, d.first_instance, capacity] {
-            params.extend_from_slice(&w.to_le_bytes());
-        }
+        let params = d.shader_params(capacity);
         let uniform = dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("params"),
             contents: &params,
@@ -138,23 +135,9 @@ impl WgpuGpu {
             (buf, format, *off, data.len() as u64)
         });
         let indirect = d.indirect.then(|| {
-            let words: Vec<u32> = if d.index.is_some() {
-                vec![
-                    d.count,
-                    d.instances,
-                    d.first,
-                    d.vertex_offset as u32,
-                    d.first_instance,
-                ]
-            } else {
-                vec![d.count, d.instances, d.first, d.first_instance]
-            };
             dev.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some("indirect"),
-                contents: &words
-                    .iter()
-                    .flat_map(|w| w.to_le_bytes())
-                    .collect::<Vec<_>>(),
+                contents: &d.indirect_args(),
                 usage: wgpu::BufferUsages::INDIRECT,
             })
         });
