@@ -193,8 +193,9 @@ typedef struct inlay_layout inlay_layout;
 
 /**
  * The vertex stream of one draw. Create one per thread with `inlay_stream_create` and reuse it
- * for every draw: `inlay_stream_begin` prepares a draw, `inlay_stream_fetch` hands out its
- * vertices in batches into caller memory.
+ * for every draw: `inlay_stream_begin` prepares a draw in the stream's own storage (reserved
+ * at creation for the largest layout), `inlay_stream_fetch` hands out its vertices and
+ * `inlay_stream_primitives` its primitives in batches into caller memory; neither allocates.
  */
 typedef struct inlay_stream inlay_stream;
 
@@ -390,6 +391,21 @@ typedef struct inlay_vertex_ids {
     uint32_t instance_id;
 } inlay_vertex_ids;
 
+/**
+ * The system values of one assembled primitive (`inlay_stream_primitives`).
+ */
+typedef struct inlay_primitive_ids {
+    /**
+     * `SV_PrimitiveID`: the primitive's number in its instance, from 0 (a strip cut does
+     * not reset it).
+     */
+    uint32_t primitive_id;
+    /**
+     * `SV_InstanceID` of the instance the primitive belongs to.
+     */
+    uint32_t instance_id;
+} inlay_primitive_ids;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -557,8 +573,12 @@ uint32_t inlay_layout_register_mask(const struct inlay_layout *layout);
 void inlay_layout_release(struct inlay_layout *layout);
 
 /**
- * A new, idle stream; NULL only when memory runs out. Allocate one per thread and reuse it
- * for every draw.
+ * A new, idle stream; NULL only when memory runs out. Create one per thread (or per
+ * command list) and reuse it for every draw: this is the only call of the draw path that
+ * allocates — it reserves the storage of a draw of the largest layout (32 elements), so that
+ * `inlay_stream_begin`, `inlay_stream_fetch` and `inlay_stream_primitives` allocate nothing
+ * for any layout and any draw afterwards (only a refused call allocates, for its
+ * `inlay_stream_error` message).
  *
  * Thread safety: may be called from any thread.
  */
@@ -575,11 +595,16 @@ struct inlay_stream *inlay_stream_create(void);
  * `INLAY_E_FAIL` for an internal error.
  *
  * The stream keeps its own reference to `layout` and reads the vertex and index buffers of
- * `state` while vertices are fetched: their memory must stay valid and unchanged until the
- * stream is begun again or released, or `inlay_stream_fetch` has returned `INLAY_S_FALSE`.
- * `state`, `draw` and the indirect argument buffer are read during this call only.
- * This call allocates a few small arrays (the draw's compiled fetch plan, O(elements));
- * `inlay_stream_fetch` allocates nothing.
+ * `state` while vertices are fetched, and the index buffer while primitives are walked:
+ * their memory must stay valid and unchanged until the stream is begun again or released,
+ * or both `inlay_stream_fetch` and `inlay_stream_primitives` have returned `INLAY_S_FALSE`
+ * (a caller that never asks for primitives keeps the index buffer until the stream is begun
+ * again or released). `state`, `draw` and the indirect argument buffer are read during this
+ * call only.
+ *
+ * Allocation: none. The draw's fetch plan is compiled into the stream's storage, reserved by
+ * `inlay_stream_create` for the largest layout — the per-draw call of a translation layer's
+ * software path (only a refused draw allocates, for its `inlay_stream_error` message).
  *
  * Thread safety: a stream is used by one thread at a time; any number of streams may use one
  * layout on different threads at once.
@@ -624,6 +649,56 @@ int32_t inlay_stream_fetch(struct inlay_stream *stream,
                            size_t *out_count);
 
 /**
+ * Hands out the next primitives of the draw begun on `stream`, at most `max_primitives`,
+ * as the input assembler's primitive assembly makes them for the draw's topology
+ * (ia-semantics §5–§6): primitive k gets its system values in `ids[k]` (`ids` may be NULL)
+ * and its vertices in `vertices[k·n … k·n + n − 1]`, where n is
+ * `inlay_stream_primitive_size` (1 for points, 2 lines, 3 triangles, 4 and 6 with
+ * adjacency, c for a c-control-point patch list). Each vertex is its `position` in the
+ * draw's vertex stream — the `inlay_vertex_ids.position` of the vertex `inlay_stream_fetch`
+ * hands out — in the order a geometry shader receives them: leading vertex first, odd
+ * triangle-strip triangles as k, k+2, k+1, adjacency vertices included; strip cuts and
+ * instance boundaries restart strips, incomplete primitives are dropped. `vertices` holds
+ * `vertex_capacity` entries; at most `vertex_capacity / n` primitives are written. The
+ * number written goes to `*out_count`.
+ *
+ * The primitive walk is independent of the vertex fetch (either may run ahead; a caller
+ * fetches the vertices of a batch of primitives by position). Returns `INLAY_S_OK` when at
+ * least one primitive was written, `INLAY_S_FALSE` (with `*out_count` 0) when the draw has
+ * no more primitives (the walk then no longer reads the index buffer), `INLAY_E_INVALIDARG`
+ * when no draw is begun, `max_primitives` is 0, a pointer is NULL or misaligned, or
+ * `vertices` cannot hold one primitive (`inlay_stream_error` says which), `INLAY_E_FAIL` for
+ * an internal error. Nothing is allocated; each call does work proportional to the steps of
+ * the draw it walks, and at most 2 × the draw's vertex (index) count steps past its last
+ * primitive.
+ *
+ * Thread safety: a stream is used by one thread at a time.
+ *
+ * # Safety
+ * `stream` is a live stream; `ids` is NULL or writable for `max_primitives` entries;
+ * `vertices` is writable for `vertex_capacity` entries; `out_count` is writable; the index
+ * buffer given to `inlay_stream_begin` is still valid.
+ */
+int32_t inlay_stream_primitives(struct inlay_stream *stream,
+                                size_t max_primitives,
+                                struct inlay_primitive_ids *ids,
+                                uint64_t *vertices,
+                                size_t vertex_capacity,
+                                size_t *out_count);
+
+/**
+ * Vertices per primitive (n) of the draw begun on `stream`, as `inlay_stream_primitives`
+ * writes them: 1, 2, 3, 4, 6 or a patch list's control-point count; 0 when no draw is begun
+ * or `stream` is NULL.
+ *
+ * Thread safety: a stream is used by one thread at a time.
+ *
+ * # Safety
+ * `stream` is NULL or a live stream.
+ */
+uint32_t inlay_stream_primitive_size(const struct inlay_stream *stream);
+
+/**
  * Number of registers (w) each vertex of the draw begun on `stream` takes in
  * `inlay_stream_fetch`'s `registers`; 0 when no draw is begun or `stream` is NULL.
  *
@@ -635,7 +710,8 @@ int32_t inlay_stream_fetch(struct inlay_stream *stream,
 uint32_t inlay_stream_register_count(const struct inlay_stream *stream);
 
 /**
- * Why the last `inlay_stream_begin` or `inlay_stream_fetch` on `stream` failed, as a
+ * Why the last `inlay_stream_begin`, `inlay_stream_fetch` or `inlay_stream_primitives` on
+ * `stream` failed, as a
  * NUL-terminated UTF-8 sentence naming the slot, value and rule; `""` after a success. Valid
  * until the next call on the stream. Never NULL.
  *

@@ -469,11 +469,12 @@ fn streams_fetch_every_draw_kind_without_allocating() {
                 INLAY_S_OK,
                 "{draw:?}"
             );
-            // Compiling the draw's plan: a handful of small arrays, O(elements), whatever the
-            // vertex count.
+            // The draw's plan is compiled into the stream's reserved storage.
             let begin = allocations() - before;
-            eprintln!("inlay_stream_begin kind {}: {begin} allocations", draw.kind);
-            assert!(begin <= 12, "{begin} allocations in inlay_stream_begin");
+            assert_eq!(
+                begin, 0,
+                "{begin} allocations in inlay_stream_begin {draw:?}"
+            );
             assert_eq!(inlay_stream_register_count(s), 2);
             let (ids, regs, allocs) = fetch_all(s, 97);
             assert_eq!(ids.len(), count, "{draw:?}");
@@ -642,6 +643,428 @@ fn streams_fetch_every_draw_kind_without_allocating() {
         assert_eq!(ids.len(), 3000);
         inlay_stream_release(s);
         inlay_diagnostics_release(d);
+    }
+}
+
+/// Walks every primitive of the draw begun on `stream` in batches of `batch`; returns
+/// (ids, vertex positions) and the allocations made by the calls alone.
+fn primitives_all(
+    stream: *mut inlay_stream,
+    batch: usize,
+) -> (Vec<inlay_primitive_ids>, Vec<u64>, usize) {
+    // SAFETY: `stream` is live with a draw begun.
+    let k = unsafe { inlay_stream_primitive_size(stream) } as usize;
+    let mut ids = vec![inlay_primitive_ids::default(); batch];
+    let mut pos = vec![0u64; batch * k];
+    let (mut all_ids, mut all_pos, mut allocs) = (Vec::new(), Vec::new(), 0);
+    loop {
+        let mut got = 0;
+        let before = allocations();
+        // SAFETY: outputs sized for `batch` primitives of `k` vertices.
+        let hr = unsafe {
+            inlay_stream_primitives(
+                stream,
+                batch,
+                ids.as_mut_ptr(),
+                pos.as_mut_ptr(),
+                pos.len(),
+                &mut got,
+            )
+        };
+        allocs += allocations() - before;
+        if hr == INLAY_S_FALSE {
+            assert_eq!(got, 0);
+            return (all_ids, all_pos, allocs);
+        }
+        assert_eq!(hr, INLAY_S_OK);
+        all_ids.extend_from_slice(&ids[..got]);
+        all_pos.extend_from_slice(&pos[..got * k]);
+    }
+}
+
+/// The per-draw path of a translation layer: one stream, created once, serves draw after
+/// draw through layouts of 2 and 32 elements (the most there can be), every topology kind
+/// and indexed strips with cuts, and neither `inlay_stream_begin`, `inlay_stream_fetch` nor
+/// `inlay_stream_primitives` allocates once (a counting global allocator). Vertices and
+/// primitives equal the Rust library's reference iterators of the same draw (the vertex
+/// iterator runs `ReferencePlan::assemble`, independent of the fast fetch the stream uses).
+#[test]
+fn one_stream_serves_every_draw_without_allocating() {
+    use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+    use inlay_core::assembler::{DrawCall, InputAssembler};
+    let formats = [2u32, 28, 37, 24, 10, 42, 52, 87]; // RGBA32F, RGBA8UN, RG16SN, RGB10A2, RGBA16F, R32U, RG8SI, BGRA8UN
+    let names: Vec<std::ffi::CString> = (0..32)
+        .map(|_| std::ffi::CString::new("TEXCOORD").unwrap())
+        .collect();
+    let wide_descs: Vec<INLAY_INPUT_ELEMENT_DESC> = (0..32u32)
+        .map(|i| INLAY_INPUT_ELEMENT_DESC {
+            SemanticName: names[i as usize].as_ptr(),
+            SemanticIndex: i,
+            Format: formats[i as usize % 8],
+            InputSlot: i % 3,
+            AlignedByteOffset: 16 * (i / 3),
+            InputSlotClass: if i % 3 == 2 {
+                INLAY_PER_INSTANCE_DATA
+            } else {
+                INLAY_PER_VERTEX_DATA
+            },
+            InstanceDataStepRate: u32::from(i % 3 == 2),
+        })
+        .collect();
+    let wide_sig = signature_blob(&Signature {
+        elements: (0..32)
+            .map(|r| SignatureElement {
+                stream: 0,
+                semantic_name: "TEXCOORD".into(),
+                semantic_index: r,
+                system_value: SystemValue::UNDEFINED,
+                component_type: ComponentType::FLOAT32,
+                register: r,
+                mask: 0b1111,
+                read_write_mask: 0b1111,
+                min_precision: MinPrecision(0),
+            })
+            .collect(),
+    });
+    let (hr, wide, wd) = create(null(), &wide_descs, 32, &wide_sig);
+    assert_eq!(hr, INLAY_S_OK, "{:?}", messages(wd));
+    let (hr, seed, sd) = create(null(), &seed_descs(), 2, &seed_blob());
+    assert_eq!(hr, INLAY_S_OK);
+    let data: Vec<u8> = (0..8192u32).map(|i| (i * 7 + 3) as u8).collect();
+    let ib16: Vec<u8> = (0..600u32)
+        .flat_map(|i| {
+            if i % 37 == 5 {
+                0xffff
+            } else {
+                (i * 11 % 40) as u16
+            }
+            .to_le_bytes()
+        })
+        .collect();
+    let ib32: Vec<u8> = (0..300u32)
+        .flat_map(|i| if i % 23 == 9 { u32::MAX } else { i * 5 % 40 }.to_le_bytes())
+        .collect();
+    let vb = |stride| {
+        [0u32, 1, 2].map(|slot| inlay_vertex_buffer {
+            data: data.as_ptr().cast(),
+            size: data.len(),
+            stride,
+            offset: 4 * slot,
+        })
+    };
+    let ibs = [
+        inlay_index_buffer {
+            data: ib16.as_ptr().cast(),
+            size: ib16.len(),
+            format: INLAY_INDEX_R16_UINT,
+            offset: 2,
+        },
+        inlay_index_buffer {
+            data: ib32.as_ptr().cast(),
+            size: ib32.len(),
+            format: INLAY_INDEX_R32_UINT,
+            offset: 0,
+        },
+    ];
+    let base = inlay_draw {
+        kind: INLAY_DRAW,
+        count: 0,
+        instance_count: 0,
+        start: 0,
+        base_vertex: 0,
+        start_instance: 0,
+        args: null(),
+        args_size: 0,
+        args_offset: 0,
+        filled_size: 0,
+    };
+    // (layout, stride, index buffer, topology, draw): point/line/triangle lists and strips,
+    // adjacency, a 5-point patch list; 16- and 32-bit indices with cuts.
+    let cases = [
+        (
+            wide,
+            192,
+            0,
+            4,
+            inlay_draw {
+                kind: INLAY_DRAW_INSTANCED,
+                count: 30,
+                instance_count: 3,
+                start: 2,
+                start_instance: 1,
+                ..base
+            },
+        ),
+        (
+            seed,
+            24,
+            0,
+            5,
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED,
+                count: 590,
+                start: 3,
+                base_vertex: 2,
+                ..base
+            },
+        ),
+        (
+            wide,
+            160,
+            1,
+            13,
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED_INSTANCED,
+                count: 290,
+                instance_count: 2,
+                base_vertex: -1,
+                ..base
+            },
+        ),
+        (
+            seed,
+            24,
+            1,
+            3,
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED,
+                count: 300,
+                ..base
+            },
+        ),
+        (
+            wide,
+            176,
+            0,
+            1,
+            inlay_draw {
+                kind: INLAY_DRAW,
+                count: 77,
+                start: 1,
+                ..base
+            },
+        ),
+        (
+            seed,
+            24,
+            0,
+            12,
+            inlay_draw {
+                kind: INLAY_DRAW_INSTANCED,
+                count: 40,
+                instance_count: 2,
+                ..base
+            },
+        ),
+        (
+            wide,
+            192,
+            1,
+            37,
+            inlay_draw {
+                kind: INLAY_DRAW_INDEXED,
+                count: 200,
+                ..base
+            },
+        ),
+        (
+            seed,
+            24,
+            0,
+            2,
+            inlay_draw {
+                kind: INLAY_DRAW,
+                count: 41,
+                ..base
+            },
+        ),
+    ];
+    // SAFETY: live handles; the buffers outlive the stream's draws.
+    unsafe {
+        let s = inlay_stream_create();
+        for round in 0..2 {
+            for &(layout, stride, ib, topology, draw) in &cases {
+                let vbs = vb(stride);
+                let state = inlay_ia_state {
+                    vertex_buffers: vbs.as_ptr(),
+                    num_vertex_buffers: 3,
+                    topology,
+                    index_buffer: &ibs[ib],
+                };
+                // The library's reference for the same draw.
+                let l = &*layout;
+                let mut ia = InputAssembler::new(&l.layout, l.target);
+                for (slot, b) in vbs.iter().enumerate() {
+                    ia.set_vertex_buffer(
+                        slot as u32,
+                        Some(VertexBufferBinding {
+                            data: &data,
+                            stride: b.stride,
+                            offset: b.offset,
+                        }),
+                    )
+                    .unwrap();
+                }
+                let (bytes, format) = if ib == 0 {
+                    (&ib16[..], IndexFormat::R16Uint)
+                } else {
+                    (&ib32[..], IndexFormat::R32Uint)
+                };
+                ia.set_index_buffer(Some(IndexBufferBinding {
+                    data: bytes,
+                    format,
+                    offset: ibs[ib].offset,
+                }))
+                .unwrap();
+                ia.set_topology_d3d(topology).unwrap();
+                let call = match draw.kind {
+                    INLAY_DRAW => DrawCall::Draw {
+                        vertex_count: draw.count,
+                        start_vertex: draw.start,
+                    },
+                    INLAY_DRAW_INDEXED => DrawCall::DrawIndexed {
+                        index_count: draw.count,
+                        start_index: draw.start,
+                        base_vertex: draw.base_vertex,
+                    },
+                    INLAY_DRAW_INSTANCED => DrawCall::DrawInstanced {
+                        vertex_count_per_instance: draw.count,
+                        instance_count: draw.instance_count,
+                        start_vertex: draw.start,
+                        start_instance: draw.start_instance,
+                    },
+                    _ => DrawCall::DrawIndexedInstanced {
+                        index_count_per_instance: draw.count,
+                        instance_count: draw.instance_count,
+                        start_index: draw.start,
+                        base_vertex: draw.base_vertex,
+                        start_instance: draw.start_instance,
+                    },
+                };
+                let prepared = ia.draw(&call).unwrap();
+                let expected: Vec<_> = prepared.vertices().collect();
+                let expected_prims: Vec<_> = prepared.primitives().collect();
+                assert!(!expected.is_empty() && !expected_prims.is_empty());
+
+                let before = allocations();
+                assert_eq!(
+                    inlay_stream_begin(s, layout, &state, &draw),
+                    INLAY_S_OK,
+                    "{draw:?}"
+                );
+                let begin = allocations() - before;
+                assert_eq!(
+                    begin, 0,
+                    "round {round}: inlay_stream_begin allocated for {draw:?}"
+                );
+                let k = inlay_stream_primitive_size(s) as usize;
+                assert_eq!(k, expected_prims[0].vertices().len());
+                // Primitives first (the walks are independent), then the vertices.
+                let (pids, pos, allocs) = primitives_all(s, 13);
+                assert_eq!(allocs, 0, "inlay_stream_primitives allocated for {draw:?}");
+                assert_eq!(pids.len(), expected_prims.len(), "{draw:?}");
+                for (j, p) in expected_prims.iter().enumerate() {
+                    assert_eq!(
+                        (pids[j].primitive_id, pids[j].instance_id),
+                        (p.id, p.instance_id)
+                    );
+                    assert_eq!(&pos[j * k..(j + 1) * k], p.vertices());
+                }
+                let (ids, regs, allocs) = fetch_all(s, 61);
+                assert_eq!(allocs, 0, "inlay_stream_fetch allocated for {draw:?}");
+                let fed: Vec<usize> = (0..32).filter(|&r| expected[0].fed & 1 << r != 0).collect();
+                let w = fed.len();
+                assert_eq!(inlay_stream_register_count(s) as usize, w);
+                assert_eq!(ids.len(), expected.len(), "{draw:?}");
+                for (j, e) in expected.iter().enumerate() {
+                    assert_eq!(
+                        (ids[j].position, ids[j].vertex_id, ids[j].instance_id),
+                        (e.position, e.vertex_id, e.instance_id)
+                    );
+                    for (q, &r) in fed.iter().enumerate() {
+                        assert_eq!(regs[j * w + q], e.registers[r], "{draw:?} vertex {j} v{r}");
+                    }
+                }
+            }
+        }
+        // Bad primitive arguments.
+        let mut got = 7;
+        let mut pos = [0u64; 2];
+        assert_eq!(
+            inlay_stream_primitives(null_mut(), 1, null_mut(), pos.as_mut_ptr(), 2, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(inlay_stream_primitive_size(null()), 0);
+        // The last draw is over: S_FALSE.
+        assert_eq!(
+            inlay_stream_primitives(s, 1, null_mut(), pos.as_mut_ptr(), 2, &mut got),
+            INLAY_S_FALSE
+        );
+        assert_eq!(got, 0);
+        let vbs = vb(24);
+        let state = inlay_ia_state {
+            vertex_buffers: vbs.as_ptr(),
+            num_vertex_buffers: 1,
+            topology: 4,
+            index_buffer: null(),
+        };
+        let draw = inlay_draw { count: 9, ..base };
+        assert_eq!(inlay_stream_begin(s, seed, &state, &draw), INLAY_S_OK);
+        assert_eq!(inlay_stream_primitive_size(s), 3);
+        assert_eq!(
+            inlay_stream_primitives(s, 0, null_mut(), pos.as_mut_ptr(), 2, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert!(!CStr::from_ptr(inlay_stream_error(s)).is_empty());
+        assert_eq!(
+            inlay_stream_primitives(s, 1, null_mut(), pos.as_mut_ptr(), 2, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_primitives(s, 1, null_mut(), null_mut(), 3, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_primitives(s, 1, null_mut(), pos.as_mut_ptr(), 2, null_mut()),
+            INLAY_E_INVALIDARG
+        );
+        let mut three = [0u64; 3];
+        let mut pid = [inlay_primitive_ids::default(); 1];
+        // The arguments left the walk in place: the first triangle is 0, 1, 2.
+        assert_eq!(
+            inlay_stream_primitives(s, 5, pid.as_mut_ptr(), three.as_mut_ptr(), 3, &mut got),
+            INLAY_S_OK
+        );
+        assert_eq!(
+            (got, three, pid[0]),
+            (
+                1,
+                [0, 1, 2],
+                inlay_primitive_ids {
+                    primitive_id: 0,
+                    instance_id: 0
+                }
+            )
+        );
+        // A refused draw leaves the stream idle for primitives too.
+        let undefined = inlay_ia_state {
+            topology: 0,
+            ..state
+        };
+        assert_eq!(
+            inlay_stream_begin(s, seed, &undefined, &draw),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(
+            inlay_stream_primitives(s, 1, null_mut(), three.as_mut_ptr(), 3, &mut got),
+            INLAY_E_INVALIDARG
+        );
+        assert_eq!(inlay_stream_primitive_size(s), 0);
+        inlay_stream_release(s);
+        inlay_layout_release(wide);
+        inlay_layout_release(seed);
+        inlay_diagnostics_release(wd);
+        inlay_diagnostics_release(sd);
     }
 }
 

@@ -5,7 +5,10 @@ use std::ffi::{CStr, CString, c_char, c_void};
 use std::sync::Arc;
 
 use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay_core::assembler::{DrawCall, InputAssembler, MAX_SLOTS, VertexIds, VertexStream};
+use inlay_core::assembler::{
+    DrawCall, DrawParams, InputAssembler, MAX_SLOTS, Primitives, Topology, VertexIds, VertexStream,
+    Walker,
+};
 use inlay_core::format::Format;
 
 use crate::create::{c_string, inlay_layout, read_bytes, register_mask};
@@ -124,23 +127,65 @@ pub struct inlay_vertex_ids {
     pub instance_id: u32,
 }
 
+/// The system values of one assembled primitive (`inlay_stream_primitives`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct inlay_primitive_ids {
+    /// `SV_PrimitiveID`: the primitive's number in its instance, from 0 (a strip cut does
+    /// not reset it).
+    pub primitive_id: u32,
+    /// `SV_InstanceID` of the instance the primitive belongs to.
+    pub instance_id: u32,
+}
+
+/// The most layout elements `CreateInputLayout` accepts on any target (the element limit
+/// follows the slot limit, at most 32): a stream reserves room for a draw of this many
+/// elements when it is created, so no draw's `inlay_stream_begin` allocates.
+const RESERVED_ELEMENTS: usize = MAX_SLOTS;
+
 /// The vertex stream of one draw. Create one per thread with `inlay_stream_create` and reuse it
-/// for every draw: `inlay_stream_begin` prepares a draw, `inlay_stream_fetch` hands out its
-/// vertices in batches into caller memory.
+/// for every draw: `inlay_stream_begin` prepares a draw in the stream's own storage (reserved
+/// at creation for the largest layout), `inlay_stream_fetch` hands out its vertices and
+/// `inlay_stream_primitives` its primitives in batches into caller memory; neither allocates.
 pub struct inlay_stream {
-    // Field order matters: `vertices` borrows buffers the caller keeps alive and the layout
-    // `layout` keeps alive, so it is dropped first.
-    vertices: Option<VertexStream<'static>>,
+    /// The draw's vertices (the library's stream, restarted in place for every draw). It
+    /// borrows the caller's buffers (which the caller keeps valid) and holds no reference to
+    /// the layout; it is cleared (every buffer reference dropped) when the draw ends.
+    vertices: VertexStream<'static>,
+    /// The draw's primitives, walked independently of the vertices (it reads the index
+    /// buffer only); an empty walk when no draw is begun or its primitives are over.
+    primitives: Primitives<'static>,
+    /// Vertices per primitive of the draw's topology.
+    primitive_size: usize,
+    /// The layout of the draw begun last, kept alive by the stream (`None`: idle).
     layout: Option<Arc<inlay_layout>>,
+    /// Whether vertices remain to be fetched.
+    vertices_left: bool,
+    /// Whether primitives remain to be walked.
+    primitives_left: bool,
     width: usize,
     /// Why the last call failed (`None` after a success: clearing it allocates nothing).
     error: Option<CString>,
 }
 
+/// A walk of no primitives that holds no buffer.
+fn no_primitives() -> Primitives<'static> {
+    Primitives::new(
+        Walker::new(DrawParams::default(), None),
+        Topology::Undefined,
+    )
+}
+
 impl inlay_stream {
+    /// Ends the draw (dropping every reference to the caller's buffers and the layout),
+    /// keeping the storage.
     fn reset(&mut self) {
-        self.vertices = None;
+        self.vertices.clear();
+        self.primitives = no_primitives();
+        self.primitive_size = 0;
         self.layout = None;
+        self.vertices_left = false;
+        self.primitives_left = false;
         self.width = 0;
         self.error = None;
     }
@@ -164,16 +209,26 @@ unsafe fn stream_mut<'a>(stream: *mut inlay_stream) -> Option<&'a mut inlay_stre
     unsafe { stream.as_mut() }
 }
 
-/// A new, idle stream; NULL only when memory runs out. Allocate one per thread and reuse it
-/// for every draw.
+/// A new, idle stream; NULL only when memory runs out. Create one per thread (or per
+/// command list) and reuse it for every draw: this is the only call of the draw path that
+/// allocates — it reserves the storage of a draw of the largest layout (32 elements), so that
+/// `inlay_stream_begin`, `inlay_stream_fetch` and `inlay_stream_primitives` allocate nothing
+/// for any layout and any draw afterwards (only a refused call allocates, for its
+/// `inlay_stream_error` message).
 ///
 /// Thread safety: may be called from any thread.
 #[unsafe(no_mangle)]
 pub extern "C" fn inlay_stream_create() -> *mut inlay_stream {
     guard(std::ptr::null_mut(), || {
+        let mut vertices = VertexStream::empty();
+        vertices.reserve(RESERVED_ELEMENTS);
         Box::into_raw(Box::new(inlay_stream {
-            vertices: None,
+            vertices,
+            primitives: no_primitives(),
+            primitive_size: 0,
             layout: None,
+            vertices_left: false,
+            primitives_left: false,
             width: 0,
             error: None,
         }))
@@ -247,11 +302,16 @@ unsafe fn read_draw<'a>(d: &inlay_draw) -> Result<DrawCall<'a>, String> {
 /// `INLAY_E_FAIL` for an internal error.
 ///
 /// The stream keeps its own reference to `layout` and reads the vertex and index buffers of
-/// `state` while vertices are fetched: their memory must stay valid and unchanged until the
-/// stream is begun again or released, or `inlay_stream_fetch` has returned `INLAY_S_FALSE`.
-/// `state`, `draw` and the indirect argument buffer are read during this call only.
-/// This call allocates a few small arrays (the draw's compiled fetch plan, O(elements));
-/// `inlay_stream_fetch` allocates nothing.
+/// `state` while vertices are fetched, and the index buffer while primitives are walked:
+/// their memory must stay valid and unchanged until the stream is begun again or released,
+/// or both `inlay_stream_fetch` and `inlay_stream_primitives` have returned `INLAY_S_FALSE`
+/// (a caller that never asks for primitives keeps the index buffer until the stream is begun
+/// again or released). `state`, `draw` and the indirect argument buffer are read during this
+/// call only.
+///
+/// Allocation: none. The draw's fetch plan is compiled into the stream's storage, reserved by
+/// `inlay_stream_create` for the largest layout — the per-draw call of a translation layer's
+/// software path (only a refused draw allocates, for its `inlay_stream_error` message).
 ///
 /// Thread safety: a stream is used by one thread at a time; any number of streams may use one
 /// layout on different threads at once.
@@ -390,9 +450,9 @@ unsafe fn begin(
         .map_err(|e| e.to_string())?;
     // SAFETY: the argument buffer is readable during this call (contract).
     let call = unsafe { read_draw(&draw) }?;
-    let prepared = ia.draw(&call).map_err(|e| e.to_string())?;
-    let vertices = prepared.vertices();
-    let width = vertices.register_row().len();
+    ia.draw_into(&call, &mut s.vertices)
+        .map_err(|e| e.to_string())?;
+    let width = s.vertices.register_row().len();
     if width != register_mask(&l.layout).count_ones() as usize {
         return Err(format!(
             "internal: the draw's register row has {width} registers, the layout's mask {:#x}",
@@ -400,7 +460,11 @@ unsafe fn begin(
         ));
     }
     s.width = width;
-    s.vertices = Some(vertices);
+    // The primitives walk the same draw from its start (a copy of the untouched walk).
+    s.primitives = Primitives::new(s.vertices.walker().clone(), ia.topology());
+    s.primitive_size = ia.topology().vertices_per_primitive();
+    s.vertices_left = true;
+    s.primitives_left = true;
     Ok(())
 }
 
@@ -478,12 +542,13 @@ unsafe fn fetch(
     register_rows: usize,
 ) -> Result<usize, String> {
     let w = s.width;
-    let Some(vertices) = s.vertices.as_mut() else {
+    if !s.vertices_left {
         if s.layout.is_some() {
             return Ok(0); // finished
         }
         return Err("no draw is begun on this stream (inlay_stream_begin)".into());
-    };
+    }
+    let vertices = &mut s.vertices;
     if max_vertices == 0 {
         return Err("max_vertices is 0".into());
     }
@@ -540,12 +605,175 @@ unsafe fn fetch(
         }
         n += got;
         if got < m {
-            // The draw is over: drop it, so the buffers are no longer read.
-            s.vertices = None;
+            // The draw is over: drop its buffer references, so the buffers are no longer read.
+            vertices.clear();
+            s.vertices_left = false;
             break;
         }
     }
     Ok(n)
+}
+
+/// Hands out the next primitives of the draw begun on `stream`, at most `max_primitives`,
+/// as the input assembler's primitive assembly makes them for the draw's topology
+/// (ia-semantics §5–§6): primitive k gets its system values in `ids[k]` (`ids` may be NULL)
+/// and its vertices in `vertices[k·n … k·n + n − 1]`, where n is
+/// `inlay_stream_primitive_size` (1 for points, 2 lines, 3 triangles, 4 and 6 with
+/// adjacency, c for a c-control-point patch list). Each vertex is its `position` in the
+/// draw's vertex stream — the `inlay_vertex_ids.position` of the vertex `inlay_stream_fetch`
+/// hands out — in the order a geometry shader receives them: leading vertex first, odd
+/// triangle-strip triangles as k, k+2, k+1, adjacency vertices included; strip cuts and
+/// instance boundaries restart strips, incomplete primitives are dropped. `vertices` holds
+/// `vertex_capacity` entries; at most `vertex_capacity / n` primitives are written. The
+/// number written goes to `*out_count`.
+///
+/// The primitive walk is independent of the vertex fetch (either may run ahead; a caller
+/// fetches the vertices of a batch of primitives by position). Returns `INLAY_S_OK` when at
+/// least one primitive was written, `INLAY_S_FALSE` (with `*out_count` 0) when the draw has
+/// no more primitives (the walk then no longer reads the index buffer), `INLAY_E_INVALIDARG`
+/// when no draw is begun, `max_primitives` is 0, a pointer is NULL or misaligned, or
+/// `vertices` cannot hold one primitive (`inlay_stream_error` says which), `INLAY_E_FAIL` for
+/// an internal error. Nothing is allocated; each call does work proportional to the steps of
+/// the draw it walks, and at most 2 × the draw's vertex (index) count steps past its last
+/// primitive.
+///
+/// Thread safety: a stream is used by one thread at a time.
+///
+/// # Safety
+/// `stream` is a live stream; `ids` is NULL or writable for `max_primitives` entries;
+/// `vertices` is writable for `vertex_capacity` entries; `out_count` is writable; the index
+/// buffer given to `inlay_stream_begin` is still valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn inlay_stream_primitives(
+    stream: *mut inlay_stream,
+    max_primitives: usize,
+    ids: *mut inlay_primitive_ids,
+    vertices: *mut u64,
+    vertex_capacity: usize,
+    out_count: *mut usize,
+) -> i32 {
+    // SAFETY: NULL or live (caller's contract).
+    let Some(s) = (unsafe { stream_mut(stream) }) else {
+        return INLAY_E_INVALIDARG;
+    };
+    guard(INLAY_E_FAIL, || {
+        if out_count.is_null() || !out_count.is_aligned() {
+            s.error = Some(c_string("out_count is NULL or misaligned"));
+            return INLAY_E_INVALIDARG;
+        }
+        // SAFETY: non-NULL, aligned (checked above), writable (contract).
+        unsafe { out_count.write(0) };
+        // SAFETY: forwarded contract of this function.
+        match unsafe { primitives(s, max_primitives, ids, vertices, vertex_capacity) } {
+            Ok(n) => {
+                s.error = None;
+                // SAFETY: as above.
+                unsafe { out_count.write(n) };
+                if n == 0 { INLAY_S_FALSE } else { INLAY_S_OK }
+            }
+            Err(message) => {
+                // A bad argument leaves the walk where it was.
+                s.error = Some(c_string(&message));
+                INLAY_E_INVALIDARG
+            }
+        }
+    })
+}
+
+/// The body of [`inlay_stream_primitives`]: the number of primitives written.
+///
+/// # Safety
+/// As [`inlay_stream_primitives`].
+unsafe fn primitives(
+    s: &mut inlay_stream,
+    max_primitives: usize,
+    ids: *mut inlay_primitive_ids,
+    vertices: *mut u64,
+    vertex_capacity: usize,
+) -> Result<usize, String> {
+    if !s.primitives_left {
+        if s.layout.is_some() {
+            return Ok(0); // finished
+        }
+        return Err("no draw is begun on this stream (inlay_stream_begin)".into());
+    }
+    let k = s.primitive_size;
+    if max_primitives == 0 {
+        return Err("max_primitives is 0".into());
+    }
+    if !ids.is_aligned() || !vertices.is_aligned() {
+        return Err("ids or vertices pointer is misaligned".into());
+    }
+    if vertices.is_null() || vertex_capacity < k {
+        return Err(format!(
+            "vertices must hold at least one primitive of {k} vertices (got {vertex_capacity} \
+             entries at {vertices:p})"
+        ));
+    }
+    let cap = max_primitives.min(vertex_capacity / k.max(1));
+    if cap
+        .checked_mul(k.max(1) * size_of::<u64>())
+        .is_none_or(|b| b > isize::MAX as usize)
+        || cap
+            .checked_mul(size_of::<inlay_primitive_ids>())
+            .is_none_or(|b| b > isize::MAX as usize)
+    {
+        return Err(format!("{cap} primitives is larger than any array can be"));
+    }
+    // SAFETY: non-NULL, aligned (checked above), cap·k ≤ vertex_capacity writable entries
+    // (contract), size ≤ isize::MAX (checked above).
+    let out = unsafe { std::slice::from_raw_parts_mut(vertices, cap * k) };
+    let mut out_ids: Option<&mut [inlay_primitive_ids]> = if ids.is_null() {
+        None
+    } else {
+        // SAFETY: non-NULL, aligned (checked above), cap ≤ max_primitives writable entries
+        // (contract), size ≤ isize::MAX (checked above).
+        Some(unsafe { std::slice::from_raw_parts_mut(ids, cap) })
+    };
+    let mut n = 0;
+    while n < cap {
+        let Some(p) = s.primitives.next() else {
+            // The draw's primitives are over: drop the walk's index buffer reference.
+            s.primitives = no_primitives();
+            s.primitives_left = false;
+            break;
+        };
+        let v = p.vertices();
+        if v.len() != k {
+            return Err(format!(
+                "internal: a primitive of {} vertices in a draw of {k}-vertex primitives",
+                v.len()
+            ));
+        }
+        out[n * k..(n + 1) * k].copy_from_slice(v);
+        if let Some(o) = out_ids.as_deref_mut() {
+            o[n] = inlay_primitive_ids {
+                primitive_id: p.id,
+                instance_id: p.instance_id,
+            };
+        }
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Vertices per primitive (n) of the draw begun on `stream`, as `inlay_stream_primitives`
+/// writes them: 1, 2, 3, 4, 6 or a patch list's control-point count; 0 when no draw is begun
+/// or `stream` is NULL.
+///
+/// Thread safety: a stream is used by one thread at a time.
+///
+/// # Safety
+/// `stream` is NULL or a live stream.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn inlay_stream_primitive_size(stream: *const inlay_stream) -> u32 {
+    guard(0, || {
+        if !stream.is_aligned() {
+            return 0;
+        }
+        // SAFETY: NULL or live (caller's contract), aligned (checked above).
+        unsafe { stream.as_ref() }.map_or(0, |s| s.primitive_size as u32)
+    })
 }
 
 /// Number of registers (w) each vertex of the draw begun on `stream` takes in
@@ -566,7 +794,8 @@ pub unsafe extern "C" fn inlay_stream_register_count(stream: *const inlay_stream
     })
 }
 
-/// Why the last `inlay_stream_begin` or `inlay_stream_fetch` on `stream` failed, as a
+/// Why the last `inlay_stream_begin`, `inlay_stream_fetch` or `inlay_stream_primitives` on
+/// `stream` failed, as a
 /// NUL-terminated UTF-8 sentence naming the slot, value and rule; `""` after a success. Valid
 /// until the next call on the stream. Never NULL.
 ///

@@ -558,3 +558,164 @@ fn huge_json_and_toml_layouts_are_refused_before_materialising() {
     );
     assert_eq!(json::parse_layout(&ok).unwrap().elements.len(), 4096);
 }
+
+/// The C ABI's per-draw path: one stream reserved once is restarted for draw after draw
+/// (different layouts, element counts, draw kinds, index formats, a refused draw in between)
+/// by `InputAssembler::draw_into` and fetched in batches, and neither allocates a byte; each
+/// draw's vertices equal the reference iterator's (`ReferencePlan::assemble`, one vertex at a
+/// time) of a freshly prepared draw.
+#[test]
+fn a_reused_stream_restarts_and_fetches_without_allocating() {
+    use inlay::assembler::{AssembledVertex, VertexIds, VertexStream};
+    // 32 elements (the most CreateInputLayout takes), three slots, mixed formats and classes.
+    let formats = [
+        Format::R32G32B32A32_FLOAT,
+        Format::R8G8B8A8_UNORM,
+        Format::R16G16_SNORM,
+        Format::R10G10B10A2_UNORM,
+        Format::R16G16B16A16_FLOAT,
+        Format::R32_UINT,
+        Format::R8G8_SINT,
+        Format::B8G8R8A8_UNORM,
+    ];
+    let wide: Vec<LayoutElement> = (0..32u32)
+        .map(|i| LayoutElement {
+            semantic_name: "TEXCOORD".into(),
+            semantic_index: i,
+            format: formats[i as usize % formats.len()],
+            slot: i % 3,
+            offset: 16 * (i / 3),
+            class: if i % 3 == 2 {
+                InputClass::PerInstance
+            } else {
+                InputClass::PerVertex
+            },
+            step_rate: u32::from(i % 3 == 2),
+            register: Some(i),
+        })
+        .collect();
+    let wide = support::create_layout(&wide);
+    let narrow = one_element_layout();
+    // Bytes 0, 1, 2, … so every lane of every element differs.
+    let vb: Vec<u8> = (0..4096u32).map(|i| (i * 7 + 3) as u8).collect();
+    let ib: Vec<u8> = [0u16, 1, 2, 0xffff, 3, 4, 5, 6]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    let bind = |layout, topology, stride| {
+        let mut ia = InputAssembler::new(layout, Target::default());
+        for slot in 0..3 {
+            ia.set_vertex_buffer(
+                slot,
+                Some(VertexBufferBinding {
+                    data: &vb,
+                    stride,
+                    offset: 4 * slot,
+                }),
+            )
+            .unwrap();
+        }
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data: &ib,
+            format: IndexFormat::R16Uint,
+            offset: 0,
+        }))
+        .unwrap();
+        ia.set_topology(topology).unwrap();
+        ia
+    };
+    let draws = [
+        (
+            &wide,
+            Topology::TriangleList,
+            192,
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 9,
+                instance_count: 3,
+                start_vertex: 2,
+                start_instance: 1,
+            },
+        ),
+        (
+            &narrow,
+            Topology::TriangleStrip,
+            16,
+            DrawCall::DrawIndexed {
+                index_count: 8,
+                start_index: 0,
+                base_vertex: 5,
+            },
+        ),
+        (
+            &wide,
+            Topology::TriangleStrip,
+            160,
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 8,
+                instance_count: 2,
+                start_index: 1,
+                base_vertex: -1,
+                start_instance: 0,
+            },
+        ),
+        (
+            &narrow,
+            Topology::PointList,
+            16,
+            DrawCall::Draw {
+                vertex_count: 300,
+                start_vertex: 0,
+            },
+        ),
+    ];
+    let mut stream = VertexStream::empty();
+    stream.reserve(32);
+    let mut ids = [VertexIds::default(); 64];
+    let mut regs = [[0u32; 4]; 64 * 32];
+    for (round, (layout, topology, stride, call)) in draws.iter().chain(&draws).enumerate() {
+        let ia = bind(layout, *topology, *stride);
+        let expected: Vec<AssembledVertex> = ia.draw(call).unwrap().vertices().collect();
+        let mut got = Vec::with_capacity(expected.len());
+        let w = layout.elements().len();
+        let (restarted, peak) = peak_during(|| ia.draw_into(call, &mut stream));
+        restarted.unwrap();
+        assert_eq!(peak, 0, "draw_into allocated {peak} bytes in round {round}");
+        assert_eq!(stream.register_row().len(), w);
+        loop {
+            let (n, peak) = peak_during(|| stream.fill_registers(&mut ids[..29], &mut regs));
+            assert_eq!(peak, 0, "fill_registers allocated in round {round}");
+            for k in 0..n {
+                got.push((ids[k], regs[k * w..(k + 1) * w].to_vec()));
+            }
+            if n < 29 {
+                break;
+            }
+        }
+        assert_eq!(got.len(), expected.len(), "round {round}");
+        for ((id, row), e) in got.iter().zip(&expected) {
+            assert_eq!(
+                (id.position, id.vertex_id, id.instance_id),
+                (e.position, e.vertex_id, e.instance_id)
+            );
+            assert_eq!(
+                row[..],
+                e.registers[..w],
+                "round {round} vertex {}",
+                e.position
+            );
+        }
+        // A refused draw (DrawAuto with slot 0 unbound) leaves the stream empty, still
+        // without allocating.
+        let mut unbound = InputAssembler::new(layout, Target::default());
+        unbound.set_topology(Topology::PointList).unwrap();
+        let (refused, peak) = peak_during(|| {
+            unbound
+                .draw_into(&DrawCall::DrawAuto { filled_size: 64 }, &mut stream)
+                .is_err()
+        });
+        assert!(refused);
+        assert_eq!(peak, 0);
+        assert_eq!(stream.fill_registers(&mut ids, &mut regs), 0);
+        assert!(stream.register_row().is_empty());
+    }
+}

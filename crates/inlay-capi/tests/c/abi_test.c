@@ -176,8 +176,54 @@ static void test_seed(void) {
         memset(&state, 0, sizeof state);
         state.vertex_buffers = &buffer;
         state.num_vertex_buffers = 1;
-        state.topology = 4; /* D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST */
         memset(&draw, 0, sizeof draw);
+        /* One stream serves draw after draw. First an indexed triangle strip with a cut
+         * (ia-semantics §6): strip 0, 1, 2, 3 gives triangles (0, 1, 2) and (1, 3, 2) (odd
+         * triangles swap their last two vertices), the cut ends it, and 2, 1, 0 at stream
+         * positions 4, 5, 6 give (4, 5, 6); SV_PrimitiveID counts on across the cut. */
+        {
+            static const uint16_t indices[8] = {0, 1, 2, 3, 0xffff, 2, 1, 0};
+            static const uint64_t expected_positions[9] = {0, 1, 2, 1, 3, 2, 4, 5, 6};
+            static const uint32_t expected_vertex_ids[7] = {0, 1, 2, 3, 2, 1, 0};
+            inlay_index_buffer ib;
+            inlay_primitive_ids pids[4];
+            uint64_t positions[12];
+            size_t k;
+            ib.data = indices;
+            ib.size = sizeof indices;
+            ib.format = INLAY_INDEX_R16_UINT;
+            ib.offset = 0;
+            state.index_buffer = &ib;
+            state.topology = 5; /* D3D_PRIMITIVE_TOPOLOGY_TRIANGLESTRIP */
+            draw.kind = INLAY_DRAW_INDEXED;
+            draw.count = 8;
+            CHECK(inlay_stream_begin(s, layout, &state, &draw) == INLAY_S_OK, "strip: %s",
+                  inlay_stream_error(s));
+            CHECK(inlay_stream_primitive_size(s) == 3, "triangles have 3 vertices");
+            CHECK(inlay_stream_primitives(s, 4, pids, positions, 12, &got) == INLAY_S_OK &&
+                      got == 3,
+                  "primitives: %u", (unsigned)got);
+            CHECK(memcmp(positions, expected_positions, sizeof expected_positions) == 0,
+                  "strip primitive positions");
+            CHECK(pids[0].primitive_id == 0 && pids[1].primitive_id == 1 &&
+                      pids[2].primitive_id == 2 && pids[2].instance_id == 0,
+                  "primitive ids");
+            CHECK(inlay_stream_primitives(s, 4, pids, positions, 12, &got) == INLAY_S_FALSE &&
+                      got == 0,
+                  "end of the primitives");
+            CHECK(inlay_stream_fetch(s, 4, ids, regs, 8, &got) == INLAY_S_OK && got == 4,
+                  "strip batch 1");
+            CHECK(inlay_stream_fetch(s, 4, ids + 0, regs, 8, &got) == INLAY_S_OK && got == 3,
+                  "strip batch 2");
+            for (k = 0; k < 3; k++)
+                CHECK(ids[k].position == 4 + k && ids[k].vertex_id == expected_vertex_ids[4 + k],
+                      "strip vertex %u", (unsigned)(4 + k));
+            /* Position 5 reads vertex 1 of the seed triangle. */
+            CHECK(memcmp(regs[2], expected[1], sizeof expected[1]) == 0, "strip registers");
+            CHECK(inlay_stream_fetch(s, 4, ids, regs, 8, &got) == INLAY_S_FALSE, "strip end");
+            state.index_buffer = NULL;
+        }
+        state.topology = 4; /* D3D_PRIMITIVE_TOPOLOGY_TRIANGLELIST */
         draw.kind = INLAY_DRAW;
         draw.count = 3;
         CHECK(inlay_stream_begin(s, layout, &state, &draw) == INLAY_S_OK, "begin: %s",

@@ -122,9 +122,10 @@ const std::array<D3D11_INPUT_ELEMENT_DESC, 2> kSeed11 = {{
      D3D11_INPUT_PER_VERTEX_DATA, 0},
 }};
 
-// Decodes a 64-vertex draw (a DrawIndexedInstanced with a strip cut) through `layout` and
-// returns every fetched lane and ID; the same on every thread.
-std::vector<std::uint32_t> decode(const inlay_layout *layout) {
+// Decodes a 64-vertex draw (a DrawIndexedInstanced with a strip cut) through `layout` on the
+// caller's stream `s` (one per thread, reused for every draw) and returns every fetched lane
+// and ID, then every primitive's IDs and vertex positions; the same on every thread.
+std::vector<std::uint32_t> decode(inlay_stream *s, const inlay_layout *layout) {
     std::vector<float> vb;
     for (int i = 0; i < 64 * 6; ++i) vb.push_back(static_cast<float>(i) * 0.25f - 3.0f);
     std::vector<std::uint16_t> ib;
@@ -137,17 +138,26 @@ std::vector<std::uint32_t> decode(const inlay_layout *layout) {
     draw.count = 40;
     draw.instance_count = 3;
     draw.base_vertex = -2;
-    Stream s(inlay_stream_create());
     std::vector<std::uint32_t> out;
-    if (inlay_stream_begin(s.get(), layout, &state, &draw) != INLAY_S_OK) return out;
+    if (inlay_stream_begin(s, layout, &state, &draw) != INLAY_S_OK) return out;
     std::uint32_t regs[7 * 2][4];
     inlay_vertex_ids ids[7];
     std::size_t got = 0;
-    while (inlay_stream_fetch(s.get(), 7, ids, regs, 14, &got) == INLAY_S_OK) {
+    while (inlay_stream_fetch(s, 7, ids, regs, 14, &got) == INLAY_S_OK) {
         for (std::size_t k = 0; k < got; ++k) {
             out.push_back(ids[k].vertex_id);
             out.push_back(ids[k].instance_id);
             for (int r = 0; r < 2; ++r) out.insert(out.end(), regs[2 * k + r], regs[2 * k + r] + 4);
+        }
+    }
+    if (inlay_stream_primitive_size(s) != 3) return {};
+    inlay_primitive_ids pids[5];
+    std::uint64_t positions[5 * 3];
+    while (inlay_stream_primitives(s, 5, pids, positions, 15, &got) == INLAY_S_OK) {
+        for (std::size_t k = 0; k < got; ++k) {
+            out.push_back(pids[k].primitive_id);
+            out.push_back(pids[k].instance_id);
+            for (int v = 0; v < 3; ++v) out.push_back(static_cast<std::uint32_t>(positions[3 * k + v]));
         }
     }
     return out;
@@ -197,14 +207,25 @@ int main(int argc, char **argv) {
     // Validate only.
     CHECK(create(nullptr, kSeed11, nullptr, nullptr) == INLAY_S_FALSE);
 
-    // One layout shared by four threads, each with its own stream: identical results.
-    const std::vector<std::uint32_t> expected = decode(layout.get());
-    CHECK(expected.size() == 3u * 39u * 10u);  // 3 instances × (40 indices − 1 cut) × 10 words
+    // One layout shared by four threads, each with its own stream reused for every draw:
+    // identical results.
+    Stream mine(inlay_stream_create());
+    const std::vector<std::uint32_t> expected = decode(mine.get(), layout.get());
+    // 3 instances × (40 indices − 1 cut) × 10 words, then per instance the strips of 17 and
+    // 22 vertices make 15 + 20 triangles, 5 words each.
+    CHECK(expected.size() == 3u * 39u * 10u + 3u * 35u * 5u);
+    // The first triangle of instance 1 starts at stream position 39, primitive id 0; the
+    // second strip's first triangle (position 17) has id 15: cuts do not reset the count.
+    const std::size_t p0 = 3u * 39u * 10u;
+    CHECK(expected[p0 + 15 * 5] == 15 && expected[p0 + 15 * 5 + 2] == 17);
+    CHECK(expected[p0 + 35 * 5] == 0 && expected[p0 + 35 * 5 + 1] == 1 &&
+          expected[p0 + 35 * 5 + 2] == 39);
     std::vector<std::vector<std::uint32_t>> results(4);
     std::vector<std::thread> threads;
     for (std::size_t t = 0; t < results.size(); ++t)
         threads.emplace_back([&, t] {
-            for (int round = 0; round < 20; ++round) results[t] = decode(layout.get());
+            Stream s(inlay_stream_create());
+            for (int round = 0; round < 20; ++round) results[t] = decode(s.get(), layout.get());
         });
     for (auto &t : threads) t.join();
     for (const auto &r : results) CHECK(r == expected);

@@ -409,6 +409,31 @@ impl<'a> InputAssembler<'a> {
             fed: 0,
             start_instance,
         };
+        self.reference_plan_into(start_instance, &mut plan)?;
+        Ok(plan)
+    }
+
+    /// [`InputAssembler::reference_plan`] written into `plan`, reusing its storage (nothing
+    /// is allocated when `plan.elements` has room for the layout's elements). On an error
+    /// `plan` is left empty.
+    pub fn reference_plan_into(
+        &self,
+        start_instance: u32,
+        plan: &mut ReferencePlan<'a>,
+    ) -> Result<(), IaError> {
+        plan.start_instance = start_instance;
+        let filled = self.fill_plan(plan);
+        if filled.is_err() {
+            plan.elements.clear();
+            plan.fed = 0;
+        }
+        filled
+    }
+
+    /// The body of [`InputAssembler::reference_plan_into`].
+    fn fill_plan(&self, plan: &mut ReferencePlan<'a>) -> Result<(), IaError> {
+        plan.elements.clear();
+        plan.fed = 0;
         for (i, e) in self.layout.elements().iter().enumerate() {
             let info = e.format.info().filter(|f| f.is_vertex_format()).ok_or(
                 IaError::NotAVertexFormat {
@@ -440,26 +465,56 @@ impl<'a> InputAssembler<'a> {
                 step_rate: e.step_rate,
             });
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// Validates `call` against the current state and prepares its streams.
     pub fn draw(&self, call: &DrawCall<'_>) -> Result<PreparedDraw<'a>, IaError> {
-        if self.topology == Topology::Undefined {
-            return Err(IaError::TopologyUndefined { call: call.name() });
-        }
-        let params = self.resolve(call)?;
+        let params = self.check_draw(call)?;
         let plan = self.reference_plan(params.start_instance)?;
         Ok(PreparedDraw {
             params,
             topology: self.topology,
-            index_buffer: if params.indexed {
-                self.index_buffer
-            } else {
-                None
-            },
+            index_buffer: self.draw_index_buffer(&params),
             plan,
         })
+    }
+
+    /// As `self.draw(call)?.vertices()`, but into `stream`, reusing its storage: the same
+    /// validation, and `stream` then hands out the draw's vertices from the first. Nothing is
+    /// allocated when `stream` has held a draw of at least as many layout elements before or
+    /// was [`VertexStream::reserve`]d for them — the per-draw path of a caller that keeps one
+    /// stream for many draws (the C ABI's `inlay_stream_begin`). On an error `stream` is left
+    /// empty ([`VertexStream::clear`]).
+    pub fn draw_into(
+        &self,
+        call: &DrawCall<'_>,
+        stream: &mut VertexStream<'a>,
+    ) -> Result<(), IaError> {
+        stream.clear();
+        let params = self.check_draw(call)?;
+        let walker = Walker::new(params, self.draw_index_buffer(&params));
+        stream.restart(walker, |plan| {
+            self.reference_plan_into(params.start_instance, plan)
+        })
+    }
+
+    /// The draw-call checks of [`InputAssembler::draw`]: a topology is set and the call
+    /// resolves.
+    fn check_draw(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
+        if self.topology == Topology::Undefined {
+            return Err(IaError::TopologyUndefined { call: call.name() });
+        }
+        self.resolve(call)
+    }
+
+    /// The index buffer a draw of `params` reads.
+    fn draw_index_buffer(&self, params: &DrawParams) -> Option<IndexBufferBinding<'a>> {
+        if params.indexed {
+            self.index_buffer
+        } else {
+            None
+        }
     }
 }
 

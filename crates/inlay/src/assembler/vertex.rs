@@ -1,6 +1,7 @@
 //! The reference vertex fetch: element bytes → input registers (ia-semantics §1–§3).
 
 use super::binding::VertexBufferBinding;
+use super::draw::DrawParams;
 use super::walk::{WalkBatch, WalkStep, Walker};
 use crate::convert;
 use crate::fetch::{FetchPlan, Instance, StoreMode, Vertices};
@@ -178,6 +179,51 @@ impl<'a> VertexStream<'a> {
     pub fn new(walker: Walker<'a>, plan: ReferencePlan<'a>) -> Self {
         let fast = FetchPlan::from_reference(&plan);
         VertexStream { walker, plan, fast }
+    }
+
+    /// A stream of no vertices that holds no buffer, ready to be reused by
+    /// [`InputAssembler::draw_into`](super::InputAssembler::draw_into).
+    pub fn empty() -> Self {
+        VertexStream {
+            walker: Walker::new(DrawParams::default(), None),
+            plan: ReferencePlan::default(),
+            fast: FetchPlan::empty(),
+        }
+    }
+
+    /// Reserves room for draws of layouts of up to `elements` elements, so that
+    /// [`InputAssembler::draw_into`](super::InputAssembler::draw_into) allocates nothing for
+    /// them (the largest layout `CreateInputLayout` accepts has 32 elements).
+    pub fn reserve(&mut self, elements: usize) {
+        self.plan
+            .elements
+            .reserve(elements.saturating_sub(self.plan.elements.len()));
+        self.fast.reserve(elements);
+    }
+
+    /// Ends the stream and drops every reference it holds to vertex and index buffers,
+    /// keeping its storage: it then yields no vertex.
+    pub fn clear(&mut self) {
+        self.walker = Walker::new(DrawParams::default(), None);
+        self.plan.elements.clear();
+        self.plan.fed = 0;
+        self.fast.clear();
+    }
+
+    /// Restarts the stream on `walker` with the reference plan `fill` writes (in place), and
+    /// recompiles the fast plan in place; on an error the stream is left cleared.
+    pub(crate) fn restart<E>(
+        &mut self,
+        walker: Walker<'a>,
+        fill: impl FnOnce(&mut ReferencePlan<'a>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if let Err(e) = fill(&mut self.plan) {
+            self.clear();
+            return Err(e);
+        }
+        self.fast.recompile_from_reference(&self.plan);
+        self.walker = walker;
+        Ok(())
     }
 
     /// Uses `mode` for the batch forms' stores. With [`StoreMode::Auto`] (the default) one

@@ -363,32 +363,77 @@ impl<'a> FetchPlan<'a> {
     /// [`ReferencePlan::assemble`](crate::assembler::ReferencePlan::assemble) puts in those
     /// registers (ia-semantics §1–§3).
     pub fn from_reference(plan: &crate::assembler::ReferencePlan<'a>) -> FetchPlan<'a> {
-        FetchPlan::compile(
-            plan.elements
-                .iter()
-                .map(|e| {
-                    (
-                        e.info,
-                        e.offset,
-                        e.class,
-                        e.step_rate,
-                        e.buffer,
-                        Some(e.register),
-                    )
-                })
-                .collect(),
-        )
+        let mut fast = FetchPlan::empty();
+        fast.recompile_from_reference(plan);
+        fast
+    }
+
+    /// A plan of no elements (it fetches nothing), with [`Isa::detect`] and
+    /// [`StoreMode::Auto`]; [`FetchPlan::reserve`] and
+    /// [`FetchPlan::recompile_from_reference`] make it a reusable one.
+    pub fn empty() -> FetchPlan<'a> {
+        FetchPlan {
+            elements: Vec::new(),
+            registers: Vec::new(),
+            row_elements: Vec::new(),
+            isa: Isa::detect(),
+            store: StoreMode::Auto,
+        }
+    }
+
+    /// Reserves room for plans of up to `elements` elements, so that recompiling one of
+    /// them ([`FetchPlan::recompile_from_reference`]) allocates nothing.
+    pub fn reserve(&mut self, elements: usize) {
+        self.elements
+            .reserve(elements.saturating_sub(self.elements.len()));
+        self.registers
+            .reserve(elements.saturating_sub(self.registers.len()));
+        self.row_elements
+            .reserve(elements.saturating_sub(self.row_elements.len()));
+    }
+
+    /// Drops the plan's elements and with them every reference to vertex buffers, keeping its
+    /// storage, instruction set and store mode: the plan then fetches nothing.
+    pub fn clear(&mut self) {
+        self.elements.clear();
+        self.registers.clear();
+        self.row_elements.clear();
+    }
+
+    /// Recompiles this plan in place as [`FetchPlan::from_reference`] of `plan`, keeping its
+    /// instruction set and store mode and reusing its storage: nothing is allocated when the
+    /// plan has held (or [`FetchPlan::reserve`]d) at least as many elements before — the
+    /// per-draw path of a caller that keeps one plan (the C ABI's stream).
+    pub fn recompile_from_reference(&mut self, plan: &crate::assembler::ReferencePlan<'a>) {
+        self.compile_into(plan.elements.iter().map(|e| {
+            (
+                e.info,
+                e.offset,
+                e.class,
+                e.step_rate,
+                e.buffer,
+                Some(e.register),
+            )
+        }));
     }
 
     /// Compiles per-element specifications (format row, element offset, class, step rate,
     /// binding of its slot, register).
     fn compile(specs: Vec<ElementSpec<'a>>) -> FetchPlan<'a> {
-        let mut registers: Vec<u32> = specs.iter().filter_map(|s| s.5).collect();
-        registers.sort_unstable();
-        registers.dedup();
-        let elements: Vec<ElementPlan<'a>> = specs
-            .into_iter()
-            .map(
+        let mut plan = FetchPlan::empty();
+        plan.compile_into(specs.into_iter());
+        plan
+    }
+
+    /// [`FetchPlan::compile`] into this plan's storage (cleared first).
+    fn compile_into(&mut self, specs: impl Iterator<Item = ElementSpec<'a>> + Clone) {
+        self.clear();
+        self.registers.extend(specs.clone().filter_map(|s| s.5));
+        self.registers.sort_unstable();
+        self.registers.dedup();
+        let registers = &self.registers;
+        self.elements.extend(
+            specs.map(
                 |(info, offset, class, step_rate, binding, register)| ElementPlan {
                     info,
                     offset,
@@ -404,23 +449,15 @@ impl<'a> FetchPlan<'a> {
                     oob: convert::out_of_bounds(info),
                     row_pos: register.map(|r| registers.binary_search(&r).unwrap_or_default()),
                 },
-            )
-            .collect();
-        let row_elements = (0..registers.len())
-            .map(|r| {
-                elements
-                    .iter()
-                    .rposition(|e| e.row_pos == Some(r))
-                    .unwrap_or_default()
-            })
-            .collect();
-        FetchPlan {
-            elements,
-            registers,
-            row_elements,
-            isa: Isa::detect(),
-            store: StoreMode::Auto,
-        }
+            ),
+        );
+        let elements = &self.elements;
+        self.row_elements.extend((0..registers.len()).map(|r| {
+            elements
+                .iter()
+                .rposition(|e| e.row_pos == Some(r))
+                .unwrap_or_default()
+        }));
     }
 
     /// Uses `isa` for the kernels, or [`Isa::Portable`] when this CPU does not support it
