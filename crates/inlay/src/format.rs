@@ -103,6 +103,15 @@ impl Kind {
             Kind::Float | Kind::Unorm | Kind::Snorm | Kind::UnormSrgb
         )
     }
+
+    /// The float layout of a component of this kind `bits` wide: `Some` for [`Kind::Float`]
+    /// at a width DXGI defines (32, 16, 11, 10), `None` otherwise.
+    pub const fn float_encoding(self, bits: u8) -> Option<FloatEncoding> {
+        match self {
+            Kind::Float => FloatEncoding::for_width(bits),
+            _ => None,
+        }
+    }
 }
 
 /// One component of a format: which channel, where its bits sit in the element (bit 0 is the
@@ -135,35 +144,91 @@ pub struct FloatEncoding {
 }
 
 impl FloatEncoding {
-    /// The encoding of a FLOAT component `bits` wide, if DXGI defines one.
+    /// IEEE binary32 (spec §3.1): sign, 8 exponent bits, 23 mantissa bits.
+    pub const BINARY32: FloatEncoding = FloatEncoding {
+        exponent_bits: 8,
+        mantissa_bits: 23,
+        signed: true,
+    };
+    /// IEEE binary16, the "half" (spec §3.1.5): sign, 5 exponent bits, 10 mantissa bits.
+    pub const BINARY16: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 10,
+        signed: true,
+    };
+    /// The unsigned 11-bit float of `R11G11B10_FLOAT` (spec §3.1.6, §19.3.3): 5 exponent bits,
+    /// 6 mantissa bits, no sign.
+    pub const UFLOAT11: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 6,
+        signed: false,
+    };
+    /// The unsigned 10-bit float of `R11G11B10_FLOAT` (spec §3.1.6, §19.3.3): 5 exponent bits,
+    /// 5 mantissa bits, no sign.
+    pub const UFLOAT10: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 5,
+        signed: false,
+    };
+
+    /// The encoding of a FLOAT component `bits` wide, if DXGI defines one. This is the one
+    /// place the float widths of the table are given their meaning.
     pub const fn for_width(bits: u8) -> Option<FloatEncoding> {
-        let (exponent_bits, mantissa_bits, signed) = match bits {
-            32 => (8, 23, true),
-            16 => (5, 10, true),
-            11 => (5, 6, false),
-            10 => (5, 5, false),
+        let encoding = match bits {
+            32 => FloatEncoding::BINARY32,
+            16 => FloatEncoding::BINARY16,
+            11 => FloatEncoding::UFLOAT11,
+            10 => FloatEncoding::UFLOAT10,
             _ => return None,
         };
-        Some(FloatEncoding {
-            exponent_bits,
-            mantissa_bits,
-            signed,
-        })
+        Some(encoding)
     }
 
-    /// The exponent bias.
+    /// The exponent bias, `2^(exponent_bits − 1) − 1` (127 or 15).
     pub const fn bias(&self) -> i32 {
         (1 << (self.exponent_bits - 1)) - 1
+    }
+
+    /// Width of the whole field in bits (sign, exponent and mantissa).
+    pub const fn width(&self) -> u32 {
+        self.signed as u32 + self.exponent_bits as u32 + self.mantissa_bits as u32
+    }
+
+    /// The all-ones exponent field, which marks infinities and NaNs (31 or 255).
+    pub const fn exponent_max(&self) -> u32 {
+        (1 << self.exponent_bits) - 1
+    }
+
+    /// Mask of the mantissa bits (the low `mantissa_bits`).
+    pub const fn mantissa_mask(&self) -> u32 {
+        (1 << self.mantissa_bits) - 1
+    }
+
+    /// Mask of the magnitude: exponent and mantissa, everything but the sign.
+    pub const fn magnitude_mask(&self) -> u32 {
+        (1 << (self.exponent_bits as u32 + self.mantissa_bits as u32)) - 1
+    }
+
+    /// Mask of the sign bit, the top bit of the field (0 for the unsigned floats).
+    pub const fn sign_mask(&self) -> u32 {
+        if self.signed {
+            1 << (self.exponent_bits as u32 + self.mantissa_bits as u32)
+        } else {
+            0
+        }
+    }
+
+    /// The magnitude of +infinity (all-ones exponent, zero mantissa); magnitudes above it are
+    /// NaNs.
+    pub const fn infinity(&self) -> u32 {
+        self.exponent_max() << self.mantissa_bits
     }
 }
 
 impl Component {
     /// The float layout of a [`Kind::Float`] component (`None` for other kinds).
     pub const fn float_encoding(&self) -> Option<FloatEncoding> {
-        match self.kind {
-            Kind::Float => FloatEncoding::for_width(self.bits),
-            _ => None,
-        }
+        self.kind.float_encoding(self.bits)
     }
 }
 

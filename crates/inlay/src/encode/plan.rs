@@ -241,8 +241,8 @@ impl Part {
                     Kind::Uint => Conv::Uint,
                     Kind::Sint => Conv::Sint,
                     _ => match first.float_encoding() {
-                        Some(f) if f.mantissa_bits == 23 => Conv::Bits,
-                        Some(f) if f.mantissa_bits == 10 && f.signed => Conv::Half,
+                        Some(F32) => Conv::Bits,
+                        Some(HALF) => Conv::Half,
                         _ => Conv::Small,
                     },
                 };
@@ -509,26 +509,36 @@ impl Part {
     }
 }
 
-const HALF: FloatEncoding = match FloatEncoding::for_width(16) {
-    Some(f) => f,
-    None => panic!("binary16 has an encoding"),
-};
+const HALF: FloatEncoding = FloatEncoding::BINARY16;
+const F32: FloatEncoding = FloatEncoding::BINARY32;
+/// Mantissa bits a half has fewer than a binary32 (13).
+const HALF_DROP: u32 = (F32.mantissa_bits - HALF.mantissa_bits) as u32;
+/// The exponent-bias difference in the binary32 exponent field (`0x3800_0000`).
+const HALF_REBIAS: u32 = ((F32.bias() - HALF.bias()) as u32) << F32.mantissa_bits;
+/// 2^−14, the smallest normal half, as binary32 bits (`0x3880_0000`).
+const HALF_MIN_NORMAL: u32 = HALF_REBIAS + (1 << F32.mantissa_bits);
+/// 2^16, where truncation stops giving a finite half (`0x4780_0000`).
+const HALF_LIMIT_TRUNCATE: u32 = ((F32.bias() + HALF.bias() + 1) as u32) << F32.mantissa_bits;
+/// 65520, the largest half plus half an ulp, where rounding to nearest overflows
+/// (`0x477f_f000`).
+const HALF_LIMIT_NEAREST: u32 = HALF_LIMIT_TRUNCATE - (1 << (HALF_DROP - 1));
 
 /// binary32 → binary16: values whose result is a finite normal half take the rebias-and-round
 /// shortcut (same bits as [`encode_small_float`], checked for every such half by the tests);
 /// everything else (denormals, overflow, infinities, NaNs) takes the general routine.
 #[inline(always)]
 fn half(bits: u32, rounding: Rounding) -> u32 {
-    let abs = bits & 0x7fff_ffff;
-    let sign = (bits >> 16) & 0x8000;
+    let abs = bits & !F32.sign_mask();
+    let sign = (bits >> (F32.width() - HALF.width())) & HALF.sign_mask();
     match rounding {
         // [2^-14, 65520): rounds to a normal finite half.
-        Rounding::Nearest if (0x3880_0000..0x477f_f000).contains(&abs) => {
-            sign | ((abs - 0x3800_0000 + 0x0fff + ((abs >> 13) & 1)) >> 13)
+        Rounding::Nearest if (HALF_MIN_NORMAL..HALF_LIMIT_NEAREST).contains(&abs) => {
+            let round = (1 << (HALF_DROP - 1)) - 1 + ((abs >> HALF_DROP) & 1);
+            sign | ((abs - HALF_REBIAS + round) >> HALF_DROP)
         }
         // [2^-14, 65536): truncates to a normal finite half.
-        Rounding::D3d if (0x3880_0000..0x4780_0000).contains(&abs) => {
-            sign | ((abs - 0x3800_0000) >> 13)
+        Rounding::D3d if (HALF_MIN_NORMAL..HALF_LIMIT_TRUNCATE).contains(&abs) => {
+            sign | ((abs - HALF_REBIAS) >> HALF_DROP)
         }
         _ => encode_small_float(bits, HALF, rounding),
     }
@@ -537,6 +547,17 @@ fn half(bits: u32, rounding: Rounding) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_shortcut_bounds_are_the_binary16_limits() {
+        // The shortcut's bounds, derived from FloatEncoding::BINARY16, are the binary16 limits
+        // of IEEE 754 (smallest normal 2^-14, largest finite 65504 with an ulp of 32).
+        assert_eq!(HALF_MIN_NORMAL, 2f32.powi(-14).to_bits());
+        assert_eq!(HALF_LIMIT_NEAREST, (65504f32 + 16.0).to_bits());
+        assert_eq!(HALF_LIMIT_TRUNCATE, 65536f32.to_bits());
+        assert_eq!(HALF_REBIAS, 0x3800_0000);
+        assert_eq!(HALF_DROP, 13);
+    }
 
     #[test]
     fn half_shortcut_equals_the_general_routine_for_every_normal_range_input() {
