@@ -9,7 +9,7 @@ use inlay_core::format::Format;
 use inlay_core::layout::InputLayout;
 use inlay_core::target::{Api, FeatureLevel, Target};
 
-use crate::{INLAY_E_FAIL, INLAY_E_INVALIDARG, guard};
+use super::{INLAY_E_FAIL, INLAY_E_INVALIDARG, guard};
 
 /// `D3D11_APPEND_ALIGNED_ELEMENT` = 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place
 /// the element right after the previous element of the same slot.

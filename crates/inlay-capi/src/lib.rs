@@ -16,6 +16,8 @@
 #![allow(non_camel_case_types, non_snake_case)]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
+// Child modules name the root as `super::`, never `crate::`, so that the fuzz target
+// `capi` can compile these sources as a module of its own crate (fuzz/README.md).
 mod create;
 mod stream;
 

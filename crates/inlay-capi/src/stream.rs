@@ -11,8 +11,8 @@ use inlay_core::assembler::{
 };
 use inlay_core::format::Format;
 
-use crate::create::{c_string, inlay_layout, read_bytes, register_mask};
-use crate::{INLAY_E_FAIL, INLAY_E_INVALIDARG, INLAY_S_FALSE, INLAY_S_OK, guard};
+use super::create::{c_string, inlay_layout, read_bytes, register_mask};
+use super::{INLAY_E_FAIL, INLAY_E_INVALIDARG, INLAY_S_FALSE, INLAY_S_OK, guard};
 
 /// `inlay_draw.kind`: `Draw(count, start)`.
 pub const INLAY_DRAW: u32 = 0;

@@ -549,12 +549,16 @@ impl<'a> Parser<'a> {
 
     /// A possibly qualified name: `[::] NAME (:: NAME)*`, as written.
     fn qualified_name(&mut self) -> Option<(String, Span)> {
-        let first = self.peek();
         let mut text = String::new();
-        let mut span = Span::new(first.span.start, first.span.start);
-        if self.is_punct(first, "::") {
+        // A global qualifier (`::kDesc`) is not part of the name, so not of its span either:
+        // the span starts at the first name part. A part made by a macro has the invocation's
+        // span (the preprocessor gives a macro body's tokens their invocation's span), so a
+        // name written by a macro points at the macro call, on the line the array is defined.
+        if self.peek_is("::") {
             self.next();
         }
+        let first = self.peek();
+        let mut span = Span::new(first.span.start, first.span.start);
         loop {
             let t = self.peek();
             if t.kind != Kind::Ident || ELEMENT_TYPES.contains(&self.text(t)) {
@@ -1857,6 +1861,52 @@ void Build() {
                 .as_deref(),
             Some("B")
         );
+    }
+
+    /// Regression (issue 18, `layout_c` fuzz finding): a globally qualified name's span
+    /// started at the `::`, which is not part of the name; a name written by a macro points at
+    /// the macro's invocation (where the array is defined in the file), for an object-like
+    /// and a function-like macro, and its line is the invocation's.
+    #[test]
+    fn name_spans_leave_out_the_global_qualifier_and_point_at_macro_calls() {
+        let row = "{ \"POSITION\", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 }";
+        let global = format!("const D3D11_INPUT_ELEMENT_DESC ::kSprite[] = {{ {row} }};");
+        let a = arrays(&global);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].name, "kSprite");
+        assert_eq!(&global[a[0].name_span.range()], "kSprite");
+        let qualified =
+            format!("const D3D11_INPUT_ELEMENT_DESC :: Scene :: kMesh[] = {{ {row} }};");
+        let a = arrays(&qualified);
+        assert_eq!(a[0].name, "Scene::kMesh");
+        assert_eq!(&qualified[a[0].name_span.range()], "Scene :: kMesh");
+
+        let object = format!(
+            "// header\n#define ARR const D3D11_INPUT_ELEMENT_DESC kOld[] = {{ {row} }}\n\nARR;\n"
+        );
+        let a = arrays(&object);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].name, "kOld");
+        assert_eq!(&object[a[0].name_span.range()], "ARR");
+        assert_eq!(a[0].line, 4);
+        assert_eq!(parse(&object, Some("kOld")).unwrap().elements.len(), 1);
+
+        let function = format!(
+            "#define DECL(n) const D3D11_INPUT_ELEMENT_DESC n[] = {{ {row} }}\nnamespace Scene {{\n  DECL( kOld );\n}}\n"
+        );
+        let a = arrays(&function);
+        assert_eq!(a.len(), 1);
+        // The name is the argument, written in the file: its own span.
+        assert_eq!(a[0].name, "Scene::kOld");
+        assert_eq!(&function[a[0].name_span.range()], "kOld");
+        assert_eq!(a[0].line, 3);
+        // A name in the body of a function-like macro: the whole call.
+        let body = "#define VTX(n) { n, 0, DXGI_FORMAT_R32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 }\n#define DECL(r) const D3D11_INPUT_ELEMENT_DESC kBody[] = { r }\n\nDECL(VTX(\"A\"));\n";
+        let a = arrays(body);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].name, "kBody");
+        assert_eq!(&body[a[0].name_span.range()], "DECL(VTX(\"A\"))");
+        assert_eq!(a[0].line, 4);
     }
 
     #[test]
