@@ -6,10 +6,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexStream};
+use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
+use inlay::stream::VertexStream;
 
 use crate::output::{self, Output};
 use crate::source::LayoutFile;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use inlay::assembler::Topology;
-use inlay::assembler::binding::IndexBufferBinding;
+use inlay::buffer::IndexBufferBinding;
 use inlay::capture::{self, Capture};
 use inlay::mesh::{self, FileKind, InputSlot, Instances, Mesh, MeshInput, MeshOptions, SlotSource};
 

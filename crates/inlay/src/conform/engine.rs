@@ -5,9 +5,9 @@ use super::compare::{CreationResult, DrawResult, ProducedPrimitive, ProducedVert
 use super::schema::ComponentKind;
 use super::schema::{Call, Case, Draw, IndexFormatName, SignatureEntry};
 use crate::assembler::InputAssembler;
-use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::assembler::draw::DrawCall;
 use crate::assembler::vertex::MAX_REGISTERS;
+use crate::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::diag::Severity;
 use crate::dxbc::signature::{ComponentType, MinPrecision, Signature, SignatureElement};
 use crate::element::InputElementDesc;
