@@ -11,20 +11,24 @@ The workloads are `inlay bench`'s W1 (float mesh, stride 48) and W2 (packed mesh
   from an earlier run ("kept") and into buffers allocated in the timed run ("fresh": their
   pages are mapped as the decode first writes them, as a new numpy array's are);
 * ``inlay.decode``: the Python API, arrays allocated by numpy on every call, shape
-  (vertices, components), ``topology="point_list"``, no primitives or system values; and
-  the same call with ``out=`` an earlier result (arrays reused, as a program decoding frame
-  after frame would; the library's figure also reuses its buffers);
+  (vertices, components), ``topology="point_list"``, no primitives or system values, on one
+  thread (``threads=1``, like for like with the library's one-thread figures) and on every
+  core (``threads=None``, the default a script gets); and the one-thread call with ``out=``
+  an earlier result (arrays reused, as a program decoding frame after frame would; the
+  library's figure also reuses its buffers);
 * ``numpy``: what Blender importers write: ``np.frombuffer`` with a structured dtype, then
   per-format conversion and scaling (halves widened by numpy, packed 10:10:10:2 unpacked with
   shifts, UNORM divided, BGRA swizzled), one array per element.
 
 Figures are medians in millions of vertices per second; the ratios are inlay.decode ÷ library
-like for like (kept ÷ kept, fresh ÷ fresh; goal ≥ 0.8) and inlay.decode (fresh arrays, as a
-script calls it) ÷ numpy (goal ≥ 10).
+like for like on one thread (kept ÷ kept, fresh ÷ fresh; goal ≥ 0.8) and inlay.decode (fresh
+arrays, as a script calls it) ÷ numpy (goal ≥ 10), on one thread and on every core (numpy's
+decoder runs on one thread: it has no other).
 """
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -84,6 +88,10 @@ def run(vertices, repeats):
 
         def api():
             return inlay.decode(layout, {0: data}, topology="point_list", primitives=False,
+                                system_values=False, threads=1)
+
+        def api_cores():
+            return inlay.decode(layout, {0: data}, topology="point_list", primitives=False,
                                 system_values=False)
 
         # Same values as the numpy decoder where it is exact (sanity, not a test).
@@ -96,19 +104,20 @@ def run(vertices, repeats):
 
         def api_reuse():
             return inlay.decode(layout, {0: data}, topology="point_list", primitives=False,
-                                system_values=False, out=previous)
+                                system_values=False, out=previous, threads=1)
 
         assert all(api_reuse()[k] is previous[k] for k in previous)
-        t_lib, t_lib_fresh, t_api, t_reuse, t_np = [], [], [], [], []
+        t_lib, t_lib_fresh, t_api, t_cores, t_reuse, t_np = [], [], [], [], [], []
         for _ in range(repeats):
             t_lib += _inlay.library_decode_seconds(name, data, 1)
             t_lib_fresh += _inlay.library_decode_seconds(name, data, 1, fresh=True)
             t_api.append(timed(api))
+            t_cores.append(timed(api_cores))
             t_reuse.append(timed(api_reuse))
             t_np.append(timed(lambda: NUMPY[name](data)))
         mv = lambda ts: vertices / statistics.median(ts) / 1e6
         lib, lib_fresh = mv(t_lib), mv(t_lib_fresh)
-        ap, reuse, nump = mv(t_api), mv(t_reuse), mv(t_np)
+        ap, cores, reuse, nump = mv(t_api), mv(t_cores), mv(t_reuse), mv(t_np)
         results.append({
             "workload": name,
             "vertices": vertices,
@@ -116,11 +125,14 @@ def run(vertices, repeats):
             "library_fresh_mvert_per_s": round(lib_fresh, 1),
             "inlay_decode_mvert_per_s": round(ap, 1),
             "inlay_decode_reused_mvert_per_s": round(reuse, 1),
+            "inlay_decode_all_cores_mvert_per_s": round(cores, 1),
+            "cores": os.cpu_count(),
             "numpy_mvert_per_s": round(nump, 1),
             "ratio_reused_vs_library": round(reuse / lib, 3),
             "ratio_fresh_vs_library_fresh": round(ap / lib_fresh, 3),
             "ratio_fresh_vs_library": round(ap / lib, 3),
             "ratio_vs_numpy": round(ap / nump, 2),
+            "ratio_all_cores_vs_numpy": round(cores / nump, 2),
         })
     return results
 
@@ -138,13 +150,15 @@ def main():
     print(f"Mv/s, medians of {args.repeats}, {args.vertices} vertices; 'kept' = into buffers "
           f"kept from an earlier run, 'fresh' = into newly allocated ones")
     print(f"{'':4} {'lib kept':>9} {'out= kept':>10} {'ratio':>6} | {'lib fresh':>10} "
-          f"{'decode':>7} {'ratio':>6} | {'numpy':>6} {'decode/numpy':>13}")
+          f"{'decode':>7} {'ratio':>6} | {'numpy':>6} {'decode/numpy':>13} | "
+          f"{'all cores':>9} {'/numpy':>7}")
     for r in results:
         print(f"{r['workload']:4} {r['library_mvert_per_s']:>9} "
               f"{r['inlay_decode_reused_mvert_per_s']:>10} {r['ratio_reused_vs_library']:>6} | "
               f"{r['library_fresh_mvert_per_s']:>10} {r['inlay_decode_mvert_per_s']:>7} "
               f"{r['ratio_fresh_vs_library_fresh']:>6} | {r['numpy_mvert_per_s']:>6} "
-              f"{r['ratio_vs_numpy']:>13}")
+              f"{r['ratio_vs_numpy']:>13} | {r['inlay_decode_all_cores_mvert_per_s']:>9} "
+              f"{r['ratio_all_cores_vs_numpy']:>7}")
     return 0
 
 

@@ -98,6 +98,7 @@ def decode(
     primitives=True,
     system_values=True,
     out=None,
+    threads=None,
 ):
     """Decodes a draw's vertex stream into numpy arrays, exactly as the input assembler does.
 
@@ -129,6 +130,11 @@ def decode(
     ``"SV_PrimitiveID"`` unless ``primitives=False``. An element whose name is one of those
     keys keeps the key.
 
+    ``out``: a dict from an earlier decode whose arrays are refilled in place when their shapes
+    and dtypes fit. ``threads``: how many threads decode the elements (``None``: every core;
+    a thread is given at least 32768 rows, so small draws use one); the arrays are the same
+    for any count.
+
     Raises :class:`CreateError` for a layout ``CreateInputLayout`` refuses, :class:`DrawError`
     for a binding, topology or draw the input assembler refuses, :class:`LayoutError` for
     other bad arguments.
@@ -148,6 +154,7 @@ def decode(
         primitives,
         system_values,
         out,
+        threads,
     )
 
 

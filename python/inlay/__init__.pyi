@@ -116,6 +116,7 @@ def decode(
     primitives: bool = True,
     system_values: bool = True,
     out: Optional[Mapping[str, np.ndarray]] = None,
+    threads: Optional[int] = None,
 ) -> Dict[str, np.ndarray]: ...
 def encode(
     layout: LayoutLike,

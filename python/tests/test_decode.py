@@ -170,6 +170,53 @@ def test_large_draw_matches_the_reference_on_every_path(inlay_cli, tmp_path):
     assert out["SV_InstanceID"].tolist() == [v["instance_id"] for v in ref]
 
 
+def test_threads_give_the_rows_of_one_walk(inlay_cli, tmp_path):
+    """Decoding on several threads splits the rows into shares, each thread's walk moved to
+    its first row: every thread count gives the single walk's arrays, for an indexed strip
+    with cuts over three instances (shares start mid-instance and after cuts) and a
+    non-indexed instanced draw; spot rows against the CLI's reference."""
+    rng = np.random.default_rng(11)
+    n = 50_000
+    vb = rng.integers(0, 256, size=n * 12, dtype=np.uint8)
+    ib = rng.integers(0, n, size=45_000, dtype=np.uint32)
+    ib[::53] = 0xFFFFFFFF
+    elements = [
+        {"semantic": "POSITION", "format": "R16G16B16A16_FLOAT", "offset": 0},
+        {"semantic": "NORMAL", "format": "R10G10B10A2_UNORM", "offset": "append"},
+    ]
+    cases = [
+        dict(index_buffer=ib.tobytes(), index_format="R32_UINT", topology="triangle_strip",
+             draw={"kind": "draw_indexed_instanced", "instance_count": 3, "base_vertex": 2}),
+        dict(topology="point_list",
+             draw={"kind": "draw_instanced", "vertex_count_per_instance": n - 7,
+                   "instance_count": 2, "start_vertex": 5}),
+    ]
+    for case in cases:
+        one = inlay.decode(elements, {0: vb}, threads=1, **case)
+        rows = one["SV_VertexID"].shape[0]
+        assert rows > 3 * 32768, rows
+        for threads in (2, 3, 4, 7, None):
+            many = inlay.decode(elements, {0: vb}, threads=threads, **case)
+            assert set(many) == set(one)
+            for k in one:
+                np.testing.assert_array_equal(many[k], one[k], err_msg=f"{k} threads={threads}")
+    # The strip's rows at the shares' edges, against the vertex-by-vertex reference.
+    (tmp_path / "ib.bin").write_bytes(ib.tobytes())
+    ref = cli_decode(inlay_cli, tmp_path, elements, {0: vb.tobytes()},
+                     ["--ib", f"{tmp_path / 'ib.bin'},format=R32_UINT", "--topology",
+                      "triangle_strip", "--draw", "draw_indexed_instanced,instances=3,base=2"])
+    many = inlay.decode(elements, {0: vb}, threads=4, **cases[0])
+    assert len(ref) == many["SV_VertexID"].shape[0]
+    share = -(-len(ref) // 4 // 4096) * 4096
+    for row in (0, share - 1, share, 2 * share - 1, 2 * share, len(ref) - 1):
+        v = ref[row]
+        assert many["SV_VertexID"][row] == v["vertex_id"]
+        assert many["SV_InstanceID"][row] == v["instance_id"]
+        assert many["NORMAL"].view(np.uint32)[row].tolist() == [int(x, 16) for x in v["NORMAL0"]]
+    with pytest.raises(inlay.LayoutError, match="threads"):
+        inlay.decode(elements, {0: vb}, threads=0, **cases[1])
+
+
 def test_buffers_are_read_in_place_and_outputs_are_owned_arrays():
     data = bytearray(struct.pack("<4f", 1, 2, 3, 4))
     out = inlay.decode([{"semantic": "P", "format": "R32G32B32A32_FLOAT", "offset": 0}],

@@ -47,6 +47,10 @@ pub struct ImportArgs {
     /// Replace files that exist
     #[arg(long)]
     pub force: bool,
+    /// Write the mesh from element 0, not at the element numbers of the capture it was
+    /// exported from (which leaves the records before the draw's first vertex as padding).
+    #[arg(long)]
+    pub rebase: bool,
     /// Which C array to use when the layout file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
@@ -158,6 +162,7 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         &ImportOptions {
             rounding: args.rounding,
             strides,
+            rebase: args.rebase,
         },
     )
     .map_err(|e| CliError::usage(format!("{}: {e}", args.mesh.display())))?;

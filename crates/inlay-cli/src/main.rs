@@ -7,6 +7,7 @@
 mod check;
 mod decode;
 mod demo;
+mod draw_source;
 mod encode;
 mod export;
 mod import;

@@ -2,7 +2,7 @@
 //! as `decode` prints it, each slot's byte map as `inlay map` draws it and the
 //! CreateInputLayout report — written to a file (`--output`) or served on 127.0.0.1.
 //!
-//! The data comes from the same library calls as `inlay export` ([`crate::export::load_mesh`]:
+//! The data comes from the same library calls as `inlay export` ([`crate::draw_source::load_mesh`]:
 //! `Mesh::build` / `Mesh::from_capture`), `validation::layout_without_shader` and the map
 //! pictures; this module only serialises it as JSON into the page. The page's HTML, CSS and
 //! JavaScript (`view/`) are written for inlay and compiled into the binary: no network, no
@@ -16,15 +16,14 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use clap::Args;
-use inlay::assembler::Topology;
 use inlay::format::Kind;
 use inlay::mesh::{Instances, Mesh, MeshOptions, Mode};
 use inlay::validation;
 use serde_json::{Value, json};
 
-use crate::export::{self, ExportArgs};
+use crate::draw_source::{Loaded, MeshSourceArgs, load_mesh};
 use crate::output;
-use crate::{CliError, TargetArgs, check, map};
+use crate::{CliError, check, map};
 
 const PAGE_HTML: &str = include_str!("view/page.html");
 const PAGE_CSS: &str = include_str!("view/page.css");
@@ -44,9 +43,8 @@ INPUT is what `inlay export` takes: 3DMigoto dumps, an importer .fmt, or a layou
 distinct vertex the draw reads) with its values exactly as `decode` prints them (floats, \
 integers, or the register bits with hex). The page needs WebGL2 and nothing from the network.")]
 pub struct ViewArgs {
-    /// Dump files (vb/ib .txt, .buf, .fmt, .csv) or a layout file (C/C++, JSON, TOML) with --vb
-    #[arg(required = true, value_name = "INPUT")]
-    pub inputs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub source: MeshSourceArgs,
     /// Write the page to FILE (self-contained, data embedded) instead of serving it
     #[arg(long, short, value_name = "FILE.html")]
     pub output: Option<PathBuf>,
@@ -59,57 +57,69 @@ pub struct ViewArgs {
     /// Open the page in the system's browser once the server listens
     #[arg(long)]
     pub open: bool,
-    /// With a layout: vertex buffer of a slot, as `decode` takes it (repeatable)
-    #[arg(long = "vb", value_name = "SLOT=FILE[,stride=N][,offset=N]")]
-    pub vb: Vec<String>,
-    /// With a layout: the index buffer; with dumps: the ib text dump to use
-    #[arg(long, value_name = "FILE[,format=R16_UINT|R32_UINT][,offset=N]")]
-    pub ib: Option<String>,
-    /// Primitive topology (overrides the dump's)
-    #[arg(long, value_name = "T")]
-    pub topology: Option<Topology>,
-    /// With a layout: the draw call, as `decode` takes it
-    #[arg(long, value_name = "KIND,key=value...")]
-    pub draw: Option<String>,
-    /// Show 3-control-point patch lists as triangles (default: control points as points)
-    #[arg(long)]
-    pub patch_triangles: bool,
-    /// Which C array to use when the layout file has several
-    #[arg(long, value_name = "NAME")]
-    pub array: Option<String>,
-    #[command(flatten)]
-    pub target: TargetArgs,
 }
 
-/// Where the page's arrays go: base64 strings in the JSON (a self-contained page), or one
-/// binary blob the page fetches (`/data.bin` from the server), referenced by
-/// `{"offset", "length"}` in bytes.
+/// Where the page's arrays go: packed into blocks of the page (a self-contained page), or one
+/// binary blob the page fetches (`/data.bin` from the server).
+///
+/// An array is referenced in the page's JSON as `{"offset", "length"}` (bytes of the blob) or
+/// as `{"block", "length", "shuffle"}`: the `<script type="application/octet-stream">` block
+/// of that id holds the array's bytes regrouped into `shuffle` planes (byte `k` of every
+/// `shuffle`-byte item, for each `k` in turn, which deflates far better than interleaved
+/// little-endian words), deflated (raw DEFLATE, RFC 1951) and written as base64. Browsers
+/// inflate that natively (`DecompressionStream("deflate-raw")`): a written page stays small,
+/// and its parse, not JavaScript, is what a large draw used to wait for.
 pub enum Arrays {
-    /// Base64 in the JSON.
-    Embedded,
-    /// Appended to this blob.
+    /// The arrays' bytes and plane widths, written as blocks by [`page`].
+    Embedded(Vec<(Vec<u8>, usize)>),
+    /// Appended to this blob (each array at a 4-byte aligned offset).
     Blob(Vec<u8>),
 }
 
 impl Arrays {
     fn put(&mut self, values: impl Iterator<Item = u32>) -> Value {
+        let mut bytes = Vec::new();
+        for v in values {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        self.put_bytes(bytes, 4)
+    }
+
+    fn put_bytes(&mut self, bytes: Vec<u8>, width: usize) -> Value {
         match self {
-            Arrays::Embedded => {
-                let mut bytes = Vec::new();
-                for v in values {
-                    bytes.extend_from_slice(&v.to_le_bytes());
-                }
-                Value::String(base64::engine::general_purpose::STANDARD.encode(bytes))
+            Arrays::Embedded(list) => {
+                let id = format!("inlay-a{}", list.len());
+                let length = bytes.len();
+                list.push((bytes, width));
+                json!({"block": id, "length": length, "shuffle": width})
             }
             Arrays::Blob(blob) => {
-                let offset = blob.len();
-                for v in values {
-                    blob.extend_from_slice(&v.to_le_bytes());
+                while blob.len() % 4 != 0 {
+                    blob.push(0);
                 }
-                json!({"offset": offset, "length": blob.len() - offset})
+                let offset = blob.len();
+                blob.extend_from_slice(&bytes);
+                json!({"offset": offset, "length": bytes.len()})
             }
         }
     }
+}
+
+/// `bytes` regrouped into `width` planes (see [`Arrays`]) and deflated.
+fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
+    use std::io::Write as _;
+    let width = width.max(1);
+    let items = bytes.len() / width;
+    let mut planes = Vec::with_capacity(bytes.len());
+    for k in 0..width {
+        planes.extend(bytes.chunks_exact(width).map(|item| item[k]));
+    }
+    // A length that is not a whole number of items keeps its tail as it is.
+    planes.extend_from_slice(&bytes[items * width..]);
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing to a Vec cannot fail.
+    let _ = z.write_all(&planes);
+    z.finish().unwrap_or_default()
 }
 
 fn kind_name(k: Kind) -> &'static str {
@@ -124,9 +134,10 @@ fn kind_name(k: Kind) -> &'static str {
 
 /// The page's data: everything the page shows, as one JSON value.
 ///
-/// Attribute `data` is the register bits the input assembler delivers (four little-endian
-/// `u32` lanes per mesh vertex, base64); `lanes` are the lanes `decode` prints (the format's
-/// components); `kind` says how `decode` prints them (`uint`, `sint`, else as `f32`).
+/// Attribute `data` is the register bits the input assembler delivers in the lanes `decode`
+/// prints (`lanes`: the format's components), one little-endian `u32` per lane per mesh
+/// vertex; `kind` says how `decode` prints them (`uint`, `sint`, else as `f32`). The lanes a
+/// format lacks hold the IA's defaults and are not shown, so they are not sent.
 pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut Arrays) -> Value {
     let creation = validation::layout_without_shader(&options.target, &mesh.descs);
     let mut report = Vec::new();
@@ -166,6 +177,7 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
         .map(|a| {
             let e = mesh.layout.get(a.element);
             let mask = a.format.info().map_or(0xf, |i| i.lane_mask());
+            let lanes: Vec<usize> = (0..4).filter(|l| mask & (1 << l) != 0).collect();
             json!({
                 "name": e.map_or_else(
                     || format!("{}{}", a.semantic, a.semantic_index),
@@ -174,8 +186,8 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
                 "index": a.semantic_index,
                 "format": a.format.name().unwrap_or("?"),
                 "kind": kind_name(a.kind()),
-                "lanes": (0..4).filter(|l| mask & (1 << l) != 0).collect::<Vec<u32>>(),
-                "data": arrays.put(a.values.iter().flatten().copied()),
+                "lanes": lanes,
+                "data": arrays.put(a.values.iter().flat_map(|v| lanes.iter().map(move |&l| v[l]))),
             })
         })
         .collect();
@@ -207,52 +219,95 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
 }
 
 /// The whole page with `data` embedded (a `<script type="application/json">` block; `</` is
-/// escaped so no string in the data can end the block).
-pub fn page(data: &Value) -> String {
+/// escaped so no string in the data can end the block), and each of `blocks` (the
+/// [`Arrays::Embedded`] arrays) packed into its own block (base64 has no `<`).
+pub fn page(data: &Value, blocks: &[(Vec<u8>, usize)]) -> String {
     let json = data.to_string().replace("</", "<\\/");
     let title = data["title"]
         .as_str()
         .unwrap_or("inlay view")
         .replace('&', "&amp;")
         .replace('<', "&lt;");
-    PAGE_HTML
-        .replacen("{{TITLE}}", &title, 1)
-        .replacen("{{CSS}}", PAGE_CSS, 1)
-        .replacen("{{DATA}}", &json, 1)
-        .replacen("{{JS}}", PAGE_JS, 1)
+    // Deflate the arrays on every core: the largest ones take most of the page's writing time.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut packed: Vec<Vec<u8>> = vec![Vec::new(); blocks.len()];
+    std::thread::scope(|scope| {
+        let per = blocks.len().div_ceil(threads).max(1);
+        for (ins, outs) in blocks.chunks(per).zip(packed.chunks_mut(per)) {
+            scope.spawn(move || {
+                for ((bytes, width), out) in ins.iter().zip(outs) {
+                    *out = pack(bytes, *width);
+                }
+            });
+        }
+    });
+    let mut arrays = String::new();
+    for (i, z) in packed.iter().enumerate() {
+        arrays.push_str(&format!(
+            "<script type=\"application/octet-stream\" id=\"inlay-a{i}\">"
+        ));
+        base64::engine::general_purpose::STANDARD.encode_string(z, &mut arrays);
+        arrays.push_str("</script>\n");
+    }
+    fill(
+        PAGE_HTML,
+        &[
+            ("TITLE", &title),
+            ("CSS", PAGE_CSS),
+            ("DATA", &json),
+            ("ARRAYS", &arrays),
+            ("JS", PAGE_JS),
+        ],
+    )
+}
+
+/// `template` with each `{{KEY}}` replaced by its value, in one pass: a value is never
+/// searched for placeholders (a file named `{{JS}}` stays a name).
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some(start) = rest.find("{{") {
+        let Some(len) = rest[start + 2..].find("}}") else {
+            break;
+        };
+        let key = &rest[start + 2..start + 2 + len];
+        out.push_str(&rest[..start]);
+        match values.iter().find(|(k, _)| *k == key) {
+            Some((_, v)) => out.push_str(v),
+            None => out.push_str(&rest[start..start + 4 + len]),
+        }
+        rest = &rest[start + 4 + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Runs `inlay view`.
 pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let ex = ExportArgs {
-        inputs: args.inputs.clone(),
-        output: args
-            .output
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("view.html")),
-        force: args.force,
-        vb: args.vb.clone(),
-        ib: args.ib.clone(),
-        topology: args.topology,
-        draw: args.draw.clone(),
-        instances: Instances::First,
-        patch_triangles: args.patch_triangles,
-        array: args.array.clone(),
-        target: args.target.clone(),
-    };
     let options = MeshOptions {
         instances: Instances::First,
-        target: args.target.target()?,
-        patch_triangles: args.patch_triangles,
+        target: args.source.target.target()?,
+        patch_triangles: args.source.patch_triangles,
     };
-    let (mesh, inputs) = export::load_mesh(&ex, &options, args.output.is_some())?;
+    let Loaded { mesh, inputs, .. } =
+        load_mesh(&args.source, &options, &|all| match &args.output {
+            Some(out) => output::check_destination(out, all, args.force),
+            None => Ok(()),
+        })?;
     let title = args
+        .source
         .inputs
         .first()
         .and_then(|p| p.file_name())
         .map_or_else(|| "inlay view".into(), |n| n.to_string_lossy().into_owned());
     if let Some(out) = &args.output {
-        let html = page(&page_data(&mesh, &options, &title, &mut Arrays::Embedded));
+        let mut arrays = Arrays::Embedded(Vec::new());
+        let data = page_data(&mesh, &options, &title, &mut arrays);
+        let Arrays::Embedded(blocks) = arrays else {
+            unreachable!("built as blocks above")
+        };
+        let html = page(&data, &blocks);
         let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
@@ -267,7 +322,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     // Served, the arrays travel as binary (no base64 to parse): a 1M-vertex page paints fast.
     let mut blob = Arrays::Blob(Vec::new());
-    let html = page(&page_data(&mesh, &options, &title, &mut blob));
+    let html = page(&page_data(&mesh, &options, &title, &mut blob), &[]);
     let Arrays::Blob(blob) = blob else {
         unreachable!("built as a blob above")
     };

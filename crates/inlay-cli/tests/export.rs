@@ -574,6 +574,89 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     );
 }
 
+/// A capture whose draw starts past element 0 (indices 2..5 of a six-record buffer) comes back
+/// at the same element numbers: the fetched records and the index buffer byte for byte, the
+/// two records the draw never fetched as padding with a warning; `--rebase` writes the mesh
+/// from element 0 instead.
+#[test]
+fn import_keeps_the_element_numbers_of_a_draw_past_element_0() {
+    let out = scratch("roundtrip-base");
+    let header = "stride: 16\nfirst vertex: 0\nvertex count: 6\ntopology: trianglelist\n\
+element[0]:\n  SemanticName: POSITION\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[1]:\n  SemanticName: COLOR\n  SemanticIndex: 0\n  Format: R8G8B8A8_UNORM\n  InputSlot: 0\n  AlignedByteOffset: append\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n";
+    let mut vb = Vec::new();
+    for k in 0..6u32 {
+        for c in 0..3 {
+            vb.extend(((k * 3 + c) as f32 * 0.25 - 2.0).to_le_bytes());
+        }
+        vb.extend([k as u8 * 40, 200 - k as u8, 9, 255]);
+    }
+    let txt = write(&out, "B-vb0=1.txt", header.as_bytes());
+    write(&out, "B-vb0=1.buf", &vb);
+    let ib: Vec<u8> = [5u16, 3, 2, 2, 4, 5]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "B-ib=2.txt", b"byte offset: 0\nfirst index: 0\nindex count: 6\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\n");
+    write(&out, "B-ib=2.buf", &ib);
+    let r = export(&out, &[txt.to_str().unwrap(), "--output", "b.glb"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let layout = txt.to_str().unwrap();
+    let r = import(
+        &out,
+        &[
+            "b.glb",
+            "--layout",
+            layout,
+            "--output-dir",
+            "kept",
+            "--name",
+            "B",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("the mesh starts at element 2")
+            && r.stderr
+                .contains("elements 0..1 of the per-vertex slots were not part of the draw"),
+        "{}",
+        r.transcript
+    );
+    let back = std::fs::read(out.join("kept").join("B.vb")).unwrap();
+    assert_eq!(back.len(), vb.len());
+    assert_eq!(back[..32], [0u8; 32], "records 0 and 1 are padding");
+    assert_eq!(back[32..], vb[32..], "records 2..5 byte for byte");
+    assert_eq!(std::fs::read(out.join("kept").join("B.ib")).unwrap(), ib);
+    // --rebase: a compact buffer from element 0, indices rebased to it, no warning.
+    let r = import(
+        &out,
+        &[
+            "b.glb",
+            "--layout",
+            layout,
+            "--output-dir",
+            "rebased",
+            "--name",
+            "B",
+            "--rebase",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(!r.stderr.contains("starts at element"), "{}", r.transcript);
+    assert_eq!(
+        std::fs::read(out.join("rebased").join("B.vb")).unwrap(),
+        vb[32..]
+    );
+    let rebased: Vec<u8> = [3u16, 1, 0, 0, 2, 3]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    assert_eq!(
+        std::fs::read(out.join("rebased").join("B.ib")).unwrap(),
+        rebased
+    );
+}
+
 /// The README's modder path on the committed example dump (`examples/dump/`): export, then
 /// import of the unedited mesh gives the dump's `.buf` bytes back, and the exported mesh
 /// holds what the dump's text says (4 vertices, 2 triangles).

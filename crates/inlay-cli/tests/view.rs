@@ -48,53 +48,94 @@ fn write_draw(dir: &Path) {
     std::fs::write(dir.join("m.vb"), vb).unwrap();
 }
 
-/// The JSON data block of a page.
-fn page_data(html: &str) -> serde_json::Value {
-    let start = html
-        .find(r#"<script type="application/json" id="inlay-data">"#)
-        .expect("data block");
-    let rest = &html[start..];
-    let body = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
-    serde_json::from_str(&body.replace("<\\/", "</")).expect("data is JSON")
+/// A written page: its JSON data block and its HTML (which holds the array blocks).
+struct Page {
+    html: String,
+    data: serde_json::Value,
 }
 
-fn u32s(b64: &str) -> Vec<u32> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(b64)
-        .unwrap();
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
+impl Page {
+    fn read(path: &Path) -> Page {
+        Page::parse(std::fs::read_to_string(path).unwrap())
+    }
+
+    fn parse(html: String) -> Page {
+        let start = html
+            .find(r#"<script type="application/json" id="inlay-data">"#)
+            .expect("data block");
+        let rest = &html[start..];
+        let body = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
+        let data = serde_json::from_str(&body.replace("<\\/", "</")).expect("data is JSON");
+        Page { html, data }
+    }
+
+    /// The bytes of an embedded array: its block's base64, inflated (raw DEFLATE) and its
+    /// `shuffle` byte planes put back into items.
+    fn bytes(&self, r: &serde_json::Value) -> Vec<u8> {
+        let id = r["block"].as_str().expect("an embedded array");
+        let open = format!(r#"<script type="application/octet-stream" id="{id}">"#);
+        let start = self.html.find(&open).expect("the array's block") + open.len();
+        let len = self.html[start..].find("</script>").unwrap();
+        let packed = base64::engine::general_purpose::STANDARD
+            .decode(self.html[start..start + len].trim())
+            .unwrap();
+        let mut planes = Vec::new();
+        flate2::read::DeflateDecoder::new(&packed[..])
+            .read_to_end(&mut planes)
+            .unwrap();
+        assert_eq!(planes.len() as u64, r["length"].as_u64().unwrap());
+        let w = r["shuffle"].as_u64().unwrap() as usize;
+        let n = planes.len() / w;
+        let mut out = vec![0u8; planes.len()];
+        for (i, b) in planes.iter().enumerate().take(n * w) {
+            out[(i % n) * w + i / n] = *b;
+        }
+        out[n * w..].copy_from_slice(&planes[n * w..]);
+        out
+    }
+
+    fn u32s(&self, r: &serde_json::Value) -> Vec<u32> {
+        self.bytes(r)
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    }
 }
 
 /// The rows the page's table shows (element number, then each printed lane), from the
 /// embedded register bits, printed the way `decode` documents: `uint` as u32, `sint` as
 /// i32, everything else as the f32's `{:?}`; with `hex` the 8 hex digits.
-fn page_rows(data: &serde_json::Value, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
+fn page_rows(page: &Page, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
+    let data = &page.data;
     let n = data["vertex_count"].as_u64().unwrap() as usize;
     let base = data["vertex_base"].as_u64().unwrap() as u32;
     let attrs = data["attributes"].as_array().unwrap();
     let mut header = Vec::new();
     let mut cols = Vec::new();
     for a in attrs {
-        let bits = u32s(a["data"].as_str().unwrap());
-        assert_eq!(bits.len(), n * 4, "four lanes per vertex");
-        for l in a["lanes"].as_array().unwrap() {
+        let bits = page.u32s(&a["data"]);
+        let lanes = a["lanes"].as_array().unwrap();
+        assert_eq!(bits.len(), n * lanes.len(), "the format's lanes per vertex");
+        for (j, l) in lanes.iter().enumerate() {
             let l = l.as_u64().unwrap() as usize;
             header.push(format!(
                 "{}.{}",
                 a["name"].as_str().unwrap(),
                 ["x", "y", "z", "w"][l]
             ));
-            cols.push((bits.clone(), l, a["kind"].as_str().unwrap().to_string()));
+            cols.push((
+                bits.clone(),
+                j,
+                lanes.len(),
+                a["kind"].as_str().unwrap().to_string(),
+            ));
         }
     }
     let rows = (0..n)
         .map(|v| {
             let mut r = vec![(base + v as u32).to_string()];
-            for (bits, l, kind) in &cols {
-                let b = bits[v * 4 + l];
+            for (bits, j, width, kind) in &cols {
+                let b = bits[v * width + j];
                 r.push(if hex {
                     format!("{b:08x}")
                 } else {
@@ -164,23 +205,23 @@ fn page_table_rows_equal_decode() {
         "{}",
         r.transcript
     );
-    let html = std::fs::read_to_string(dir.join("page.html")).unwrap();
-    assert!(!html.contains("<script src"), "no external scripts");
-    let data = page_data(&html);
+    let page = Page::read(&dir.join("page.html"));
+    assert!(!page.html.contains("<script src"), "no external scripts");
+    let data = &page.data;
     for hex in [false, true] {
-        let (ph, prow) = page_rows(&data, hex);
+        let (ph, prow) = page_rows(&page, hex);
         let (dh, drow) = decode_rows(&dir, hex);
         assert_eq!(ph, dh, "column names");
         assert_eq!(prow, drow, "rows (hex: {hex})");
     }
     // Exact values the oracle (the buffer written above) says decode prints.
-    let (_, rows) = page_rows(&data, false);
+    let (_, rows) = page_rows(&page, false);
     assert_eq!(rows[3][1..4], ["3e16", "-2.5", "123456.7"]);
     assert_eq!(rows[2][3], "1e-5");
     assert_eq!(rows[1][3], "-0.0");
     assert_eq!(rows[5][3], "1e-45");
     assert_eq!(data["mode"], "triangles");
-    assert_eq!(u32s(data["indices"].as_str().unwrap()), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(page.u32s(&data["indices"]), [0, 1, 2, 3, 4, 5]);
     assert_eq!(data["position"], 0);
     assert_eq!(data["result"], "result: S_OK (0x00000000): created");
     assert!(data["map_svg"].as_str().unwrap().starts_with("<svg"));
@@ -219,8 +260,8 @@ fn strip_cuts_split_primitives() {
         ],
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
-    let data = page_data(&std::fs::read_to_string(dir.join("strip.html")).unwrap());
-    let idx = u32s(data["indices"].as_str().unwrap());
+    let page = Page::read(&dir.join("strip.html"));
+    let idx = page.u32s(&page.data["indices"]);
     assert_eq!(idx.len(), 6, "two triangles: {idx:?}");
 }
 
@@ -269,8 +310,8 @@ fn serves_the_same_page() {
     assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
     assert!(bin_head.starts_with("HTTP/1.1 200 OK\r\n"), "{bin_head}");
     // The served page fetches its arrays from /data.bin; they equal the written page's.
-    let served = page_data(&String::from_utf8(page).unwrap());
-    let file = page_data(&std::fs::read_to_string(dir.join("p.html")).unwrap());
+    let served = Page::parse(String::from_utf8(page).unwrap()).data;
+    let file = Page::read(&dir.join("p.html"));
     assert_eq!(served["blob"], "data.bin");
     let slice = |r: &serde_json::Value| -> Vec<u32> {
         let (o, l) = (
@@ -284,18 +325,15 @@ fn serves_the_same_page() {
     };
     let (sa, fa) = (
         served["attributes"].as_array().unwrap(),
-        file["attributes"].as_array().unwrap(),
+        file.data["attributes"].as_array().unwrap(),
     );
     assert_eq!(sa.len(), fa.len());
     for (s, f) in sa.iter().zip(fa) {
-        assert_eq!(slice(&s["data"]), u32s(f["data"].as_str().unwrap()));
+        assert_eq!(slice(&s["data"]), file.u32s(&f["data"]));
         assert_eq!(s["name"], f["name"]);
     }
-    assert_eq!(
-        slice(&served["indices"]),
-        u32s(file["indices"].as_str().unwrap())
-    );
-    assert_eq!(served["map_svg"], file["map_svg"]);
+    assert_eq!(slice(&served["indices"]), file.u32s(&file.data["indices"]));
+    assert_eq!(served["map_svg"], file.data["map_svg"]);
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
 }
 

@@ -17,6 +17,7 @@ import io
 import json
 import math
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -279,6 +280,7 @@ def main():
             print(f"screenshot: {args.screenshot}")
     finally:
         drv.quit()
+        shutil.rmtree(d, ignore_errors=True)  # the 1M-vertex files are large
     print("view browser test: ok")
 
 

@@ -319,8 +319,67 @@ struct Job<'a> {
     widths: Vec<usize>,
 }
 
+/// Fewest vertex rows a decode thread is given: below it, starting a thread costs more than
+/// the rows it would decode.
+const MIN_ROWS_PER_THREAD: usize = 1 << 15;
+
 impl Job<'_> {
-    fn run(mut self, outs: &mut [&mut [u32]], vid: Option<&mut [u32]>, iid: Option<&mut [u32]>) {
+    /// Fills every row, split over up to `threads` threads (scoped, no pool). Each thread
+    /// takes a contiguous share of the rows (a multiple of [`BLOCK`]) and its own walker moved
+    /// to the share's first row with [`inlay::assembler::Walker::skip_to_position`] (rows are
+    /// vertex-stream positions: cut indices give none), so the outputs are the same rows a
+    /// single walk writes, whatever the thread count.
+    fn run(
+        self,
+        outs: &mut [&mut [u32]],
+        vid: Option<&mut [u32]>,
+        iid: Option<&mut [u32]>,
+        threads: usize,
+    ) {
+        let threads = threads.clamp(1, (self.total / MIN_ROWS_PER_THREAD).max(1));
+        if threads == 1 {
+            let mut walker = self.walker.clone();
+            self.run_rows(&mut walker, outs, vid, iid, self.total);
+            return;
+        }
+        let share = self.total.div_ceil(threads).next_multiple_of(BLOCK);
+        let this = &self;
+        std::thread::scope(|s| {
+            let mut outs: Vec<&mut [u32]> = outs.iter_mut().map(|o| &mut **o).collect();
+            let (mut vid, mut iid) = (vid, iid);
+            let mut start = 0;
+            while start < this.total {
+                let rows = share.min(this.total - start);
+                let mut mine = Vec::with_capacity(outs.len());
+                let mut rest = Vec::with_capacity(outs.len());
+                for (o, &w) in outs.into_iter().zip(&this.widths) {
+                    let (a, b) = o.split_at_mut(rows * w);
+                    mine.push(a);
+                    rest.push(b);
+                }
+                outs = rest;
+                let (v_mine, v_rest) = split_rows(vid, rows);
+                let (i_mine, i_rest) = split_rows(iid, rows);
+                (vid, iid) = (v_rest, i_rest);
+                let mut walker = this.walker.clone();
+                s.spawn(move || {
+                    walker.skip_to_position(start as u64);
+                    this.run_rows(&mut walker, &mut mine, v_mine, i_mine, rows);
+                });
+                start += rows;
+            }
+        });
+    }
+
+    /// Fills the first `total` rows of `outs` (and of the ID arrays) from `walker`.
+    fn run_rows(
+        &self,
+        walker: &mut inlay::assembler::Walker<'_>,
+        outs: &mut [&mut [u32]],
+        vid: Option<&mut [u32]>,
+        iid: Option<&mut [u32]>,
+        total: usize,
+    ) {
         let mut indices = vec![0u32; BLOCK];
         let mut scratch: Vec<Vec<[u32; 4]>> = self
             .widths
@@ -335,14 +394,11 @@ impl Job<'_> {
             .collect();
         let (mut vid, mut iid) = (vid, iid);
         let mut n = 0;
-        while n < self.total {
-            let Some(batch) = self
-                .walker
-                .next_batch(BLOCK.min(self.total - n), &mut indices)
-            else {
+        while n < total {
+            let Some(batch) = walker.next_batch(BLOCK.min(total - n), &mut indices) else {
                 break;
             };
-            let k = batch.len().min(self.total - n);
+            let k = batch.len().min(total - n);
             if k == 0 {
                 continue;
             }
@@ -416,6 +472,17 @@ impl Job<'_> {
     }
 }
 
+/// Splits an optional ID array after `rows` rows.
+fn split_rows(ids: Option<&mut [u32]>, rows: usize) -> (Option<&mut [u32]>, Option<&mut [u32]>) {
+    match ids {
+        Some(v) => {
+            let (a, b) = v.split_at_mut(rows);
+            (Some(a), Some(b))
+        }
+        None => (None, None),
+    }
+}
+
 /// Copies the first `W` lanes of each row of `src` into consecutive `W`-lane rows of `dst`
 /// (a constant width, so each row is a fixed-size move, not a `memcpy` call).
 fn compact<const W: usize>(dst: &mut [u32], src: &[[u32; 4]]) {
@@ -449,7 +516,8 @@ fn stream_rows(params: &inlay::assembler::DrawParams, ib: Option<&IndexBufferBin
 #[pyfunction]
 #[pyo3(signature = (layout, vertex_buffers, index_buffer=None, index_format="R16_UINT",
     topology="triangle_list", draw=None, strides=None, offsets=None, index_offset=0,
-    api="d3d11", feature_level=None, primitives=true, system_values=true, out=None))]
+    api="d3d11", feature_level=None, primitives=true, system_values=true, out=None,
+    threads=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn decode<'py>(
     py: Python<'py>,
@@ -467,9 +535,22 @@ pub fn decode<'py>(
     primitives: bool,
     system_values: bool,
     out: Option<&Bound<'py, PyDict>>,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let reuse = out;
+    // Threads for the element decode: every core unless told (a share is never below
+    // MIN_ROWS_PER_THREAD rows, so small draws stay on one thread).
+    let threads = match threads {
+        Some(0) => {
+            return Err(draw_error(
+                "threads: 0 threads cannot decode; pass 1 or more, or None for every core"
+                    .to_string(),
+            ));
+        }
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
     let (layout, target) = resolve_layout(py, layout, api, feature_level)?;
     let strides = slot_numbers(strides, "strides")?;
     let bind_offsets = slot_numbers(offsets, "offsets")?;
@@ -676,7 +757,7 @@ pub fn decode<'py>(
             total,
             widths: widths.clone(),
         };
-        py.detach(|| job.run(&mut outs, vid, iid));
+        py.detach(|| job.run(&mut outs, vid, iid, threads));
     }
     for (name, (_, shown)) in arrays {
         out.set_item(name, shown)?;

@@ -22,7 +22,7 @@
 // Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
 #![forbid(unsafe_code)]
 
-use crate::format::{FormatInfo, Kind};
+use crate::format::{FloatEncoding, FormatInfo, Kind};
 
 /// Widens an IEEE half (binary16) to the bits of the exactly equal binary32, keeping NaN
 /// payloads as documented in the module comment.
@@ -35,36 +35,53 @@ use crate::format::{FormatInfo, Kind};
 /// assert_eq!(f16_to_f32_bits(0x7d00), 0x7fa0_0000); // signalling NaN stays signalling
 /// ```
 pub fn f16_to_f32_bits(h: u16) -> u32 {
-    let sign = ((h as u32) & 0x8000) << 16;
-    let rest = small_float_to_f32_bits((h & 0x7fff) as u32, 10);
-    sign | rest
+    float_to_f32_bits(h as u32, FloatEncoding::BINARY16)
 }
 
-/// Widens an unsigned float with a 5-bit exponent (bias 15) and `mbits` mantissa bits
-/// (`value` holds exponent and mantissa, no sign) to exact binary32 bits.
+/// Widens a float field of encoding `enc` (the low `enc.width()` bits of `field`) to the bits
+/// of the exactly equal binary32: subnormals become normal f32 values, infinities stay
+/// infinite, a NaN keeps its sign (where the encoding has one) and its payload moved to the
+/// top of the f32 mantissa (see the module comment). Every field width the table has
+/// ([`FloatEncoding::for_width`]) is exact in binary32; binary32 itself is returned unchanged.
 ///
-/// Used for the 11-bit (6 mantissa bits) and 10-bit (5 mantissa bits) fields of
-/// `R11G11B10_FLOAT` and, with `mbits` = 10, for the magnitude of a half.
-pub fn small_float_to_f32_bits(value: u32, mbits: u32) -> u32 {
-    let exp = (value >> mbits) & 0x1f;
-    let mant = value & ((1 << mbits) - 1);
-    let shift = 23 - mbits;
-    if exp == 0x1f {
+/// ```
+/// use inlay::convert::float_to_f32_bits;
+/// use inlay::format::FloatEncoding;
+/// assert_eq!(float_to_f32_bits(15 << 6, FloatEncoding::UFLOAT11), 0x3f80_0000); // 1.0
+/// assert_eq!(float_to_f32_bits(1, FloatEncoding::UFLOAT10), 0x3600_0000); // 2^-19
+/// ```
+pub fn float_to_f32_bits(field: u32, enc: FloatEncoding) -> u32 {
+    let f32_enc = FloatEncoding::BINARY32;
+    if enc == f32_enc {
+        return field;
+    }
+    let mbits = enc.mantissa_bits as u32;
+    let sign = if field & enc.sign_mask() != 0 {
+        f32_enc.sign_mask()
+    } else {
+        0
+    };
+    let exp = (field >> mbits) & enc.exponent_max();
+    let mant = field & enc.mantissa_mask();
+    let shift = f32_enc.mantissa_bits as u32 - mbits;
+    let magnitude = if exp == enc.exponent_max() {
         // Inf (mant = 0) or NaN with its payload moved to the top of the mantissa.
-        0x7f80_0000 | (mant << shift)
+        f32_enc.infinity() | (mant << shift)
     } else if exp == 0 {
         if mant == 0 {
             0
         } else {
-            // Subnormal: mant · 2^(−14 − mbits); normalise it into an f32.
+            // Subnormal: mant · 2^(1 − bias − mbits); normalise it into an f32.
             let lead = 31 - mant.leading_zeros(); // position of the highest set bit
-            let e = lead as i32 - 14 - mbits as i32; // unbiased exponent
-            let frac = (mant ^ (1 << lead)) << (23 - lead);
-            (((e + 127) as u32) << 23) | frac
+            let e = lead as i32 + 1 - enc.bias() - mbits as i32; // unbiased exponent
+            let frac = (mant ^ (1 << lead)) << (f32_enc.mantissa_bits as u32 - lead);
+            (((e + f32_enc.bias()) as u32) << f32_enc.mantissa_bits) | frac
         }
     } else {
-        ((exp + 127 - 15) << 23) | (mant << shift)
-    }
+        let e = exp as i32 - enc.bias() + f32_enc.bias();
+        ((e as u32) << f32_enc.mantissa_bits) | (mant << shift)
+    };
+    sign | magnitude
 }
 
 /// `x / (2^bits − 1)` correctly rounded, as f32 bits (`bits` ≤ 24).
@@ -114,12 +131,9 @@ pub fn convert_component(kind: Kind, bits: u32, raw: u32) -> u32 {
         }
     };
     match kind {
-        Kind::Float => match bits {
-            32 => raw,
-            16 => f16_to_f32_bits(raw as u16),
-            11 => small_float_to_f32_bits(raw, 6),
-            10 => small_float_to_f32_bits(raw, 5),
-            _ => 0,
+        Kind::Float => match kind.float_encoding(bits as u8) {
+            Some(enc) => float_to_f32_bits(raw, enc),
+            None => 0,
         },
         Kind::Unorm => unorm_to_f32_bits(raw, bits),
         Kind::Snorm => snorm_to_f32_bits(sign_extend(raw), bits),

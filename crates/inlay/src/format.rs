@@ -103,6 +103,15 @@ impl Kind {
             Kind::Float | Kind::Unorm | Kind::Snorm | Kind::UnormSrgb
         )
     }
+
+    /// The float layout of a component of this kind `bits` wide: `Some` for [`Kind::Float`]
+    /// at a width DXGI defines (32, 16, 11, 10), `None` otherwise.
+    pub const fn float_encoding(self, bits: u8) -> Option<FloatEncoding> {
+        match self {
+            Kind::Float => FloatEncoding::for_width(bits),
+            _ => None,
+        }
+    }
 }
 
 /// One component of a format: which channel, where its bits sit in the element (bit 0 is the
@@ -135,35 +144,91 @@ pub struct FloatEncoding {
 }
 
 impl FloatEncoding {
-    /// The encoding of a FLOAT component `bits` wide, if DXGI defines one.
+    /// IEEE binary32 (spec §3.1): sign, 8 exponent bits, 23 mantissa bits.
+    pub const BINARY32: FloatEncoding = FloatEncoding {
+        exponent_bits: 8,
+        mantissa_bits: 23,
+        signed: true,
+    };
+    /// IEEE binary16, the "half" (spec §3.1.5): sign, 5 exponent bits, 10 mantissa bits.
+    pub const BINARY16: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 10,
+        signed: true,
+    };
+    /// The unsigned 11-bit float of `R11G11B10_FLOAT` (spec §3.1.6, §19.3.3): 5 exponent bits,
+    /// 6 mantissa bits, no sign.
+    pub const UFLOAT11: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 6,
+        signed: false,
+    };
+    /// The unsigned 10-bit float of `R11G11B10_FLOAT` (spec §3.1.6, §19.3.3): 5 exponent bits,
+    /// 5 mantissa bits, no sign.
+    pub const UFLOAT10: FloatEncoding = FloatEncoding {
+        exponent_bits: 5,
+        mantissa_bits: 5,
+        signed: false,
+    };
+
+    /// The encoding of a FLOAT component `bits` wide, if DXGI defines one. This is the one
+    /// place the float widths of the table are given their meaning.
     pub const fn for_width(bits: u8) -> Option<FloatEncoding> {
-        let (exponent_bits, mantissa_bits, signed) = match bits {
-            32 => (8, 23, true),
-            16 => (5, 10, true),
-            11 => (5, 6, false),
-            10 => (5, 5, false),
+        let encoding = match bits {
+            32 => FloatEncoding::BINARY32,
+            16 => FloatEncoding::BINARY16,
+            11 => FloatEncoding::UFLOAT11,
+            10 => FloatEncoding::UFLOAT10,
             _ => return None,
         };
-        Some(FloatEncoding {
-            exponent_bits,
-            mantissa_bits,
-            signed,
-        })
+        Some(encoding)
     }
 
-    /// The exponent bias.
+    /// The exponent bias, `2^(exponent_bits − 1) − 1` (127 or 15).
     pub const fn bias(&self) -> i32 {
         (1 << (self.exponent_bits - 1)) - 1
+    }
+
+    /// Width of the whole field in bits (sign, exponent and mantissa).
+    pub const fn width(&self) -> u32 {
+        self.signed as u32 + self.exponent_bits as u32 + self.mantissa_bits as u32
+    }
+
+    /// The all-ones exponent field, which marks infinities and NaNs (31 or 255).
+    pub const fn exponent_max(&self) -> u32 {
+        (1 << self.exponent_bits) - 1
+    }
+
+    /// Mask of the mantissa bits (the low `mantissa_bits`).
+    pub const fn mantissa_mask(&self) -> u32 {
+        (1 << self.mantissa_bits) - 1
+    }
+
+    /// Mask of the magnitude: exponent and mantissa, everything but the sign.
+    pub const fn magnitude_mask(&self) -> u32 {
+        (1 << (self.exponent_bits as u32 + self.mantissa_bits as u32)) - 1
+    }
+
+    /// Mask of the sign bit, the top bit of the field (0 for the unsigned floats).
+    pub const fn sign_mask(&self) -> u32 {
+        if self.signed {
+            1 << (self.exponent_bits as u32 + self.mantissa_bits as u32)
+        } else {
+            0
+        }
+    }
+
+    /// The magnitude of +infinity (all-ones exponent, zero mantissa); magnitudes above it are
+    /// NaNs.
+    pub const fn infinity(&self) -> u32 {
+        self.exponent_max() << self.mantissa_bits
     }
 }
 
 impl Component {
     /// The float layout of a [`Kind::Float`] component (`None` for other kinds).
     pub const fn float_encoding(&self) -> Option<FloatEncoding> {
-        match self.kind {
-            Kind::Float => FloatEncoding::for_width(self.bits),
-            _ => None,
-        }
+        self.kind.float_encoding(self.bits)
     }
 }
 
@@ -363,16 +428,8 @@ pub fn vertex_formats() -> impl Iterator<Item = &'static FormatInfo> {
 
 use Channel::{A, B, D, E, G, R, S, X};
 use Kind::{Float as F, Sint as SI, Snorm as SN, Typeless as TL, Uint as UI, Unorm as UN};
+use Kind::{Special as SP, UnormSrgb as SRGB, Unused as XX};
 use Support::{None as N, Optional as O, Required as Q};
-
-const fn c(channel: Channel, bit_offset: u16, bits: u8, kind: Kind) -> Component {
-    Component {
-        channel,
-        bit_offset,
-        bits,
-        kind,
-    }
-}
 
 /// Never supported.
 const NO: SupportRow = [N; 7];
@@ -387,46 +444,46 @@ const FROM_10_0: SupportRow = [N, N, N, Q, Q, Q, Q];
 /// Optional from 10_0 up (the DXGI 1.2 16-bit BGR formats).
 const OPT_10_0: SupportRow = [N, N, N, O, O, O, O];
 
-/// Four components of `bits` each, of one kind, in R G B A order.
-macro_rules! rgba {
-    ($bits:expr, $k:expr) => {
-        &[
-            c(R, 0, $bits, $k),
-            c(G, $bits, $bits, $k),
-            c(B, 2 * $bits, $bits, $k),
-            c(A, 3 * $bits, $bits, $k),
-        ]
-    };
-}
-macro_rules! rgb {
-    ($bits:expr, $k:expr) => {
-        &[
-            c(R, 0, $bits, $k),
-            c(G, $bits, $bits, $k),
-            c(B, 2 * $bits, $bits, $k),
-        ]
-    };
-}
-macro_rules! rg {
-    ($bits:expr, $k:expr) => {
-        &[c(R, 0, $bits, $k), c(G, $bits, $bits, $k)]
-    };
-}
-macro_rules! r {
-    ($bits:expr, $k:expr) => {
-        &[c(R, 0, $bits, $k)]
-    };
+/// Components `(channel, width, kind)` packed in storage order from bit 0: each one's bit
+/// offset is the sum of the widths before it (spec §19.1.3.1).
+const fn packed<const K: usize>(parts: [(Channel, u8, Kind); K]) -> [Component; K] {
+    let mut out = [Component {
+        channel: X,
+        bit_offset: 0,
+        bits: 0,
+        kind: XX,
+    }; K];
+    let mut offset = 0u16;
+    let mut i = 0;
+    while i < K {
+        let (channel, bits, kind) = parts[i];
+        out[i] = Component {
+            channel,
+            bit_offset: offset,
+            bits,
+            kind,
+        };
+        offset += bits as u16;
+        i += 1;
+    }
+    out
 }
 
-/// Shorthand for a row.
-const fn row(
+/// A [`Family::Plain`] row; its size is the sum of its components' widths (they cover every
+/// bit, unused `X` bits included).
+const fn plain(
     value: u32,
     name: &'static str,
-    bits: u16,
     components: &'static [Component],
     vertex_buffer: SupportRow,
     index_buffer: SupportRow,
 ) -> FormatInfo {
+    let mut bits = 0u16;
+    let mut i = 0;
+    while i < components.len() {
+        bits += components[i].bits as u16;
+        i += 1;
+    }
     FormatInfo {
         value,
         name,
@@ -438,6 +495,7 @@ const fn row(
     }
 }
 
+/// A row of another family: no components, never read by the input assembler.
 const fn other(value: u32, name: &'static str, family: Family, bits: u16) -> FormatInfo {
     FormatInfo {
         value,
@@ -450,448 +508,165 @@ const fn other(value: u32, name: &'static str, family: Family, bits: u16) -> For
     }
 }
 
-const SRGB: Kind = Kind::UnormSrgb;
-const SP: Kind = Kind::Special;
-const XX: Kind = Kind::Unused;
+/// Generates [`FORMATS`] and the [`Format`] constants from one list of rows, so that the two
+/// cannot drift apart (as `message_ids!` does for message ids). A row is one of
+///
+/// * `NAME = value, [channel width kind, …], vertex_buffer, index_buffer;` — a plain format:
+///   its components in storage order from bit 0 (see [`packed`]) and its IA support rows;
+/// * `NAME = value, (Family bits);` — a format that is not a list of components, never
+///   IA-readable.
+///
+/// `NAME ("text")` gives the `dxgiformat.h` name where it is not a Rust identifier.
+macro_rules! dxgi_formats {
+    (@name $id:ident) => { stringify!($id) };
+    (@name $id:ident $text:literal) => { $text };
+    (@row $value:literal, $name:expr, [$($ch:ident $bits:literal $kind:ident),*], $vb:ident, $ib:ident) => {{
+        const COMPONENTS: &[Component] = &packed([$(($ch, $bits, $kind)),*]);
+        plain($value, $name, COMPONENTS, $vb, $ib)
+    }};
+    (@row $value:literal, $name:expr, ($family:ident $bits:literal)) => {
+        other($value, $name, Family::$family, $bits)
+    };
+    ($($id:ident $(($text:literal))? = $value:literal, $layout:tt $(, $vb:ident, $ib:ident)?;)*) => {
+        /// Every `DXGI_FORMAT` of `dxgiformat.h`, sorted by value.
+        pub static FORMATS: &[FormatInfo] = &[$(
+            dxgi_formats!(@row $value, dxgi_formats!(@name $id $($text)?), $layout $(, $vb, $ib)?)
+        ),*];
 
-/// Every `DXGI_FORMAT` of `dxgiformat.h`, sorted by value.
-pub static FORMATS: &[FormatInfo] = &[
-    other(0, "UNKNOWN", Family::Unknown, 0),
-    row(1, "R32G32B32A32_TYPELESS", 128, rgba!(32, TL), NO, NO),
-    row(2, "R32G32B32A32_FLOAT", 128, rgba!(32, F), ALL, NO),
-    row(3, "R32G32B32A32_UINT", 128, rgba!(32, UI), FROM_10_0, NO),
-    row(4, "R32G32B32A32_SINT", 128, rgba!(32, SI), FROM_10_0, NO),
-    row(5, "R32G32B32_TYPELESS", 96, rgb!(32, TL), NO, NO),
-    row(6, "R32G32B32_FLOAT", 96, rgb!(32, F), ALL, NO),
-    row(7, "R32G32B32_UINT", 96, rgb!(32, UI), FROM_10_0, NO),
-    row(8, "R32G32B32_SINT", 96, rgb!(32, SI), FROM_10_0, NO),
-    row(9, "R16G16B16A16_TYPELESS", 64, rgba!(16, TL), NO, NO),
-    row(10, "R16G16B16A16_FLOAT", 64, rgba!(16, F), FROM_9_3, NO),
-    row(11, "R16G16B16A16_UNORM", 64, rgba!(16, UN), FROM_10_0, NO),
-    row(12, "R16G16B16A16_UINT", 64, rgba!(16, UI), FROM_10_0, NO),
-    row(13, "R16G16B16A16_SNORM", 64, rgba!(16, SN), ALL, NO),
-    row(14, "R16G16B16A16_SINT", 64, rgba!(16, SI), ALL, NO),
-    row(15, "R32G32_TYPELESS", 64, rg!(32, TL), NO, NO),
-    row(16, "R32G32_FLOAT", 64, rg!(32, F), ALL, NO),
-    row(17, "R32G32_UINT", 64, rg!(32, UI), FROM_10_0, NO),
-    row(18, "R32G32_SINT", 64, rg!(32, SI), FROM_10_0, NO),
-    row(
-        19,
-        "R32G8X24_TYPELESS",
-        64,
-        &[c(R, 0, 32, TL), c(G, 32, 8, TL), c(X, 40, 24, XX)],
-        NO,
-        NO,
-    ),
-    row(
-        20,
-        "D32_FLOAT_S8X24_UINT",
-        64,
-        &[c(D, 0, 32, F), c(S, 32, 8, UI), c(X, 40, 24, XX)],
-        NO,
-        NO,
-    ),
-    row(
-        21,
-        "R32_FLOAT_X8X24_TYPELESS",
-        64,
-        &[c(R, 0, 32, F), c(X, 32, 32, XX)],
-        NO,
-        NO,
-    ),
-    row(
-        22,
-        "X32_TYPELESS_G8X24_UINT",
-        64,
-        &[c(X, 0, 32, XX), c(G, 32, 8, UI), c(X, 40, 24, XX)],
-        NO,
-        NO,
-    ),
-    row(
-        23,
-        "R10G10B10A2_TYPELESS",
-        32,
-        &[
-            c(R, 0, 10, TL),
-            c(G, 10, 10, TL),
-            c(B, 20, 10, TL),
-            c(A, 30, 2, TL),
-        ],
-        NO,
-        NO,
-    ),
-    row(
-        24,
-        "R10G10B10A2_UNORM",
-        32,
-        &[
-            c(R, 0, 10, UN),
-            c(G, 10, 10, UN),
-            c(B, 20, 10, UN),
-            c(A, 30, 2, UN),
-        ],
-        FROM_10_0,
-        NO,
-    ),
-    row(
-        25,
-        "R10G10B10A2_UINT",
-        32,
-        &[
-            c(R, 0, 10, UI),
-            c(G, 10, 10, UI),
-            c(B, 20, 10, UI),
-            c(A, 30, 2, UI),
-        ],
-        FROM_10_0,
-        NO,
-    ),
-    row(
-        26,
-        "R11G11B10_FLOAT",
-        32,
-        &[c(R, 0, 11, F), c(G, 11, 11, F), c(B, 22, 10, F)],
-        FROM_10_0,
-        NO,
-    ),
-    row(27, "R8G8B8A8_TYPELESS", 32, rgba!(8, TL), NO, NO),
-    row(28, "R8G8B8A8_UNORM", 32, rgba!(8, UN), ALL, NO),
-    row(29, "R8G8B8A8_UNORM_SRGB", 32, rgba!(8, SRGB), NO, NO),
-    row(30, "R8G8B8A8_UINT", 32, rgba!(8, UI), ALL, NO),
-    row(31, "R8G8B8A8_SNORM", 32, rgba!(8, SN), FROM_10_0, NO),
-    row(32, "R8G8B8A8_SINT", 32, rgba!(8, SI), FROM_10_0, NO),
-    row(33, "R16G16_TYPELESS", 32, rg!(16, TL), NO, NO),
-    row(34, "R16G16_FLOAT", 32, rg!(16, F), FROM_9_3, NO),
-    row(35, "R16G16_UNORM", 32, rg!(16, UN), FROM_10_0, NO),
-    row(36, "R16G16_UINT", 32, rg!(16, UI), FROM_10_0, NO),
-    row(37, "R16G16_SNORM", 32, rg!(16, SN), ALL, NO),
-    row(38, "R16G16_SINT", 32, rg!(16, SI), ALL, NO),
-    row(39, "R32_TYPELESS", 32, r!(32, TL), NO, NO),
-    row(40, "D32_FLOAT", 32, &[c(D, 0, 32, F)], NO, NO),
-    row(41, "R32_FLOAT", 32, r!(32, F), ALL, NO),
-    row(42, "R32_UINT", 32, r!(32, UI), FROM_10_0, FROM_9_2),
-    row(43, "R32_SINT", 32, r!(32, SI), FROM_10_0, NO),
-    row(
-        44,
-        "R24G8_TYPELESS",
-        32,
-        &[c(R, 0, 24, TL), c(G, 24, 8, TL)],
-        NO,
-        NO,
-    ),
-    row(
-        45,
-        "D24_UNORM_S8_UINT",
-        32,
-        &[c(D, 0, 24, UN), c(S, 24, 8, UI)],
-        NO,
-        NO,
-    ),
-    row(
-        46,
-        "R24_UNORM_X8_TYPELESS",
-        32,
-        &[c(R, 0, 24, UN), c(X, 24, 8, XX)],
-        NO,
-        NO,
-    ),
-    row(
-        47,
-        "X24_TYPELESS_G8_UINT",
-        32,
-        &[c(X, 0, 24, XX), c(G, 24, 8, UI)],
-        NO,
-        NO,
-    ),
-    row(48, "R8G8_TYPELESS", 16, rg!(8, TL), NO, NO),
-    row(49, "R8G8_UNORM", 16, rg!(8, UN), FROM_10_0, NO),
-    row(50, "R8G8_UINT", 16, rg!(8, UI), FROM_10_0, NO),
-    row(51, "R8G8_SNORM", 16, rg!(8, SN), FROM_10_0, NO),
-    row(52, "R8G8_SINT", 16, rg!(8, SI), FROM_10_0, NO),
-    row(53, "R16_TYPELESS", 16, r!(16, TL), NO, NO),
-    row(54, "R16_FLOAT", 16, r!(16, F), FROM_10_0, NO),
-    row(55, "D16_UNORM", 16, &[c(D, 0, 16, UN)], NO, NO),
-    row(56, "R16_UNORM", 16, r!(16, UN), FROM_10_0, NO),
-    row(57, "R16_UINT", 16, r!(16, UI), FROM_10_0, ALL),
-    row(58, "R16_SNORM", 16, r!(16, SN), FROM_10_0, NO),
-    row(59, "R16_SINT", 16, r!(16, SI), FROM_10_0, NO),
-    row(60, "R8_TYPELESS", 8, r!(8, TL), NO, NO),
-    row(61, "R8_UNORM", 8, r!(8, UN), FROM_10_0, NO),
-    row(62, "R8_UINT", 8, r!(8, UI), FROM_10_0, NO),
-    row(63, "R8_SNORM", 8, r!(8, SN), FROM_10_0, NO),
-    row(64, "R8_SINT", 8, r!(8, SI), FROM_10_0, NO),
-    row(65, "A8_UNORM", 8, &[c(A, 0, 8, UN)], NO, NO),
-    row(66, "R1_UNORM", 1, r!(1, UN), NO, NO),
-    row(
-        67,
-        "R9G9B9E5_SHAREDEXP",
-        32,
-        &[
-            c(R, 0, 9, SP),
-            c(G, 9, 9, SP),
-            c(B, 18, 9, SP),
-            c(E, 27, 5, SP),
-        ],
-        NO,
-        NO,
-    ),
-    other(68, "R8G8_B8G8_UNORM", Family::Subsampled, 32),
-    other(69, "G8R8_G8B8_UNORM", Family::Subsampled, 32),
-    other(70, "BC1_TYPELESS", Family::BlockCompressed, 64),
-    other(71, "BC1_UNORM", Family::BlockCompressed, 64),
-    other(72, "BC1_UNORM_SRGB", Family::BlockCompressed, 64),
-    other(73, "BC2_TYPELESS", Family::BlockCompressed, 128),
-    other(74, "BC2_UNORM", Family::BlockCompressed, 128),
-    other(75, "BC2_UNORM_SRGB", Family::BlockCompressed, 128),
-    other(76, "BC3_TYPELESS", Family::BlockCompressed, 128),
-    other(77, "BC3_UNORM", Family::BlockCompressed, 128),
-    other(78, "BC3_UNORM_SRGB", Family::BlockCompressed, 128),
-    other(79, "BC4_TYPELESS", Family::BlockCompressed, 64),
-    other(80, "BC4_UNORM", Family::BlockCompressed, 64),
-    other(81, "BC4_SNORM", Family::BlockCompressed, 64),
-    other(82, "BC5_TYPELESS", Family::BlockCompressed, 128),
-    other(83, "BC5_UNORM", Family::BlockCompressed, 128),
-    other(84, "BC5_SNORM", Family::BlockCompressed, 128),
-    row(
-        85,
-        "B5G6R5_UNORM",
-        16,
-        &[c(B, 0, 5, UN), c(G, 5, 6, UN), c(R, 11, 5, UN)],
-        OPT_10_0,
-        NO,
-    ),
-    row(
-        86,
-        "B5G5R5A1_UNORM",
-        16,
-        &[
-            c(B, 0, 5, UN),
-            c(G, 5, 5, UN),
-            c(R, 10, 5, UN),
-            c(A, 15, 1, UN),
-        ],
-        OPT_10_0,
-        NO,
-    ),
-    row(
-        87,
-        "B8G8R8A8_UNORM",
-        32,
-        &[
-            c(B, 0, 8, UN),
-            c(G, 8, 8, UN),
-            c(R, 16, 8, UN),
-            c(A, 24, 8, UN),
-        ],
-        FROM_10_0,
-        NO,
-    ),
-    row(
-        88,
-        "B8G8R8X8_UNORM",
-        32,
-        &[
-            c(B, 0, 8, UN),
-            c(G, 8, 8, UN),
-            c(R, 16, 8, UN),
-            c(X, 24, 8, XX),
-        ],
-        FROM_10_0,
-        NO,
-    ),
-    row(
-        89,
-        "R10G10B10_XR_BIAS_A2_UNORM",
-        32,
-        &[
-            c(R, 0, 10, SP),
-            c(G, 10, 10, SP),
-            c(B, 20, 10, SP),
-            c(A, 30, 2, UN),
-        ],
-        NO,
-        NO,
-    ),
-    row(
-        90,
-        "B8G8R8A8_TYPELESS",
-        32,
-        &[
-            c(B, 0, 8, TL),
-            c(G, 8, 8, TL),
-            c(R, 16, 8, TL),
-            c(A, 24, 8, TL),
-        ],
-        NO,
-        NO,
-    ),
-    row(
-        91,
-        "B8G8R8A8_UNORM_SRGB",
-        32,
-        &[
-            c(B, 0, 8, SRGB),
-            c(G, 8, 8, SRGB),
-            c(R, 16, 8, SRGB),
-            c(A, 24, 8, UN),
-        ],
-        NO,
-        NO,
-    ),
-    row(
-        92,
-        "B8G8R8X8_TYPELESS",
-        32,
-        &[
-            c(B, 0, 8, TL),
-            c(G, 8, 8, TL),
-            c(R, 16, 8, TL),
-            c(X, 24, 8, XX),
-        ],
-        NO,
-        NO,
-    ),
-    row(
-        93,
-        "B8G8R8X8_UNORM_SRGB",
-        32,
-        &[
-            c(B, 0, 8, SRGB),
-            c(G, 8, 8, SRGB),
-            c(R, 16, 8, SRGB),
-            c(X, 24, 8, XX),
-        ],
-        NO,
-        NO,
-    ),
-    other(94, "BC6H_TYPELESS", Family::BlockCompressed, 128),
-    other(95, "BC6H_UF16", Family::BlockCompressed, 128),
-    other(96, "BC6H_SF16", Family::BlockCompressed, 128),
-    other(97, "BC7_TYPELESS", Family::BlockCompressed, 128),
-    other(98, "BC7_UNORM", Family::BlockCompressed, 128),
-    other(99, "BC7_UNORM_SRGB", Family::BlockCompressed, 128),
-    other(100, "AYUV", Family::Video, 32),
-    other(101, "Y410", Family::Video, 32),
-    other(102, "Y416", Family::Video, 64),
-    other(103, "NV12", Family::Video, 8),
-    other(104, "P010", Family::Video, 16),
-    other(105, "P016", Family::Video, 16),
-    other(106, "420_OPAQUE", Family::Video, 8),
-    other(107, "YUY2", Family::Video, 32),
-    other(108, "Y210", Family::Video, 64),
-    other(109, "Y216", Family::Video, 64),
-    other(110, "NV11", Family::Video, 8),
-    other(111, "AI44", Family::Video, 8),
-    other(112, "IA44", Family::Video, 8),
-    other(113, "P8", Family::Video, 8),
-    other(114, "A8P8", Family::Video, 16),
-    row(
-        115,
-        "B4G4R4A4_UNORM",
-        16,
-        &[
-            c(B, 0, 4, UN),
-            c(G, 4, 4, UN),
-            c(R, 8, 4, UN),
-            c(A, 12, 4, UN),
-        ],
-        OPT_10_0,
-        NO,
-    ),
-    other(130, "P208", Family::Video, 8),
-    other(131, "V208", Family::Video, 8),
-    other(132, "V408", Family::Video, 8),
-    other(189, "SAMPLER_FEEDBACK_MIN_MIP_OPAQUE", Family::Opaque, 0),
-    other(
-        190,
-        "SAMPLER_FEEDBACK_MIP_REGION_USED_OPAQUE",
-        Family::Opaque,
-        0,
-    ),
-    row(
-        191,
-        "A4B4G4R4_UNORM",
-        16,
-        &[
-            c(A, 0, 4, UN),
-            c(B, 4, 4, UN),
-            c(G, 8, 4, UN),
-            c(R, 12, 4, UN),
-        ],
-        NO,
-        NO,
-    ),
-];
+        /// A constant for every row of [`FORMATS`], named as in `dxgiformat.h` without the
+        /// `DXGI_FORMAT_` prefix (`OPAQUE_420` for `420_OPAQUE`, which is not a Rust name).
+        impl Format {
+            $(
+                #[doc = concat!("`DXGI_FORMAT_", dxgi_formats!(@name $id $($text)?), "` (", stringify!($value), ").")]
+                pub const $id: Format = Format($value);
+            )*
+        }
+    };
+}
 
-/// `Format` constants for every table row, named as in `dxgiformat.h` without the prefix.
-#[allow(missing_docs)]
-impl Format {
-    pub const UNKNOWN: Format = Format(0);
-    pub const R32G32B32A32_TYPELESS: Format = Format(1);
-    pub const R32G32B32A32_FLOAT: Format = Format(2);
-    pub const R32G32B32A32_UINT: Format = Format(3);
-    pub const R32G32B32A32_SINT: Format = Format(4);
-    pub const R32G32B32_TYPELESS: Format = Format(5);
-    pub const R32G32B32_FLOAT: Format = Format(6);
-    pub const R32G32B32_UINT: Format = Format(7);
-    pub const R32G32B32_SINT: Format = Format(8);
-    pub const R16G16B16A16_TYPELESS: Format = Format(9);
-    pub const R16G16B16A16_FLOAT: Format = Format(10);
-    pub const R16G16B16A16_UNORM: Format = Format(11);
-    pub const R16G16B16A16_UINT: Format = Format(12);
-    pub const R16G16B16A16_SNORM: Format = Format(13);
-    pub const R16G16B16A16_SINT: Format = Format(14);
-    pub const R32G32_TYPELESS: Format = Format(15);
-    pub const R32G32_FLOAT: Format = Format(16);
-    pub const R32G32_UINT: Format = Format(17);
-    pub const R32G32_SINT: Format = Format(18);
-    pub const R10G10B10A2_TYPELESS: Format = Format(23);
-    pub const R10G10B10A2_UNORM: Format = Format(24);
-    pub const R10G10B10A2_UINT: Format = Format(25);
-    pub const R11G11B10_FLOAT: Format = Format(26);
-    pub const R8G8B8A8_TYPELESS: Format = Format(27);
-    pub const R8G8B8A8_UNORM: Format = Format(28);
-    pub const R8G8B8A8_UNORM_SRGB: Format = Format(29);
-    pub const R8G8B8A8_UINT: Format = Format(30);
-    pub const R8G8B8A8_SNORM: Format = Format(31);
-    pub const R8G8B8A8_SINT: Format = Format(32);
-    pub const R16G16_TYPELESS: Format = Format(33);
-    pub const R16G16_FLOAT: Format = Format(34);
-    pub const R16G16_UNORM: Format = Format(35);
-    pub const R16G16_UINT: Format = Format(36);
-    pub const R16G16_SNORM: Format = Format(37);
-    pub const R16G16_SINT: Format = Format(38);
-    pub const R32_TYPELESS: Format = Format(39);
-    pub const D32_FLOAT: Format = Format(40);
-    pub const R32_FLOAT: Format = Format(41);
-    pub const R32_UINT: Format = Format(42);
-    pub const R32_SINT: Format = Format(43);
-    pub const R8G8_TYPELESS: Format = Format(48);
-    pub const R8G8_UNORM: Format = Format(49);
-    pub const R8G8_UINT: Format = Format(50);
-    pub const R8G8_SNORM: Format = Format(51);
-    pub const R8G8_SINT: Format = Format(52);
-    pub const R16_TYPELESS: Format = Format(53);
-    pub const R16_FLOAT: Format = Format(54);
-    pub const D16_UNORM: Format = Format(55);
-    pub const R16_UNORM: Format = Format(56);
-    pub const R16_UINT: Format = Format(57);
-    pub const R16_SNORM: Format = Format(58);
-    pub const R16_SINT: Format = Format(59);
-    pub const R8_TYPELESS: Format = Format(60);
-    pub const R8_UNORM: Format = Format(61);
-    pub const R8_UINT: Format = Format(62);
-    pub const R8_SNORM: Format = Format(63);
-    pub const R8_SINT: Format = Format(64);
-    pub const A8_UNORM: Format = Format(65);
-    pub const R9G9B9E5_SHAREDEXP: Format = Format(67);
-    pub const BC1_UNORM: Format = Format(71);
-    pub const B5G6R5_UNORM: Format = Format(85);
-    pub const B5G5R5A1_UNORM: Format = Format(86);
-    pub const B8G8R8A8_UNORM: Format = Format(87);
-    pub const B8G8R8X8_UNORM: Format = Format(88);
-    pub const R10G10B10_XR_BIAS_A2_UNORM: Format = Format(89);
-    pub const B4G4R4A4_UNORM: Format = Format(115);
+dxgi_formats! {
+    UNKNOWN = 0,                      (Unknown 0);
+    R32G32B32A32_TYPELESS = 1,        [R 32 TL, G 32 TL, B 32 TL, A 32 TL], NO, NO;
+    R32G32B32A32_FLOAT = 2,           [R 32 F, G 32 F, B 32 F, A 32 F], ALL, NO;
+    R32G32B32A32_UINT = 3,            [R 32 UI, G 32 UI, B 32 UI, A 32 UI], FROM_10_0, NO;
+    R32G32B32A32_SINT = 4,            [R 32 SI, G 32 SI, B 32 SI, A 32 SI], FROM_10_0, NO;
+    R32G32B32_TYPELESS = 5,           [R 32 TL, G 32 TL, B 32 TL], NO, NO;
+    R32G32B32_FLOAT = 6,              [R 32 F, G 32 F, B 32 F], ALL, NO;
+    R32G32B32_UINT = 7,               [R 32 UI, G 32 UI, B 32 UI], FROM_10_0, NO;
+    R32G32B32_SINT = 8,               [R 32 SI, G 32 SI, B 32 SI], FROM_10_0, NO;
+    R16G16B16A16_TYPELESS = 9,        [R 16 TL, G 16 TL, B 16 TL, A 16 TL], NO, NO;
+    R16G16B16A16_FLOAT = 10,          [R 16 F, G 16 F, B 16 F, A 16 F], FROM_9_3, NO;
+    R16G16B16A16_UNORM = 11,          [R 16 UN, G 16 UN, B 16 UN, A 16 UN], FROM_10_0, NO;
+    R16G16B16A16_UINT = 12,           [R 16 UI, G 16 UI, B 16 UI, A 16 UI], FROM_10_0, NO;
+    R16G16B16A16_SNORM = 13,          [R 16 SN, G 16 SN, B 16 SN, A 16 SN], ALL, NO;
+    R16G16B16A16_SINT = 14,           [R 16 SI, G 16 SI, B 16 SI, A 16 SI], ALL, NO;
+    R32G32_TYPELESS = 15,             [R 32 TL, G 32 TL], NO, NO;
+    R32G32_FLOAT = 16,                [R 32 F, G 32 F], ALL, NO;
+    R32G32_UINT = 17,                 [R 32 UI, G 32 UI], FROM_10_0, NO;
+    R32G32_SINT = 18,                 [R 32 SI, G 32 SI], FROM_10_0, NO;
+    R32G8X24_TYPELESS = 19,           [R 32 TL, G 8 TL, X 24 XX], NO, NO;
+    D32_FLOAT_S8X24_UINT = 20,        [D 32 F, S 8 UI, X 24 XX], NO, NO;
+    R32_FLOAT_X8X24_TYPELESS = 21,    [R 32 F, X 32 XX], NO, NO;
+    X32_TYPELESS_G8X24_UINT = 22,     [X 32 XX, G 8 UI, X 24 XX], NO, NO;
+    R10G10B10A2_TYPELESS = 23,        [R 10 TL, G 10 TL, B 10 TL, A 2 TL], NO, NO;
+    R10G10B10A2_UNORM = 24,           [R 10 UN, G 10 UN, B 10 UN, A 2 UN], FROM_10_0, NO;
+    R10G10B10A2_UINT = 25,            [R 10 UI, G 10 UI, B 10 UI, A 2 UI], FROM_10_0, NO;
+    R11G11B10_FLOAT = 26,             [R 11 F, G 11 F, B 10 F], FROM_10_0, NO;
+    R8G8B8A8_TYPELESS = 27,           [R 8 TL, G 8 TL, B 8 TL, A 8 TL], NO, NO;
+    R8G8B8A8_UNORM = 28,              [R 8 UN, G 8 UN, B 8 UN, A 8 UN], ALL, NO;
+    R8G8B8A8_UNORM_SRGB = 29,         [R 8 SRGB, G 8 SRGB, B 8 SRGB, A 8 SRGB], NO, NO;
+    R8G8B8A8_UINT = 30,               [R 8 UI, G 8 UI, B 8 UI, A 8 UI], ALL, NO;
+    R8G8B8A8_SNORM = 31,              [R 8 SN, G 8 SN, B 8 SN, A 8 SN], FROM_10_0, NO;
+    R8G8B8A8_SINT = 32,               [R 8 SI, G 8 SI, B 8 SI, A 8 SI], FROM_10_0, NO;
+    R16G16_TYPELESS = 33,             [R 16 TL, G 16 TL], NO, NO;
+    R16G16_FLOAT = 34,                [R 16 F, G 16 F], FROM_9_3, NO;
+    R16G16_UNORM = 35,                [R 16 UN, G 16 UN], FROM_10_0, NO;
+    R16G16_UINT = 36,                 [R 16 UI, G 16 UI], FROM_10_0, NO;
+    R16G16_SNORM = 37,                [R 16 SN, G 16 SN], ALL, NO;
+    R16G16_SINT = 38,                 [R 16 SI, G 16 SI], ALL, NO;
+    R32_TYPELESS = 39,                [R 32 TL], NO, NO;
+    D32_FLOAT = 40,                   [D 32 F], NO, NO;
+    R32_FLOAT = 41,                   [R 32 F], ALL, NO;
+    R32_UINT = 42,                    [R 32 UI], FROM_10_0, FROM_9_2;
+    R32_SINT = 43,                    [R 32 SI], FROM_10_0, NO;
+    R24G8_TYPELESS = 44,              [R 24 TL, G 8 TL], NO, NO;
+    D24_UNORM_S8_UINT = 45,           [D 24 UN, S 8 UI], NO, NO;
+    R24_UNORM_X8_TYPELESS = 46,       [R 24 UN, X 8 XX], NO, NO;
+    X24_TYPELESS_G8_UINT = 47,        [X 24 XX, G 8 UI], NO, NO;
+    R8G8_TYPELESS = 48,               [R 8 TL, G 8 TL], NO, NO;
+    R8G8_UNORM = 49,                  [R 8 UN, G 8 UN], FROM_10_0, NO;
+    R8G8_UINT = 50,                   [R 8 UI, G 8 UI], FROM_10_0, NO;
+    R8G8_SNORM = 51,                  [R 8 SN, G 8 SN], FROM_10_0, NO;
+    R8G8_SINT = 52,                   [R 8 SI, G 8 SI], FROM_10_0, NO;
+    R16_TYPELESS = 53,                [R 16 TL], NO, NO;
+    R16_FLOAT = 54,                   [R 16 F], FROM_10_0, NO;
+    D16_UNORM = 55,                   [D 16 UN], NO, NO;
+    R16_UNORM = 56,                   [R 16 UN], FROM_10_0, NO;
+    R16_UINT = 57,                    [R 16 UI], FROM_10_0, ALL;
+    R16_SNORM = 58,                   [R 16 SN], FROM_10_0, NO;
+    R16_SINT = 59,                    [R 16 SI], FROM_10_0, NO;
+    R8_TYPELESS = 60,                 [R 8 TL], NO, NO;
+    R8_UNORM = 61,                    [R 8 UN], FROM_10_0, NO;
+    R8_UINT = 62,                     [R 8 UI], FROM_10_0, NO;
+    R8_SNORM = 63,                    [R 8 SN], FROM_10_0, NO;
+    R8_SINT = 64,                     [R 8 SI], FROM_10_0, NO;
+    A8_UNORM = 65,                    [A 8 UN], NO, NO;
+    R1_UNORM = 66,                    [R 1 UN], NO, NO;
+    R9G9B9E5_SHAREDEXP = 67,          [R 9 SP, G 9 SP, B 9 SP, E 5 SP], NO, NO;
+    R8G8_B8G8_UNORM = 68,             (Subsampled 32);
+    G8R8_G8B8_UNORM = 69,             (Subsampled 32);
+    BC1_TYPELESS = 70,                (BlockCompressed 64);
+    BC1_UNORM = 71,                   (BlockCompressed 64);
+    BC1_UNORM_SRGB = 72,              (BlockCompressed 64);
+    BC2_TYPELESS = 73,                (BlockCompressed 128);
+    BC2_UNORM = 74,                   (BlockCompressed 128);
+    BC2_UNORM_SRGB = 75,              (BlockCompressed 128);
+    BC3_TYPELESS = 76,                (BlockCompressed 128);
+    BC3_UNORM = 77,                   (BlockCompressed 128);
+    BC3_UNORM_SRGB = 78,              (BlockCompressed 128);
+    BC4_TYPELESS = 79,                (BlockCompressed 64);
+    BC4_UNORM = 80,                   (BlockCompressed 64);
+    BC4_SNORM = 81,                   (BlockCompressed 64);
+    BC5_TYPELESS = 82,                (BlockCompressed 128);
+    BC5_UNORM = 83,                   (BlockCompressed 128);
+    BC5_SNORM = 84,                   (BlockCompressed 128);
+    B5G6R5_UNORM = 85,                [B 5 UN, G 6 UN, R 5 UN], OPT_10_0, NO;
+    B5G5R5A1_UNORM = 86,              [B 5 UN, G 5 UN, R 5 UN, A 1 UN], OPT_10_0, NO;
+    B8G8R8A8_UNORM = 87,              [B 8 UN, G 8 UN, R 8 UN, A 8 UN], FROM_10_0, NO;
+    B8G8R8X8_UNORM = 88,              [B 8 UN, G 8 UN, R 8 UN, X 8 XX], FROM_10_0, NO;
+    R10G10B10_XR_BIAS_A2_UNORM = 89,  [R 10 SP, G 10 SP, B 10 SP, A 2 UN], NO, NO;
+    B8G8R8A8_TYPELESS = 90,           [B 8 TL, G 8 TL, R 8 TL, A 8 TL], NO, NO;
+    B8G8R8A8_UNORM_SRGB = 91,         [B 8 SRGB, G 8 SRGB, R 8 SRGB, A 8 UN], NO, NO;
+    B8G8R8X8_TYPELESS = 92,           [B 8 TL, G 8 TL, R 8 TL, X 8 XX], NO, NO;
+    B8G8R8X8_UNORM_SRGB = 93,         [B 8 SRGB, G 8 SRGB, R 8 SRGB, X 8 XX], NO, NO;
+    BC6H_TYPELESS = 94,               (BlockCompressed 128);
+    BC6H_UF16 = 95,                   (BlockCompressed 128);
+    BC6H_SF16 = 96,                   (BlockCompressed 128);
+    BC7_TYPELESS = 97,                (BlockCompressed 128);
+    BC7_UNORM = 98,                   (BlockCompressed 128);
+    BC7_UNORM_SRGB = 99,              (BlockCompressed 128);
+    AYUV = 100,                       (Video 32);
+    Y410 = 101,                       (Video 32);
+    Y416 = 102,                       (Video 64);
+    NV12 = 103,                       (Video 8);
+    P010 = 104,                       (Video 16);
+    P016 = 105,                       (Video 16);
+    OPAQUE_420 ("420_OPAQUE") = 106,  (Video 8);
+    YUY2 = 107,                       (Video 32);
+    Y210 = 108,                       (Video 64);
+    Y216 = 109,                       (Video 64);
+    NV11 = 110,                       (Video 8);
+    AI44 = 111,                       (Video 8);
+    IA44 = 112,                       (Video 8);
+    P8 = 113,                         (Video 8);
+    A8P8 = 114,                       (Video 16);
+    B4G4R4A4_UNORM = 115,             [B 4 UN, G 4 UN, R 4 UN, A 4 UN], OPT_10_0, NO;
+    P208 = 130,                       (Video 8);
+    V208 = 131,                       (Video 8);
+    V408 = 132,                       (Video 8);
+    SAMPLER_FEEDBACK_MIN_MIP_OPAQUE = 189, (Opaque 0);
+    SAMPLER_FEEDBACK_MIP_REGION_USED_OPAQUE = 190, (Opaque 0);
+    A4B4G4R4_UNORM = 191,             [A 4 UN, B 4 UN, G 4 UN, R 4 UN], NO, NO;
 }
 
 #[cfg(test)]

@@ -338,8 +338,103 @@ fn plan_refuses_wrong_shapes() {
             .unwrap(),
         1
     );
-    let inst = two_slot_layout();
-    assert!(EncodePlan::new(&inst, &WriterOptions::default()).is_err());
+    // A per-instance-only layout has no vertex rows: encoding vertices is an error naming
+    // it, encoding instance records is not.
+    let inst = layout(&[InputElementDesc::per_instance(
+        "TEXCOORD",
+        0,
+        Format::R16G16_SINT,
+        1,
+        0,
+        1,
+    )]);
+    let plan = EncodePlan::new(&inst, &WriterOptions::default()).unwrap();
+    let err = plan.encode_registers(&[[0; 4]], &mut []).unwrap_err();
+    assert!(
+        err.to_string().contains("no elements for vertices"),
+        "{err}"
+    );
+    let mut out = vec![0u8; 4];
+    assert_eq!(
+        plan.encode_instances(&[[7, (-2i32) as u32, 0, 0]], &mut [&mut out])
+            .unwrap(),
+        1
+    );
+    assert_eq!(out, [7, 0, 0xfe, 0xff]);
+}
+
+#[test]
+fn plan_encodes_per_instance_slots_like_the_writer() {
+    // Two per-vertex elements in slot 0, and per-instance data in two slots at step rates 2
+    // and 0 (every instance reads record 0); the plan's two parts against VertexWriter.
+    let l = layout(&[
+        InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
+        InputElementDesc::per_instance("TEXCOORD", 1, Format::R16G16_SINT, 1, 4, 2),
+        InputElementDesc::per_vertex("COLOR", 0, Format::B8G8R8A8_UNORM, 0, 16),
+        InputElementDesc::per_instance("TEXCOORD", 2, Format::R10G10B10A2_UNORM, 1, 0, 2),
+        InputElementDesc::per_instance("TEXCOORD", 3, Format::R16G16B16A16_FLOAT, 3, 0, 0),
+    ]);
+    let (vertices, instances) = (5u32, 7u32);
+    // Per-vertex values depend on the vertex only, per-instance ones on the record only
+    // (instance / 2 in slot 1, record 0 in slot 3), so the writer's repeated writes agree.
+    let value = |v: u32, i: u32, e: usize| -> [u32; 4] {
+        let key = match e {
+            0 | 2 => v,
+            1 | 3 => i / 2,
+            _ => 0,
+        };
+        let f = |k: u32| (0.1f32 * (key * 31 + k + 5 * e as u32) as f32 % 1.0).to_bits();
+        match e {
+            1 => [key * 3, (key as i32 - 4) as u32, 0, 0],
+            _ => [f(0), f(1), f(2), f(3)],
+        }
+    };
+    for rounding in [Rounding::Nearest, Rounding::D3d] {
+        let opts = WriterOptions {
+            rounding,
+            padding: 0x5a,
+            strides: vec![(1, 12)],
+            max_bytes: None,
+        };
+        let mut w = VertexWriter::with_options(&l, vertices, instances, &opts).unwrap();
+        for i in 0..instances {
+            for v in 0..vertices {
+                let values: Vec<[u32; 4]> = (0..5).map(|e| value(v, i, e)).collect();
+                w.write_vertex(v, i, &values).unwrap();
+            }
+        }
+        let plan = EncodePlan::new(&l, &opts).unwrap();
+        assert_eq!((plan.rows(), plan.instance_rows()), (2, 3));
+        assert_eq!(plan.slots(), &[(0, 20)]);
+        assert_eq!(plan.instance_slots(), &[(1, 12), (3, 8)]);
+        // Vertex rows: POSITION, COLOR per vertex (array order within the class).
+        let vrows: Vec<[u32; 4]> = (0..vertices)
+            .flat_map(|v| [value(v, 0, 0), value(v, 0, 2)])
+            .collect();
+        let mut v0 = vec![0u8; 20 * vertices as usize];
+        assert_eq!(
+            plan.encode_registers(&vrows, &mut [&mut v0]).unwrap(),
+            vertices as usize
+        );
+        // Instance records: record r of slot 1 is instance 2r; slot 3 has one record
+        // (instance 0). The plan takes one row per per-instance element per record, so
+        // encode the two slots' records separately, as many as each slot holds.
+        let records = instances.div_ceil(2);
+        let irows: Vec<[u32; 4]> = (0..records)
+            .flat_map(|r| [value(0, 2 * r, 1), value(0, 2 * r, 3), value(0, 0, 4)])
+            .collect();
+        let mut s1 = vec![0u8; 12 * records as usize];
+        let mut s3 = vec![0u8; 8 * records as usize];
+        assert_eq!(
+            plan.encode_instances(&irows, &mut [&mut s1, &mut s3])
+                .unwrap(),
+            records as usize
+        );
+        let bufs = w.buffers();
+        assert_eq!(bufs[0].data, v0, "{rounding}");
+        assert_eq!(bufs[1].data, s1, "{rounding}");
+        assert_eq!(bufs[2].data, s3[..8], "{rounding}");
+    }
 }
 
 #[test]

@@ -181,30 +181,81 @@ fn every_code_of_every_small_component() {
     assert!(codes > 2_000_000, "{codes}");
 }
 
+/// Register 0 of every vertex of a point-list draw over `data`, one element of `format` per
+/// `size` bytes, in vertex order.
+fn decode_all(format: Format, data: &[u8], size: u32) -> Vec<[u32; 4]> {
+    let l = layout(vec![vertex_el(format, 0, 0, 0)]);
+    let mut ia = InputAssembler::new(&l, Target::default());
+    ia.set_vertex_buffer(
+        0,
+        Some(VertexBufferBinding {
+            data,
+            stride: size,
+            offset: 0,
+        }),
+    )
+    .unwrap();
+    ia.set_topology(Topology::PointList).unwrap();
+    let draw = ia
+        .draw(&DrawCall::Draw {
+            vertex_count: data.len() as u32 / size,
+            start_vertex: 0,
+        })
+        .unwrap();
+    let mut out = vec![[0u32; 4]; data.len() / size as usize];
+    for v in draw.vertices() {
+        out[v.vertex_id as usize] = v.registers[0];
+    }
+    out
+}
+
 #[test]
-fn half_reference_agrees_with_half_crate() {
-    // A second, independent reference for the 16-bit float lanes (non-NaN codes).
-    for code in 0..=0xffffu32 {
+fn half_float_lanes_agree_with_the_half_crate() {
+    // A second oracle, independent of this file's integer reference: every R16_FLOAT code
+    // through the input assembler against the `half` crate's widening (non-NaN codes), and
+    // every NaN code stays a NaN of the same sign.
+    let data: Vec<u8> = (0..=0xffffu16).flat_map(u16::to_le_bytes).collect();
+    let got = decode_all(Format::R16_FLOAT, &data, 2);
+    assert_eq!(got.len(), 0x10000);
+    for (code, regs) in got.iter().enumerate() {
         let h = half::f16::from_bits(code as u16);
-        let want = expected(RefKind::Float, 16, code);
+        let x = f32::from_bits(regs[0]);
         if h.is_nan() {
-            assert!(f32::from_bits(want).is_nan());
+            assert!(x.is_nan(), "{code:#06x} -> {:#010x}", regs[0]);
+            assert_eq!(regs[0] >> 31, code as u32 >> 15, "{code:#06x}");
         } else {
-            assert_eq!(want, h.to_f32().to_bits(), "{code:#06x}");
+            assert_eq!(regs[0], h.to_f32().to_bits(), "{code:#06x}");
         }
+        assert_eq!(regs[1..], [0, 0, 0x3f80_0000], "{code:#06x}");
     }
 }
 
 #[test]
-fn unorm_snorm_are_not_reciprocal_multiplies() {
-    // ia-semantics §1.3: x · (1/max) differs by 1 ULP for 126 of 256 UNORM8 codes; the exact
-    // quotient is required. Check the reference itself is not the reciprocal product.
+fn unorm8_is_the_exact_quotient_not_the_reciprocal_product() {
+    // ia-semantics §1.3: x / 255 must be the correctly rounded quotient; x · (1/255) differs
+    // by 1 ULP for 126 of the 256 codes. Oracle: the quotient in f64 (exact to 53 bits, so
+    // its rounding to f32 is the correctly rounded f32 quotient for these 256 values), and
+    // the count of codes where a reciprocal multiply would have been wrong.
+    let data: Vec<u8> = (0..=255u8).collect();
+    let got = decode_all(Format::R8_UNORM, &data, 1);
     let recip = 1.0f32 / 255.0;
-    let differing = (0..256u32)
-        .filter(|&x| unorm_ref(x, 8) != (x as f32 * recip).to_bits())
-        .count();
-    assert_eq!(differing, 126);
-    assert_eq!(unorm_ref(3, 8), 0x3c40_c0c1);
+    let mut differs_from_reciprocal = 0;
+    for (x, regs) in got.iter().enumerate() {
+        let want = (x as f64 / 255.0) as f32;
+        assert_eq!(regs[0], want.to_bits(), "code {x}");
+        if regs[0] != (x as f32 * recip).to_bits() {
+            differs_from_reciprocal += 1;
+        }
+    }
+    assert_eq!(differs_from_reciprocal, 126);
+    assert_eq!(got[3][0], 0x3c40_c0c1);
+    // SNORM8: -128 and -127 both give -1.0 (D3D11.3 §3.2.3.3), the rest the exact quotient.
+    let got = decode_all(Format::R8_SNORM, &data, 1);
+    for (byte, regs) in got.iter().enumerate() {
+        let x = byte as u8 as i8;
+        let want = ((x.max(-127)) as f64 / 127.0) as f32;
+        assert_eq!(regs[0], want.to_bits(), "code {x}");
+    }
 }
 
 #[test]

@@ -9,22 +9,75 @@
   mark("json");
 
   // ---- data -------------------------------------------------------------------------------
-  // Served pages fetch their arrays as one binary blob; a written page embeds them as base64.
+  // Served pages fetch their arrays as one binary blob; a written page carries each array in a
+  // block of its own: base64 of the raw-deflated bytes, regrouped into `shuffle` byte planes
+  // (see `Arrays` in view.rs).
   const blob = D.blob ? await (await fetch(D.blob)).arrayBuffer() : null;
-  function u32s(b64) {
-    if (b64 && typeof b64 === "object") return new Uint32Array(blob, b64.offset, b64.length >> 2);
-    const bin = atob(b64 || "");
+  function fromBase64(text) {
+    if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
+    const bin = atob(text);
     const u8 = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
-    return new Uint32Array(u8.buffer, 0, u8.length >> 2);
+    return u8;
+  }
+  async function bytesOf(ref) {
+    if (!ref) return new Uint8Array(0);
+    if (ref.block === undefined) return new Uint8Array(blob, ref.offset, ref.length);
+    const el = document.getElementById(ref.block);
+    const packed = fromBase64(el.textContent.trim());
+    el.textContent = "";
+    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    const planes = new Uint8Array(await new Response(stream).arrayBuffer());
+    if (planes.length !== ref.length) throw new Error(ref.block + ": " + planes.length + " bytes, expected " + ref.length);
+    const w = ref.shuffle || 1;
+    if (w === 1) return planes;
+    const n = Math.floor(ref.length / w);
+    const out = new Uint8Array(ref.length);
+    if (w === 4) {
+      const o32 = new Uint32Array(out.buffer, 0, n);
+      const p0 = planes.subarray(0, n), p1 = planes.subarray(n, 2 * n), p2 = planes.subarray(2 * n, 3 * n), p3 = planes.subarray(3 * n, 4 * n);
+      for (let i = 0; i < n; i++) o32[i] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+    } else {
+      for (let k = 0; k < w; k++) for (let i = 0, j = k; i < n; i++, j += w) out[j] = planes[k * n + i];
+    }
+    out.set(planes.subarray(n * w), n * w);
+    return out;
+  }
+  async function u32s(ref) {
+    const b = await bytesOf(ref);
+    return new Uint32Array(b.buffer, b.byteOffset, b.length >> 2);
   }
   const N = D.vertex_count;
-  const attrs = D.attributes.map((a) => {
-    const bits = u32s(a.data);
-    return Object.assign({}, a, { bits: bits, f32: new Float32Array(bits.buffer, 0, bits.length) });
-  });
-  const indices = u32s(D.indices);
-  const elements = D.vertex_elements ? u32s(D.vertex_elements) : null;
+  // Attribute arrays hold the lanes the format has (`lanes`), one u32 each per vertex. They
+  // are unpacked when first needed: the 3D view's position and colour before the first paint,
+  // the rest for the table after it.
+  const attrs = D.attributes.map((a) => Object.assign({}, a, { L: a.lanes.length, bits: null, f32: null, loading: null }));
+  function ensure(i) {
+    const a = attrs[i];
+    if (!a) return Promise.resolve();
+    if (!a.loading) {
+      a.loading = u32s(a.data).then((bits) => {
+        a.bits = bits;
+        a.f32 = new Float32Array(bits.buffer, bits.byteOffset, bits.length);
+      });
+    }
+    return a.loading;
+  }
+  // Lane `l` (0..3) of vertex `v` as f32, or the IA's default for a lane the format lacks.
+  function laneF(a, v, l) {
+    const j = a.lanes.indexOf(l);
+    return j >= 0 ? a.f32[v * a.L + j] : l === 3 ? 1 : 0;
+  }
+  const normalIndex = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
+  // Every array starts unpacking now (the browser inflates off the main thread); the first
+  // paint waits only for what it draws.
+  const tableArrays = Promise.all(attrs.map((_, i) => ensure(i)));
+  const [indices, elements] = await Promise.all([
+    u32s(D.indices),
+    D.vertex_elements ? u32s(D.vertex_elements) : Promise.resolve(null),
+    ensure(D.position),
+    ensure(normalIndex),
+  ]);
   mark("base64");
   const elementOf = (v) => (elements ? elements[v] : (D.vertex_base + v) >>> 0);
 
@@ -73,14 +126,14 @@
   const ROW = 18;
   const LANE = ["x", "y", "z", "w"];
   const columns = [];
-  for (const a of attrs) for (const l of a.lanes) columns.push({ a: a, lane: l, name: a.name + "." + LANE[l] });
+  for (const a of attrs) a.lanes.forEach((l, j) => columns.push({ a: a, j: j, name: a.name + "." + LANE[l] }));
   const widths = [8, 8].concat(columns.map((c) => Math.max(12, c.name.length)));
   const pad = (s, w) => (s.length >= w ? s : " ".repeat(w - s.length) + s);
   const hexBox = document.getElementById("hex");
   function cells(v) {
     const hex = hexBox.checked;
     const out = [String(v), String(elementOf(v))];
-    for (const c of columns) out.push(fmt(c.a.bits[v * 4 + c.lane], c.a.kind, hex));
+    for (const c of columns) out.push(fmt(c.a.bits[v * c.a.L + c.j], c.a.kind, hex));
     return out;
   }
   function rowText(v) {
@@ -95,7 +148,9 @@
   spacer.style.height = N * ROW + "px";
   document.getElementById("rowcount").textContent = N + " vertices";
   const live = new Map();
+  let tableReady = false;
   function renderRows(force) {
+    if (!tableReady) return;
     const first = Math.max(0, Math.floor(rowsBox.scrollTop / ROW) - 5);
     const last = Math.min(N, Math.ceil((rowsBox.scrollTop + rowsBox.clientHeight) / ROW) + 5);
     for (const [v, el] of live) {
@@ -220,7 +275,7 @@
     if (a.kind === "uint" || a.kind === "sint") {
       for (let v = 0; v < N; v++) {
         let h = 2166136261;
-        for (const l of a.lanes) h = Math.imul(h ^ a.bits[v * 4 + l], 16777619);
+        for (let j = 0; j < a.L; j++) h = Math.imul(h ^ a.bits[v * a.L + j], 16777619);
         out[v * 4] = 0.3 + 0.7 * ((h & 255) / 255);
         out[v * 4 + 1] = 0.3 + 0.7 * (((h >>> 8) & 255) / 255);
         out[v * 4 + 2] = 0.3 + 0.7 * (((h >>> 16) & 255) / 255);
@@ -228,25 +283,25 @@
       }
     } else if (sem.indexOf("NORMAL") >= 0 || sem.indexOf("TANGENT") >= 0) {
       for (let v = 0; v < N; v++) {
-        for (let l = 0; l < 3; l++) out[v * 4 + l] = 0.5 + 0.5 * a.f32[v * 4 + l];
+        for (let l = 0; l < 3; l++) out[v * 4 + l] = 0.5 + 0.5 * laneF(a, v, l);
         out[v * 4 + 3] = 1;
       }
     } else if (sem.indexOf("TEXCOORD") >= 0 || (a.lanes.length === 2 && sem !== "POSITION")) {
       checker = 1;
-      out.set(a.f32.subarray(0, N * 4));
+      for (let v = 0; v < N; v++) for (let l = 0; l < 4; l++) out[v * 4 + l] = laneF(a, v, l);
     } else if (sem.indexOf("COLOR") >= 0) {
-      out.set(a.f32.subarray(0, N * 4));
+      for (let v = 0; v < N; v++) for (let l = 0; l < 4; l++) out[v * 4 + l] = laneF(a, v, l);
     } else {
       const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
       for (let v = 0; v < N; v++)
         for (let l = 0; l < 3; l++) {
-          const x = a.f32[v * 4 + l];
+          const x = laneF(a, v, l);
           if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
         }
       for (let v = 0; v < N; v++) {
         for (let l = 0; l < 3; l++) {
           const span = hi[l] - lo[l];
-          out[v * 4 + l] = span > 0 ? (a.f32[v * 4 + l] - lo[l]) / span : 0.5;
+          out[v * 4 + l] = span > 0 ? (laneF(a, v, l) - lo[l]) / span : 0.5;
         }
         out[v * 4 + 3] = 1;
       }
@@ -254,7 +309,8 @@
     return { data: out, checker: checker };
   }
   let checker = 0;
-  function setColour(choice) {
+  async function setColour(choice) {
+    await ensure(choice);
     const c = colours(choice);
     checker = c.checker;
     gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
@@ -264,17 +320,17 @@
   const colourSel = document.getElementById("colour");
   colourSel.add(new Option("constant", "-1"));
   attrs.forEach((a, i) => colourSel.add(new Option(a.name + " (" + a.format + ")", String(i))));
-  const normal = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
-  colourSel.value = String(normal >= 0 ? normal : -1);
+  colourSel.value = String(normalIndex >= 0 ? normalIndex : -1);
 
   function frameAll() {
-    const p = posAttr.f32;
+    const p = posAttr.f32, PL = posAttr.L;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
     for (let v = 0; v < N; v++)
-      for (let l = 0; l < 3; l++) {
-        const x = p[v * 4 + l];
+      for (let l = 0; l < Math.min(3, PL); l++) {
+        const x = p[v * PL + l];
         if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
       }
+    for (let l = PL; l < 3; l++) { lo[l] = 0; hi[l] = 0; }
     if (!(lo[0] <= hi[0])) { lo.fill(-1); hi.fill(1); }
     bbox.c = [0, 1, 2].map((l) => (lo[l] + hi[l]) / 2);
     bbox.r = Math.max(1e-6, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
@@ -387,11 +443,11 @@
 
   // Nearest vertex on screen to (x, y) CSS pixels, within 12 px.
   function pick(x, y) {
-    const m = matrices().mvp, p = posAttr.f32;
+    const m = matrices().mvp;
     const w = canvas.clientWidth, h = canvas.clientHeight;
     let best = -1, bestD = 144, bestZ = Infinity;
     for (let v = 0; v < N; v++) {
-      const px = p[v * 4], py = p[v * 4 + 1], pz = p[v * 4 + 2];
+      const px = laneF(posAttr, v, 0), py = laneF(posAttr, v, 1), pz = laneF(posAttr, v, 2);
       const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
       if (!(cw > 0)) continue;
       const sx = ((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw * 0.5 + 0.5) * w;
@@ -404,8 +460,8 @@
   }
   api.pick = pick;
   api.project = (v) => {
-    const m = matrices().mvp, p = posAttr.f32;
-    const px = p[v * 4], py = p[v * 4 + 1], pz = p[v * 4 + 2];
+    const m = matrices().mvp;
+    const px = laneF(posAttr, v, 0), py = laneF(posAttr, v, 1), pz = laneF(posAttr, v, 2);
     const cw = m[3] * px + m[7] * py + m[11] * pz + m[15];
     return [((m[0] * px + m[4] * py + m[8] * pz + m[12]) / cw * 0.5 + 0.5) * canvas.clientWidth,
       (0.5 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw * 0.5) * canvas.clientHeight];
@@ -423,9 +479,9 @@
       gl.bindVertexArray(vao);
       const pb = gl.createBuffer();
       gl.bindBuffer(gl.ARRAY_BUFFER, pb);
-      gl.bufferData(gl.ARRAY_BUFFER, posAttr.f32.subarray(0, N * 4), gl.STATIC_DRAW);
+      gl.bufferData(gl.ARRAY_BUFFER, posAttr.f32.subarray(0, N * posAttr.L), gl.STATIC_DRAW);
       gl.enableVertexAttribArray(0);
-      gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+      gl.vertexAttribPointer(0, Math.min(3, posAttr.L), gl.FLOAT, false, posAttr.L * 4, 0);
       colBuf = gl.createBuffer();
       gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
       gl.enableVertexAttribArray(1);
@@ -434,7 +490,7 @@
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
       mark("upload");
-      setColour(parseInt(colourSel.value, 10));
+      await setColour(parseInt(colourSel.value, 10));
       mark("colour");
       frameAll();
       mark("frame");
@@ -480,9 +536,13 @@
       draw();
     }, { passive: false });
   }
-  renderRows(false);
-  requestAnimationFrame(() => {
+  // The table's other columns are unpacked once the first frame is on screen.
+  requestAnimationFrame(async () => {
     if (api.firstPaintMs === null) api.firstPaintMs = performance.now();
+    await tableArrays;
+    mark("table");
+    tableReady = true;
+    renderRows(false);
     api.ready = true;
   });
 })();

@@ -37,7 +37,7 @@ pub fn encode_component(component: &Component, lane: u32, rounding: Rounding) ->
     let bits = component.bits as u32;
     match component.kind {
         Kind::Float => match component.float_encoding() {
-            Some(enc) if enc.mantissa_bits == 23 => lane,
+            Some(FloatEncoding::BINARY32) => lane,
             Some(enc) => encode_small_float(lane, enc, rounding),
             None => 0,
         },
@@ -122,7 +122,7 @@ pub fn encode_snorm(c: f32, bits: u32) -> u32 {
 /// ```
 /// use inlay::encode::{encode_small_float, Rounding};
 /// use inlay::format::FloatEncoding;
-/// let half = FloatEncoding::for_width(16).unwrap();
+/// let half = FloatEncoding::BINARY16;
 /// assert_eq!(encode_small_float(1.0f32.to_bits(), half, Rounding::Nearest), 0x3c00);
 /// assert_eq!(encode_small_float(70000f32.to_bits(), half, Rounding::Nearest), 0x7c00);
 /// assert_eq!(encode_small_float(70000f32.to_bits(), half, Rounding::D3d), 0x7bff);
@@ -130,16 +130,10 @@ pub fn encode_snorm(c: f32, bits: u32) -> u32 {
 /// ```
 pub fn encode_small_float(bits: u32, enc: FloatEncoding, rounding: Rounding) -> u32 {
     let m = enc.mantissa_bits as u32;
-    let e_bits = enc.exponent_bits as u32;
     let bias = enc.bias();
-    let exp_all = (1u32 << e_bits) - 1;
-    let inf = exp_all << m;
+    let inf = enc.infinity();
     let negative = bits >> 31 != 0;
-    let sign = if enc.signed && negative {
-        1u32 << (e_bits + m)
-    } else {
-        0
-    };
+    let sign = if negative { enc.sign_mask() } else { 0 };
     let abs = bits & 0x7fff_ffff;
     if abs > 0x7f80_0000 {
         let mut payload = (abs & 0x007f_ffff) >> (23 - m);

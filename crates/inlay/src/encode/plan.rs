@@ -64,8 +64,13 @@ struct ElemOp {
 /// Input: register rows, vertex-major, one `[u32; 4]` row per layout element in array order
 /// (the lanes [`super::encode_element`] takes); output: one buffer per used slot
 /// ([`EncodePlan::slots`]) with the plan's strides, bytes no element covers set to the padding
-/// value. Only per-vertex layouts compile (per-instance data is small: write it with
-/// [`super::VertexWriter`]).
+/// value. Per-vertex and per-instance elements are compiled into two parts: per-vertex
+/// elements encode from vertex rows ([`EncodePlan::encode_registers`], into the per-vertex
+/// slots [`EncodePlan::slots`]), per-instance elements from instance-record rows
+/// ([`EncodePlan::encode_instances`], into [`EncodePlan::instance_slots`]). Record `r` of a
+/// per-instance element of step rate `s` is what the input assembler reads for instances
+/// `r·s … r·s + s − 1` (D3D11.3 §8.4: the element address advances once every `s` instances;
+/// record 0 for every instance when `s` is 0), the same records [`super::VertexWriter`] writes.
 ///
 /// ```
 /// use inlay::element::InputElementDesc;
@@ -86,10 +91,20 @@ struct ElemOp {
 pub struct EncodePlan {
     rounding: Rounding,
     padding: u8,
+    /// The per-vertex elements and slots.
+    vertex: Part,
+    /// The per-instance elements and slots.
+    instance: Part,
+}
+
+/// The compiled elements of one input class: rows are that class's elements in array order.
+#[derive(Clone, Debug, PartialEq, Default)]
+struct Part {
+    /// Rows per record (vertex or instance record): the class's element count.
     rows: usize,
-    /// (slot, stride, covered byte ranges sorted)
+    /// (slot, stride) of each output buffer.
     slots: Vec<(u32, u32)>,
-    /// Per slot: the byte ranges inside a vertex that no element covers.
+    /// Per slot: the byte ranges inside a record that no element covers.
     gaps: Vec<Vec<(usize, usize)>>,
     ops: Vec<ElemOp>,
 }
@@ -98,14 +113,74 @@ impl EncodePlan {
     /// Compiles a plan for `layout` with `options` (rounding, padding, strides; `max_bytes` is
     /// not used: the caller provides the output).
     pub fn new(layout: &InputLayout, options: &WriterOptions) -> Result<EncodePlan, EncodeError> {
+        Ok(EncodePlan {
+            rounding: options.rounding,
+            padding: options.padding,
+            vertex: Part::compile(layout, options, InputClass::PerVertex)?,
+            instance: Part::compile(layout, options, InputClass::PerInstance)?,
+        })
+    }
+
+    /// The per-vertex output buffers' slots and strides, in the order
+    /// [`EncodePlan::encode_registers`] takes them.
+    pub fn slots(&self) -> &[(u32, u32)] {
+        &self.vertex.slots
+    }
+
+    /// Rows per vertex: the layout's per-vertex element count (all its elements when it has
+    /// no per-instance data).
+    pub fn rows(&self) -> usize {
+        self.vertex.rows
+    }
+
+    /// The per-instance output buffers' slots and strides, in the order
+    /// [`EncodePlan::encode_instances`] takes them.
+    pub fn instance_slots(&self) -> &[(u32, u32)] {
+        &self.instance.slots
+    }
+
+    /// Rows per instance record: the layout's per-instance element count.
+    pub fn instance_rows(&self) -> usize {
+        self.instance.rows
+    }
+
+    /// Encodes `rows.len() / self.rows()` vertices (one row per per-vertex element, array
+    /// order, vertex-major) into `out` (one buffer per [`EncodePlan::slots`] entry, each at
+    /// least `vertices × stride` bytes) and returns the vertex count. Bytes past
+    /// `vertices × stride` are not touched.
+    pub fn encode_registers(
+        &self,
+        rows: &[[u32; 4]],
+        out: &mut [&mut [u8]],
+    ) -> Result<usize, EncodeError> {
+        self.vertex
+            .encode(self.rounding, self.padding, rows, out, "vertices")
+    }
+
+    /// Encodes `rows.len() / self.instance_rows()` instance records (one row per
+    /// per-instance element, array order, record-major) into `out` (one buffer per
+    /// [`EncodePlan::instance_slots`] entry, each at least `records × stride` bytes) and
+    /// returns the record count. Every element of a slot has the slot's step rate (R13);
+    /// see the type's documentation for which instances read record `r`.
+    pub fn encode_instances(
+        &self,
+        rows: &[[u32; 4]],
+        out: &mut [&mut [u8]],
+    ) -> Result<usize, EncodeError> {
+        self.instance
+            .encode(self.rounding, self.padding, rows, out, "instance records")
+    }
+}
+
+impl Part {
+    /// Compiles the elements and slots of `class`.
+    fn compile(
+        layout: &InputLayout,
+        options: &WriterOptions,
+        class: InputClass,
+    ) -> Result<Part, EncodeError> {
         let mut slots = Vec::new();
-        for s in layout.slots() {
-            if s.class == InputClass::PerInstance {
-                return Err(EncodeError::Shape(format!(
-                    "slot {} is per-instance: EncodePlan encodes per-vertex data only (use VertexWriter)",
-                    s.slot
-                )));
-            }
+        for s in layout.slots().iter().filter(|s| s.class == class) {
             let stride = match options
                 .strides
                 .iter()
@@ -126,11 +201,16 @@ impl EncodePlan {
         }
         let mut ops = Vec::new();
         let mut covered: Vec<Vec<(usize, usize)>> = vec![Vec::new(); slots.len()];
-        for (row, e) in layout.elements().iter().enumerate() {
+        let of_class = layout
+            .elements()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.class == class);
+        for (row, (element, e)) in of_class.enumerate() {
             let info = check_format(e.format)?;
             let buffer = slots.iter().position(|(s, _)| *s == e.slot).ok_or(
                 EncodeError::InconsistentLayout {
-                    element: row,
+                    element,
                     slot: e.slot,
                 },
             )?;
@@ -161,8 +241,8 @@ impl EncodePlan {
                     Kind::Uint => Conv::Uint,
                     Kind::Sint => Conv::Sint,
                     _ => match first.float_encoding() {
-                        Some(f) if f.mantissa_bits == 23 => Conv::Bits,
-                        Some(f) if f.mantissa_bits == 10 && f.signed => Conv::Half,
+                        Some(F32) => Conv::Bits,
+                        Some(HALF) => Conv::Half,
                         _ => Conv::Small,
                     },
                 };
@@ -219,38 +299,31 @@ impl EncodePlan {
                 gaps
             })
             .collect();
-        Ok(EncodePlan {
-            rounding: options.rounding,
-            padding: options.padding,
-            rows: layout.elements().len(),
+        Ok(Part {
+            rows: ops.len(),
             slots,
             gaps,
             ops,
         })
     }
 
-    /// The output buffers' slots and strides, in the order [`EncodePlan::encode_registers`]
-    /// takes them.
-    pub fn slots(&self) -> &[(u32, u32)] {
-        &self.slots
-    }
-
-    /// Rows per vertex (the layout's element count).
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
-    /// Encodes `rows.len() / self.rows()` vertices into `out` (one buffer per
-    /// [`EncodePlan::slots`] entry, each at least `vertices × stride` bytes) and returns the
-    /// vertex count. Bytes past `vertices × stride` are not touched.
-    pub fn encode_registers(
+    /// Encodes whole records of this class: `rows.len() / self.rows` of them.
+    fn encode(
         &self,
+        rounding: Rounding,
+        padding: u8,
         rows: &[[u32; 4]],
         out: &mut [&mut [u8]],
+        what: &str,
     ) -> Result<usize, EncodeError> {
-        if self.rows == 0 || rows.len() % self.rows != 0 {
+        if self.rows == 0 {
             return Err(EncodeError::Shape(format!(
-                "{} register rows are not a whole number of vertices of {} rows",
+                "the layout has no elements for {what}: nothing to encode"
+            )));
+        }
+        if rows.len() % self.rows != 0 {
+            return Err(EncodeError::Shape(format!(
+                "{} register rows are not a whole number of {what} of {} rows",
                 rows.len(),
                 self.rows
             )));
@@ -267,7 +340,7 @@ impl EncodePlan {
             let need = n as u64 * stride as u64;
             if (b.len() as u64) < need {
                 return Err(EncodeError::Shape(format!(
-                    "slot {slot}: output holds {} bytes, {n} vertices of stride {stride} need {need}",
+                    "slot {slot}: output holds {} bytes, {n} {what} of stride {stride} need {need}",
                     b.len()
                 )));
             }
@@ -281,7 +354,7 @@ impl EncodePlan {
                 for v in 0..count {
                     let base = (first + v) * stride;
                     for &(a, z) in gaps {
-                        out[b][base + a..base + z].fill(self.padding);
+                        out[b][base + a..base + z].fill(padding);
                     }
                 }
             }
@@ -301,7 +374,7 @@ impl EncodePlan {
                     }
                     ElemKind::Packed(p) => {
                         let out = &mut buf[base..];
-                        self.packed(block, op.row, stride, count, p, out);
+                        self.packed(rounding, block, op.row, stride, count, p, out);
                     }
                 }
             }
@@ -332,8 +405,10 @@ impl EncodePlan {
 
     /// One packed element over a block: `out` starts at the first vertex's element.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn packed(
         &self,
+        rounding: Rounding,
         block: &[[u32; 4]],
         row: usize,
         stride: usize,
@@ -341,7 +416,6 @@ impl EncodePlan {
         p: &Packed,
         out: &mut [u8],
     ) {
-        let rounding = self.rounding;
         let bits = p.bits;
         let max = p.bits.map(field_mask);
         let smin = p.bits.map(|b| -(1i64 << (b.max(1) - 1)) as i32);
@@ -435,26 +509,36 @@ impl EncodePlan {
     }
 }
 
-const HALF: FloatEncoding = match FloatEncoding::for_width(16) {
-    Some(f) => f,
-    None => panic!("binary16 has an encoding"),
-};
+const HALF: FloatEncoding = FloatEncoding::BINARY16;
+const F32: FloatEncoding = FloatEncoding::BINARY32;
+/// Mantissa bits a half has fewer than a binary32 (13).
+const HALF_DROP: u32 = (F32.mantissa_bits - HALF.mantissa_bits) as u32;
+/// The exponent-bias difference in the binary32 exponent field (`0x3800_0000`).
+const HALF_REBIAS: u32 = ((F32.bias() - HALF.bias()) as u32) << F32.mantissa_bits;
+/// 2^−14, the smallest normal half, as binary32 bits (`0x3880_0000`).
+const HALF_MIN_NORMAL: u32 = HALF_REBIAS + (1 << F32.mantissa_bits);
+/// 2^16, where truncation stops giving a finite half (`0x4780_0000`).
+const HALF_LIMIT_TRUNCATE: u32 = ((F32.bias() + HALF.bias() + 1) as u32) << F32.mantissa_bits;
+/// 65520, the largest half plus half an ulp, where rounding to nearest overflows
+/// (`0x477f_f000`).
+const HALF_LIMIT_NEAREST: u32 = HALF_LIMIT_TRUNCATE - (1 << (HALF_DROP - 1));
 
 /// binary32 → binary16: values whose result is a finite normal half take the rebias-and-round
 /// shortcut (same bits as [`encode_small_float`], checked for every such half by the tests);
 /// everything else (denormals, overflow, infinities, NaNs) takes the general routine.
 #[inline(always)]
 fn half(bits: u32, rounding: Rounding) -> u32 {
-    let abs = bits & 0x7fff_ffff;
-    let sign = (bits >> 16) & 0x8000;
+    let abs = bits & !F32.sign_mask();
+    let sign = (bits >> (F32.width() - HALF.width())) & HALF.sign_mask();
     match rounding {
         // [2^-14, 65520): rounds to a normal finite half.
-        Rounding::Nearest if (0x3880_0000..0x477f_f000).contains(&abs) => {
-            sign | ((abs - 0x3800_0000 + 0x0fff + ((abs >> 13) & 1)) >> 13)
+        Rounding::Nearest if (HALF_MIN_NORMAL..HALF_LIMIT_NEAREST).contains(&abs) => {
+            let round = (1 << (HALF_DROP - 1)) - 1 + ((abs >> HALF_DROP) & 1);
+            sign | ((abs - HALF_REBIAS + round) >> HALF_DROP)
         }
         // [2^-14, 65536): truncates to a normal finite half.
-        Rounding::D3d if (0x3880_0000..0x4780_0000).contains(&abs) => {
-            sign | ((abs - 0x3800_0000) >> 13)
+        Rounding::D3d if (HALF_MIN_NORMAL..HALF_LIMIT_TRUNCATE).contains(&abs) => {
+            sign | ((abs - HALF_REBIAS) >> HALF_DROP)
         }
         _ => encode_small_float(bits, HALF, rounding),
     }
@@ -463,6 +547,17 @@ fn half(bits: u32, rounding: Rounding) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_shortcut_bounds_are_the_binary16_limits() {
+        // The shortcut's bounds, derived from FloatEncoding::BINARY16, are the binary16 limits
+        // of IEEE 754 (smallest normal 2^-14, largest finite 65504 with an ulp of 32).
+        assert_eq!(HALF_MIN_NORMAL, 2f32.powi(-14).to_bits());
+        assert_eq!(HALF_LIMIT_NEAREST, (65504f32 + 16.0).to_bits());
+        assert_eq!(HALF_LIMIT_TRUNCATE, 65536f32.to_bits());
+        assert_eq!(HALF_REBIAS, 0x3800_0000);
+        assert_eq!(HALF_DROP, 13);
+    }
 
     #[test]
     fn half_shortcut_equals_the_general_routine_for_every_normal_range_input() {

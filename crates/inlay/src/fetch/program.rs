@@ -20,7 +20,7 @@
 //! floats, widened exactly with integer operations; NaN payloads kept without forcing the quiet
 //! bit, exactly as `convert.rs` does). Lanes the format lacks get the format's default.
 
-use crate::format::{FormatInfo, Kind};
+use crate::format::{FloatEncoding, FormatInfo, Kind};
 
 /// Conversion class of an element's present lanes (all present components of an IA vertex
 /// format share one kind).
@@ -73,9 +73,15 @@ pub struct LaneProgram {
     pub defaults: [u32; 4],
 }
 
+const F32: FloatEncoding = FloatEncoding::BINARY32;
+
+/// The exponent bias every [`Conv::SmallFloat`] encoding shares (15: the half and the 11-/10-bit
+/// floats all have a 5-bit exponent, see [`FloatEncoding`]).
+const SMALL_BIAS: i32 = FloatEncoding::BINARY16.bias();
+
 /// Exponent bias difference between f32 and the 5-bit-exponent floats, placed in the f32
 /// exponent field: `(127 − 15) << 23`.
-pub const REBIAS: u32 = 112 << 23;
+pub const REBIAS: u32 = ((F32.bias() - SMALL_BIAS) as u32) << F32.mantissa_bits;
 
 impl LaneProgram {
     /// Compiles the program for a format row, or `None` when its components do not fit the
@@ -116,24 +122,28 @@ impl LaneProgram {
             p.defaults[lane] = 0;
             let c = match kind {
                 Kind::Uint | Kind::Sint => Conv::Bits,
-                Kind::Float if b == 32 => Conv::Bits,
                 Kind::Float => {
-                    // The float widths the reference widens (convert::convert_component):
-                    // 16-bit half with a sign, 11- and 10-bit unsigned floats; all have a
-                    // 5-bit exponent.
-                    let (mbits, sign) = match b {
-                        16 => (10, 0x8000),
-                        11 => (6, 0),
-                        10 => (5, 0),
-                        _ => return None,
-                    };
-                    p.mag_mask[lane] = (1 << (mbits + 5)) - 1;
-                    p.sign_mask[lane] = sign;
-                    p.mant_shift[lane] = 23 - mbits;
-                    p.exp_max[lane] = 31 << mbits;
-                    p.sub_limit[lane] = 1 << mbits;
-                    p.sub_scale[lane] = f32::from_bits((127 - 14 - mbits) << 23);
-                    Conv::SmallFloat
+                    // The encoding comes from the table's component (format::FloatEncoding).
+                    let enc = comp.float_encoding()?;
+                    if enc == FloatEncoding::BINARY32 {
+                        Conv::Bits
+                    } else {
+                        // The kernels rebias by the one constant REBIAS and move a sign from
+                        // bit 15 to bit 31; other encodings take the reference path.
+                        if enc.bias() != SMALL_BIAS || (enc.signed && enc.sign_mask() != 1 << 15) {
+                            return None;
+                        }
+                        let mbits = enc.mantissa_bits as u32;
+                        p.mag_mask[lane] = enc.magnitude_mask();
+                        p.sign_mask[lane] = enc.sign_mask();
+                        p.mant_shift[lane] = F32.mantissa_bits as u32 - mbits;
+                        p.exp_max[lane] = enc.infinity();
+                        p.sub_limit[lane] = 1 << mbits;
+                        // 2^(1 − bias − mbits), the weight of a subnormal's mantissa unit.
+                        let e = F32.bias() + 1 - enc.bias() - mbits as i32;
+                        p.sub_scale[lane] = f32::from_bits((e as u32) << F32.mantissa_bits);
+                        Conv::SmallFloat
+                    }
                 }
                 Kind::Unorm if b <= 24 => {
                     p.div[lane] = ((1u64 << b) - 1) as f32;

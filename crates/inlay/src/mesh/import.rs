@@ -12,9 +12,14 @@
 //!    case-insensitively).
 //!
 //! An element none of these supplies is written as zero with a warning naming it. Mesh vertex
-//! `k` is written as element number `k`; the index buffer holds the mesh's indices (triangle,
-//! line or point list), in the extras' index format when the indices fit it, else R16_UINT
-//! when they fit, else R32_UINT. Per-instance elements take their values from the node's
+//! `k` is written as element number `vertex_base + k`, where `vertex_base` is the element the
+//! export's mesh started at (`extras.inlay.vertex_base`, when the extras describe this layout
+//! and the export did not compact the vertices; 0 otherwise, or with
+//! [`ImportOptions::rebase`]): a capture whose draw starts past element 0 comes back at the
+//! same element numbers, the records before it written as padding with a warning, since the
+//! draw never fetched them. The index buffer holds element numbers (the mesh's indices plus
+//! `vertex_base`, for a draw with base vertex 0) as a triangle, line or point list, in the
+//! extras' index format when the indices fit it, else R16_UINT when they fit, else R32_UINT. Per-instance elements take their values from the node's
 //! `EXT_mesh_gpu_instancing` attributes, else from vertex 0 of a constant vertex attribute
 //! (an export with `--instances first`).
 
@@ -35,6 +40,10 @@ pub struct ImportOptions {
     /// Strides per slot (`(slot, stride)`); slots not listed use the extras' stride when the
     /// extras describe this layout, else the layout's smallest stride.
     pub strides: Vec<(u32, u32)>,
+    /// Write mesh vertex 0 as element 0 even when the export started at a later element
+    /// (`extras.inlay.vertex_base`): a compact buffer for an edited mesh instead of the
+    /// capture's element numbering.
+    pub rebase: bool,
 }
 
 /// One written vertex buffer.
@@ -147,8 +156,35 @@ pub fn import(
             .iter()
             .find(|a| a.0.eq_ignore_ascii_case(name))
     };
-    let vertex_count = u32::try_from(mesh.vertex_count)
+    let mesh_vertices = u32::try_from(mesh.vertex_count)
         .map_err(|_| ImportError(format!("{} vertices are too many", mesh.vertex_count)))?;
+    // The element number of mesh vertex 0 in the capture (module notes).
+    let vertex_base = match extras {
+        Some(x) if !options.rebase && x["compacted"].as_bool() != Some(true) => {
+            x["vertex_base"].as_u64().unwrap_or(0)
+        }
+        _ => 0,
+    };
+    let vertex_base = u32::try_from(vertex_base)
+        .ok()
+        .filter(|b| b.checked_add(mesh_vertices).is_some())
+        .ok_or_else(|| {
+            ImportError(format!(
+                "extras.inlay.vertex_base {vertex_base} + {mesh_vertices} vertices pass the last element number (2^32 - 1)"
+            ))
+        })?;
+    let vertex_count = vertex_base + mesh_vertices;
+    if vertex_base > 0
+        && layout
+            .slots()
+            .iter()
+            .any(|s| s.class == InputClass::PerVertex)
+    {
+        warnings.push(format!(
+            "the mesh starts at element {vertex_base} (the capture's first fetched vertex): elements 0..{} of the per-vertex slots were not part of the draw and are written as padding (--rebase writes the mesh from element 0)",
+            vertex_base - 1
+        ));
+    }
     let instance_count = mesh
         .instance_attributes
         .first()
@@ -230,7 +266,7 @@ pub fn import(
                     1
                 }
             } else {
-                vertex_count
+                mesh_vertices
             };
             for k in 0..records {
                 let Some(mut v) = values.get(k as usize).copied() else {
@@ -261,8 +297,10 @@ pub fn import(
                     } else {
                         continue;
                     }
-                } else {
+                } else if per_instance {
                     k
+                } else {
+                    vertex_base + k
                 };
                 writer
                     .write_element(i, record, &lanes)
@@ -302,7 +340,17 @@ pub fn import(
             data: b.data.clone(),
         })
         .collect();
-    let max = mesh.indices.iter().copied().max().unwrap_or(0);
+    // Element numbers: vertex_base + k fits (checked above) for every k < mesh_vertices.
+    let mut indices = Vec::with_capacity(mesh.indices.len());
+    for (at, &i) in mesh.indices.iter().enumerate() {
+        if i >= mesh_vertices {
+            return Err(ImportError(format!(
+                "index {at} is {i}, past the mesh's {mesh_vertices} vertices"
+            )));
+        }
+        indices.push(vertex_base + i);
+    }
+    let max = indices.iter().copied().max().unwrap_or(0);
     let wanted = extras
         .and_then(|x| x["index_format"].as_str())
         .and_then(crate::capture::parse_index_format);
@@ -312,7 +360,7 @@ pub fn import(
         _ if max < 0xffff => IndexFormat::R16Uint,
         _ => IndexFormat::R32Uint,
     };
-    let index = (format, crate::capture::index_bytes(format, &mesh.indices));
+    let index = (format, crate::capture::index_bytes(format, &indices));
     let topology = match mesh.mode {
         0 => Topology::PointList,
         1 => Topology::LineList,

@@ -270,7 +270,7 @@ value_type!(
     str: |s, E| SystemValue::from_name(s).ok_or_else(|| E::custom(format!("unknown system value \"{}\" (expected NONE, POSITION, VERTEX_ID, INSTANCE_ID, …)", super::excerpt(s)))),
     int: |n| u32_from_i64(n, "sv").map(SystemValue).and_then(|v| match v.schema_name() {
         Some(_) => Ok(v),
-        None => Err(E::custom(format!("sv {n} is no D3D_NAME value (0 to 19 or 64 to 70; names such as \"NONE\" or \"VERTEX_ID\" also work)"))),
+        None => Err(E::custom(format!("sv {n} is no D3D_NAME value ({}; names such as \"NONE\" or \"VERTEX_ID\" also work)", crate::dxbc::signature::system_value_ranges()))),
     })
 );
 
