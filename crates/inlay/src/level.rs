@@ -8,6 +8,10 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A device feature level.
+///
+/// With the `serde` feature it reads and writes the conformance schema's spellings only
+/// (`"9_1"` … `"11_1"`, [`FeatureLevel::as_str`]); [`FromStr`] also takes `11.0` and
+/// `D3D_FEATURE_LEVEL_11_0`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum FeatureLevel {
     /// `D3D_FEATURE_LEVEL_9_1`

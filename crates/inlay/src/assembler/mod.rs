@@ -39,6 +39,7 @@
 pub mod binding;
 pub mod draw;
 pub mod primitive;
+pub mod spec;
 pub mod topology;
 pub mod validate;
 pub mod vertex;
@@ -46,6 +47,7 @@ pub mod walk;
 
 pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
+pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
 pub use topology::{ParseTopologyError, Topology};
 pub use vertex::{AssembledVertex, MAX_REGISTERS, ReferencePlan, VertexIds};
 pub use walk::{WalkBatch, WalkStep, Walker};
