@@ -34,7 +34,7 @@ use std::ptr::{null, null_mut};
 
 use arbitrary::Arbitrary;
 use capi::*;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler};
 use inlay::dxbc::{self, ComponentType, MinPrecision, Signature, SignatureElement, SystemValue};
 use inlay::target::{Api, FeatureLevel, Target};

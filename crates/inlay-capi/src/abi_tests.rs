@@ -690,8 +690,8 @@ fn primitives_all(
 /// iterator runs `ReferencePlan::assemble`, independent of the fast fetch the stream uses).
 #[test]
 fn one_stream_serves_every_draw_without_allocating() {
-    use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
     use inlay_core::assembler::{DrawCall, InputAssembler};
+    use inlay_core::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
     let formats = [2u32, 28, 37, 24, 10, 42, 52, 87]; // RGBA32F, RGBA8UN, RG16SN, RGB10A2, RGBA16F, R32U, RG8SI, BGRA8UN
     let names: Vec<std::ffi::CString> = (0..32)
         .map(|_| std::ffi::CString::new("TEXCOORD").unwrap())

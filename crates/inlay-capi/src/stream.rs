@@ -4,12 +4,12 @@
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::sync::Arc;
 
-use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::assembler::{
-    DrawCall, DrawParams, InputAssembler, MAX_SLOTS, Primitives, Topology, VertexIds, VertexStream,
-    Walker,
+    DrawCall, DrawParams, InputAssembler, MAX_SLOTS, Primitives, Topology, VertexIds, Walker,
 };
+use inlay_core::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::format::Format;
+use inlay_core::stream::VertexStream;
 
 use super::create::{c_string, inlay_layout, read_bytes, register_mask};
 use super::{INLAY_E_FAIL, INLAY_E_INVALIDARG, INLAY_S_FALSE, INLAY_S_OK, guard};

@@ -9,8 +9,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::format::{Format, Support};
+pub use crate::level::{FeatureLevel, ParseTargetError};
 
 /// The Direct3D runtime whose `CreateInputLayout` is modelled.
+///
+/// With the `serde` feature it reads and writes the conformance schema's spellings only
+/// (`"d3d10"`, `"d3d10.1"`, `"d3d11"`, [`Api::as_str`]); [`FromStr`] also takes the CLI's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Api {
     /// `d3d10.dll` (`ID3D10Device::CreateInputLayout`).
@@ -19,99 +23,6 @@ pub enum Api {
     D3D10_1,
     /// `d3d11.dll` (`ID3D11Device::CreateInputLayout`).
     D3D11,
-}
-
-/// A device feature level.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
-pub enum FeatureLevel {
-    /// `D3D_FEATURE_LEVEL_9_1`
-    L9_1,
-    /// `D3D_FEATURE_LEVEL_9_2`
-    L9_2,
-    /// `D3D_FEATURE_LEVEL_9_3`
-    L9_3,
-    /// `D3D_FEATURE_LEVEL_10_0`
-    L10_0,
-    /// `D3D_FEATURE_LEVEL_10_1`
-    L10_1,
-    /// `D3D_FEATURE_LEVEL_11_0`
-    L11_0,
-    /// `D3D_FEATURE_LEVEL_11_1`
-    L11_1,
-}
-
-impl FeatureLevel {
-    /// All levels, lowest first.
-    pub const ALL: [FeatureLevel; 7] = [
-        FeatureLevel::L9_1,
-        FeatureLevel::L9_2,
-        FeatureLevel::L9_3,
-        FeatureLevel::L10_0,
-        FeatureLevel::L10_1,
-        FeatureLevel::L11_0,
-        FeatureLevel::L11_1,
-    ];
-
-    /// Position in [`FeatureLevel::ALL`] (the column of the format table's support rows).
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// Whether this is a 10Level9 level (9_1, 9_2, 9_3).
-    pub const fn is_level9(self) -> bool {
-        matches!(
-            self,
-            FeatureLevel::L9_1 | FeatureLevel::L9_2 | FeatureLevel::L9_3
-        )
-    }
-
-    /// The spelling used by the conformance schema and the CLI (`"11_0"`).
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            FeatureLevel::L9_1 => "9_1",
-            FeatureLevel::L9_2 => "9_2",
-            FeatureLevel::L9_3 => "9_3",
-            FeatureLevel::L10_0 => "10_0",
-            FeatureLevel::L10_1 => "10_1",
-            FeatureLevel::L11_0 => "11_0",
-            FeatureLevel::L11_1 => "11_1",
-        }
-    }
-}
-
-impl fmt::Display for FeatureLevel {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Error from parsing an API or feature-level name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown {what} `{text}` (expected one of: {expected})")]
-pub struct ParseTargetError {
-    /// "API" or "feature level".
-    pub what: &'static str,
-    /// The text that did not parse.
-    pub text: String,
-    /// The accepted spellings.
-    pub expected: &'static str,
-}
-
-impl FromStr for FeatureLevel {
-    type Err = ParseTargetError;
-    /// Accepts `11_0`, `11.0`, `11_0`, `D3D_FEATURE_LEVEL_11_0` (any case).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let u = s.trim().to_ascii_uppercase().replace('.', "_");
-        let bare = u.strip_prefix("D3D_FEATURE_LEVEL_").unwrap_or(&u);
-        FeatureLevel::ALL
-            .into_iter()
-            .find(|l| l.as_str() == bare)
-            .ok_or_else(|| ParseTargetError {
-                what: "feature level",
-                text: s.to_string(),
-                expected: "9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1",
-            })
-    }
 }
 
 impl Api {
@@ -188,6 +99,58 @@ impl FromStr for Api {
                 text: s.to_string(),
                 expected: "d3d10, d3d10.1, d3d11",
             }),
+        }
+    }
+}
+
+/// The serde spellings of [`Api`] and [`FeatureLevel`]: exactly [`Api::as_str`] and
+/// [`FeatureLevel::as_str`], as the conformance schema writes them (`shared/conformance/SCHEMA.md`,
+/// CASE), not the other spellings [`FromStr`] takes for the command line.
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Api, FeatureLevel};
+
+    impl<'de> Deserialize<'de> for Api {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            [Api::D3D10, Api::D3D10_1, Api::D3D11]
+                .into_iter()
+                .find(|a| a.as_str() == s)
+                .ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "unknown api `{s}` (expected d3d10, d3d10.1 or d3d11)"
+                    ))
+                })
+        }
+    }
+
+    impl Serialize for Api {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+
+    impl<'de> Deserialize<'de> for FeatureLevel {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            FeatureLevel::ALL
+                .into_iter()
+                .find(|l| l.as_str() == s)
+                .ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "unknown feature_level `{s}` (expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 \
+                         or 11_1)"
+                    ))
+                })
+        }
+    }
+
+    impl Serialize for FeatureLevel {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
         }
     }
 }
@@ -362,5 +325,39 @@ mod tests {
         );
         assert_eq!("D3D10.1".parse::<Api>(), Ok(Api::D3D10_1));
         assert!("12_0".parse::<FeatureLevel>().is_err());
+    }
+
+    /// The serde spellings are the schema's, exactly, and round-trip.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_spellings() {
+        for (api, text) in [
+            (Api::D3D10, "\"d3d10\""),
+            (Api::D3D10_1, "\"d3d10.1\""),
+            (Api::D3D11, "\"d3d11\""),
+        ] {
+            assert_eq!(serde_json::to_string(&api).unwrap(), text);
+            assert_eq!(serde_json::from_str::<Api>(text).unwrap(), api);
+        }
+        for (level, text) in FeatureLevel::ALL
+            .into_iter()
+            .zip(["9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1"])
+        {
+            let quoted = format!("\"{text}\"");
+            assert_eq!(serde_json::to_string(&level).unwrap(), quoted);
+            assert_eq!(
+                serde_json::from_str::<FeatureLevel>(&quoted).unwrap(),
+                level
+            );
+        }
+        let e = serde_json::from_str::<Api>("\"D3D11\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1 or d3d11)"),
+            "{e}"
+        );
+        assert!(serde_json::from_str::<FeatureLevel>("\"11.0\"").is_err());
+        assert!(serde_json::from_str::<Api>("null").is_err());
     }
 }

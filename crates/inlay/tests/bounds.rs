@@ -15,8 +15,8 @@ mod support;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, IaError, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::diag::{HResult, MessageId};
 use inlay::dxbc::{
     self, ComponentType, Container, DxbcError, MinPrecision, Signature, SignatureElement,
@@ -566,7 +566,8 @@ fn huge_json_and_toml_layouts_are_refused_before_materialising() {
 /// time) of a freshly prepared draw.
 #[test]
 fn a_reused_stream_restarts_and_fetches_without_allocating() {
-    use inlay::assembler::{AssembledVertex, VertexIds, VertexStream};
+    use inlay::assembler::{AssembledVertex, VertexIds};
+    use inlay::stream::VertexStream;
     // 32 elements (the most CreateInputLayout takes), three slots, mixed formats and classes.
     let formats = [
         Format::R32G32B32A32_FLOAT,

@@ -7,7 +7,8 @@
 //!
 //! * [`PreparedDraw::vertices`] — the vertex shader's inputs per vertex position
 //!   ([`AssembledVertex`]: `SV_VertexID`, `SV_InstanceID`, input registers), also in batches
-//!   through the fast fetch ([`VertexStream::fill`], and [`VertexStream::fill_registers`]
+//!   through the fast fetch ([`VertexStream::fill`](crate::stream::VertexStream::fill), and
+//!   [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers)
 //!   over caller-provided arrays);
 //! * [`PreparedDraw::primitives`] — the assembled primitives with `SV_PrimitiveID`;
 //! * [`PreparedDraw::walk`] — the bare walk (per position: IDs and the element number to
@@ -15,7 +16,7 @@
 //!
 //! ```
 //! use inlay::assembler::{DrawCall, InputAssembler, Topology};
-//! use inlay::assembler::binding::VertexBufferBinding;
+//! use inlay::buffer::VertexBufferBinding;
 //! use inlay::{layout_without_shader, Format, InputElementDesc, Target};
 //!
 //! // POSITION feeds v0 (a layout without a shader gives element i register i).
@@ -34,9 +35,11 @@
 // Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
 #![forbid(unsafe_code)]
 
+#[deprecated(note = "the bindings moved to `inlay::buffer` (same names)")]
 pub mod binding;
 pub mod draw;
 pub mod primitive;
+pub mod spec;
 pub mod topology;
 pub mod validate;
 pub mod vertex;
@@ -44,13 +47,12 @@ pub mod walk;
 
 pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
+pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
 pub use topology::{ParseTopologyError, Topology};
-pub use vertex::{
-    AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexIds, VertexStream,
-};
+pub use vertex::{AssembledVertex, MAX_REGISTERS, ReferencePlan, VertexIds};
 pub use walk::{WalkBatch, WalkStep, Walker};
 
-use binding::{IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};
+use crate::buffer::{ElementFetch, IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};
 
 use crate::format::Format;
 use crate::layout::InputLayout;
@@ -480,28 +482,9 @@ impl<'a> InputAssembler<'a> {
         })
     }
 
-    /// As `self.draw(call)?.vertices()`, but into `stream`, reusing its storage: the same
-    /// validation, and `stream` then hands out the draw's vertices from the first. Nothing is
-    /// allocated when `stream` has held a draw of at least as many layout elements before or
-    /// was [`VertexStream::reserve`]d for them — the per-draw path of a caller that keeps one
-    /// stream for many draws (the C ABI's `inlay_stream_begin`). On an error `stream` is left
-    /// empty ([`VertexStream::clear`]).
-    pub fn draw_into(
-        &self,
-        call: &DrawCall<'_>,
-        stream: &mut VertexStream<'a>,
-    ) -> Result<(), IaError> {
-        stream.clear();
-        let params = self.check_draw(call)?;
-        let walker = Walker::new(params, self.draw_index_buffer(&params));
-        stream.restart(walker, |plan| {
-            self.reference_plan_into(params.start_instance, plan)
-        })
-    }
-
     /// The draw-call checks of [`InputAssembler::draw`]: a topology is set and the call
     /// resolves.
-    fn check_draw(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
+    pub(crate) fn check_draw(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
         if self.topology == Topology::Undefined {
             return Err(IaError::TopologyUndefined { call: call.name() });
         }
@@ -509,7 +492,7 @@ impl<'a> InputAssembler<'a> {
     }
 
     /// The index buffer a draw of `params` reads.
-    fn draw_index_buffer(&self, params: &DrawParams) -> Option<IndexBufferBinding<'a>> {
+    pub(crate) fn draw_index_buffer(&self, params: &DrawParams) -> Option<IndexBufferBinding<'a>> {
         if params.indexed {
             self.index_buffer
         } else {
@@ -554,10 +537,8 @@ impl<'a> PreparedDraw<'a> {
         Walker::new(self.params, self.index_buffer)
     }
 
-    /// The vertex stream.
-    pub fn vertices(&self) -> VertexStream<'a> {
-        VertexStream::new(self.walk(), self.plan.clone())
-    }
+    // `vertices()`, the vertex stream, is defined in `crate::stream`, the module above both
+    // the reference and the fast fetch that joins them.
 
     /// The primitives.
     pub fn primitives(&self) -> Primitives<'a> {
