@@ -41,9 +41,12 @@ Examples:
       --output mesh.html                                  (one self-contained file)
 
 INPUT is what `inlay export` takes: 3DMigoto dumps, an importer .fmt, or a layout file with \
---vb/--ib/--draw as `decode` takes them. The table shows each vertex of the mesh (one row per \
-distinct vertex the draw reads) with its values exactly as `decode` prints them (floats, \
-integers, or the register bits with hex). The page needs WebGL2 and nothing from the network.")]
+--vb/--ib/--draw as `decode` takes them. The table has `decode`'s rows: one per vertex-stream \
+position (position, SV_VertexID, element number, SV_InstanceID) with the values exactly as \
+`decode` prints them (floats, integers, or the register bits with hex), for one instance or \
+every instance in turn. Selecting a row marks its vertex in 3D and shows its records' bytes \
+in each slot; clicking a record selects the row that reads it. The page needs WebGL2 and \
+nothing from the network.")]
 pub struct ViewArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
@@ -80,11 +83,16 @@ pub enum Arrays {
 
 impl Arrays {
     fn put(&mut self, values: impl Iterator<Item = u32>) -> Value {
+        self.put_items(values, 1)
+    }
+
+    /// `values` as items of `words` u32 each (a vertex's lanes), shuffled by item.
+    fn put_items(&mut self, values: impl Iterator<Item = u32>, words: usize) -> Value {
         let mut bytes = Vec::new();
         for v in values {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        self.put_bytes(bytes, 4)
+        self.put_bytes(bytes, 4 * words.max(1))
     }
 
     fn put_bytes(&mut self, bytes: Vec<u8>, width: usize) -> Value {
@@ -107,6 +115,10 @@ impl Arrays {
     }
 }
 
+/// The deflate level: miniz's level 1 is a greedy matcher that loses the long runs of
+/// shuffled planes; 3 keeps them at little cost.
+const LEVEL: u32 = 3;
+
 /// `bytes` regrouped into `width` planes (see [`Arrays`]) and deflated.
 fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     use std::io::Write as _;
@@ -118,7 +130,7 @@ fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     }
     // A length that is not a whole number of items keeps its tail as it is.
     planes.extend_from_slice(&bytes[items * width..]);
-    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(LEVEL));
     // Writing to a Vec cannot fail.
     let _ = z.write_all(&planes);
     z.finish().unwrap_or_default()
@@ -215,7 +227,10 @@ pub fn page_data(
                 "kind": kind_name(a.kind()),
                 "lanes": lanes,
                 "per_instance": per_instance,
-                "data": arrays.put(a.values.iter().flat_map(|v| lanes.iter().map(move |&l| v[l]))),
+                "data": arrays.put_items(
+                    a.values.iter().flat_map(|v| lanes.iter().map(move |&l| v[l])),
+                    lanes.len(),
+                ),
             })
         })
         .collect();
@@ -262,7 +277,12 @@ pub fn page_data(
         "vertex_base": mesh.vertex_base,
         "vertex_elements": mesh.vertex_elements.as_ref().map(|v| arrays.put(v.iter().copied())),
         "indices": arrays.put(mesh.indices.iter().copied()),
-        "stream": arrays.put(mesh.stream.iter().copied()),
+        // A list draw without cuts reads its stream as its primitives' indices: sent once.
+        "stream": if mesh.stream == mesh.indices {
+            Value::String("indices".into())
+        } else {
+            arrays.put(mesh.stream.iter().copied())
+        },
         "positions": mesh.stream.len(),
         "vertex_id_base": mesh.vertex_id_base,
         "start_instance": mesh.start_instance,
@@ -334,7 +354,10 @@ fn slot_data(loaded: &Loaded, s: &SlotInfo, instances: u32, arrays: &mut Arrays)
         Some(b) => {
             let lo = start.min(b.len() as u64) as usize;
             let hi = start.saturating_add(span).min(b.len() as u64) as usize;
-            (arrays.put_bytes(b[lo..hi].to_vec(), 1), String::new())
+            // Planes of the records' byte columns: a column of one element's byte deflates
+            // far better than the records side by side.
+            let planes = (s.stride as usize).clamp(1, 2048);
+            (arrays.put_bytes(b[lo..hi].to_vec(), planes), String::new())
         }
     };
     json!({

@@ -112,7 +112,11 @@ fn page_rows(page: &Page, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
     let base = data["vertex_base"].as_u64().unwrap() as u32;
     let id_base = data["vertex_id_base"].as_u64().unwrap() as u32;
     let instances = data["instance_count"].as_u64().unwrap() as usize;
-    let stream = page.u32s(&data["stream"]);
+    let stream = if data["stream"] == "indices" {
+        page.u32s(&data["indices"])
+    } else {
+        page.u32s(&data["stream"])
+    };
     assert_eq!(stream.len() as u64, data["positions"].as_u64().unwrap());
     let elements =
         (!data["vertex_elements"].is_null()).then(|| page.u32s(&data["vertex_elements"]));

@@ -33,10 +33,15 @@
     if (w === 1) return planes;
     const n = Math.floor(ref.length / w);
     const out = new Uint8Array(ref.length);
-    if (w === 4) {
-      const o32 = new Uint32Array(out.buffer, 0, n);
-      const p0 = planes.subarray(0, n), p1 = planes.subarray(n, 2 * n), p2 = planes.subarray(2 * n, 3 * n), p3 = planes.subarray(3 * n, 4 * n);
-      for (let i = 0; i < n; i++) o32[i] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+    if (w % 4 === 0) {
+      // Items of L words: word l of every item from planes 4l..4l+3.
+      const L = w / 4;
+      const o32 = new Uint32Array(out.buffer, 0, n * L);
+      for (let l = 0; l < L; l++) {
+        const p0 = planes.subarray(4 * l * n, (4 * l + 1) * n), p1 = planes.subarray((4 * l + 1) * n, (4 * l + 2) * n);
+        const p2 = planes.subarray((4 * l + 2) * n, (4 * l + 3) * n), p3 = planes.subarray((4 * l + 3) * n, (4 * l + 4) * n);
+        for (let i = 0, j = l; i < n; i++, j += L) o32[j] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+      }
     } else {
       for (let k = 0; k < w; k++) for (let i = 0, j = k; i < n; i++, j += w) out[j] = planes[k * n + i];
     }
@@ -74,10 +79,8 @@
     return j >= 0 ? a.f32[row * a.L + j] : l === 3 ? 1 : 0;
   }
   const normalIndex = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
-  // Every array starts unpacking now (the browser inflates off the main thread); the first
-  // paint waits only for what it draws.
-  const tableArrays = Promise.all(attrs.map((_, i) => ensure(i)));
-  const streamArray = u32s(D.stream);
+  // The first paint unpacks only what it draws; the table's other columns follow it.
+  const streamArray = D.stream === "indices" ? null : u32s(D.stream);
   const [indices, elements] = await Promise.all([
     u32s(D.indices),
     D.vertex_elements ? u32s(D.vertex_elements) : Promise.resolve(null),
@@ -732,8 +735,8 @@
   // The table's other columns are unpacked once the first frame is on screen.
   requestAnimationFrame(async () => {
     if (api.firstPaintMs === null) api.firstPaintMs = performance.now();
-    await tableArrays;
-    stream = await streamArray;
+    await Promise.all(attrs.map((_, i) => ensure(i)));
+    stream = streamArray ? await streamArray : indices;
     mark("table");
     tableReady = true;
     renderRows(false);
