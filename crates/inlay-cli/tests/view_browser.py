@@ -385,7 +385,8 @@ def main():
                 shot = page
             drv.set_window_size(1400, 900)
             load(drv, shot)
-            drv.execute_script("window.inlayView.select(100)")
+            # A selected row: its vertex marked in 3D, its records in the byte view below.
+            drv.execute_script("window.inlayView.selectRow(6)")
             time.sleep(0.5)
             drv.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")

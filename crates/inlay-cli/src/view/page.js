@@ -320,7 +320,7 @@
       const head = document.createElement("div");
       head.className = "slothead";
       const at = s.offset + n * s.stride;
-      head.textContent = "slot " + s.slot + " (" + (s.file || "unbound") + "): " +
+      head.textContent = "slot " + s.slot + " (" + (s.file ? s.file.split(/[\\/]/).pop() : "unbound") + "): " +
         (s.per_instance ? "instance " + q.instance + " reads" : "vertex") + " element " + n +
         ", bytes " + at + ".." + (at + s.width) + " (stride " + s.stride + ", offset " + s.offset + ")" +
         (s.note ? " — " + s.note : "");
