@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use inlay::conform::{self, Outcome, schema::Shader};
+use inlay_conform::{self as conform, Outcome, schema::Shader};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexStream};
+use inlay::assembler::{
+    AssembledVertex, DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, Topology, VertexStream,
+};
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
@@ -132,14 +134,6 @@ fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
     })
 }
 
-fn parse_i32(what: &str, s: &str) -> Result<i32, CliError> {
-    s.trim().parse::<i32>().map_err(|_| {
-        CliError::usage(format!(
-            "{what}: `{s}` is not a number from -2147483648 to 2147483647"
-        ))
-    })
-}
-
 /// Splits `FILE[,key=value...]`. A value that names an existing file is taken whole, so file
 /// names containing commas can be given (issue 17: `--vb 0=my,mesh.vb --stride 0=48`);
 /// otherwise the file name ends at the first comma.
@@ -254,194 +248,38 @@ pub(crate) fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
     })
 }
 
-/// Counts the defaults are computed from.
-pub(crate) struct Defaults {
-    pub(crate) vertex_count: Option<u32>,
-    pub(crate) index_count: Option<u32>,
-    /// DrawAuto's default `BufferFilledSize`: the whole of slot 0's buffer.
-    pub(crate) filled_size: Option<u32>,
-}
-
-/// A parsed `--draw`: a direct call, or an indirect one whose argument structure is read from a
-/// file by the caller.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum DrawSpec {
-    /// Every parameter given on the command line (DrawAuto included).
-    Direct(DrawCall<'static>),
-    /// `draw_instanced_indirect` / `draw_indexed_instanced_indirect`: the argument buffer's file
-    /// and `AlignedByteOffsetForArgs`.
-    Indirect {
-        indexed: bool,
-        args: PathBuf,
-        offset: u32,
-    },
-}
-
+/// `--draw KIND,key=value…`, or the default draw (`draw`, or `draw_indexed` with `--ib`) over
+/// what the buffers hold: the library's [`DrawSpec::parse`], with the messages saying how to
+/// give a missing value on this command line. `args=FILE` names the indirect arguments' file;
+/// a FILE with commas is taken whole when it exists.
 pub(crate) fn parse_draw(
     s: Option<&str>,
     has_ib: bool,
-    d: &Defaults,
-) -> Result<DrawSpec, CliError> {
+    d: &DrawDefaults,
+) -> Result<DrawSpec<String>, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
-    let mut parts = text.split(',');
-    let kind = parts.next().unwrap_or("").trim().to_ascii_lowercase();
-    let mut keys: Vec<(String, String)> = Vec::new();
-    let parts: Vec<&str> = parts.collect();
-    let mut parts = parts.into_iter();
-    while let Some(p) = parts.next() {
-        // `args=FILE`: a FILE with commas is taken whole when it exists (the longest
-        // existing name wins).
-        if let Some(file) = p.strip_prefix("args=") {
-            let rest: Vec<&str> = parts.clone().collect();
-            let mut candidate = String::from(file);
-            let mut longest = None;
-            for n in 0..=rest.len().min(64) {
-                if n > 0 {
-                    candidate.push(',');
-                    candidate.push_str(rest[n - 1]);
-                }
-                if Path::new(&candidate).is_file() {
-                    longest = Some((n, candidate.clone()));
-                }
+    DrawSpec::parse(text, d, |name| Path::new(name).is_file()).map_err(|e| {
+        CliError::usage(match &e {
+            DrawSpecError::NotKeyValue(_) | DrawSpecError::UnknownKind(_) => {
+                format!("--draw: {e}")
             }
-            if let Some((n, name)) = longest {
-                for _ in 0..n {
-                    parts.next();
-                }
-                keys.push(("args".to_string(), name));
-                continue;
-            }
-        }
-        let (k, v) = p
-            .split_once('=')
-            .ok_or_else(|| CliError::usage(format!("--draw: `{p}` is not key=value")))?;
-        let k = match k.trim() {
-            "count" => match kind.as_str() {
-                "draw" => "vertex_count",
-                "draw_indexed" => "index_count",
-                "draw_instanced" => "vertex_count_per_instance",
-                _ => "index_count_per_instance",
-            },
-            "start" => {
-                if kind.contains("indexed") {
-                    "start_index"
-                } else {
-                    "start_vertex"
-                }
-            }
-            "base" => "base_vertex",
-            "instances" => "instance_count",
-            k => k,
-        };
-        keys.push((k.to_string(), v.to_string()));
-    }
-    let allowed: &[&str] = match kind.as_str() {
-        "draw" => &["vertex_count", "start_vertex"],
-        "draw_indexed" => &["index_count", "start_index", "base_vertex"],
-        "draw_instanced" => &[
-            "vertex_count_per_instance",
-            "instance_count",
-            "start_vertex",
-            "start_instance",
-        ],
-        "draw_indexed_instanced" => &[
-            "index_count_per_instance",
-            "instance_count",
-            "start_index",
-            "base_vertex",
-            "start_instance",
-        ],
-        "draw_instanced_indirect" | "draw_indexed_instanced_indirect" => &["args", "offset"],
-        "draw_auto" => &["filled_size"],
-        _ => {
-            return Err(CliError::usage(format!(
-                "--draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced, \
-                 draw_indexed_instanced, draw_instanced_indirect, \
-                 draw_indexed_instanced_indirect or draw_auto)"
-            )));
-        }
-    };
-    for (k, _) in &keys {
-        if !allowed.contains(&k.as_str()) {
-            return Err(CliError::usage(format!(
-                "--draw {kind}: unknown key `{k}` (expected {})",
-                allowed.join(", ")
-            )));
-        }
-    }
-    let get = |k: &str| {
-        keys.iter()
-            .rev()
-            .find(|(n, _)| n == k)
-            .map(|(_, v)| v.as_str())
-    };
-    let u = |k: &str| {
-        get(k)
-            .map(|v| parse_u32(&format!("--draw {k}"), v))
-            .transpose()
-    };
-    let vertex_count = |k: &str| -> Result<u32, CliError> {
-        u(k)?.or(d.vertex_count).ok_or_else(|| {
-            CliError::usage(format!(
+            DrawSpecError::MissingCount {
+                key: "filled_size", ..
+            } => "draw_auto needs slot 0 bound (--vb 0=FILE) or --draw draw_auto,filled_size=N"
+                .to_string(),
+            DrawSpecError::MissingCount { kind, key } if key.starts_with("vertex") => format!(
                 "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
-                 give --draw {kind},{k}=N"
-            ))
-        })
-    };
-    let index_count = |k: &str| -> Result<u32, CliError> {
-        u(k)?.or(d.index_count).ok_or_else(|| {
-            CliError::usage(format!(
-                "an indexed draw needs --ib FILE,format=… or --draw {kind},{k}=N"
-            ))
-        })
-    };
-    let base = get("base_vertex")
-        .map(|v| parse_i32("--draw base_vertex", v))
-        .transpose()?
-        .unwrap_or(0);
-    if kind.ends_with("_indirect") {
-        let args = get("args").filter(|a| !a.is_empty()).ok_or_else(|| {
-            CliError::usage(format!(
+                 give --draw {kind},{key}=N"
+            ),
+            DrawSpecError::MissingCount { kind, key } => {
+                format!("an indexed draw needs --ib FILE,format=… or --draw {kind},{key}=N")
+            }
+            DrawSpecError::MissingArgs { kind } => format!(
                 "--draw {kind}: say where the argument structure is: {kind},args=FILE[,offset=N]"
-            ))
-        })?;
-        return Ok(DrawSpec::Indirect {
-            indexed: kind.contains("indexed"),
-            args: PathBuf::from(args),
-            offset: u("offset")?.unwrap_or(0),
-        });
-    }
-    Ok(DrawSpec::Direct(match kind.as_str() {
-        "draw_auto" => DrawCall::DrawAuto {
-            filled_size: u("filled_size")?.or(d.filled_size).ok_or_else(|| {
-                CliError::usage(
-                    "draw_auto needs slot 0 bound (--vb 0=FILE) or --draw draw_auto,filled_size=N",
-                )
-            })?,
-        },
-        "draw" => DrawCall::Draw {
-            vertex_count: vertex_count("vertex_count")?,
-            start_vertex: u("start_vertex")?.unwrap_or(0),
-        },
-        "draw_indexed" => DrawCall::DrawIndexed {
-            index_count: index_count("index_count")?,
-            start_index: u("start_index")?.unwrap_or(0),
-            base_vertex: base,
-        },
-        "draw_instanced" => DrawCall::DrawInstanced {
-            vertex_count_per_instance: vertex_count("vertex_count_per_instance")?,
-            instance_count: u("instance_count")?.unwrap_or(1),
-            start_vertex: u("start_vertex")?.unwrap_or(0),
-            start_instance: u("start_instance")?.unwrap_or(0),
-        },
-        _ => DrawCall::DrawIndexedInstanced {
-            index_count_per_instance: index_count("index_count_per_instance")?,
-            instance_count: u("instance_count")?.unwrap_or(1),
-            start_index: u("start_index")?.unwrap_or(0),
-            base_vertex: base,
-            start_instance: u("start_instance")?.unwrap_or(0),
-        },
-    }))
+            ),
+            _ => format!("--draw {e}"),
+        })
+    })
 }
 
 fn parse_range(s: Option<&str>) -> Result<(u64, Option<u64>), CliError> {
@@ -868,34 +706,14 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let spec = parse_draw(
         args.draw.as_deref(),
         ib.is_some(),
-        &Defaults {
+        &DrawDefaults {
             vertex_count,
             index_count,
             filled_size,
         },
-    )?;
-    let args_data;
-    let call = match spec {
-        DrawSpec::Direct(call) => call,
-        DrawSpec::Indirect {
-            indexed,
-            args: path,
-            offset,
-        } => {
-            args_data = read_buffer(&path)?;
-            if indexed {
-                DrawCall::DrawIndexedInstancedIndirect {
-                    args: &args_data,
-                    offset,
-                }
-            } else {
-                DrawCall::DrawInstancedIndirect {
-                    args: &args_data,
-                    offset,
-                }
-            }
-        }
-    };
+    )?
+    .map_args(|file| read_buffer(Path::new(&file)))?;
+    let call = spec.call();
     let draw = ia.draw(&call).map_err(|e| {
         let msg = e.to_string();
         // Most messages name the call already; prefix only those that do not.
@@ -1001,10 +819,11 @@ fn write_warnings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use inlay::assembler::DrawCall;
 
     #[test]
     fn draw_specs() {
-        let d = Defaults {
+        let d = DrawDefaults {
             vertex_count: Some(10),
             index_count: Some(6),
             filled_size: Some(72),
@@ -1051,11 +870,7 @@ mod tests {
             e.message,
             "--draw draw: unknown key `index_count` (expected vertex_count, start_vertex)"
         );
-        let none = Defaults {
-            vertex_count: None,
-            index_count: None,
-            filled_size: None,
-        };
+        let none = DrawDefaults::default();
         assert!(
             parse_draw(Some("draw_indexed"), false, &none)
                 .unwrap_err()
@@ -1072,7 +887,7 @@ mod tests {
             .unwrap(),
             DrawSpec::Indirect {
                 indexed: true,
-                args: PathBuf::from("a.bin"),
+                args: "a.bin".to_string(),
                 offset: 8
             }
         );

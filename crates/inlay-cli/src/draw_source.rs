@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use inlay::assembler::Topology;
 use inlay::assembler::binding::IndexBufferBinding;
+use inlay::assembler::{DrawDefaults, Topology};
 use inlay::capture::{self, Capture, SlotData};
 use inlay::mesh::{InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};
 
-use crate::decode::{self, Defaults, DrawSpec};
+use crate::decode;
 use crate::source::LayoutFile;
 use crate::{CliError, TargetArgs, style};
 
@@ -174,36 +174,16 @@ pub fn load_mesh(
         let spec = decode::parse_draw(
             args.draw.as_deref(),
             ib.is_some(),
-            &Defaults {
+            &DrawDefaults {
                 vertex_count,
                 index_count,
                 filled_size: data
                     .first()
                     .map(|d| u32::try_from(d.len()).unwrap_or(u32::MAX)),
             },
-        )?;
-        let args_data;
-        let draw = match spec {
-            DrawSpec::Direct(c) => c,
-            DrawSpec::Indirect {
-                indexed,
-                args: path,
-                offset,
-            } => {
-                args_data = decode::read_buffer(&path)?;
-                if indexed {
-                    inlay::assembler::DrawCall::DrawIndexedInstancedIndirect {
-                        args: &args_data,
-                        offset,
-                    }
-                } else {
-                    inlay::assembler::DrawCall::DrawInstancedIndirect {
-                        args: &args_data,
-                        offset,
-                    }
-                }
-            }
-        };
+        )?
+        .map_args(|file| decode::read_buffer(Path::new(&file)))?;
+        let draw = spec.call();
         let input = MeshInput {
             elements: &layout.parsed.elements,
             names: Vec::new(),

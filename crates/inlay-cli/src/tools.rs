@@ -1,4 +1,4 @@
-//! `inlay conform` and `inlay bench`: thin wrappers over `inlay::conform` and the
+//! `inlay conform` and `inlay bench`: thin wrappers over the `inlay-conform` crate and the
 //! `inlay-bench` harness.
 
 use std::io::Write;
@@ -32,10 +32,10 @@ pub struct ConformArgs {
 /// Runs `inlay conform`.
 pub fn run_conform(args: &ConformArgs, mut out: &mut dyn Write) -> Result<u8, CliError> {
     // $INLAY_CORPUS locates the corpus shaders some cases name, as it does for the tests.
-    let options = inlay::conform::RunOptions {
+    let options = inlay_conform::RunOptions {
         corpus: std::env::var_os("INLAY_CORPUS").map(PathBuf::from),
     };
-    let report = inlay::conform::run_paths_with(&args.paths, &options);
+    let report = inlay_conform::run_paths_with(&args.paths, &options);
     if args.json {
         writeln!(out, "{}", report.to_json()).map_err(CliError::stdout)?;
     } else {

@@ -16,7 +16,9 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::walk::read_index;
-use inlay::assembler::{DrawCall, InputAssembler, MAX_SLOTS, Topology, WalkBatch};
+use inlay::assembler::{
+    DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, MAX_SLOTS, Topology, WalkBatch,
+};
 use inlay::fetch::{FetchPlan, Instance, Vertices};
 use inlay::format::{FormatInfo, Kind};
 use inlay::layout::{InputClass, InputLayout as ResolvedLayout};
@@ -158,195 +160,129 @@ fn index_format_of(s: &str) -> PyResult<IndexFormat> {
     }
 }
 
-/// Counts `inlay decode` takes missing draw parameters from.
-struct Defaults {
-    vertex_count: Option<u32>,
-    index_count: Option<u32>,
-    filled_size: Option<u32>,
-}
-
-/// Argument bytes of an indirect draw, kept alive beside the call.
-enum DrawSpec {
-    Direct(DrawCall<'static>),
-    Indirect {
-        indexed: bool,
-        args: Vec<u8>,
-        offset: u32,
-    },
-}
-
-/// The `draw` dict (the conformance schema's `call` keys) as a draw call, missing counts taken
-/// from the buffers as `inlay decode` does, missing starts 0.
+/// The `draw` dict (the conformance schema's `call` keys) as a draw call: the library's
+/// [`DrawSpec::from_keys`], missing counts taken from the buffers as `inlay decode` does,
+/// missing starts 0. Python ints are handed over as their decimal text; the indirect forms'
+/// `args` is a dict `{"data": bytes or hex, "offset": N}` read here.
 fn parse_draw(
     py: Python<'_>,
     draw: Option<&Bound<'_, PyDict>>,
     has_ib: bool,
-    d: &Defaults,
+    d: &DrawDefaults,
 ) -> PyResult<DrawSpec> {
     let kind: String = match draw.and_then(|d| d.get_item("kind").ok().flatten()) {
         Some(k) => k
             .extract::<String>()
-            .map_err(|_| layout_error("draw: `kind` must be a string"))?
-            .to_ascii_lowercase(),
+            .map_err(|_| layout_error("draw: `kind` must be a string"))?,
         None => if has_ib { "draw_indexed" } else { "draw" }.to_string(),
     };
-    let allowed: &[&str] = match kind.as_str() {
-        "draw" => &["vertex_count", "start_vertex"],
-        "draw_indexed" => &["index_count", "start_index", "base_vertex"],
-        "draw_instanced" => &[
-            "vertex_count_per_instance",
-            "instance_count",
-            "start_vertex",
-            "start_instance",
-        ],
-        "draw_indexed_instanced" => &[
-            "index_count_per_instance",
-            "instance_count",
-            "start_index",
-            "base_vertex",
-            "start_instance",
-        ],
-        "draw_instanced_indirect" | "draw_indexed_instanced_indirect" => &["args"],
-        "draw_auto" => &["filled_size"],
-        _ => {
-            return Err(layout_error(format!(
-                "draw: unknown kind `{kind}` (expected draw, draw_indexed, draw_instanced, \
-                 draw_indexed_instanced, draw_instanced_indirect, \
-                 draw_indexed_instanced_indirect or draw_auto)"
-            )));
-        }
-    };
-    let mut keys: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut args = None;
     if let Some(dict) = draw {
         for (k, v) in dict.iter() {
             let k: String = k
                 .extract()
                 .map_err(|_| layout_error("draw: keys must be strings"))?;
-            if k == "kind" {
-                continue;
-            }
-            if !allowed.contains(&k.as_str()) {
-                return Err(layout_error(format!(
-                    "draw {kind}: unknown key `{k}` (expected {})",
-                    allowed.join(", ")
-                )));
-            }
-            keys.push((k, v));
-        }
-    }
-    let get = |k: &str| keys.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    let u = |k: &str| -> PyResult<Option<u32>> {
-        get(k)
-            .map(|v| {
-                v.extract::<u32>().map_err(|_| {
-                    layout_error(format!(
-                        "draw {k}: `{v}` is not a number from 0 to 4294967295"
-                    ))
-                })
-            })
-            .transpose()
-    };
-    let vertex_count = |k: &str| -> PyResult<u32> {
-        u(k)?.or(d.vertex_count).ok_or_else(|| {
-            layout_error(format!(
-                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
-                 give draw={{\"kind\": \"{kind}\", \"{k}\": N}}"
-            ))
-        })
-    };
-    let index_count = |k: &str| -> PyResult<u32> {
-        u(k)?.or(d.index_count).ok_or_else(|| {
-            layout_error(format!(
-                "an indexed draw needs index_buffer=… or draw={{\"kind\": \"{kind}\", \"{k}\": N}}"
-            ))
-        })
-    };
-    let base = get("base_vertex")
-        .map(|v| {
-            v.extract::<i32>().map_err(|_| {
-                layout_error(format!(
-                    "draw base_vertex: `{v}` is not a number from -2147483648 to 2147483647"
-                ))
-            })
-        })
-        .transpose()?
-        .unwrap_or(0);
-    if kind.ends_with("_indirect") {
-        let args = get("args").ok_or_else(|| {
-            layout_error(format!(
-                "draw {kind}: say where the argument structure is: \"args\": {{\"data\": bytes, \"offset\": N}}"
-            ))
-        })?;
-        let args = args.cast::<PyDict>().map_err(|_| {
-            layout_error(format!(
-                "draw {kind}: `args` must be a dict {{\"data\", \"offset\"}}"
-            ))
-        })?;
-        let mut data = None;
-        let mut offset = 0u32;
-        for (k, v) in args.iter() {
-            match k.extract::<String>().as_deref() {
-                Ok("data") => {
-                    data = Some(if let Ok(hex) = v.extract::<String>() {
-                        hex_bytes(&hex).ok_or_else(|| {
-                            layout_error(format!("draw {kind}: args data is not hex bytes"))
-                        })?
-                    } else {
-                        crate::create::bytes_of(py, &v)?
-                    })
-                }
-                Ok("offset") => {
-                    offset = v.extract().map_err(|_| {
-                        layout_error(format!(
-                            "draw {kind}: args offset `{v}` is not a number from 0 to 4294967295"
-                        ))
-                    })?
-                }
-                _ => {
+            match k.as_str() {
+                "kind" => {}
+                // The schema nests an indirect draw's offset in `args`.
+                "offset" if kind.trim().to_ascii_lowercase().ends_with("_indirect") => {
                     return Err(layout_error(format!(
-                        "draw {kind}: unknown args key `{k}` (expected data, offset)"
+                        "draw {}: unknown key `offset` (expected args)",
+                        kind.trim().to_ascii_lowercase()
                     )));
                 }
+                "args" => args = Some(v),
+                _ => keys.push((k, number_text(&v)?)),
             }
         }
-        let args = data.ok_or_else(|| layout_error(format!("draw {kind}: args needs data")))?;
-        return Ok(DrawSpec::Indirect {
-            indexed: kind.contains("indexed"),
-            args,
-            offset,
-        });
     }
-    Ok(DrawSpec::Direct(match kind.as_str() {
-        "draw_auto" => DrawCall::DrawAuto {
-            filled_size: u("filled_size")?.or(d.filled_size).ok_or_else(|| {
-                layout_error(
-                    "draw_auto needs slot 0 bound or draw={\"kind\": \"draw_auto\", \"filled_size\": N}",
-                )
-            })?,
-        },
-        "draw" => DrawCall::Draw {
-            vertex_count: vertex_count("vertex_count")?,
-            start_vertex: u("start_vertex")?.unwrap_or(0),
-        },
-        "draw_indexed" => DrawCall::DrawIndexed {
-            index_count: index_count("index_count")?,
-            start_index: u("start_index")?.unwrap_or(0),
-            base_vertex: base,
-        },
-        "draw_instanced" => DrawCall::DrawInstanced {
-            vertex_count_per_instance: vertex_count("vertex_count_per_instance")?,
-            instance_count: u("instance_count")?.unwrap_or(1),
-            start_vertex: u("start_vertex")?.unwrap_or(0),
-            start_instance: u("start_instance")?.unwrap_or(0),
-        },
-        _ => DrawCall::DrawIndexedInstanced {
-            index_count_per_instance: index_count("index_count_per_instance")?,
-            instance_count: u("instance_count")?.unwrap_or(1),
-            start_index: u("start_index")?.unwrap_or(0),
-            base_vertex: base,
-            start_instance: u("start_instance")?.unwrap_or(0),
-        },
-    }))
+    let kind_name = kind.trim().to_ascii_lowercase();
+    let args = match args {
+        Some(a) if kind_name.ends_with("_indirect") => {
+            let (data, offset) = indirect_args(py, &kind_name, &a)?;
+            keys.push(("offset".to_string(), offset.to_string()));
+            Some(data)
+        }
+        // A direct draw does not take `args`: the library says so.
+        Some(_) => Some(Vec::new()),
+        None => None,
+    };
+    DrawSpec::from_keys(
+        &kind,
+        keys.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        args,
+        d,
+    )
+    .map_err(|e| {
+        layout_error(match &e {
+            DrawSpecError::NotKeyValue(_) | DrawSpecError::UnknownKind(_) => {
+                format!("draw: {e}")
+            }
+            DrawSpecError::MissingCount {
+                key: "filled_size", ..
+            } => "draw_auto needs slot 0 bound or draw={\"kind\": \"draw_auto\", \"filled_size\": N}"
+                .to_string(),
+            DrawSpecError::MissingCount { kind, key } if key.starts_with("vertex") => format!(
+                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
+                 give draw={{\"kind\": \"{kind}\", \"{key}\": N}}"
+            ),
+            DrawSpecError::MissingCount { kind, key } => format!(
+                "an indexed draw needs index_buffer=… or draw={{\"kind\": \"{kind}\", \"{key}\": N}}"
+            ),
+            DrawSpecError::MissingArgs { kind } => format!(
+                "draw {kind}: say where the argument structure is: \"args\": {{\"data\": bytes, \"offset\": N}}"
+            ),
+            _ => format!("draw {e}"),
+        })
+    })
+}
+
+/// A draw value as the text the library reads: an int as its decimal digits; anything else
+/// (a float, a str, None) as its `repr`, which is no number, so the library's message names it.
+fn number_text(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    match v.extract::<i128>() {
+        Ok(n) => Ok(n.to_string()),
+        Err(_) => Ok(v.repr()?.to_string()),
+    }
+}
+
+/// The `args` dict of an indirect draw: its bytes (bytes-like or hex text) and offset.
+fn indirect_args(py: Python<'_>, kind: &str, args: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, u32)> {
+    let args = args.cast::<PyDict>().map_err(|_| {
+        layout_error(format!(
+            "draw {kind}: `args` must be a dict {{\"data\", \"offset\"}}"
+        ))
+    })?;
+    let mut data = None;
+    let mut offset = 0u32;
+    for (k, v) in args.iter() {
+        match k.extract::<String>().as_deref() {
+            Ok("data") => {
+                data = Some(if let Ok(hex) = v.extract::<String>() {
+                    hex_bytes(&hex).ok_or_else(|| {
+                        layout_error(format!("draw {kind}: args data is not hex bytes"))
+                    })?
+                } else {
+                    crate::create::bytes_of(py, &v)?
+                })
+            }
+            Ok("offset") => {
+                offset = v.extract().map_err(|_| {
+                    layout_error(format!(
+                        "draw {kind}: args offset `{v}` is not a number from 0 to 4294967295"
+                    ))
+                })?
+            }
+            _ => {
+                return Err(layout_error(format!(
+                    "draw {kind}: unknown args key `{k}` (expected data, offset)"
+                )));
+            }
+        }
+    }
+    let data = data.ok_or_else(|| layout_error(format!("draw {kind}: args needs data")))?;
+    Ok((data, offset))
 }
 
 fn hex_bytes(s: &str) -> Option<Vec<u8>> {
@@ -703,27 +639,13 @@ pub fn decode<'py>(
         py,
         draw,
         ib_view.is_some(),
-        &Defaults {
+        &DrawDefaults {
             vertex_count,
             index_count,
             filled_size,
         },
     )?;
-    let call = match &spec {
-        DrawSpec::Direct(c) => *c,
-        DrawSpec::Indirect {
-            indexed: true,
-            args,
-            offset,
-        } => DrawCall::DrawIndexedInstancedIndirect {
-            args,
-            offset: *offset,
-        },
-        DrawSpec::Indirect { args, offset, .. } => DrawCall::DrawInstancedIndirect {
-            args,
-            offset: *offset,
-        },
-    };
+    let call = spec.call();
     let prepared = ia.draw(&call).map_err(|e| {
         let msg = e.to_string();
         if msg.starts_with(call.name()) {

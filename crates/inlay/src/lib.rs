@@ -22,6 +22,11 @@
 //! * [`lower`] — Vulkan and WebGPU vertex input state from a layout, with a report of what
 //!   needs a remedy.
 //!
+//! With the `serde` feature the library's types read and write the conformance schema's
+//! spellings (`text::records`, [`Api`], [`FeatureLevel`], [`Topology`], [`IndexFormat`],
+//! [`DrawSpec`]): layout files and conformance case files are one grammar. The conformance
+//! runner itself is the workspace crate `inlay-conform`.
+//!
 //! The everyday path, with the common types re-exported here:
 //!
 //! ```
@@ -43,8 +48,6 @@
 pub mod assembler;
 #[cfg(feature = "capture")]
 pub mod capture;
-#[cfg(feature = "serde")]
-pub mod conform;
 pub mod convert;
 pub mod diag;
 pub mod dxbc;
@@ -62,7 +65,7 @@ pub mod validation;
 
 // The common types at the crate root (the modules keep them too).
 pub use assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-pub use assembler::{AssembledVertex, DrawCall, InputAssembler, Primitive, Topology};
+pub use assembler::{AssembledVertex, DrawCall, DrawSpec, InputAssembler, Primitive, Topology};
 pub use diag::{Diagnostic, HResult, MessageId, Severity};
 pub use dxbc::{Container, DxbcError, Signature, SignatureElement};
 pub use element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};

@@ -11,6 +11,9 @@ use std::str::FromStr;
 use crate::format::{Format, Support};
 
 /// The Direct3D runtime whose `CreateInputLayout` is modelled.
+///
+/// With the `serde` feature it reads and writes the conformance schema's spellings only
+/// (`"d3d10"`, `"d3d10.1"`, `"d3d11"`, [`Api::as_str`]); [`FromStr`] also takes the CLI's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum Api {
     /// `d3d10.dll` (`ID3D10Device::CreateInputLayout`).
@@ -22,6 +25,10 @@ pub enum Api {
 }
 
 /// A device feature level.
+///
+/// With the `serde` feature it reads and writes the conformance schema's spellings only
+/// (`"9_1"` … `"11_1"`, [`FeatureLevel::as_str`]); [`FromStr`] also takes `11.0` and
+/// `D3D_FEATURE_LEVEL_11_0`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum FeatureLevel {
     /// `D3D_FEATURE_LEVEL_9_1`
@@ -188,6 +195,58 @@ impl FromStr for Api {
                 text: s.to_string(),
                 expected: "d3d10, d3d10.1, d3d11",
             }),
+        }
+    }
+}
+
+/// The serde spellings of [`Api`] and [`FeatureLevel`]: exactly [`Api::as_str`] and
+/// [`FeatureLevel::as_str`], as the conformance schema writes them (`shared/conformance/SCHEMA.md`,
+/// CASE), not the other spellings [`FromStr`] takes for the command line.
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Api, FeatureLevel};
+
+    impl<'de> Deserialize<'de> for Api {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            [Api::D3D10, Api::D3D10_1, Api::D3D11]
+                .into_iter()
+                .find(|a| a.as_str() == s)
+                .ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "unknown api `{s}` (expected d3d10, d3d10.1 or d3d11)"
+                    ))
+                })
+        }
+    }
+
+    impl Serialize for Api {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+
+    impl<'de> Deserialize<'de> for FeatureLevel {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let s = String::deserialize(d)?;
+            FeatureLevel::ALL
+                .into_iter()
+                .find(|l| l.as_str() == s)
+                .ok_or_else(|| {
+                    D::Error::custom(format!(
+                        "unknown feature_level `{s}` (expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 \
+                         or 11_1)"
+                    ))
+                })
+        }
+    }
+
+    impl Serialize for FeatureLevel {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
         }
     }
 }
@@ -362,5 +421,39 @@ mod tests {
         );
         assert_eq!("D3D10.1".parse::<Api>(), Ok(Api::D3D10_1));
         assert!("12_0".parse::<FeatureLevel>().is_err());
+    }
+
+    /// The serde spellings are the schema's, exactly, and round-trip.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_spellings() {
+        for (api, text) in [
+            (Api::D3D10, "\"d3d10\""),
+            (Api::D3D10_1, "\"d3d10.1\""),
+            (Api::D3D11, "\"d3d11\""),
+        ] {
+            assert_eq!(serde_json::to_string(&api).unwrap(), text);
+            assert_eq!(serde_json::from_str::<Api>(text).unwrap(), api);
+        }
+        for (level, text) in FeatureLevel::ALL
+            .into_iter()
+            .zip(["9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1"])
+        {
+            let quoted = format!("\"{text}\"");
+            assert_eq!(serde_json::to_string(&level).unwrap(), quoted);
+            assert_eq!(
+                serde_json::from_str::<FeatureLevel>(&quoted).unwrap(),
+                level
+            );
+        }
+        let e = serde_json::from_str::<Api>("\"D3D11\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1 or d3d11)"),
+            "{e}"
+        );
+        assert!(serde_json::from_str::<FeatureLevel>("\"11.0\"").is_err());
+        assert!(serde_json::from_str::<Api>("null").is_err());
     }
 }

@@ -157,15 +157,15 @@ fn unknown_system_value_numbers_are_errors() {
         .unwrap_err();
     assert_eq!(
         e.message,
-        "sv 42 is no D3D_NAME value (0 to 19 or 64 to 70; names such as \"NONE\" or \
+        "sv 42 is no D3D_NAME value (0 to 16, 23 to 25 or 64 to 70; names such as \"NONE\" or \
          \"VERTEX_ID\" also work)"
     );
-    for ok in [0, 6, 19, 64, 70] {
+    for ok in [0, 6, 16, 23, 25, 64, 70] {
         let src = format!(r#"[{{"semantic": "A", "register": 0, "mask": "x", "sv": {ok}}}]"#);
         let s = json::parse_signature(&src).unwrap();
         assert_eq!(s.elements[0].system_value.0, ok);
     }
-    for bad in [20, 63, 71, 4_294_967_295u32] {
+    for bad in [17, 19, 20, 22, 26, 63, 71, 4_294_967_295u32] {
         let src = format!(r#"[{{"semantic": "A", "register": 0, "mask": "x", "sv": {bad}}}]"#);
         assert!(json::parse_signature(&src).is_err(), "{bad}");
     }

@@ -74,7 +74,7 @@ fn parse_everything(source: &str) {
         let syntax = Syntax::detect(name, source);
         check(source, &text::parse_layout(source, syntax, None));
     }
-    if let Err(e) = inlay::conform::parse_text(Path::new("case.json"), source) {
+    if let Err(e) = inlay_conform::parse_text(Path::new("case.json"), source) {
         assert!(e.line >= 1 && e.column >= 1);
     }
 }

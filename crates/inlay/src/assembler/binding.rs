@@ -16,11 +16,17 @@ pub struct VertexBufferBinding<'a> {
 }
 
 /// Index format of an index buffer.
+///
+/// With the `serde` feature it is spelt as the conformance schema's `index_buffer.format`:
+/// `"R16_UINT"` or `"R32_UINT"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Deserialize, serde::Serialize))]
 pub enum IndexFormat {
     /// `DXGI_FORMAT_R16_UINT`: 2-byte indices, cut value 0xFFFF.
+    #[cfg_attr(feature = "serde", serde(rename = "R16_UINT"))]
     R16Uint,
     /// `DXGI_FORMAT_R32_UINT`: 4-byte indices, cut value 0xFFFFFFFF.
+    #[cfg_attr(feature = "serde", serde(rename = "R32_UINT"))]
     R32Uint,
 }
 

@@ -37,6 +37,7 @@
 pub mod binding;
 pub mod draw;
 pub mod primitive;
+pub mod spec;
 pub mod topology;
 pub mod validate;
 pub mod vertex;
@@ -44,6 +45,7 @@ pub mod walk;
 
 pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
+pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
 pub use topology::{ParseTopologyError, Topology};
 pub use vertex::{
     AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexIds, VertexStream,

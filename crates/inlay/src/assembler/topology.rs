@@ -220,9 +220,86 @@ fn patch(n: &str) -> Option<Topology> {
         .then_some(Topology::PatchList(n as u8))
 }
 
+/// With the `serde` feature a topology is spelt as the conformance schema's `draw.topology`:
+/// exactly the [`Display`](fmt::Display) names (`point_list` … `patch_list_32`), not
+/// `undefined`, header spellings, other cases or numbers, which [`FromStr`] also accepts for the
+/// command line (`shared/conformance/SCHEMA.md`, DRAW).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Topology {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(d)?;
+        s.parse::<Topology>()
+            .ok()
+            .filter(|t| *t != Topology::Undefined && t.to_string() == s)
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "unknown topology `{s}` (expected point_list, line_list, line_strip, \
+                     triangle_list, triangle_strip, line_list_adj, line_strip_adj, \
+                     triangle_list_adj, triangle_strip_adj or patch_list_1 … patch_list_32)"
+                ))
+            })
+    }
+}
+
+/// Writes the [`Display`](fmt::Display) name; `undefined` has no schema spelling and is an
+/// error.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Topology {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if *self == Topology::Undefined {
+            return Err(serde::ser::Error::custom(
+                "the undefined topology has no conformance-schema spelling",
+            ));
+        }
+        s.serialize_str(&self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The serde spelling is the schema's, exactly.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_names() {
+        use serde::Deserialize as _;
+        let parse = |s: &str| {
+            Topology::deserialize(
+                serde::de::value::StrDeserializer::<serde::de::value::Error>::new(s),
+            )
+            .ok()
+        };
+        assert_eq!(parse("patch_list_32"), Some(Topology::PatchList(32)));
+        assert_eq!(parse("patch_list_33"), None);
+        assert_eq!(parse("patch_list_0"), None);
+        assert_eq!(parse("patch_list_07"), None);
+        assert_eq!(
+            parse("triangle_strip_adj"),
+            Some(Topology::TriangleStripAdj)
+        );
+        // Only the schema's own spellings: no header names, numbers, case or `undefined`.
+        assert_eq!(parse("TRIANGLELIST"), None);
+        assert_eq!(parse("Triangle_List"), None);
+        assert_eq!(parse("4"), None);
+        assert_eq!(parse("undefined"), None);
+        assert_eq!(Topology::PatchList(5).to_string(), "patch_list_5");
+    }
+
+    /// Every topology but `undefined` writes its name and reads back.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_round_trip() {
+        for v in 1..=64 {
+            let Some(t) = Topology::from_d3d(v) else {
+                continue;
+            };
+            let text = serde_json::to_string(&t).unwrap();
+            assert_eq!(text, format!("\"{t}\""));
+            assert_eq!(serde_json::from_str::<Topology>(&text).unwrap(), t);
+        }
+        assert!(serde_json::to_string(&Topology::Undefined).is_err());
+    }
 
     #[test]
     fn values_round_trip() {

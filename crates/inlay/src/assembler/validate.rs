@@ -571,10 +571,7 @@ pub fn check_linkage(layout: &InputLayout, shader_input: &Signature) -> Vec<Draw
     shader_input
         .elements
         .iter()
-        .filter(|s| {
-            !(s.semantic_name.eq_ignore_ascii_case("SV_VertexID")
-                || s.semantic_name.eq_ignore_ascii_case("SV_InstanceID"))
-        })
+        .filter(|s| !crate::validation::is_system_generated_input(&s.semantic_name))
         .filter(|s| {
             !layout.elements().iter().any(|e| {
                 e.semantic_index == s.semantic_index

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::sigchunk::parse_signature_at;
-use super::signature::{SignatureElement, mask_letters};
+use super::signature::{SignatureElement, SystemValue, mask_letters};
 use super::{Container, DxbcError, ShaderStage, Signature, SignatureKind, SignatureRole};
 
 /// One signature element as the corpus records spell it.
@@ -128,15 +128,15 @@ fn is_output(kind: SignatureKind, stage: Option<ShaderStage>) -> bool {
 
 /// The special register fxc prints for an element without a register number.
 fn special_register(e: &SignatureElement, output: bool) -> &'static str {
-    match (e.system_value.0, output) {
-        (7, _) => "primID",
-        (65, _) => "oDepth",
-        (66, true) => "oMask",
-        (66, false) => "vCoverage",
-        (67, _) => "oDepthGE",
-        (68, _) => "oDepthLE",
-        (69, _) => "oStencilRef",
-        (70, _) => "vInnerCoverage",
+    match (e.system_value, output) {
+        (SystemValue::PRIMITIVE_ID, _) => "primID",
+        (SystemValue::DEPTH, _) => "oDepth",
+        (SystemValue::COVERAGE, true) => "oMask",
+        (SystemValue::COVERAGE, false) => "vCoverage",
+        (SystemValue::DEPTH_GREATER_EQUAL, _) => "oDepthGE",
+        (SystemValue::DEPTH_LESS_EQUAL, _) => "oDepthLE",
+        (SystemValue::STENCIL_REF, _) => "oStencilRef",
+        (SystemValue::INNER_COVERAGE, _) => "vInnerCoverage",
         _ => "N/A",
     }
 }

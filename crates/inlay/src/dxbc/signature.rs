@@ -9,51 +9,96 @@ pub const NO_REGISTER: u32 = 0xffff_ffff;
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct SystemValue(pub u32);
 
-#[allow(missing_docs)]
-impl SystemValue {
-    pub const UNDEFINED: SystemValue = SystemValue(0);
-    pub const POSITION: SystemValue = SystemValue(1);
-    pub const CLIP_DISTANCE: SystemValue = SystemValue(2);
-    pub const CULL_DISTANCE: SystemValue = SystemValue(3);
-    pub const RENDER_TARGET_ARRAY_INDEX: SystemValue = SystemValue(4);
-    pub const VIEWPORT_ARRAY_INDEX: SystemValue = SystemValue(5);
-    pub const VERTEX_ID: SystemValue = SystemValue(6);
-    pub const PRIMITIVE_ID: SystemValue = SystemValue(7);
-    pub const INSTANCE_ID: SystemValue = SystemValue(8);
-    pub const IS_FRONT_FACE: SystemValue = SystemValue(9);
-    pub const SAMPLE_INDEX: SystemValue = SystemValue(10);
+/// Generates the [`SystemValue`] constants, [`SYSTEM_VALUES`] and [`SystemValue::semantic`]
+/// from one row per `D3D_NAME`: `CONST = value, "schema name", "fxc name", "HLSL semantic";`
+/// (the semantic left out where there is none).
+macro_rules! system_values {
+    ($($id:ident = $value:literal, $schema:literal, $fxc:literal $(, $semantic:literal)?;)*) => {
+        impl SystemValue {
+            $(
+                #[doc = concat!(
+                    "`D3D_NAME_", stringify!($id), "` (", stringify!($value), ")",
+                    $(", the HLSL semantic `", $semantic, "`",)?
+                    "; fxc lists it as `", $fxc, "`."
+                )]
+                pub const $id: SystemValue = SystemValue($value);
+            )*
+
+            /// The HLSL system-value semantic that produces this code (`"SV_Position"`,
+            /// `"SV_VertexID"`, …; several tessellation factors share `SV_TessFactor` and
+            /// `SV_InsideTessFactor`), or `None` for `UNDEFINED` and unknown codes.
+            pub const fn semantic(self) -> Option<&'static str> {
+                match self.0 {
+                    $($(
+                        $value => Some($semantic),
+                    )?)*
+                    _ => None,
+                }
+            }
+        }
+
+        /// Table of system values: code, `D3D_NAME_*` suffix (schema spelling) and fxc's listing
+        /// spelling.
+        pub const SYSTEM_VALUES: &[(u32, &str, &str)] = &[$(($value, $schema, $fxc)),*];
+    };
 }
 
-/// Table of system values: code, `D3D_NAME_*` suffix (schema spelling) and fxc's listing spelling.
-pub const SYSTEM_VALUES: &[(u32, &str, &str)] = &[
-    (0, "NONE", "NONE"),
-    (1, "POSITION", "POS"),
-    (2, "CLIP_DISTANCE", "CLIPDST"),
-    (3, "CULL_DISTANCE", "CULLDST"),
-    (4, "RENDER_TARGET_ARRAY_INDEX", "RTINDEX"),
-    (5, "VIEWPORT_ARRAY_INDEX", "VPINDEX"),
-    (6, "VERTEX_ID", "VERTID"),
-    (7, "PRIMITIVE_ID", "PRIMID"),
-    (8, "INSTANCE_ID", "INSTID"),
-    (9, "IS_FRONT_FACE", "FFACE"),
-    (10, "SAMPLE_INDEX", "SAMPLE"),
-    (11, "FINAL_QUAD_EDGE_TESSFACTOR", "QUADEDGE"),
-    (12, "FINAL_QUAD_INSIDE_TESSFACTOR", "QUADINT"),
-    (13, "FINAL_TRI_EDGE_TESSFACTOR", "TRIEDGE"),
-    (14, "FINAL_TRI_INSIDE_TESSFACTOR", "TRIINT"),
-    (15, "FINAL_LINE_DETAIL_TESSFACTOR", "LINEDET"),
-    (16, "FINAL_LINE_DENSITY_TESSFACTOR", "LINEDEN"),
-    (17, "BARYCENTRICS", "BARYCEN"),
-    (18, "SHADINGRATE", "SHDINGRATE"),
-    (19, "CULLPRIMITIVE", "CULLPRIM"),
-    (64, "TARGET", "TARGET"),
-    (65, "DEPTH", "DEPTH"),
-    (66, "COVERAGE", "COVERAGE"),
-    (67, "DEPTH_GREATER_EQUAL", "DEPTHGE"),
-    (68, "DEPTH_LESS_EQUAL", "DEPTHLE"),
-    (69, "STENCIL_REF", "STENCILREF"),
-    (70, "INNER_COVERAGE", "INNERCOV"),
-];
+// `D3D_NAME` of `d3dcommon.h` (learn.microsoft.com "D3D_NAME enumeration"); the schema spells
+// UNDEFINED as fxc does, `NONE`.
+system_values! {
+    UNDEFINED = 0, "NONE", "NONE";
+    POSITION = 1, "POSITION", "POS", "SV_Position";
+    CLIP_DISTANCE = 2, "CLIP_DISTANCE", "CLIPDST", "SV_ClipDistance";
+    CULL_DISTANCE = 3, "CULL_DISTANCE", "CULLDST", "SV_CullDistance";
+    RENDER_TARGET_ARRAY_INDEX = 4, "RENDER_TARGET_ARRAY_INDEX", "RTINDEX", "SV_RenderTargetArrayIndex";
+    VIEWPORT_ARRAY_INDEX = 5, "VIEWPORT_ARRAY_INDEX", "VPINDEX", "SV_ViewportArrayIndex";
+    VERTEX_ID = 6, "VERTEX_ID", "VERTID", "SV_VertexID";
+    PRIMITIVE_ID = 7, "PRIMITIVE_ID", "PRIMID", "SV_PrimitiveID";
+    INSTANCE_ID = 8, "INSTANCE_ID", "INSTID", "SV_InstanceID";
+    IS_FRONT_FACE = 9, "IS_FRONT_FACE", "FFACE", "SV_IsFrontFace";
+    SAMPLE_INDEX = 10, "SAMPLE_INDEX", "SAMPLE", "SV_SampleIndex";
+    FINAL_QUAD_EDGE_TESSFACTOR = 11, "FINAL_QUAD_EDGE_TESSFACTOR", "QUADEDGE", "SV_TessFactor";
+    FINAL_QUAD_INSIDE_TESSFACTOR = 12, "FINAL_QUAD_INSIDE_TESSFACTOR", "QUADINT", "SV_InsideTessFactor";
+    FINAL_TRI_EDGE_TESSFACTOR = 13, "FINAL_TRI_EDGE_TESSFACTOR", "TRIEDGE", "SV_TessFactor";
+    FINAL_TRI_INSIDE_TESSFACTOR = 14, "FINAL_TRI_INSIDE_TESSFACTOR", "TRIINT", "SV_InsideTessFactor";
+    FINAL_LINE_DETAIL_TESSFACTOR = 15, "FINAL_LINE_DETAIL_TESSFACTOR", "LINEDET", "SV_TessFactor";
+    FINAL_LINE_DENSITY_TESSFACTOR = 16, "FINAL_LINE_DENSITY_TESSFACTOR", "LINEDEN", "SV_TessFactor";
+    BARYCENTRICS = 23, "BARYCENTRICS", "BARYCEN", "SV_Barycentrics";
+    SHADINGRATE = 24, "SHADINGRATE", "SHDINGRATE", "SV_ShadingRate";
+    CULLPRIMITIVE = 25, "CULLPRIMITIVE", "CULLPRIM", "SV_CullPrimitive";
+    TARGET = 64, "TARGET", "TARGET", "SV_Target";
+    DEPTH = 65, "DEPTH", "DEPTH", "SV_Depth";
+    COVERAGE = 66, "COVERAGE", "COVERAGE", "SV_Coverage";
+    DEPTH_GREATER_EQUAL = 67, "DEPTH_GREATER_EQUAL", "DEPTHGE", "SV_DepthGreaterEqual";
+    DEPTH_LESS_EQUAL = 68, "DEPTH_LESS_EQUAL", "DEPTHLE", "SV_DepthLessEqual";
+    STENCIL_REF = 69, "STENCIL_REF", "STENCILREF", "SV_StencilRef";
+    INNER_COVERAGE = 70, "INNER_COVERAGE", "INNERCOV", "SV_InnerCoverage";
+}
+
+/// The codes of [`SYSTEM_VALUES`] as ranges for messages: `0 to 16, 23 to 25 or 64 to 70`.
+pub(crate) fn system_value_ranges() -> String {
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for &(code, _, _) in SYSTEM_VALUES {
+        match ranges.last_mut() {
+            Some(last) if last.1 + 1 == code => last.1 = code,
+            _ => ranges.push((code, code)),
+        }
+    }
+    let parts: Vec<String> = ranges
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a} to {b}")
+            }
+        })
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => parts.concat(),
+    }
+}
 
 impl SystemValue {
     /// The `D3D_NAME_` suffix used by the conformance schema (`"NONE"`, `"POSITION"`, …).

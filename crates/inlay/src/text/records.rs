@@ -270,9 +270,53 @@ value_type!(
     str: |s, E| SystemValue::from_name(s).ok_or_else(|| E::custom(format!("unknown system value \"{}\" (expected NONE, POSITION, VERTEX_ID, INSTANCE_ID, …)", super::excerpt(s)))),
     int: |n| u32_from_i64(n, "sv").map(SystemValue).and_then(|v| match v.schema_name() {
         Some(_) => Ok(v),
-        None => Err(E::custom(format!("sv {n} is no D3D_NAME value (0 to 19 or 64 to 70; names such as \"NONE\" or \"VERTEX_ID\" also work)"))),
+        None => Err(E::custom(format!("sv {n} is no D3D_NAME value ({}; names such as \"NONE\" or \"VERTEX_ID\" also work)", crate::dxbc::signature::system_value_ranges()))),
     })
 );
+
+/// Parses hex data as the conformance schema writes bytes (`"data"`, `"dxbc_hex"`, indirect
+/// `args`): an even number of hex digits, either case, nothing else (no spaces, no `0x`).
+pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+    if s.len() % 2 != 0 {
+        return Err(format!(
+            "hex data has an odd number of digits ({})",
+            s.len()
+        ));
+    }
+    let digit = |c: u8, at: usize| -> Result<u8, String> {
+        match c {
+            b'0'..=b'9' => Ok(c - b'0'),
+            b'a'..=b'f' => Ok(c - b'a' + 10),
+            b'A'..=b'F' => Ok(c - b'A' + 10),
+            _ => Err(format!(
+                "hex data has a non-hex character {:?} at position {at}",
+                char::from(c)
+            )),
+        }
+    };
+    let b = s.as_bytes();
+    (0..b.len() / 2)
+        .map(|i| Ok((digit(b[2 * i], 2 * i)? << 4) | digit(b[2 * i + 1], 2 * i + 1)?))
+        .collect()
+}
+
+/// A serde field deserializer for hex data ([`parse_hex`]), for
+/// `#[serde(deserialize_with = "inlay::text::records::hex_bytes")]`.
+pub fn hex_bytes<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+    let s = String::deserialize(d)?;
+    parse_hex(&s).map_err(de::Error::custom)
+}
+
+/// Writes bytes as lower-case hex, the inverse of [`parse_hex`].
+pub fn to_hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .fold(String::with_capacity(2 * bytes.len()), |mut s, b| {
+            use fmt::Write as _;
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}
 
 /// `{"elements": [...]}` / `[[elements]]`.
 #[derive(Deserialize)]
@@ -286,4 +330,19 @@ pub(crate) struct ElementsDoc {
 #[serde(deny_unknown_fields)]
 pub(crate) struct SignatureDoc {
     pub(crate) signature: Vec<SignatureRecord>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex() {
+        assert_eq!(parse_hex("00ffA0").unwrap(), vec![0, 0xff, 0xa0]);
+        assert_eq!(parse_hex("").unwrap(), Vec::<u8>::new());
+        assert!(parse_hex("0").unwrap_err().contains("odd"));
+        assert!(parse_hex("0g").unwrap_err().contains("position 1"));
+        assert!(parse_hex("0x00").unwrap_err().contains("position 1"));
+        assert_eq!(to_hex(&[0, 0xff, 0xa0, 0x0b]), "00ffa00b");
+    }
 }

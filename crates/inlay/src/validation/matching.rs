@@ -2,7 +2,9 @@
 //! R23, R33–R37).
 
 use crate::diag::{Diagnostic, MessageId, Severity};
-use crate::dxbc::signature::{ComponentType, Signature, SignatureElement, mask_letters};
+use crate::dxbc::signature::{
+    ComponentType, Signature, SignatureElement, SystemValue, mask_letters,
+};
 use crate::element::InputElementDesc;
 use crate::format::{FormatInfo, Kind};
 
@@ -33,7 +35,10 @@ impl Registers {
 /// names (SV_PrimitiveID, SV_IsFrontFace, SV_SampleIndex, …) are required like any
 /// semantic, because requiring is what Windows does for every other tested name.
 pub fn is_system_generated_input(name: &str) -> bool {
-    name.eq_ignore_ascii_case("SV_VertexID") || name.eq_ignore_ascii_case("SV_InstanceID")
+    [SystemValue::VERTEX_ID, SystemValue::INSTANCE_ID]
+        .iter()
+        .filter_map(|sv| sv.semantic())
+        .any(|semantic| name.eq_ignore_ascii_case(semantic))
 }
 
 /// Whether a layout element with this name and index supplies the signature entry (R15,

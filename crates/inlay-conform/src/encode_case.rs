@@ -11,11 +11,17 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
-use super::Outcome;
-use super::load::{FileError, check_names};
-use super::schema::{Case, CaseFile, SCHEMA_2_ID, format_value, hex_bytes, schema_id};
-use crate::encode::{Rounding, encode_element};
-use crate::format::Format;
+use inlay::encode::{Rounding, encode_element};
+use inlay::format::Format;
+use inlay::text::records::{FormatValue, hex_bytes};
+
+use crate::Outcome;
+use crate::load::{FileError, check_names};
+use crate::schema::{Case, CaseFile, SCHEMA_2_ID, schema_id};
+
+fn format_value<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
+    FormatValue::deserialize(d).map(|f| f.0)
+}
 
 /// One ENCODE case.
 #[derive(Clone, Debug, Deserialize)]
@@ -35,7 +41,7 @@ pub struct EncodeCase {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncodeSpec {
-    /// The element format (a name without prefix, or a number).
+    /// The element format: a [`FormatValue`], as in ELEMENT.
     #[serde(deserialize_with = "format_value")]
     pub format: Format,
     /// `"nearest"` (default) or `"d3d"`.
@@ -198,7 +204,7 @@ pub(crate) fn parse_if_encode(path: &Path, text: &str) -> Result<Option<CaseFile
     Ok(Some(file))
 }
 
-/// Runs one ENCODE case through [`crate::encode::encode_element`].
+/// Runs one ENCODE case through [`inlay::encode::encode_element`].
 pub fn run_encode_case(case: &EncodeCase) -> Outcome {
     let spec = &case.encode;
     let mut produced = Vec::new();
@@ -261,7 +267,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn parse(text: &str) -> Result<CaseFile, FileError> {
-        super::super::parse_text(&PathBuf::from("t.json"), text)
+        crate::parse_text(&PathBuf::from("t.json"), text)
     }
 
     const ONE: &str = r#"["3f800000", "3f000000", "00000000", "bf800000"]"#;

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::schema::CaseFile;
+use crate::schema::CaseFile;
 
 /// A case file that could not be used: unreadable, not JSON, not schema 1, or with duplicate
 /// case names. Such a file never counts as passed.
@@ -124,7 +124,7 @@ pub fn load_file(path: &Path) -> Result<CaseFile, FileError> {
 /// Parses the text of a case file (see [`load_file`]); `path` is only used in errors.
 pub fn parse_text(path: &Path, text: &str) -> Result<CaseFile, FileError> {
     // Files with ENCODE cases (schema 2) are read by their own reader.
-    if let Some(file) = super::encode_case::parse_if_encode(path, text)? {
+    if let Some(file) = crate::encode_case::parse_if_encode(path, text)? {
         return Ok(file);
     }
     let file: CaseFile = serde_json::from_str(text).map_err(|e| {
@@ -283,7 +283,7 @@ mod tests {
         let e = err(&file(&[
             case("a", "").replace("R32G32B32A32_FLOAT", "R32G32B32A32_FLOT")
         ]));
-        assert!(e.message.contains("unknown format"), "{e}");
+        assert!(e.message.contains("unknown DXGI format"), "{e}");
         let e = err(&file(&[
             case("a", "").replace("\"step_rate\": 0", "\"x\": 0")
         ]));

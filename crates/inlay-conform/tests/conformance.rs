@@ -1,12 +1,12 @@
 //! Runs inlay's own conformance suite (`conformance/` at the workspace root) and the shared
 //! example cases (`$INLAY_SHARED/conformance/examples`, else `<workspace>/../shared/...`)
-//! through `inlay::conform`, and fails on any failing case or malformed case file.
+//! through `inlay_conform`, and fails on any failing case or malformed case file.
 //!
 //! Corpus-backed cases whose `.dxbc` file is absent are skipped, not failed.
 
 use std::path::PathBuf;
 
-use inlay::conform::{Report, RunOptions, Status, run_paths_with};
+use inlay_conform::{Report, RunOptions, Status, run_paths_with};
 
 /// The corpus folder the cases' corpus shaders are found in ($INLAY_CORPUS, as for the CLI).
 fn options() -> RunOptions {

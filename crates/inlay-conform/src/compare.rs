@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::schema::{Expect, ExpectDraw};
-use crate::diag::HResult;
+use crate::schema::{Expect, ExpectDraw};
+use inlay::HResult;
 
 /// What a `CreateInputLayout` call produced, reduced to what cases check.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -260,8 +260,8 @@ pub fn compare_draw(
 
 #[cfg(test)]
 mod tests {
-    use super::super::schema::{ExpectPrimitive, ExpectVertex, ExpectedHResult};
     use super::*;
+    use crate::schema::{ExpectPrimitive, ExpectVertex, ExpectedHResult};
 
     fn expect(h: ExpectedHResult) -> Expect {
         Expect {

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::load::FileError;
+use crate::load::FileError;
 
 /// What happened to one case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -1,6 +1,13 @@
-//! The conformance runner: JSON case files (schema `inlay-conformance/1`, see
-//! `shared/conformance/SCHEMA.md`) run against inlay's `CreateInputLayout` model and input
-//! assembler.
+//! The conformance runner: JSON case files (schema `inlay-conformance/1` and `/2`, see
+//! `shared/conformance/SCHEMA.md`) run against inlay's `CreateInputLayout` model, input
+//! assembler and element encoder. It is the tool behind `inlay conform` and inlay's own
+//! conformance tests; the library it runs knows nothing of it (until 0.1 it was
+//! `inlay::conform`).
+//!
+//! A case file is written in the library's own serde grammar ([`schema`]): its elements,
+//! signatures, topology, index format and draw call read as [`inlay::text::records`],
+//! [`inlay::Topology`], [`inlay::IndexFormat`] and [`inlay::DrawSpec`] values, exactly as the
+//! JSON/TOML layout files do.
 //!
 //! A case states one `CreateInputLayout` call (target, element array, bytecode, validate-only
 //! flag), its expected HRESULT, debug-layer message ids and resolved offsets, and optionally
@@ -9,7 +16,7 @@
 //!
 //! ```no_run
 //! use std::path::PathBuf;
-//! let report = inlay::conform::run_paths(&[PathBuf::from("conformance")]);
+//! let report = inlay_conform::run_paths(&[PathBuf::from("conformance")]);
 //! report.print_text(&mut std::io::stdout()).unwrap();
 //! std::process::exit(report.exit_code());
 //! ```
@@ -21,8 +28,8 @@
 //!   a machine without the corpus).
 //! * Inline `signature` shaders describe an `ISGN` chunk (stream 0, default precision); the
 //!   runner writes a real signature-only DXBC container (valid checksum) with
-//!   [`crate::dxbc::signature_blob`] and hands those bytes to
-//!   [`crate::validation::create_input_layout`], like any other bytecode.
+//!   [`inlay::dxbc::signature_blob`] and hands those bytes to
+//!   [`inlay::CreateInputLayout`], like any other bytecode.
 
 // Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
 #![forbid(unsafe_code)]
@@ -202,7 +209,7 @@ pub fn run_case_with(case: &Case, base: &Path, options: &RunOptions) -> Outcome 
                 .map_or("nothing".to_string(), |h| h.to_string())
         ));
     };
-    let target = crate::target::Target::new(case.api(), case.feature_level());
+    let target = inlay::Target::new(case.api(), case.feature_level());
     let max_primitives = expect_draw.primitives.as_ref().map_or(0, Vec::len);
     let produced = match engine::draw(
         &target,

@@ -1,0 +1,934 @@
+//! Draw calls as people and files name them: the conformance schema's `call` object, the
+//! command line's `--draw KIND,key=value…` and the Python package's `draw=` dict are one
+//! grammar, read here into a [`DrawSpec`] (`shared/conformance/SCHEMA.md`, DRAW).
+//!
+//! A [`DrawCall`] borrows its indirect-argument bytes (it is what
+//! [`InputAssembler::draw`](super::InputAssembler::draw) takes, as `ID3D11DeviceContext`
+//! takes a buffer); a [`DrawSpec`] owns them, or names where they are (a file name on the
+//! command line), and lends a [`DrawCall`] with [`DrawSpec::call`]. That is why the file
+//! grammar deserializes into `DrawSpec<Vec<u8>>` and not into `DrawCall` itself: a hex string
+//! in a file cannot be borrowed as bytes.
+//!
+//! The key/value form ([`DrawSpec::from_keys`], [`DrawSpec::parse`]) takes the schema's key
+//! names, the short aliases `count`, `start`, `base` and `instances`, and `draw_auto` with
+//! `filled_size` (DrawAuto has no conformance-schema case). Counts that are not given come from
+//! [`DrawDefaults`] (what the caller's buffers hold); starts and the base vertex default to 0,
+//! instance counts to 1.
+//!
+//! ```
+//! use inlay::assembler::{DrawCall, DrawDefaults, DrawSpec};
+//! let defaults = DrawDefaults { vertex_count: Some(6), ..DrawDefaults::default() };
+//! let spec = DrawSpec::parse("draw_instanced,instances=2", &defaults, |_| false)?;
+//! assert_eq!(
+//!     spec.call(),
+//!     DrawCall::DrawInstanced {
+//!         vertex_count_per_instance: 6,
+//!         instance_count: 2,
+//!         start_vertex: 0,
+//!         start_instance: 0,
+//!     }
+//! );
+//! # Ok::<(), inlay::assembler::DrawSpecError>(())
+//! ```
+
+use super::DrawCall;
+
+/// A draw call that owns (or names) its indirect-argument bytes.
+///
+/// `A` is what the indirect forms read their argument structure from: the bytes themselves
+/// (`Vec<u8>`, what a conformance case or the Python package gives), or, on the command line,
+/// the name of the file that holds them (`String`, read by the caller with
+/// [`DrawSpec::map_args`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DrawSpec<A = Vec<u8>> {
+    /// Every parameter is known: any direct draw, and DrawAuto.
+    Direct(DrawCall<'static>),
+    /// `DrawInstancedIndirect` (`indexed == false`, 4 words) or `DrawIndexedInstancedIndirect`
+    /// (`indexed == true`, 5 words), read from `args` at byte `offset`.
+    Indirect {
+        /// Whether this is the indexed form.
+        indexed: bool,
+        /// The argument buffer (or where it is).
+        args: A,
+        /// `AlignedByteOffsetForArgs`.
+        offset: u32,
+    },
+}
+
+impl<A: AsRef<[u8]>> DrawSpec<A> {
+    /// The draw call, with the indirect forms borrowing the argument bytes.
+    pub fn call(&self) -> DrawCall<'_> {
+        match self {
+            DrawSpec::Direct(call) => *call,
+            DrawSpec::Indirect {
+                indexed: false,
+                args,
+                offset,
+            } => DrawCall::DrawInstancedIndirect {
+                args: args.as_ref(),
+                offset: *offset,
+            },
+            DrawSpec::Indirect {
+                indexed: true,
+                args,
+                offset,
+            } => DrawCall::DrawIndexedInstancedIndirect {
+                args: args.as_ref(),
+                offset: *offset,
+            },
+        }
+    }
+}
+
+impl<A> DrawSpec<A> {
+    /// Replaces what names the argument bytes (a file name by the file's bytes, say).
+    pub fn map_args<B, E>(self, f: impl FnOnce(A) -> Result<B, E>) -> Result<DrawSpec<B>, E> {
+        Ok(match self {
+            DrawSpec::Direct(call) => DrawSpec::Direct(call),
+            DrawSpec::Indirect {
+                indexed,
+                args,
+                offset,
+            } => DrawSpec::Indirect {
+                indexed,
+                args: f(args)?,
+                offset,
+            },
+        })
+    }
+
+    /// The `kind` spelling of this draw (`"draw_indexed_instanced_indirect"`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DrawSpec::Direct(call) => kind_of(call),
+            DrawSpec::Indirect { indexed: false, .. } => "draw_instanced_indirect",
+            DrawSpec::Indirect { indexed: true, .. } => "draw_indexed_instanced_indirect",
+        }
+    }
+}
+
+fn kind_of(call: &DrawCall<'_>) -> &'static str {
+    match call {
+        DrawCall::Draw { .. } => "draw",
+        DrawCall::DrawIndexed { .. } => "draw_indexed",
+        DrawCall::DrawInstanced { .. } => "draw_instanced",
+        DrawCall::DrawIndexedInstanced { .. } => "draw_indexed_instanced",
+        DrawCall::DrawInstancedIndirect { .. } => "draw_instanced_indirect",
+        DrawCall::DrawIndexedInstancedIndirect { .. } => "draw_indexed_instanced_indirect",
+        DrawCall::DrawAuto { .. } => "draw_auto",
+    }
+}
+
+/// The counts a key/value draw takes when it does not give them: what the bound buffers hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawDefaults {
+    /// Vertices per instance for `draw` / `draw_instanced` (`None`: the caller cannot tell).
+    pub vertex_count: Option<u32>,
+    /// Indices per instance for the indexed forms (`None`: no index buffer).
+    pub index_count: Option<u32>,
+    /// DrawAuto's `BufferFilledSize` (`None`: slot 0 is not bound).
+    pub filled_size: Option<u32>,
+}
+
+/// A key/value draw that cannot be read. Each variant names the kind, key and value concerned.
+/// The messages are written to follow a shell's prefix: `--draw: ` before
+/// [`NotKeyValue`](Self::NotKeyValue) and [`UnknownKind`](Self::UnknownKind), `--draw ` before
+/// the others (which begin with the kind or key); the two missing-value variants are where a
+/// shell says how to give the value in its own syntax.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DrawSpecError {
+    /// A part of the text has no `=`.
+    #[error("`{0}` is not key=value")]
+    NotKeyValue(String),
+    /// The kind is none of the seven.
+    #[error(
+        "unknown kind `{0}` (expected draw, draw_indexed, draw_instanced, \
+         draw_indexed_instanced, draw_instanced_indirect, draw_indexed_instanced_indirect \
+         or draw_auto)"
+    )]
+    UnknownKind(String),
+    /// The key does not belong to the kind.
+    #[error("{kind}: unknown key `{key}` (expected {})", expected.join(", "))]
+    UnknownKey {
+        /// The draw kind.
+        kind: &'static str,
+        /// The key given (after aliases are resolved).
+        key: String,
+        /// The keys the kind takes.
+        expected: &'static [&'static str],
+    },
+    /// An unsigned value is not a number from 0 to 2^32 − 1 (decimal or `0x` hex).
+    #[error("{key}: `{value}` is not a number from 0 to 4294967295")]
+    NotUnsigned {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// `base_vertex` is not a decimal number from −2^31 to 2^31 − 1.
+    #[error("{key}: `{value}` is not a number from -2147483648 to 2147483647")]
+    NotSigned {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// A count is not given and [`DrawDefaults`] has none: `key` is `vertex_count` or
+    /// `vertex_count_per_instance` (no per-vertex buffer to count), `index_count` or
+    /// `index_count_per_instance` (no index buffer), or `filled_size` (slot 0 unbound).
+    #[error("{kind}: no {key} given and none to take from the buffers")]
+    MissingCount {
+        /// The draw kind.
+        kind: &'static str,
+        /// The count's key.
+        key: &'static str,
+    },
+    /// An indirect draw without `args`.
+    #[error("{kind}: no argument structure (`args`) given")]
+    MissingArgs {
+        /// The draw kind.
+        kind: &'static str,
+    },
+}
+
+/// The seven kinds and the keys each takes (schema names; `args`/`offset` for the indirect
+/// forms, `filled_size` for DrawAuto).
+const KINDS: [(&str, &[&str]); 7] = [
+    ("draw", &["vertex_count", "start_vertex"]),
+    (
+        "draw_indexed",
+        &["index_count", "start_index", "base_vertex"],
+    ),
+    (
+        "draw_instanced",
+        &[
+            "vertex_count_per_instance",
+            "instance_count",
+            "start_vertex",
+            "start_instance",
+        ],
+    ),
+    (
+        "draw_indexed_instanced",
+        &[
+            "index_count_per_instance",
+            "instance_count",
+            "start_index",
+            "base_vertex",
+            "start_instance",
+        ],
+    ),
+    ("draw_instanced_indirect", &["args", "offset"]),
+    ("draw_indexed_instanced_indirect", &["args", "offset"]),
+    ("draw_auto", &["filled_size"]),
+];
+
+/// The schema key an alias stands for in a draw of `kind`.
+fn resolve_alias<'k>(kind: &str, key: &'k str) -> &'k str {
+    match key {
+        "count" => match kind {
+            "draw" => "vertex_count",
+            "draw_indexed" => "index_count",
+            "draw_instanced" => "vertex_count_per_instance",
+            _ => "index_count_per_instance",
+        },
+        "start" if kind.contains("indexed") => "start_index",
+        "start" => "start_vertex",
+        "base" => "base_vertex",
+        "instances" => "instance_count",
+        k => k,
+    }
+}
+
+/// A decimal or `0x` hexadecimal `u32`, spaces around it ignored.
+fn unsigned(key: &'static str, value: &str) -> Result<u32, DrawSpecError> {
+    let t = value.trim();
+    let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => t.parse::<u32>().ok(),
+    };
+    v.ok_or_else(|| DrawSpecError::NotUnsigned {
+        key,
+        value: value.to_string(),
+    })
+}
+
+impl<A> DrawSpec<A> {
+    /// Reads a draw from its kind and `key=value` pairs (the later of two equal keys wins).
+    ///
+    /// `kind` is matched ignoring case and surrounding spaces; keys may be the schema's names
+    /// or the aliases `count`, `start`, `base`, `instances`. `args` is what an indirect draw
+    /// reads its argument structure from (the `args` key: not among `keys`); giving it to a
+    /// direct draw is an unknown key, like any other key the kind does not take.
+    ///
+    /// ```
+    /// use inlay::assembler::{DrawDefaults, DrawSpec, DrawSpecError};
+    /// let d = DrawDefaults::default();
+    /// let spec = DrawSpec::from_keys("draw_indexed_instanced_indirect", [("offset", "4")],
+    ///     Some(vec![0u8; 24]), &d)?;
+    /// assert!(matches!(spec, DrawSpec::Indirect { indexed: true, offset: 4, .. }));
+    /// let e = DrawSpec::<Vec<u8>>::from_keys("draw", [("count", "x")], None, &d).unwrap_err();
+    /// assert_eq!(e.to_string(), "vertex_count: `x` is not a number from 0 to 4294967295");
+    /// # Ok::<(), DrawSpecError>(())
+    /// ```
+    pub fn from_keys<'k>(
+        kind: &str,
+        keys: impl IntoIterator<Item = (&'k str, &'k str)>,
+        args: Option<A>,
+        defaults: &DrawDefaults,
+    ) -> Result<DrawSpec<A>, DrawSpecError> {
+        let lower = kind.trim().to_ascii_lowercase();
+        let Some(&(kind, allowed)) = KINDS.iter().find(|(k, _)| *k == lower) else {
+            return Err(DrawSpecError::UnknownKind(lower));
+        };
+        let mut given: Vec<(&'static str, &str)> = Vec::new();
+        for (key, value) in keys {
+            let key = resolve_alias(kind, key.trim());
+            match allowed.iter().find(|k| **k == key && key != "args") {
+                Some(k) => given.push((k, value)),
+                None => {
+                    return Err(DrawSpecError::UnknownKey {
+                        kind,
+                        key: key.to_string(),
+                        expected: allowed,
+                    });
+                }
+            }
+        }
+        if args.is_some() && !allowed.contains(&"args") {
+            return Err(DrawSpecError::UnknownKey {
+                kind,
+                key: "args".to_string(),
+                expected: allowed,
+            });
+        }
+        let get = |k: &str| given.iter().rev().find(|(n, _)| *n == k).copied();
+        let u = |k: &str| get(k).map(|(k, v)| unsigned(k, v)).transpose();
+        let count = |k: &'static str, default: Option<u32>| -> Result<u32, DrawSpecError> {
+            u(k)?
+                .or(default)
+                .ok_or(DrawSpecError::MissingCount { kind, key: k })
+        };
+        let base = get("base_vertex")
+            .map(|(k, v)| {
+                v.trim()
+                    .parse::<i32>()
+                    .map_err(|_| DrawSpecError::NotSigned {
+                        key: k,
+                        value: v.to_string(),
+                    })
+            })
+            .transpose()?
+            .unwrap_or(0);
+        let d = defaults;
+        Ok(DrawSpec::Direct(match kind {
+            "draw" => DrawCall::Draw {
+                vertex_count: count("vertex_count", d.vertex_count)?,
+                start_vertex: u("start_vertex")?.unwrap_or(0),
+            },
+            "draw_indexed" => DrawCall::DrawIndexed {
+                index_count: count("index_count", d.index_count)?,
+                start_index: u("start_index")?.unwrap_or(0),
+                base_vertex: base,
+            },
+            "draw_instanced" => DrawCall::DrawInstanced {
+                vertex_count_per_instance: count("vertex_count_per_instance", d.vertex_count)?,
+                instance_count: u("instance_count")?.unwrap_or(1),
+                start_vertex: u("start_vertex")?.unwrap_or(0),
+                start_instance: u("start_instance")?.unwrap_or(0),
+            },
+            "draw_indexed_instanced" => DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: count("index_count_per_instance", d.index_count)?,
+                instance_count: u("instance_count")?.unwrap_or(1),
+                start_index: u("start_index")?.unwrap_or(0),
+                base_vertex: base,
+                start_instance: u("start_instance")?.unwrap_or(0),
+            },
+            "draw_auto" => DrawCall::DrawAuto {
+                filled_size: count("filled_size", d.filled_size)?,
+            },
+            _ => {
+                let offset = u("offset")?.unwrap_or(0);
+                let args = args.ok_or(DrawSpecError::MissingArgs { kind })?;
+                return Ok(DrawSpec::Indirect {
+                    indexed: kind.contains("indexed"),
+                    args,
+                    offset,
+                });
+            }
+        }))
+    }
+}
+
+impl DrawSpec<String> {
+    /// Reads the command line's `KIND,key=value,...` (`--draw`), for example
+    /// `draw_indexed,count=36,base=-4` or `draw_instanced_indirect,args=args.bin,offset=16`.
+    ///
+    /// `args=NAME` names where the argument structure is; an empty name is no name. A name
+    /// may contain commas when it names something that exists: `exists` is asked about
+    /// `NAME`, `NAME,next-part`, … (up to 64 parts) and the longest name it knows wins
+    /// (issue 17: file names with commas). Otherwise the name ends at the next comma.
+    /// See [`DrawSpec::from_keys`] for the rest.
+    pub fn parse(
+        text: &str,
+        defaults: &DrawDefaults,
+        exists: impl Fn(&str) -> bool,
+    ) -> Result<DrawSpec<String>, DrawSpecError> {
+        let mut parts = text.split(',');
+        let kind = parts.next().unwrap_or("");
+        let rest: Vec<&str> = parts.collect();
+        let mut keys: Vec<(&str, &str)> = Vec::new();
+        let mut args: Option<String> = None;
+        let mut i = 0;
+        while i < rest.len() {
+            let p = rest[i];
+            i += 1;
+            if let Some(name) = p.strip_prefix("args=") {
+                let mut candidate = String::from(name);
+                let mut longest = (0, name.to_string());
+                for (n, next) in rest[i..].iter().take(64).enumerate() {
+                    candidate.push(',');
+                    candidate.push_str(next);
+                    if exists(&candidate) {
+                        longest = (n + 1, candidate.clone());
+                    }
+                }
+                i += longest.0;
+                args = Some(longest.1);
+                continue;
+            }
+            let (k, v) = p
+                .split_once('=')
+                .ok_or_else(|| DrawSpecError::NotKeyValue(p.to_string()))?;
+            keys.push((k, v));
+        }
+        // An empty `args=` is no argument buffer for an indirect draw, and still a key that a
+        // direct draw does not take.
+        if args.as_deref() == Some("") && kind.trim().to_ascii_lowercase().ends_with("_indirect") {
+            args = None;
+        }
+        DrawSpec::from_keys(kind, keys, args, defaults)
+    }
+}
+
+/// The file grammar: the conformance schema's `call` object (`shared/conformance/SCHEMA.md`,
+/// DRAW), with the indirect forms' `args` as `{"data": HEX, "offset": N}`. Every key is
+/// required and unknown keys are errors; `draw_auto` is not part of the schema.
+#[cfg(feature = "serde")]
+mod file {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{DrawCall, DrawSpec};
+    use crate::text::records::{hex_bytes, to_hex};
+
+    /// The shape of a `call` object on disk; private, read into and written from [`DrawSpec`]
+    /// only (its indirect forms nest `args` and `offset`, which [`DrawCall`] keeps side by side).
+    #[derive(Deserialize, Serialize)]
+    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+    enum CallObject {
+        Draw {
+            vertex_count: u32,
+            start_vertex: u32,
+        },
+        DrawIndexed {
+            index_count: u32,
+            start_index: u32,
+            base_vertex: i32,
+        },
+        DrawInstanced {
+            vertex_count_per_instance: u32,
+            instance_count: u32,
+            start_vertex: u32,
+            start_instance: u32,
+        },
+        DrawIndexedInstanced {
+            index_count_per_instance: u32,
+            instance_count: u32,
+            start_index: u32,
+            base_vertex: i32,
+            start_instance: u32,
+        },
+        DrawInstancedIndirect {
+            args: ArgsObject,
+        },
+        DrawIndexedInstancedIndirect {
+            args: ArgsObject,
+        },
+    }
+
+    #[derive(Deserialize, Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct ArgsObject {
+        #[serde(deserialize_with = "hex_bytes", serialize_with = "hex_string")]
+        data: Vec<u8>,
+        offset: u32,
+    }
+
+    fn hex_string<S: Serializer>(data: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&to_hex(data))
+    }
+
+    impl<'de> Deserialize<'de> for DrawSpec<Vec<u8>> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(match CallObject::deserialize(d)? {
+                CallObject::Draw {
+                    vertex_count,
+                    start_vertex,
+                } => DrawSpec::Direct(DrawCall::Draw {
+                    vertex_count,
+                    start_vertex,
+                }),
+                CallObject::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                } => DrawSpec::Direct(DrawCall::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                }),
+                CallObject::DrawInstanced {
+                    vertex_count_per_instance,
+                    instance_count,
+                    start_vertex,
+                    start_instance,
+                } => DrawSpec::Direct(DrawCall::DrawInstanced {
+                    vertex_count_per_instance,
+                    instance_count,
+                    start_vertex,
+                    start_instance,
+                }),
+                CallObject::DrawIndexedInstanced {
+                    index_count_per_instance,
+                    instance_count,
+                    start_index,
+                    base_vertex,
+                    start_instance,
+                } => DrawSpec::Direct(DrawCall::DrawIndexedInstanced {
+                    index_count_per_instance,
+                    instance_count,
+                    start_index,
+                    base_vertex,
+                    start_instance,
+                }),
+                CallObject::DrawInstancedIndirect { args } => DrawSpec::Indirect {
+                    indexed: false,
+                    args: args.data,
+                    offset: args.offset,
+                },
+                CallObject::DrawIndexedInstancedIndirect { args } => DrawSpec::Indirect {
+                    indexed: true,
+                    args: args.data,
+                    offset: args.offset,
+                },
+            })
+        }
+    }
+
+    /// Writes the schema's `call` object; DrawAuto has no spelling there and is an error.
+    impl Serialize for DrawSpec<Vec<u8>> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let args = |data: &[u8], offset: u32| ArgsObject {
+                data: data.to_vec(),
+                offset,
+            };
+            let object = match self.call() {
+                DrawCall::Draw {
+                    vertex_count,
+                    start_vertex,
+                } => CallObject::Draw {
+                    vertex_count,
+                    start_vertex,
+                },
+                DrawCall::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                } => CallObject::DrawIndexed {
+                    index_count,
+                    start_index,
+                    base_vertex,
+                },
+                DrawCall::DrawInstanced {
+                    vertex_count_per_instance,
+                    instance_count,
+                    start_vertex,
+                    start_instance,
+                } => CallObject::DrawInstanced {
+                    vertex_count_per_instance,
+                    instance_count,
+                    start_vertex,
+                    start_instance,
+                },
+                DrawCall::DrawIndexedInstanced {
+                    index_count_per_instance,
+                    instance_count,
+                    start_index,
+                    base_vertex,
+                    start_instance,
+                } => CallObject::DrawIndexedInstanced {
+                    index_count_per_instance,
+                    instance_count,
+                    start_index,
+                    base_vertex,
+                    start_instance,
+                },
+                DrawCall::DrawInstancedIndirect { args: a, offset } => {
+                    CallObject::DrawInstancedIndirect {
+                        args: args(a, offset),
+                    }
+                }
+                DrawCall::DrawIndexedInstancedIndirect { args: a, offset } => {
+                    CallObject::DrawIndexedInstancedIndirect {
+                        args: args(a, offset),
+                    }
+                }
+                DrawCall::DrawAuto { .. } => {
+                    return Err(serde::ser::Error::custom(
+                        "draw_auto has no conformance-schema spelling",
+                    ));
+                }
+            };
+            object.serialize(s)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: DrawDefaults = DrawDefaults {
+        vertex_count: Some(10),
+        index_count: Some(6),
+        filled_size: Some(72),
+    };
+    const NONE: DrawDefaults = DrawDefaults {
+        vertex_count: None,
+        index_count: None,
+        filled_size: None,
+    };
+
+    fn parse(text: &str, d: &DrawDefaults) -> Result<DrawSpec<String>, DrawSpecError> {
+        DrawSpec::parse(text, d, |name| name == "my,args.bin" || name == "a,b,c")
+    }
+
+    fn direct(text: &str) -> DrawCall<'static> {
+        match parse(text, &D).unwrap() {
+            DrawSpec::Direct(call) => call,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    /// Every kind with every key written, with the defaults, and with each alias.
+    #[test]
+    fn every_kind_and_key() {
+        assert_eq!(
+            direct("draw,vertex_count=3,start_vertex=0x10"),
+            DrawCall::Draw {
+                vertex_count: 3,
+                start_vertex: 16
+            }
+        );
+        assert_eq!(
+            direct("draw"),
+            DrawCall::Draw {
+                vertex_count: 10,
+                start_vertex: 0
+            }
+        );
+        assert_eq!(
+            direct("Draw , count=4,start=1"),
+            DrawCall::Draw {
+                vertex_count: 4,
+                start_vertex: 1
+            }
+        );
+        assert_eq!(
+            direct("draw_indexed,index_count=3,start_index=2,base_vertex=-7"),
+            DrawCall::DrawIndexed {
+                index_count: 3,
+                start_index: 2,
+                base_vertex: -7
+            }
+        );
+        assert_eq!(
+            direct("draw_indexed,count=5,start=1,base=2147483647"),
+            DrawCall::DrawIndexed {
+                index_count: 5,
+                start_index: 1,
+                base_vertex: i32::MAX
+            }
+        );
+        assert_eq!(
+            direct("draw_indexed"),
+            DrawCall::DrawIndexed {
+                index_count: 6,
+                start_index: 0,
+                base_vertex: 0
+            }
+        );
+        assert_eq!(
+            direct(
+                "draw_instanced,vertex_count_per_instance=3,instance_count=2,start_vertex=4,\
+                 start_instance=5"
+            ),
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 3,
+                instance_count: 2,
+                start_vertex: 4,
+                start_instance: 5
+            }
+        );
+        assert_eq!(
+            direct("draw_instanced,count=7,instances=8,start=9"),
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 7,
+                instance_count: 8,
+                start_vertex: 9,
+                start_instance: 0
+            }
+        );
+        assert_eq!(
+            direct("draw_instanced"),
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 10,
+                instance_count: 1,
+                start_vertex: 0,
+                start_instance: 0
+            }
+        );
+        assert_eq!(
+            direct(
+                "draw_indexed_instanced,index_count_per_instance=3,instance_count=2,\
+                 start_index=1,base_vertex=-2147483648,start_instance=4294967295"
+            ),
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 3,
+                instance_count: 2,
+                start_index: 1,
+                base_vertex: i32::MIN,
+                start_instance: u32::MAX
+            }
+        );
+        assert_eq!(
+            direct("draw_indexed_instanced,count=1,instances=3,start=2,base=-1"),
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 1,
+                instance_count: 3,
+                start_index: 2,
+                base_vertex: -1,
+                start_instance: 0
+            }
+        );
+        assert_eq!(
+            direct("draw_auto,filled_size=48"),
+            DrawCall::DrawAuto { filled_size: 48 }
+        );
+        assert_eq!(direct("draw_auto"), DrawCall::DrawAuto { filled_size: 72 });
+        // The later of two equal keys wins, alias or not.
+        assert_eq!(
+            direct("draw,vertex_count=1,count=2"),
+            DrawCall::Draw {
+                vertex_count: 2,
+                start_vertex: 0
+            }
+        );
+    }
+
+    #[test]
+    fn indirect_forms_name_their_arguments() {
+        assert_eq!(
+            parse("draw_instanced_indirect,args=a.bin,offset=16", &NONE).unwrap(),
+            DrawSpec::Indirect {
+                indexed: false,
+                args: "a.bin".to_string(),
+                offset: 16
+            }
+        );
+        assert_eq!(
+            parse("draw_indexed_instanced_indirect,args=a.bin", &NONE).unwrap(),
+            DrawSpec::Indirect {
+                indexed: true,
+                args: "a.bin".to_string(),
+                offset: 0
+            }
+        );
+        // Names with commas: the longest one that exists wins; otherwise the first comma ends it.
+        assert_eq!(
+            parse("draw_instanced_indirect,args=my,args.bin,offset=4", &NONE).unwrap(),
+            DrawSpec::Indirect {
+                indexed: false,
+                args: "my,args.bin".to_string(),
+                offset: 4
+            }
+        );
+        assert_eq!(
+            parse("draw_instanced_indirect,offset=4,args=a,b,c", &NONE).unwrap(),
+            DrawSpec::Indirect {
+                indexed: false,
+                args: "a,b,c".to_string(),
+                offset: 4
+            }
+        );
+        assert_eq!(
+            parse("draw_instanced_indirect,args=a,b", &NONE),
+            Err(DrawSpecError::NotKeyValue("b".to_string()))
+        );
+        for text in ["draw_instanced_indirect", "draw_instanced_indirect,args="] {
+            assert_eq!(
+                parse(text, &D),
+                Err(DrawSpecError::MissingArgs {
+                    kind: "draw_instanced_indirect"
+                })
+            );
+        }
+        // The spec lends the call with the bytes it owns.
+        let bytes = vec![1, 0, 0, 0, 2, 0, 0, 0];
+        let spec =
+            DrawSpec::from_keys("draw_instanced_indirect", [], Some(bytes.clone()), &NONE).unwrap();
+        assert_eq!(
+            spec.call(),
+            DrawCall::DrawInstancedIndirect {
+                args: &bytes,
+                offset: 0
+            }
+        );
+        assert_eq!(spec.kind(), "draw_instanced_indirect");
+        let read = parse("draw_indexed_instanced_indirect,args=x", &NONE)
+            .unwrap()
+            .map_args(|name| Ok::<_, ()>(name.into_bytes()))
+            .unwrap();
+        assert_eq!(
+            read.call(),
+            DrawCall::DrawIndexedInstancedIndirect {
+                args: b"x",
+                offset: 0
+            }
+        );
+    }
+
+    #[test]
+    fn bad_input_names_the_key_value_and_rule() {
+        let e = |text: &str, d: &DrawDefaults| parse(text, d).unwrap_err().to_string();
+        assert_eq!(e("draw,count", &D), "`count` is not key=value");
+        assert_eq!(
+            e("drawindexed", &D),
+            "unknown kind `drawindexed` (expected draw, draw_indexed, draw_instanced, \
+             draw_indexed_instanced, draw_instanced_indirect, draw_indexed_instanced_indirect \
+             or draw_auto)"
+        );
+        assert_eq!(
+            e("draw,index_count=3", &D),
+            "draw: unknown key `index_count` (expected vertex_count, start_vertex)"
+        );
+        assert_eq!(
+            e("draw,args=x", &D),
+            "draw: unknown key `args` (expected vertex_count, start_vertex)"
+        );
+        assert_eq!(
+            e("draw_auto,offset=4", &D),
+            "draw_auto: unknown key `offset` (expected filled_size)"
+        );
+        assert_eq!(
+            e("draw,count=4294967296", &D),
+            "vertex_count: `4294967296` is not a number from 0 to 4294967295"
+        );
+        assert_eq!(
+            e("draw_instanced,instances=-1", &D),
+            "instance_count: `-1` is not a number from 0 to 4294967295"
+        );
+        assert_eq!(
+            e("draw_instanced_indirect,args=a,offset=0xg", &D),
+            "offset: `0xg` is not a number from 0 to 4294967295"
+        );
+        assert_eq!(
+            e("draw_indexed,base=0x10", &D),
+            "base_vertex: `0x10` is not a number from -2147483648 to 2147483647"
+        );
+        assert_eq!(
+            e("draw_indexed,base=2147483648", &D),
+            "base_vertex: `2147483648` is not a number from -2147483648 to 2147483647"
+        );
+        for (text, kind, key) in [
+            ("draw", "draw", "vertex_count"),
+            (
+                "draw_instanced",
+                "draw_instanced",
+                "vertex_count_per_instance",
+            ),
+            ("draw_indexed", "draw_indexed", "index_count"),
+            (
+                "draw_indexed_instanced",
+                "draw_indexed_instanced",
+                "index_count_per_instance",
+            ),
+            ("draw_auto", "draw_auto", "filled_size"),
+        ] {
+            assert_eq!(
+                parse(text, &NONE),
+                Err(DrawSpecError::MissingCount { kind, key }),
+                "{text}"
+            );
+        }
+    }
+
+    /// The file grammar is the conformance schema's `call`: every key required, `args` nested,
+    /// no `draw_auto`, and what is written reads back.
+    #[cfg(feature = "serde")]
+    #[test]
+    fn schema_call_objects() {
+        let read = |text: &str| serde_json::from_str::<DrawSpec>(text);
+        assert_eq!(
+            read(
+                r#"{"kind": "draw_indexed", "index_count": 3, "start_index": 1, "base_vertex": -2}"#
+            )
+            .unwrap(),
+            DrawSpec::Direct(DrawCall::DrawIndexed {
+                index_count: 3,
+                start_index: 1,
+                base_vertex: -2
+            })
+        );
+        let spec = read(
+            r#"{"kind": "draw_indexed_instanced_indirect", "args": {"data": "0300000001000000", "offset": 4}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            spec,
+            DrawSpec::Indirect {
+                indexed: true,
+                args: vec![3, 0, 0, 0, 1, 0, 0, 0],
+                offset: 4
+            }
+        );
+        let text = serde_json::to_string(&spec).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"draw_indexed_instanced_indirect","args":{"data":"0300000001000000","offset":4}}"#
+        );
+        assert_eq!(read(&text).unwrap(), spec);
+        let err = |text: &str| read(text).unwrap_err().to_string();
+        assert!(
+            err(r#"{"kind": "draw", "vertex_count": 3}"#).contains("missing field `start_vertex`")
+        );
+        assert!(
+            err(r#"{"kind": "draw", "vertex_count": 3, "start_vertex": 0, "start_instance": 0}"#)
+                .contains("unknown field `start_instance`")
+        );
+        assert!(
+            err(r#"{"kind": "draw_auto", "filled_size": 3}"#)
+                .contains("unknown variant `draw_auto`")
+        );
+        assert!(
+            err(r#"{"kind": "draw_instanced_indirect", "args": {"data": "0g", "offset": 0}}"#)
+                .contains("non-hex")
+        );
+        assert!(
+            serde_json::to_string(&DrawSpec::<Vec<u8>>::Direct(DrawCall::DrawAuto {
+                filled_size: 1
+            }))
+            .is_err()
+        );
+    }
+}
