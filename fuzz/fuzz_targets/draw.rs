@@ -13,7 +13,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, WalkBatch};
 use inlay::fetch::{FetchPlan, Instance, Isa, StoreMode, Vertices};
 use inlay::{CreateInputLayout, Signature};

@@ -19,8 +19,8 @@
 //! normal and finite, every other component uniformly random bits (decided per component from
 //! the format table).
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology, VertexIds};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::element::InputElementDesc;
 use inlay::fetch::{FetchPlan, Instance, Isa, STREAM_THRESHOLD_BYTES, StoreMode, Vertices};
 use inlay::format::{Format, Kind};

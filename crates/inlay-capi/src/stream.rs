@@ -4,9 +4,10 @@
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::sync::Arc;
 
-use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay_core::assembler::{DrawCall, InputAssembler, MAX_SLOTS, VertexIds, VertexStream};
+use inlay_core::assembler::{DrawCall, InputAssembler, MAX_SLOTS, VertexIds};
+use inlay_core::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::format::Format;
+use inlay_core::stream::VertexStream;
 
 use crate::create::{c_string, inlay_layout, read_bytes, register_mask};
 use crate::{INLAY_E_FAIL, INLAY_E_INVALIDARG, INLAY_S_FALSE, INLAY_S_OK, guard};

@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use inlay_core::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::assembler::{DrawCall, InputAssembler, Topology};
+use inlay_core::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::dxbc::signature::{
     ComponentType, MinPrecision, NO_REGISTER, Signature, SignatureElement, SystemValue,
 };

@@ -6,12 +6,13 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{
-    AssembledVertex, DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, Topology, VertexStream,
+    AssembledVertex, DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, Topology,
 };
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
+use inlay::stream::VertexStream;
 
 use crate::output::{self, Output};
 use crate::source::LayoutFile;

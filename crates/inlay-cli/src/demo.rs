@@ -3,8 +3,8 @@
 
 use std::io::Write;
 
-use inlay::assembler::binding::VertexBufferBinding;
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::VertexBufferBinding;
 use inlay::dxbc::signature::{
     ComponentType, MinPrecision, Signature, SignatureElement, SystemValue, mask_letters,
 };

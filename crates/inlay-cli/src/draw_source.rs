@@ -9,8 +9,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use inlay::assembler::binding::IndexBufferBinding;
 use inlay::assembler::{DrawDefaults, Topology};
+use inlay::buffer::IndexBufferBinding;
 use inlay::capture::{self, Capture, SlotData};
 use inlay::mesh::{InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};
 

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
-use inlay::assembler::binding::MAX_VERTEX_STRIDE;
+use inlay::buffer::MAX_VERTEX_STRIDE;
 use inlay::layout::{InputClass, InputLayout, LayoutElement};
 use inlay::validation;
 

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
 use inlay::element::InputElementDesc;
 use inlay::format::{Format, Kind};

@@ -14,11 +14,11 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::walk::read_index;
 use inlay::assembler::{
     DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, MAX_SLOTS, Topology, WalkBatch,
 };
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::fetch::{FetchPlan, Instance, Vertices};
 use inlay::format::{FormatInfo, Kind};
 use inlay::layout::{InputClass, InputLayout as ResolvedLayout};

@@ -240,8 +240,8 @@ impl NativeDump {
     #[getter]
     fn index_format(&self) -> Option<&'static str> {
         self.capture.index.as_ref().map(|i| match i.format {
-            inlay::assembler::binding::IndexFormat::R16Uint => "R16_UINT",
-            inlay::assembler::binding::IndexFormat::R32Uint => "R32_UINT",
+            inlay::buffer::IndexFormat::R16Uint => "R16_UINT",
+            inlay::buffer::IndexFormat::R32Uint => "R32_UINT",
         })
     }
 

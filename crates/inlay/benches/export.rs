@@ -8,8 +8,8 @@
 use std::io::{BufWriter, Write};
 use std::time::Instant;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat};
 use inlay::assembler::{DrawCall, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat};
 use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use inlay::format::Format;
 use inlay::mesh::{InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};

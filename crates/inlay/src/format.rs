@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-use crate::target::FeatureLevel;
+use crate::level::FeatureLevel;
 
 /// A `DXGI_FORMAT` value. Any `u32` can be held, so that invalid values handed to
 /// `CreateInputLayout` can be expressed; [`Format::info`] finds the table row, if any.

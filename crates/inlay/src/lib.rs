@@ -4,14 +4,20 @@
 //!
 //! * [`format`](mod@format) — the DXGI format table that drives every per-format decision, and
 //!   [`convert`], the reference conversions it drives;
+//! * [`level`] — the feature levels, a leaf under both the format table and the targets;
 //! * [`target`] — runtime (D3D10, D3D10.1, D3D11) × feature level, with limits;
 //! * [`element`] — input element descriptions as the application writes them;
 //! * [`dxbc`] — shader containers and their signatures;
 //! * `validation` — `CreateInputLayout`: HRESULT, debug-layer diagnostics, matching;
 //! * [`layout`] — the resolved layout handed to the input assembler;
-//! * [`assembler`] — the input assembler: vertex fetch, draws, topologies, system values;
+//! * [`buffer`] — vertex- and index-buffer bindings and the one addressing rule (vertex index,
+//!   instance index with step rate, bind offset, out of bounds) both fetch paths share;
+//! * [`assembler`] — the input assembler: the reference vertex fetch, draws, topologies,
+//!   system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`);
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`); it never
+//!   imports the assembler, nor the assembler it;
+//! * [`stream`] — a draw's vertex stream, joining the assembler's walk with either fetch;
 //! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
 //!   (both roundings of the conformance schema), a vertex writer, repack between layouts and
 //!   a compiled fast encode;
@@ -46,6 +52,7 @@
 #![warn(missing_docs)]
 
 pub mod assembler;
+pub mod buffer;
 #[cfg(feature = "capture")]
 pub mod capture;
 pub mod convert;
@@ -56,16 +63,18 @@ pub mod encode;
 pub mod fetch;
 pub mod format;
 pub mod layout;
+pub mod level;
 pub mod lower;
 #[cfg(feature = "mesh")]
 pub mod mesh;
+pub mod stream;
 pub mod target;
 pub mod text;
 pub mod validation;
 
 // The common types at the crate root (the modules keep them too).
-pub use assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 pub use assembler::{AssembledVertex, DrawCall, DrawSpec, InputAssembler, Primitive, Topology};
+pub use buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 pub use diag::{Diagnostic, HResult, MessageId, Severity};
 pub use dxbc::{Container, DxbcError, Signature, SignatureElement};
 pub use element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};

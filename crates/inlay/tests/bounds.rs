@@ -15,8 +15,8 @@ mod support;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, IaError, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::diag::{HResult, MessageId};
 use inlay::dxbc::{
     self, ComponentType, Container, DxbcError, MinPrecision, Signature, SignatureElement,

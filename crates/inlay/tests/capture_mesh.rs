@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use inlay::assembler::DrawCall;
 use inlay::assembler::Topology;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat};
+use inlay::buffer::{IndexBufferBinding, IndexFormat};
 use inlay::capture::{self, SlotData};
 use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use inlay::format::Format;

@@ -6,9 +6,9 @@
 mod ia_support;
 mod support;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::validate::{DrawCheck, check_linkage, validate_draw};
 use inlay::assembler::{DrawCall, InputAssembler, Topology, WalkStep};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Format;
 use inlay::target::Target;
 

@@ -5,8 +5,8 @@
 //! plan bit for bit against the writer (differential) on the benchmark workloads and on a
 //! one-element layout of every IA format with special values in every lane.
 
-use inlay::assembler::binding::VertexBufferBinding;
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::VertexBufferBinding;
 use inlay::convert::decode_element;
 use inlay::element::InputElementDesc;
 use inlay::encode::{

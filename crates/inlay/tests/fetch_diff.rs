@@ -9,8 +9,8 @@
 
 mod support;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexIds, WalkBatch};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::convert::{decode_element, out_of_bounds};
 use inlay::fetch::{FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
 use inlay::format::{Format, Kind, vertex_formats};

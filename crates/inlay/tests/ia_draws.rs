@@ -4,8 +4,8 @@ mod ia_support;
 mod support;
 
 use ia_support::*;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, IaError, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Format;
 use inlay::layout::{InputLayout, LayoutElement};
 use inlay::target::{Api, FeatureLevel, Target};

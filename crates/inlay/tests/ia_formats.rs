@@ -10,8 +10,8 @@ mod ia_support;
 mod support;
 
 use ia_support::*;
-use inlay::assembler::binding::VertexBufferBinding;
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::VertexBufferBinding;
 use inlay::format::{self, Format};
 use inlay::target::Target;
 

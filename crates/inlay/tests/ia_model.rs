@@ -6,8 +6,8 @@ mod ia_support;
 mod support;
 
 use ia_support::*;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::convert;
 use inlay::format::{self, Format};
 use inlay::layout::{InputClass, LayoutElement};

@@ -4,8 +4,8 @@
 mod ia_support;
 mod support;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat};
 use inlay::assembler::{DrawCall, InputAssembler, Primitive, Topology, WalkStep};
+use inlay::buffer::{IndexBufferBinding, IndexFormat};
 use inlay::target::Target;
 
 type Prims = Vec<(u32, Vec<u64>)>;

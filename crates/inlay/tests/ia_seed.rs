@@ -5,8 +5,8 @@ mod support;
 
 use std::path::PathBuf;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Format;
 use inlay::layout::{InputClass, LayoutElement};
 use inlay::target::Target;

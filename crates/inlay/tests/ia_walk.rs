@@ -5,8 +5,8 @@ mod ia_support;
 mod support;
 
 use ia_support::*;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, PreparedDraw, Topology, WalkBatch, WalkStep};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Format;
 use inlay::target::Target;
 

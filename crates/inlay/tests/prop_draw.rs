@@ -9,10 +9,10 @@ mod prop_support;
 
 mod support;
 
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{
     AssembledVertex, DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkBatch,
 };
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::fetch::{FetchPlan, Instance, Isa, Vertices};
 use inlay::format::Format;
 use inlay::layout::{InputClass, InputLayout, LayoutElement};

@@ -6,8 +6,8 @@
 //! with the old one-by-one skip, so they fail by running out of time before the fix.
 
 use inlay::assembler::DrawParams;
-use inlay::assembler::binding::{IndexBufferBinding, IndexFormat};
 use inlay::assembler::walk::{WalkStep, Walker};
+use inlay::buffer::{IndexBufferBinding, IndexFormat};
 
 fn params(indexed: bool, count: u32, instances: u32, start: u32, base: i32) -> DrawParams {
     DrawParams {

@@ -7,7 +7,8 @@
 //!
 //! * [`PreparedDraw::vertices`] — the vertex shader's inputs per vertex position
 //!   ([`AssembledVertex`]: `SV_VertexID`, `SV_InstanceID`, input registers), also in batches
-//!   through the fast fetch ([`VertexStream::fill`], and [`VertexStream::fill_registers`]
+//!   through the fast fetch ([`VertexStream::fill`](crate::stream::VertexStream::fill), and
+//!   [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers)
 //!   over caller-provided arrays);
 //! * [`PreparedDraw::primitives`] — the assembled primitives with `SV_PrimitiveID`;
 //! * [`PreparedDraw::walk`] — the bare walk (per position: IDs and the element number to
@@ -15,7 +16,7 @@
 //!
 //! ```
 //! use inlay::assembler::{DrawCall, InputAssembler, Topology};
-//! use inlay::assembler::binding::VertexBufferBinding;
+//! use inlay::buffer::VertexBufferBinding;
 //! use inlay::{layout_without_shader, Format, InputElementDesc, Target};
 //!
 //! // POSITION feeds v0 (a layout without a shader gives element i register i).
@@ -34,6 +35,7 @@
 // Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
 #![forbid(unsafe_code)]
 
+#[deprecated(note = "the bindings moved to `inlay::buffer` (same names)")]
 pub mod binding;
 pub mod draw;
 pub mod primitive;
@@ -47,12 +49,10 @@ pub use draw::{DrawCall, DrawParams};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
 pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
 pub use topology::{ParseTopologyError, Topology};
-pub use vertex::{
-    AssembledVertex, ElementFetch, MAX_REGISTERS, ReferencePlan, VertexIds, VertexStream,
-};
+pub use vertex::{AssembledVertex, MAX_REGISTERS, ReferencePlan, VertexIds};
 pub use walk::{WalkBatch, WalkStep, Walker};
 
-use binding::{IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};
+use crate::buffer::{ElementFetch, IndexBufferBinding, MAX_VERTEX_STRIDE, VertexBufferBinding};
 
 use crate::format::Format;
 use crate::layout::InputLayout;
@@ -501,10 +501,8 @@ impl<'a> PreparedDraw<'a> {
         Walker::new(self.params, self.index_buffer)
     }
 
-    /// The vertex stream.
-    pub fn vertices(&self) -> VertexStream<'a> {
-        VertexStream::new(self.walk(), self.plan.clone())
-    }
+    // `vertices()`, the vertex stream, is defined in `crate::stream`, the module above both
+    // the reference and the fast fetch that joins them.
 
     /// The primitives.
     pub fn primitives(&self) -> Primitives<'a> {

@@ -4,8 +4,8 @@
 //! `crate::fetch`) can reuse the exact ordering, ID and cut rules, and so that primitive
 //! assembly can run without fetching at all.
 
-use super::binding::IndexBufferBinding;
 use super::draw::DrawParams;
+use crate::buffer::{self, IndexBufferBinding};
 
 /// One step of a draw walk: an index read (or vertex ordinal) of one instance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,21 +41,11 @@ impl WalkStep {
     }
 }
 
-/// Reads index `k` of an index buffer: `offset + k × size` (32-bit wrap-around). An index
-/// whose bytes are not all inside `[bind offset, buffer end)` reads as 0 (ia-semantics §2,
-/// open question 3: the general out-of-bounds rule); an unbound index buffer reads 0.
+/// Reads index `k` of an index buffer ([`IndexBufferBinding::read`]: `offset + k × size`,
+/// wrapping; an index not wholly inside `[bind offset, buffer end)` reads 0); an unbound index
+/// buffer reads 0 (spec §8.20).
 pub fn read_index(ib: Option<&IndexBufferBinding<'_>>, k: u32) -> u32 {
-    let Some(ib) = ib else { return 0 };
-    let size = ib.format.size();
-    let addr = ib.offset.wrapping_add(k.wrapping_mul(size));
-    if addr < ib.offset || addr as u64 + size as u64 > ib.data.len() as u64 {
-        return 0;
-    }
-    let a = addr as usize;
-    match size {
-        2 => u16::from_le_bytes([ib.data[a], ib.data[a + 1]]) as u32,
-        _ => u32::from_le_bytes([ib.data[a], ib.data[a + 1], ib.data[a + 2], ib.data[a + 3]]),
-    }
+    ib.map_or(0, |ib| ib.read(k))
 }
 
 /// Iterator over the steps of a draw, instance by instance, in constant memory.
@@ -197,7 +187,7 @@ impl Walker<'_> {
             return Some(WalkBatch::Range {
                 instance_id,
                 first_vertex_id,
-                first_vertex_index: p.start.wrapping_add(first_vertex_id),
+                first_vertex_index: buffer::sequential_vertex(p.start, first_vertex_id),
                 count: count as usize,
                 first_position,
             });
@@ -380,9 +370,9 @@ impl Iterator for Walker<'_> {
                     return Some(WalkStep::Cut { instance_id });
                 }
             }
-            (value, (base_vertex as u32).wrapping_add(value))
+            (value, buffer::indexed_vertex(base_vertex, value))
         } else {
-            (i, start.wrapping_add(i))
+            (i, buffer::sequential_vertex(start, i))
         };
         let position = self.position;
         self.position += 1;

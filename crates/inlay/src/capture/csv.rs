@@ -19,7 +19,7 @@ use super::{
     index_bytes, lines, parse_u32, parse_value, trim,
 };
 use crate::assembler::Topology;
-use crate::assembler::binding::IndexFormat;
+use crate::buffer::IndexFormat;
 use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::format::{Format, Kind};
 

@@ -17,7 +17,7 @@ use super::{
     parse_u32, read_file, trim,
 };
 use crate::assembler::Topology;
-use crate::assembler::binding::IndexFormat;
+use crate::buffer::IndexFormat;
 use crate::element::InputElementDesc;
 
 /// A parsed `.fmt` file.

@@ -30,7 +30,7 @@ use super::{
     parse_index_format, parse_topology, parse_u32, read_file, trim,
 };
 use crate::assembler::Topology;
-use crate::assembler::binding::IndexFormat;
+use crate::buffer::IndexFormat;
 use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::format::{FormatInfo, Kind};
 use crate::validation::layout_without_shader;

@@ -24,8 +24,8 @@ use std::fmt as sfmt;
 use std::path::{Path, PathBuf};
 
 use crate::assembler::Topology;
-use crate::assembler::binding::IndexFormat;
 use crate::assembler::draw::DrawCall;
+use crate::buffer::IndexFormat;
 use crate::element::{APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA, InputElementDesc};
 use crate::format::Format;
 

@@ -9,14 +9,13 @@
 //! plan produces, for every layout element, the four 32-bit lanes the input assembler
 //! delivers (ia-semantics §1–§3):
 //!
-//! * per-vertex element of vertex index `v` reads at the 32-bit wrapping address
-//!   `bind_offset + stride·v + element_offset`; for indexed draws `v = base_vertex + index`
-//!   (wrapping); for ranges `v = first + i` (wrapping);
-//! * per-instance element reads element `start + (step_rate == 0 ? 0 : instance / step_rate)`
-//!   of its slot ([`Instance`]; ia-semantics §3);
-//! * an element whose bytes do not all lie inside `[bind_offset, buffer length)` is out of
-//!   bounds: present lanes 0, missing lanes defaulted ([`crate::convert::out_of_bounds`];
-//!   spec §8.19.2); a slot with no buffer bound gives 0 in all four lanes (spec §8.20).
+//! * per-vertex elements read vertex index `first + i` of a range, `base_vertex + index` of an
+//!   index list; per-instance elements the element of [`Instance::element_index`];
+//! * the address, the bounds and what an out-of-bounds read or an unbound slot gives follow the
+//!   one addressing rule of [`crate::buffer`] (spec §8.19–§8.20), which the reference input
+//!   assembler uses too: the plan holds each element's [`VertexBufferBinding`] and asks it
+//!   ([`VertexBufferBinding::element_address`] per vertex, [`VertexBufferBinding::span`] per
+//!   block).
 //!
 //! Two output shapes: [`FetchPlan::fetch_registers`] fills the register file vertex by vertex
 //! (the registers of [`FetchPlan::registers`], four lanes each) — what a vertex shader reads;
@@ -47,7 +46,8 @@ pub mod program;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 
-use crate::assembler::binding::VertexBufferBinding;
+pub use crate::buffer::Instance;
+use crate::buffer::{self, ElementFetch, Span, VertexBufferBinding};
 use crate::convert;
 use crate::format::{Format, FormatInfo};
 use crate::layout::{InputClass, InputLayout};
@@ -176,7 +176,7 @@ impl Vertices<'_> {
     fn sub(&self, start: usize, n: usize) -> Vertices<'_> {
         match *self {
             Vertices::Range { first, .. } => Vertices::Range {
-                first: first.wrapping_add(start as u32),
+                first: buffer::sequential_vertex(first, start as u32),
                 count: n as u32,
             },
             Vertices::Indexed {
@@ -186,26 +186,6 @@ impl Vertices<'_> {
                 indices: &indices[start..start + n],
                 base_vertex,
             },
-        }
-    }
-}
-
-/// Which instance the per-instance elements are fetched for (ia-semantics §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Instance {
-    /// The instance's ordinal inside the draw (SV_InstanceID), `j`.
-    pub id: u32,
-    /// StartInstanceLocation.
-    pub start: u32,
-}
-
-impl Instance {
-    /// Element index a per-instance element with `step_rate` reads: `start + id / step_rate`,
-    /// or `start` for step rate 0 (spec §8.1.3), wrapping.
-    pub fn element_index(&self, step_rate: u32) -> u32 {
-        match self.id.checked_div(step_rate) {
-            None => self.start,
-            Some(step) => self.start.wrapping_add(step),
         }
     }
 }
@@ -251,14 +231,6 @@ type ElementSpec<'a> = (
     Option<u32>,
 );
 
-/// Where one element reads from.
-#[derive(Clone, Copy, Debug)]
-struct Source<'a> {
-    data: &'a [u8],
-    stride: u32,
-    bind_offset: u32,
-}
-
 /// One element of a compiled plan.
 #[derive(Clone, Debug)]
 struct ElementPlan<'a> {
@@ -268,7 +240,7 @@ struct ElementPlan<'a> {
     class: InputClass,
     step_rate: u32,
     /// `None`: no buffer bound to the slot.
-    source: Option<Source<'a>>,
+    source: Option<VertexBufferBinding<'a>>,
     program: Option<LaneProgram>,
     oob: [u32; 4],
     /// Position of the element's register in a register-file row.
@@ -282,29 +254,17 @@ impl ElementPlan<'_> {
         let Some(src) = self.source else {
             return [0; 4];
         };
-        match element_address(src, self.offset, self.size, index) {
-            Some(a) => convert::decode_element(self.info, &src.data[a..a + self.size as usize]),
+        match src.element_bytes(self.offset, self.size, index) {
+            Some(bytes) => convert::decode_element(self.info, bytes),
             None => self.oob,
         }
     }
 }
 
-/// Byte address of element `index` when all of its `size` bytes lie inside
-/// `[bind_offset, data.len())`; the address is computed in 32-bit wrapping arithmetic
-/// (spec §8.19.1–§8.19.2, ia-semantics §3).
-fn element_address(src: Source<'_>, offset: u32, size: u32, index: u32) -> Option<usize> {
-    let addr = src
-        .bind_offset
-        .wrapping_add(src.stride.wrapping_mul(index))
-        .wrapping_add(offset);
-    (addr >= src.bind_offset && addr as u64 + size as u64 <= src.data.len() as u64)
-        .then_some(addr as usize)
-}
-
 /// A layout and its vertex-buffer bindings compiled for fast fetching.
 ///
 /// ```
-/// use inlay::assembler::binding::VertexBufferBinding;
+/// use inlay::buffer::VertexBufferBinding;
 /// use inlay::fetch::{FetchPlan, Instance, Vertices};
 /// use inlay::{layout_without_shader, Format, InputElementDesc, Target};
 ///
@@ -357,14 +317,14 @@ impl<'a> FetchPlan<'a> {
         Ok(FetchPlan::compile(specs))
     }
 
-    /// The plan of an assembler draw's reference fetch plan: the same elements (those that feed
-    /// a register, in layout order), bindings and rules, so [`FetchPlan::fetch_registers`]
-    /// with [`FetchPlan::registers`] = the registers of `plan.fed` gives exactly what
-    /// [`ReferencePlan::assemble`](crate::assembler::ReferencePlan::assemble) puts in those
-    /// registers (ia-semantics §1–§3).
-    pub fn from_reference(plan: &crate::assembler::ReferencePlan<'a>) -> FetchPlan<'a> {
+    /// The plan of a draw's bound elements — the assembler's reference plan
+    /// ([`ReferencePlan::elements`](crate::assembler::ReferencePlan::elements): those that feed
+    /// a register, in layout order, each with its slot's binding) — under the same rules, so
+    /// [`FetchPlan::fetch_registers`] with [`FetchPlan::registers`] = the registers of the
+    /// elements gives exactly what the reference puts in those registers (ia-semantics §1–§3).
+    pub fn from_elements(elements: &[ElementFetch<'a>]) -> FetchPlan<'a> {
         FetchPlan::compile(
-            plan.elements
+            elements
                 .iter()
                 .map(|e| {
                     (
@@ -395,11 +355,7 @@ impl<'a> FetchPlan<'a> {
                     size: info.byte_size(),
                     class,
                     step_rate,
-                    source: binding.map(|b| Source {
-                        data: b.data,
-                        stride: b.stride,
-                        bind_offset: b.offset,
-                    }),
+                    source: binding,
                     program: LaneProgram::compile(info),
                     oob: convert::out_of_bounds(info),
                     row_pos: register.map(|r| registers.binary_search(&r).unwrap_or_default()),
@@ -692,8 +648,13 @@ impl<'a> FetchPlan<'a> {
                 } => {
                     // The largest vertex index decides whether every element is in bounds:
                     // addresses grow with the index.
+                    // The kernel adds the base to each index the same way (wrapping).
                     let base = base_vertex as u32;
-                    let Some(last) = indices.iter().map(|&i| base.wrapping_add(i)).max() else {
+                    let Some(last) = indices
+                        .iter()
+                        .map(|&i| buffer::indexed_vertex(base_vertex, i))
+                        .max()
+                    else {
                         return 0;
                     };
                     let kind = simd::FusedVertices::Indexed {
@@ -798,7 +759,7 @@ impl<'a> FetchPlan<'a> {
             if e.class != InputClass::PerVertex || seen {
                 continue;
             }
-            let lo = src.bind_offset as u64 + src.stride as u64 * first as u64;
+            let lo = src.offset as u64 + src.stride as u64 * first as u64;
             let hi = lo + src.stride as u64 * n as u64;
             let len = src.data.len() as u64;
             #[cfg(target_arch = "x86_64")]
@@ -821,24 +782,10 @@ impl<'a> FetchPlan<'a> {
         if e.class == InputClass::PerInstance {
             return BlockSource::Const(e.fetch_one(instance.element_index(e.step_rate)));
         }
-        let last = first as u64 + n as u64 - 1;
-        let addr = |v: u64| src.bind_offset as u64 + src.stride as u64 * v + e.offset as u64;
-        let (a0, a1) = (addr(first as u64), addr(last));
-        let len = src.data.len() as u64;
-        if last > u32::MAX as u64 || a1 > u32::MAX as u64 {
-            // The index or the address wraps inside the block.
-            BlockSource::Slow
-        } else if a1 + e.size as u64 <= len {
-            // Addresses grow with the index (no wrap) and start at or above the bind offset,
-            // so every element of the block is in bounds.
-            BlockSource::Linear {
-                start: a0 as usize,
-                stride: src.stride as usize,
-            }
-        } else if a0 + e.size as u64 > len {
-            BlockSource::Const(e.oob)
-        } else {
-            BlockSource::Slow
+        match src.span(e.offset, e.size, first, n) {
+            Span::Inside { start, stride } => BlockSource::Linear { start, stride },
+            Span::Outside => BlockSource::Const(e.oob),
+            Span::Mixed => BlockSource::Slow,
         }
     }
 
@@ -877,7 +824,8 @@ impl<'a> FetchPlan<'a> {
                 BlockSource::Const(v) => fill(dst, v),
                 BlockSource::Slow => {
                     for i in 0..n {
-                        dst[i * dst_stride + pos] = e.fetch_one(first.wrapping_add(i as u32));
+                        dst[i * dst_stride + pos] =
+                            e.fetch_one(buffer::sequential_vertex(first, i as u32));
                     }
                 }
             },
@@ -887,8 +835,8 @@ impl<'a> FetchPlan<'a> {
             } => {
                 let mut addrs = [NO_ADDR; MAX_BLOCK];
                 for (a, &ix) in addrs.iter_mut().zip(indices) {
-                    let v = (base_vertex as u32).wrapping_add(ix);
-                    *a = element_address(src, e.offset, e.size, v).unwrap_or(NO_ADDR);
+                    let v = buffer::indexed_vertex(base_vertex, ix);
+                    *a = src.element_address(e.offset, e.size, v).unwrap_or(NO_ADDR);
                 }
                 k.list(&addrs[..n], dst, dst_stride, pos);
             }

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::gltf::ImportedMesh;
 use crate::assembler::Topology;
-use crate::assembler::binding::IndexFormat;
+use crate::buffer::IndexFormat;
 use crate::encode::{Rounding, VertexWriter, WriterOptions};
 use crate::format::Kind;
 use crate::layout::{InputClass, InputLayout, LayoutElement};

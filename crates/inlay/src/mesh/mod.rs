@@ -22,9 +22,9 @@
 
 use std::fmt;
 
-use crate::assembler::binding::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::assembler::validate::DrawCheck;
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
+use crate::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::capture::{Capture, SlotData, TextVertices};
 use crate::element::InputElementDesc;
 use crate::fetch::{FetchPlan, Instance, Vertices};
@@ -339,7 +339,7 @@ impl Mesh {
                     }),
                 )
                 .map_err(|e| MeshError::Draw(format!("{}: {e}", s.file)))?;
-            } else if s.stride > crate::assembler::binding::MAX_VERTEX_STRIDE {
+            } else if s.stride > crate::buffer::MAX_VERTEX_STRIDE {
                 return Err(MeshError::Draw(format!(
                     "{}: stride {} exceeds the 2048-byte maximum (spec §8.19.3)",
                     s.file, s.stride

@@ -1,0 +1,228 @@
+//! A draw's vertex stream: the input assembler's walk ([`crate::assembler`]) fetched one vertex
+//! at a time by the reference ([`ReferencePlan::assemble`]) or in batches by the compiled fast
+//! fetch ([`crate::fetch::FetchPlan`]), with the same results.
+//!
+//! This module sits above both fetch paths and joins them, so that neither imports the other
+//! (house rule: the fast path never leans on the reference it is checked against, and the
+//! reference never reaches up into the fast path): the assembler hands over its walk's batches
+//! ([`Walker::next_batch`]) and its reference plan's bound elements ([`ReferencePlan::elements`],
+//! [`crate::buffer::ElementFetch`]), from which [`FetchPlan::from_elements`] compiles the fast
+//! plan. It also gives [`PreparedDraw`] its [`PreparedDraw::vertices`].
+
+use crate::assembler::walk::{WalkBatch, Walker};
+use crate::assembler::{AssembledVertex, MAX_REGISTERS, PreparedDraw, ReferencePlan, VertexIds};
+use crate::buffer::Instance;
+use crate::fetch::{FetchPlan, StoreMode, Vertices};
+
+impl<'a> PreparedDraw<'a> {
+    /// The vertex stream: the draw's walk ([`PreparedDraw::walk`]) fetched through its plan
+    /// ([`PreparedDraw::plan`]).
+    pub fn vertices(&self) -> VertexStream<'a> {
+        VertexStream::new(self.walk(), self.plan().clone())
+    }
+}
+
+/// Index values taken from the walk per batch (a stack buffer: constant memory).
+const BATCH_INDICES: usize = 1024;
+
+/// The vertex stream of a draw: an iterator of [`AssembledVertex`] in draw order, in
+/// constant memory whatever the counts.
+///
+/// The iterator runs the reference fetch ([`ReferencePlan::assemble`]) one vertex at a time;
+/// the batch forms [`VertexStream::fill`] and [`VertexStream::fill_registers`] run the fast
+/// fetch ([`crate::fetch::FetchPlan`], compiled from the same plan) over the walk's batches
+/// ([`Walker::next_batch`]) and give the same results.
+#[derive(Clone, Debug)]
+pub struct VertexStream<'a> {
+    walker: Walker<'a>,
+    plan: ReferencePlan<'a>,
+    fast: FetchPlan<'a>,
+}
+
+impl<'a> VertexStream<'a> {
+    /// The stream of `walker`'s vertices fetched through `plan`.
+    pub fn new(walker: Walker<'a>, plan: ReferencePlan<'a>) -> Self {
+        let fast = FetchPlan::from_elements(&plan.elements);
+        VertexStream { walker, plan, fast }
+    }
+
+    /// Uses `mode` for the batch forms' stores. With [`StoreMode::Auto`] (the default) one
+    /// [`VertexStream::fill_registers`] call streams (non-temporal stores) when its whole
+    /// `registers` slice is at least [`crate::fetch::STREAM_THRESHOLD_BYTES`], though it is
+    /// written in batches.
+    pub fn with_store_mode(mut self, mode: StoreMode) -> Self {
+        self.fast = self.fast.with_store_mode(mode);
+        self
+    }
+
+    /// The fast fetch plan the batch forms use (compiled from [`VertexStream::plan`]).
+    pub fn fetch_plan(&self) -> &FetchPlan<'a> {
+        &self.fast
+    }
+
+    /// The registers of one row of [`VertexStream::fill_registers`]'s output, ascending: the
+    /// registers some element feeds (the set bits of [`ReferencePlan::fed`]).
+    pub fn register_row(&self) -> &[u32] {
+        self.fast.registers()
+    }
+
+    /// Batch form over caller-provided arrays, through the fast fetch: for the next vertices
+    /// of the stream, `ids[k]` gets the system values of the `k`-th and
+    /// `registers[k·w .. (k + 1)·w]` (`w = register_row().len()`) its fed registers in
+    /// [`VertexStream::register_row`] order. Returns how many vertices were written:
+    /// `min(ids.len(), registers.len() / w)` (`ids.len()` when `w` = 0), fewer only at the end
+    /// of the draw. The lanes equal what the iterator puts in
+    /// [`AssembledVertex::registers`]; nothing is allocated.
+    pub fn fill_registers(&mut self, ids: &mut [VertexIds], registers: &mut [[u32; 4]]) -> usize {
+        let w = self.fast.registers().len();
+        let cap = match registers.len().checked_div(w) {
+            Some(rows) => ids.len().min(rows),
+            None => ids.len(),
+        };
+        let start = self.plan.start_instance;
+        let total_rows = registers.len();
+        let mut indices = [0u32; BATCH_INDICES];
+        let mut n = 0;
+        // Consecutive cuts in batches without a vertex: a whole instance of them ends the
+        // stream (bounded work per call; see `Walker::all_cuts_after`).
+        let mut cuts = 0u64;
+        while n < cap {
+            let Some(batch) = self.walker.next_batch(cap - n, &mut indices) else {
+                break;
+            };
+            let k = batch.len();
+            match batch {
+                WalkBatch::Indexed {
+                    count: 0, cuts: c, ..
+                } => {
+                    cuts += c as u64;
+                    if self.walker.all_cuts_after(cuts) {
+                        self.walker.exhaust();
+                        break;
+                    }
+                }
+                _ => cuts = 0,
+            }
+            let instance = Instance {
+                id: batch.instance_id(),
+                start,
+            };
+            let vertices = match batch {
+                WalkBatch::Range {
+                    instance_id,
+                    first_vertex_id,
+                    first_vertex_index,
+                    count,
+                    first_position,
+                } => {
+                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                        *id = VertexIds {
+                            position: first_position + j as u64,
+                            vertex_id: first_vertex_id.wrapping_add(j as u32),
+                            instance_id,
+                        };
+                    }
+                    Vertices::Range {
+                        first: first_vertex_index,
+                        count: count as u32,
+                    }
+                }
+                WalkBatch::Indexed {
+                    instance_id,
+                    base_vertex,
+                    count,
+                    first_position,
+                    ..
+                } => {
+                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                        *id = VertexIds {
+                            position: first_position + j as u64,
+                            vertex_id: indices[j],
+                            instance_id,
+                        };
+                    }
+                    Vertices::Indexed {
+                        indices: &indices[..count],
+                        base_vertex,
+                    }
+                }
+            };
+            // The output holds `k` rows of `w` registers (k ≤ cap − n), so this cannot fail.
+            let _ = self.fast.fetch_registers_batch(
+                vertices,
+                instance,
+                &mut registers[n * w..(n + k) * w],
+                total_rows,
+            );
+            n += k;
+        }
+        n
+    }
+
+    /// The fetch plan.
+    pub fn plan(&self) -> &ReferencePlan<'a> {
+        &self.plan
+    }
+
+    /// The walk still to come.
+    pub fn walker(&self) -> &Walker<'a> {
+        &self.walker
+    }
+
+    /// Batch form: fills `out` from the front with the next vertices of the stream and
+    /// returns how many were written (fewer than `out.len()` only at the end of the draw).
+    /// Runs the fast fetch through [`VertexStream::fill_registers`] in chunks of 64 vertices
+    /// (stack buffers); the result equals the iterator's.
+    pub fn fill(&mut self, out: &mut [AssembledVertex]) -> usize {
+        const CHUNK: usize = 64;
+        let mut ids = [VertexIds::default(); CHUNK];
+        let mut regs = [[0u32; 4]; CHUNK * MAX_REGISTERS];
+        let w = self.fast.registers().len();
+        let mut n = 0;
+        while n < out.len() {
+            let m = (out.len() - n).min(CHUNK);
+            let got = self.fill_registers(&mut ids[..m], &mut regs[..m * w]);
+            for (k, v) in out[n..n + got].iter_mut().enumerate() {
+                v.position = ids[k].position;
+                v.vertex_id = ids[k].vertex_id;
+                v.instance_id = ids[k].instance_id;
+                v.fed = self.plan.fed;
+                v.registers = [[0; 4]; MAX_REGISTERS];
+                for (j, &r) in self.fast.registers().iter().enumerate() {
+                    v.registers[r as usize] = regs[k * w + j];
+                }
+            }
+            n += got;
+            if got < m {
+                break;
+            }
+        }
+        n
+    }
+}
+
+impl Iterator for VertexStream<'_> {
+    type Item = AssembledVertex;
+
+    fn next(&mut self) -> Option<AssembledVertex> {
+        let mut v = AssembledVertex::default();
+        // Consecutive cuts: a whole instance of them ends the stream (bounded work per call).
+        let mut cuts = 0u64;
+        loop {
+            let step = self.walker.next()?;
+            if self.plan.assemble(&step, &mut v) {
+                return Some(v);
+            }
+            cuts += 1;
+            if self.walker.all_cuts_after(cuts) {
+                self.walker.exhaust();
+                return None;
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        // Cuts take no vertex, so only the upper bound is known.
+        (0, self.walker.size_hint().1)
+    }
+}
