@@ -211,19 +211,8 @@ pub(crate) fn parse_ib(s: &str) -> Result<IbSpec, CliError> {
         match p.split_once('=') {
             Some(("format", v)) => {
                 format = Some(
-                    match v
-                        .trim()
-                        .to_ascii_uppercase()
-                        .trim_start_matches("DXGI_FORMAT_")
-                    {
-                        "R16_UINT" => IndexFormat::R16Uint,
-                        "R32_UINT" => IndexFormat::R32Uint,
-                        _ => {
-                            return Err(CliError::usage(format!(
-                                "--ib: index format `{v}` must be R16_UINT or R32_UINT"
-                            )));
-                        }
-                    },
+                    v.parse::<IndexFormat>()
+                        .map_err(|e| CliError::usage(format!("--ib: {e}")))?,
                 )
             }
             Some(("offset", v)) => offset = parse_u32("--ib offset", v)?,

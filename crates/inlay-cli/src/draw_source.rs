@@ -49,7 +49,6 @@ pub struct MeshSourceArgs {
 /// The bytes one vertex-buffer slot was read from (`None` for a text dump, which holds
 /// values, not bytes), as the draw bound them.
 #[derive(Debug, Clone)]
-#[allow(dead_code)] // `view`'s byte view reads them (next change)
 pub struct SlotBytes {
     /// Slot number.
     pub slot: u32,
@@ -67,7 +66,6 @@ pub struct Loaded {
     /// Every file read (for the output checks).
     pub inputs: Vec<PathBuf>,
     /// The slots' buffers.
-    #[allow(dead_code)] // `view`'s byte view reads them (next change)
     pub slots: Vec<SlotBytes>,
 }
 

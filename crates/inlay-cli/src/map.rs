@@ -228,13 +228,13 @@ fn build(layout: &InputLayout, all: Option<u32>, per: &[(u32, u32)]) -> Vec<Slot
 }
 
 /// The letter that stands for element `i` (A–Z, then a–z).
-fn letter(i: usize) -> char {
+pub(crate) fn letter(i: usize) -> char {
     const L: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     L.get(i).map_or('?', |&b| b as char)
 }
 
 /// Terminal background (ANSI 256-colour index) and SVG fill for element `i`.
-fn colour(i: usize) -> (u8, &'static str) {
+pub(crate) fn colour(i: usize) -> (u8, &'static str) {
     const P: [(u8, &str); 12] = [
         (39, "#00afff"),
         (214, "#ffaf00"),

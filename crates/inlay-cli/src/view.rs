@@ -16,8 +16,10 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use clap::Args;
+use inlay::fetch::Instance;
 use inlay::format::Kind;
-use inlay::mesh::{Instances, Mesh, MeshOptions, Mode};
+use inlay::layout::{InputClass, LayoutElement};
+use inlay::mesh::{Attribute, Instances, MeshOptions, Mode, SlotInfo};
 use inlay::validation;
 use serde_json::{Value, json};
 
@@ -39,9 +41,12 @@ Examples:
       --output mesh.html                                  (one self-contained file)
 
 INPUT is what `inlay export` takes: 3DMigoto dumps, an importer .fmt, or a layout file with \
---vb/--ib/--draw as `decode` takes them. The table shows each vertex of the mesh (one row per \
-distinct vertex the draw reads) with its values exactly as `decode` prints them (floats, \
-integers, or the register bits with hex). The page needs WebGL2 and nothing from the network.")]
+--vb/--ib/--draw as `decode` takes them. The table has `decode`'s rows: one per vertex-stream \
+position (position, SV_VertexID, element number, SV_InstanceID) with the values exactly as \
+`decode` prints them (floats, integers, or the register bits with hex), for one instance or \
+every instance in turn. Selecting a row marks its vertex in 3D and shows its records' bytes \
+in each slot; clicking a record selects the row that reads it. The page needs WebGL2 and \
+nothing from the network.")]
 pub struct ViewArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
@@ -78,11 +83,16 @@ pub enum Arrays {
 
 impl Arrays {
     fn put(&mut self, values: impl Iterator<Item = u32>) -> Value {
+        self.put_items(values, 1)
+    }
+
+    /// `values` as items of `words` u32 each (a vertex's lanes), shuffled by item.
+    fn put_items(&mut self, values: impl Iterator<Item = u32>, words: usize) -> Value {
         let mut bytes = Vec::new();
         for v in values {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        self.put_bytes(bytes, 4)
+        self.put_bytes(bytes, 4 * words.max(1))
     }
 
     fn put_bytes(&mut self, bytes: Vec<u8>, width: usize) -> Value {
@@ -105,6 +115,10 @@ impl Arrays {
     }
 }
 
+/// The deflate level: miniz's level 1 is a greedy matcher that loses the long runs of
+/// shuffled planes; 3 keeps them at little cost.
+const LEVEL: u32 = 3;
+
 /// `bytes` regrouped into `width` planes (see [`Arrays`]) and deflated.
 fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     use std::io::Write as _;
@@ -116,7 +130,7 @@ fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     }
     // A length that is not a whole number of items keeps its tail as it is.
     planes.extend_from_slice(&bytes[items * width..]);
-    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(LEVEL));
     // Writing to a Vec cannot fail.
     let _ = z.write_all(&planes);
     z.finish().unwrap_or_default()
@@ -132,13 +146,31 @@ fn kind_name(k: Kind) -> &'static str {
     }
 }
 
+/// Largest slot byte range a page carries for its byte view (bigger ones are left out, with
+/// a note on the page).
+const MAX_SLOT_BYTES: u64 = 256 << 20;
+
 /// The page's data: everything the page shows, as one JSON value.
 ///
 /// Attribute `data` is the register bits the input assembler delivers in the lanes `decode`
 /// prints (`lanes`: the format's components), one little-endian `u32` per lane per mesh
-/// vertex; `kind` says how `decode` prints them (`uint`, `sint`, else as `f32`). The lanes a
-/// format lacks hold the IA's defaults and are not shown, so they are not sent.
-pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut Arrays) -> Value {
+/// vertex, or per instance for a `per_instance` attribute; `kind` says how `decode` prints
+/// them (`uint`, `sint`, else as `f32`). The lanes a format lacks hold the IA's defaults and
+/// are not shown, so they are not sent.
+///
+/// The table's rows are `decode`'s: row `r` is vertex-stream position `r` — instance
+/// `r / stream.len()`, position `p = r % stream.len()` of it, mesh vertex `stream[p]`,
+/// `SV_VertexID = element − vertex_id_base`. `slots` carry each slot's bytes over the records
+/// the draw reads (`first`, `count` records of `width` bytes from element number `first`),
+/// for the byte view; `instance_elements` is the element number each instance reads from a
+/// per-instance slot.
+pub fn page_data(
+    loaded: &Loaded,
+    options: &MeshOptions,
+    title: &str,
+    arrays: &mut Arrays,
+) -> Value {
+    let mesh = &loaded.mesh;
     let creation = validation::layout_without_shader(&options.target, &mesh.descs);
     let mut report = Vec::new();
     for d in &creation.diagnostics {
@@ -159,22 +191,28 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
         }
         None => (String::new(), String::new(), String::new()),
     };
-    let position = mesh
+    // Per-vertex and per-instance attributes, in layout order (decode's columns).
+    let mut all: Vec<(&Attribute, bool)> = mesh
         .attributes
         .iter()
-        .position(|a| {
+        .map(|a| (a, false))
+        .chain(mesh.instance_attributes.iter().map(|a| (a, true)))
+        .collect();
+    all.sort_by_key(|(a, _)| a.element);
+    let position = all
+        .iter()
+        .position(|(a, inst)| {
             let s = a.semantic.to_ascii_uppercase();
-            (s == "POSITION" || s == "SV_POSITION") && a.kind() == Kind::Float
+            !inst && (s == "POSITION" || s == "SV_POSITION") && a.kind() == Kind::Float
         })
         .or_else(|| {
-            mesh.attributes
-                .iter()
-                .position(|a| !matches!(a.kind(), Kind::Uint | Kind::Sint) && a.components() >= 2)
+            all.iter().position(|(a, inst)| {
+                !inst && !matches!(a.kind(), Kind::Uint | Kind::Sint) && a.components() >= 2
+            })
         });
-    let attributes: Vec<Value> = mesh
-        .attributes
+    let attributes: Vec<Value> = all
         .iter()
-        .map(|a| {
+        .map(|(a, per_instance)| {
             let e = mesh.layout.get(a.element);
             let mask = a.format.info().map_or(0xf, |i| i.lane_mask());
             let lanes: Vec<usize> = (0..4).filter(|l| mask & (1 << l) != 0).collect();
@@ -184,12 +222,46 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
                     |e| format!("{}{}", e.semantic_name, e.semantic_index)),
                 "semantic": a.semantic,
                 "index": a.semantic_index,
+                "element": a.element,
                 "format": a.format.name().unwrap_or("?"),
                 "kind": kind_name(a.kind()),
                 "lanes": lanes,
-                "data": arrays.put(a.values.iter().flat_map(|v| lanes.iter().map(move |&l| v[l]))),
+                "per_instance": per_instance,
+                "data": arrays.put_items(
+                    a.values.iter().flat_map(|v| lanes.iter().map(move |&l| v[l])),
+                    lanes.len(),
+                ),
             })
         })
+        .collect();
+    let elements: Vec<Value> = mesh
+        .layout
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            json!({
+                "name": format!("{}{}", e.semantic_name, e.semantic_index),
+                "format": e.format.name().unwrap_or("?"),
+                "slot": e.slot,
+                "offset": e.offset,
+                "size": e.byte_size(),
+                "per_instance": e.class == InputClass::PerInstance,
+                "step_rate": e.step_rate,
+                "colour": map::colour(i).1,
+                "letter": map::letter(i).to_string(),
+            })
+        })
+        .collect();
+    // Instances the page shows: every one when per-instance data was expanded (or there is
+    // none), else the first.
+    let instances = match mesh.instances {
+        Instances::First => 1,
+        _ => mesh.instance_count,
+    };
+    let slots: Vec<Value> = mesh
+        .slots
+        .iter()
+        .map(|s| slot_data(loaded, s, instances, arrays))
         .collect();
     json!({
         "title": title,
@@ -205,9 +277,20 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
         "vertex_base": mesh.vertex_base,
         "vertex_elements": mesh.vertex_elements.as_ref().map(|v| arrays.put(v.iter().copied())),
         "indices": arrays.put(mesh.indices.iter().copied()),
+        // A list draw without cuts reads its stream as its primitives' indices: sent once.
+        "stream": if mesh.stream == mesh.indices {
+            Value::String("indices".into())
+        } else {
+            arrays.put(mesh.stream.iter().copied())
+        },
+        "positions": mesh.stream.len(),
+        "vertex_id_base": mesh.vertex_id_base,
+        "start_instance": mesh.start_instance,
         "blob": matches!(arrays, Arrays::Blob(_)).then_some("data.bin"),
-        "instance_count": mesh.instance_count,
+        "instance_count": instances,
         "attributes": attributes,
+        "elements": elements,
+        "slots": slots,
         "position": position,
         "warnings": mesh.warnings,
         "diagnostics": report,
@@ -215,6 +298,82 @@ pub fn page_data(mesh: &Mesh, options: &MeshOptions, title: &str, arrays: &mut A
         "layout_table": layout_table,
         "map_text": map_text,
         "map_svg": map_svg,
+    })
+}
+
+/// One slot for the byte view: the bytes of the records the draw reads, from the first
+/// element number to the last (per-vertex: the mesh's vertices; per-instance: each shown
+/// instance's element number), each record `width` bytes from `offset + n × stride`.
+fn slot_data(loaded: &Loaded, s: &SlotInfo, instances: u32, arrays: &mut Arrays) -> Value {
+    let mesh = &loaded.mesh;
+    let mine: Vec<&LayoutElement> = mesh.layout.iter().filter(|e| e.slot == s.slot).collect();
+    let extent = mine.iter().map(|e| e.end()).max().unwrap_or(0);
+    let width = u64::from(s.stride).max(extent);
+    let per_instance = mine
+        .first()
+        .is_some_and(|e| e.class == InputClass::PerInstance);
+    let file = loaded.slots.iter().find(|b| b.slot == s.slot);
+    let mut instance_elements = Vec::new();
+    let (first, last) = if per_instance {
+        let rate = mine.first().map_or(0, |e| e.step_rate);
+        instance_elements = (0..instances)
+            .map(|id| {
+                Instance {
+                    id,
+                    start: mesh.start_instance,
+                }
+                .element_index(rate)
+            })
+            .collect();
+        (
+            instance_elements.iter().copied().min().unwrap_or(0),
+            instance_elements.iter().copied().max().unwrap_or(0),
+        )
+    } else {
+        match &mesh.vertex_elements {
+            Some(list) => (
+                list.first().copied().unwrap_or(0),
+                list.last().copied().unwrap_or(0),
+            ),
+            None => (
+                mesh.vertex_base,
+                mesh.vertex_base
+                    .wrapping_add(mesh.vertex_count.saturating_sub(1)),
+            ),
+        }
+    };
+    let count = u64::from(last.wrapping_sub(first)) + 1;
+    let start = u64::from(s.offset) + u64::from(first) * u64::from(s.stride);
+    let span = (count - 1) * u64::from(s.stride) + width;
+    let (bytes, note) = match file.and_then(|f| f.bytes.as_ref()) {
+        None => (Value::Null, "a text dump: values, no bytes".to_string()),
+        Some(_) if span > MAX_SLOT_BYTES => (
+            Value::Null,
+            format!("{span} bytes: more than the page carries ({MAX_SLOT_BYTES})"),
+        ),
+        Some(b) => {
+            let lo = start.min(b.len() as u64) as usize;
+            let hi = start.saturating_add(span).min(b.len() as u64) as usize;
+            // Planes of the records' byte columns: a column of one element's byte deflates
+            // far better than the records side by side.
+            let planes = (s.stride as usize).clamp(1, 2048);
+            (arrays.put_bytes(b[lo..hi].to_vec(), planes), String::new())
+        }
+    };
+    json!({
+        "slot": s.slot,
+        "stride": s.stride,
+        "offset": s.offset,
+        "width": width,
+        "file": file.map_or("", |f| f.file.as_str()),
+        "per_instance": per_instance,
+        "first": first,
+        "count": count,
+        "start": start,
+        "buffer_length": file.and_then(|f| f.bytes.as_ref()).map_or(0, |b| b.len()),
+        "bytes": bytes,
+        "note": note,
+        "instance_elements": instance_elements,
     })
 }
 
@@ -285,30 +444,45 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
 
 /// Runs `inlay view`.
 pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let options = MeshOptions {
-        instances: Instances::First,
+    let check = |all: &[&Path]| match &args.output {
+        Some(out) => output::check_destination(out, all, args.force),
+        None => Ok(()),
+    };
+    // Every instance's per-instance data (the page's instance selector and expanded rows);
+    // a draw with more instances than the builder expands shows the first instance's.
+    let mut options = MeshOptions {
+        instances: Instances::Expand,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
     };
-    let Loaded { mesh, inputs, .. } =
-        load_mesh(&args.source, &options, &|all| match &args.output {
-            Some(out) => output::check_destination(out, all, args.force),
-            None => Ok(()),
-        })?;
+    let loaded = match load_mesh(&args.source, &options, &check) {
+        Ok(l) => l,
+        Err(e) => {
+            options.instances = Instances::First;
+            let l = load_mesh(&args.source, &options, &check)?;
+            eprintln!(
+                "{}: showing the first instance only: {}",
+                crate::style::stderr().warning("warning"),
+                e.message.trim_end()
+            );
+            l
+        }
+    };
     let title = args
         .source
         .inputs
         .first()
         .and_then(|p| p.file_name())
         .map_or_else(|| "inlay view".into(), |n| n.to_string_lossy().into_owned());
+    let mesh = &loaded.mesh;
     if let Some(out) = &args.output {
         let mut arrays = Arrays::Embedded(Vec::new());
-        let data = page_data(&mesh, &options, &title, &mut arrays);
+        let data = page_data(&loaded, &options, &title, &mut arrays);
         let Arrays::Embedded(blocks) = arrays else {
             unreachable!("built as blocks above")
         };
         let html = page(&data, &blocks);
-        let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+        let all: Vec<&Path> = loaded.inputs.iter().map(|p| p.as_path()).collect();
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
             stdout,
@@ -322,7 +496,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     // Served, the arrays travel as binary (no base64 to parse): a 1M-vertex page paints fast.
     let mut blob = Arrays::Blob(Vec::new());
-    let html = page(&page_data(&mesh, &options, &title, &mut blob), &[]);
+    let html = page(&page_data(&loaded, &options, &title, &mut blob), &[]);
     let Arrays::Blob(blob) = blob else {
         unreachable!("built as a blob above")
     };

@@ -102,20 +102,35 @@ impl Page {
     }
 }
 
-/// The rows the page's table shows (element number, then each printed lane), from the
-/// embedded register bits, printed the way `decode` documents: `uint` as u32, `sint` as
-/// i32, everything else as the f32's `{:?}`; with `hex` the 8 hex digits.
+/// The rows the page's table shows with every instance expanded — decode's columns
+/// (position, vertex_id, element, instance_id, then each printed lane) — from the page's
+/// stream, element numbers and register bits, printed the way `decode` documents: `uint` as
+/// u32, `sint` as i32, everything else as the f32's `{:?}`; with `hex` the 8 hex digits.
 fn page_rows(page: &Page, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
     let data = &page.data;
     let n = data["vertex_count"].as_u64().unwrap() as usize;
     let base = data["vertex_base"].as_u64().unwrap() as u32;
+    let id_base = data["vertex_id_base"].as_u64().unwrap() as u32;
+    let instances = data["instance_count"].as_u64().unwrap() as usize;
+    let stream = if data["stream"] == "indices" {
+        page.u32s(&data["indices"])
+    } else {
+        page.u32s(&data["stream"])
+    };
+    assert_eq!(stream.len() as u64, data["positions"].as_u64().unwrap());
+    let elements =
+        (!data["vertex_elements"].is_null()).then(|| page.u32s(&data["vertex_elements"]));
     let attrs = data["attributes"].as_array().unwrap();
-    let mut header = Vec::new();
+    let mut header: Vec<String> = ["position", "vertex_id", "element", "instance_id"]
+        .map(String::from)
+        .to_vec();
     let mut cols = Vec::new();
     for a in attrs {
         let bits = page.u32s(&a["data"]);
         let lanes = a["lanes"].as_array().unwrap();
-        assert_eq!(bits.len(), n * lanes.len(), "the format's lanes per vertex");
+        let per_instance = a["per_instance"].as_bool().unwrap();
+        let rows = if per_instance { instances } else { n };
+        assert_eq!(bits.len(), rows * lanes.len(), "the format's lanes per row");
         for (j, l) in lanes.iter().enumerate() {
             let l = l.as_u64().unwrap() as usize;
             header.push(format!(
@@ -127,15 +142,24 @@ fn page_rows(page: &Page, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
                 bits.clone(),
                 j,
                 lanes.len(),
+                per_instance,
                 a["kind"].as_str().unwrap().to_string(),
             ));
         }
     }
-    let rows = (0..n)
-        .map(|v| {
-            let mut r = vec![(base + v as u32).to_string()];
-            for (bits, j, width, kind) in &cols {
-                let b = bits[v * width + j];
+    let mut rows = Vec::new();
+    for i in 0..instances {
+        for (p, &v) in stream.iter().enumerate() {
+            let v = v as usize;
+            let element = elements.as_ref().map_or(base + v as u32, |e| e[v]);
+            let mut r = vec![
+                (i * stream.len() + p).to_string(),
+                element.wrapping_sub(id_base).to_string(),
+                element.to_string(),
+                i.to_string(),
+            ];
+            for (bits, j, width, per_instance, kind) in &cols {
+                let b = bits[if *per_instance { i } else { v } * width + j];
                 r.push(if hex {
                     format!("{b:08x}")
                 } else {
@@ -146,23 +170,15 @@ fn page_rows(page: &Page, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
                     }
                 });
             }
-            r
-        })
-        .collect();
+            rows.push(r);
+        }
+    }
     (header, rows)
 }
 
-fn decode_rows(dir: &Path, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut args = vec![
-        "decode",
-        "l.json",
-        "--vb",
-        "0=m.vb",
-        "--topology",
-        "triangle_list",
-        "--format",
-        "csv",
-    ];
+/// `inlay decode ARGS --format csv [--hex]` in `dir`: header and rows.
+fn decode_rows(dir: &Path, args: &[&str], hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut args: Vec<&str> = [&["decode"], args, &["--format", "csv"]].concat();
     if hex {
         args.push("--hex");
     }
@@ -171,15 +187,9 @@ fn decode_rows(dir: &Path, hex: bool) -> (Vec<String>, Vec<Vec<String>>) {
     let mut lines = r.stdout.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
     let rows = lines
-        .map(|l| {
-            let c: Vec<&str> = l.split(',').collect();
-            std::iter::once(c[2])
-                .chain(c[4..].iter().copied())
-                .map(String::from)
-                .collect()
-        })
+        .map(|l| l.split(',').map(String::from).collect())
         .collect();
-    (header[4..].to_vec(), rows)
+    (header, rows)
 }
 
 #[test]
@@ -210,16 +220,20 @@ fn page_table_rows_equal_decode() {
     let data = &page.data;
     for hex in [false, true] {
         let (ph, prow) = page_rows(&page, hex);
-        let (dh, drow) = decode_rows(&dir, hex);
+        let (dh, drow) = decode_rows(
+            &dir,
+            &["l.json", "--vb", "0=m.vb", "--topology", "triangle_list"],
+            hex,
+        );
         assert_eq!(ph, dh, "column names");
         assert_eq!(prow, drow, "rows (hex: {hex})");
     }
     // Exact values the oracle (the buffer written above) says decode prints.
     let (_, rows) = page_rows(&page, false);
-    assert_eq!(rows[3][1..4], ["3e16", "-2.5", "123456.7"]);
-    assert_eq!(rows[2][3], "1e-5");
-    assert_eq!(rows[1][3], "-0.0");
-    assert_eq!(rows[5][3], "1e-45");
+    assert_eq!(rows[3][4..7], ["3e16", "-2.5", "123456.7"]);
+    assert_eq!(rows[2][6], "1e-5");
+    assert_eq!(rows[1][6], "-0.0");
+    assert_eq!(rows[5][6], "1e-45");
     assert_eq!(data["mode"], "triangles");
     assert_eq!(page.u32s(&data["indices"]), [0, 1, 2, 3, 4, 5]);
     assert_eq!(data["position"], 0);
@@ -232,6 +246,79 @@ fn page_table_rows_equal_decode() {
         &["view", "l.json", "--vb", "0=m.vb", "--output", "page.html"],
     );
     assert_eq!(again.code, 2, "{}", again.transcript);
+}
+
+/// An indexed, instanced strip with a cut and a per-instance slot: the page's rows (every
+/// instance expanded, one per vertex-stream position) equal `decode`'s, and the byte view
+/// carries exactly the files' bytes of the records the draw reads.
+#[test]
+fn instanced_indexed_rows_and_bytes_equal_decode() {
+    let dir = scratch("view-instanced");
+    std::fs::write(
+        dir.join("l.json"),
+        r#"{"elements": [
+ {"semantic": "POSITION", "format": "R32G32_FLOAT", "offset": 0},
+ {"semantic": "COLOR", "format": "R8G8B8A8_UNORM", "slot": 1, "offset": 0, "class": "instance", "step_rate": 2}
+]}"#,
+    )
+    .unwrap();
+    let vb: Vec<u8> = (0..6u8)
+        .flat_map(|i| [f32::from(i), f32::from(i) * 0.5])
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let ivb: Vec<u8> = (0..16u8).map(|b| b * 3).collect();
+    std::fs::write(dir.join("v.vb"), &vb).unwrap();
+    std::fs::write(dir.join("i.vb"), &ivb).unwrap();
+    let ib: Vec<u8> = [1u16, 2, 3, 0xffff, 4]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("m.ib"), ib).unwrap();
+    let draw = [
+        "l.json",
+        "--vb",
+        "0=v.vb",
+        "--vb",
+        "1=i.vb",
+        "--ib",
+        "m.ib,format=R16_UINT",
+        "--topology",
+        "triangle_strip",
+        "--draw",
+        "draw_indexed_instanced,index_count_per_instance=5,instance_count=3,base_vertex=1,start_instance=1",
+    ];
+    let r = inlay_in(
+        &dir,
+        &[&["view"], &draw[..], &["--output", "p.html"]].concat(),
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let page = Page::read(&dir.join("p.html"));
+    for hex in [false, true] {
+        let (ph, prow) = page_rows(&page, hex);
+        let (dh, drow) = decode_rows(&dir, &draw, hex);
+        assert_eq!(ph, dh, "column names");
+        assert_eq!(prow, drow, "rows (hex: {hex})");
+    }
+    // Hand-worked oracle: the cut takes no position, so 4 positions per instance read
+    // elements 1+1..1+4; instance i reads colour record 1 + i / 2.
+    let d = &page.data;
+    assert_eq!(page.u32s(&d["stream"]), [0, 1, 2, 3]);
+    assert_eq!(
+        (d["vertex_base"].as_u64(), d["vertex_id_base"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(d["instance_count"], 3);
+    let (_, rows) = page_rows(&page, false);
+    assert_eq!(rows.len(), 12);
+    assert_eq!(rows[9][..6], ["9", "2", "3", "2", "3.0", "1.5"]);
+    let slots = d["slots"].as_array().unwrap();
+    assert_eq!(slots.len(), 2);
+    assert_eq!(slots[0]["first"], 2);
+    assert_eq!(slots[0]["count"], 4);
+    assert_eq!(page.bytes(&slots[0]["bytes"]), vb[16..48]);
+    assert_eq!(slots[1]["instance_elements"], serde_json::json!([1, 1, 2]));
+    assert_eq!(slots[1]["per_instance"], true);
+    assert_eq!(page.bytes(&slots[1]["bytes"]), ivb[4..12]);
 }
 
 #[test]

@@ -28,6 +28,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 LAYOUT = {"elements": [
     {"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0},
@@ -79,6 +80,25 @@ def write_draws(d):
             idx += struct.pack("<6I", a, b, c, a, c, e)
     with open(os.path.join(d, "big.ib"), "wb") as f:
         f.write(idx)
+    # An indexed, instanced draw: the grid's triangles through a 16-bit index buffer
+    # (base vertex 2, so rows' vertex_id and element differ) and a per-instance slot.
+    layout = {"elements": LAYOUT["elements"] + [
+        {"semantic": "TEXCOORD", "index": 1, "format": "R32G32B32A32_FLOAT", "slot": 1, "offset": 0,
+         "class": "instance", "step_rate": 1}]}
+    with open(os.path.join(d, "inst.json"), "w") as f:
+        json.dump(layout, f)
+    w, h = 6, 4
+    with open(os.path.join(d, "inst.vb"), "wb") as f:
+        f.write(b"".join([vertex(9, 9, 9, (0, 0, 0, 0), 0, 0, 0)] * 2 + grid_vertices(w, h)))
+    with open(os.path.join(d, "inst1.vb"), "wb") as f:
+        f.write(b"".join(struct.pack("<4f", 0.25 * i, 1.5, -i, 7) for i in range(3)))
+    idx = []
+    for j in range(h):
+        for i in range(w):
+            a, b, c, e = j * (w + 1) + i, j * (w + 1) + i + 1, (j + 1) * (w + 1) + i + 1, (j + 1) * (w + 1) + i
+            idx += [a, b, c, a, c, e]
+    with open(os.path.join(d, "inst.ib"), "wb") as f:
+        f.write(struct.pack(f"<{len(idx)}H", *idx))
     return len(tris)
 
 
@@ -113,6 +133,79 @@ def load(drv, path, timeout=120):
 
 def console_errors(drv):
     return [e for e in drv.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+def byte_records(drv):
+    """The byte view's records: (slot, element, selected) -> the hex cells."""
+    recs = drv.execute_script(
+        "return Array.from(document.querySelectorAll('#bytes .rec')).map(r => [+r.dataset.slot, "
+        "+r.dataset.element, r.classList.contains('sel'), Array.from(r.querySelectorAll('.b')).map(c => c.textContent)])")
+    return {(s, e, sel): cells for s, e, sel, cells in recs}
+
+
+def check_instanced(drv, inlay, d):
+    """An indexed instanced draw: rows per index position, as decode prints them, for one
+    instance at a time and for all instances expanded; per-instance bytes per instance."""
+    common = [os.path.join(d, "inst.json"), "--vb", "0=" + os.path.join(d, "inst.vb"),
+              "--vb", "1=" + os.path.join(d, "inst1.vb"), "--ib", os.path.join(d, "inst.ib") + ",format=R16_UINT",
+              "--topology", "triangle_list", "--draw",
+              "draw_indexed_instanced,index_count_per_instance=72,instance_count=3,base_vertex=2"]
+    page = os.path.join(d, "inst.html")
+    run([inlay, "view", *common, "--output", page, "--force"])
+    rows = list(csv.reader(io.StringIO(run([inlay, "decode", *common, "--format", "csv"]))))
+    assert len(rows) == 3 * 72 + 1, len(rows)
+    load(drv, page)
+    header = drv.find_element(By.ID, "thead").text.split()
+    if header != rows[0]:
+        fail(f"instanced table header {header} != decode's {rows[0]}")
+
+    def visible():
+        return drv.execute_script(
+            "return Array.from(document.querySelectorAll('#rows .row'))"
+            ".sort((a, b) => a.dataset.row - b.dataset.row).map(r => r.textContent.trim().split(/ +/))")
+
+    def check(label, want_rows):
+        got = visible()
+        if len(got) < 10:
+            fail(f"{label}: only {len(got)} rows shown")
+        for r in got:
+            if r != want_rows[int(r[0])]:
+                fail(f"{label}: row {r} != decode {want_rows[int(r[0])]}")
+    body = rows[1:]
+    if drv.execute_script("return document.getElementById('instance').hidden"):
+        fail("no instance selector for a 3-instance draw")
+    check("instance 0", body)
+    Select(drv.find_element(By.ID, "instance")).select_by_value("1")
+    time.sleep(0.2)
+    # Instance 1's rows are decode's rows 72..143; the table numbers them by position.
+    got = visible()
+    for r in got:
+        if r != body[int(r[0])]:
+            fail(f"instance 1: row {r} != decode {body[int(r[0])]}")
+    if int(got[0][0]) != 72 or got[0][3] != "1":
+        fail(f"instance 1 starts at {got[0]}")
+    Select(drv.find_element(By.ID, "instance")).select_by_value("all")
+    time.sleep(0.2)
+    n = drv.execute_script("return document.getElementById('spacer').style.height")
+    if n != f"{3 * 72 * 18}px":
+        fail(f"all instances: table height {n}, expected {3 * 72} rows")
+    drv.execute_script("window.inlayView.selectRow(3 * 72 - 1)")
+    time.sleep(0.3)
+    check("all instances (scrolled to the end)", body)
+    # Per-instance bytes: instance 2 reads record 2 of inst1.vb.
+    ivb = open(os.path.join(d, "inst1.vb"), "rb").read()
+    rec = byte_records(drv).get((1, 2, True))
+    if rec != [f"{b:02x}" for b in ivb[32:48]]:
+        fail(f"instance 2's per-instance record {rec} != inst1.vb bytes 32..48")
+    # Index-ordered rows: row 3*72-1 is index 71 of instance 2 (vertex element idx[71] + 2).
+    q = drv.execute_script("return window.inlayView.rowInfo(3 * 72 - 1)")
+    if [q["position"], q["vertexId"], q["element"], q["instance"]] != [int(x) for x in body[-1][:4]]:
+        fail(f"last row {q} != decode's {body[-1][:4]}")
+    errs = console_errors(drv)
+    if errs:
+        fail(f"instanced page console errors: {errs}")
+    print(f"instanced indexed draw: rows per index equal decode for instance 0, instance 1 and all "
+          f"{3 * 72} rows expanded; per-instance bytes follow the instance")
 
 
 PIXEL_JS = """
@@ -168,31 +261,27 @@ def main():
         def dom_rows():
             return drv.execute_script(
                 "return Array.from(document.querySelectorAll('#rows .row'))"
-                ".sort((a, b) => a.dataset.vertex - b.dataset.vertex).map(r => r.textContent.trim().split(/ +/))")
+                ".sort((a, b) => a.dataset.row - b.dataset.row).map(r => r.textContent.trim().split(/ +/))")
         header = drv.find_element(By.ID, "thead").text.split()
-        if header[2:] != rows[0][4:]:
+        if header != rows[0]:
             fail(f"table header {header} != decode's {rows[0]}")
         got = dom_rows()
         if len(got) < 10:
             fail(f"only {len(got)} rows in the DOM")
         for r in got[:20]:
-            v = int(r[0])
-            want = [rows[v + 1][2]] + rows[v + 1][4:]
-            if r[1:] != want:
-                fail(f"row {v}: page {r[1:]} != decode {want}")
+            if r != rows[int(r[0]) + 1]:
+                fail(f"row {r[0]}: page {r} != decode {rows[int(r[0]) + 1]}")
         if len(got) >= n:
             fail("the table is not virtualised: every row is in the DOM")
         drv.find_element(By.ID, "hex").click()
         for r in dom_rows()[:20]:
-            v = int(r[0])
-            want = [hexrows[v + 1][2]] + hexrows[v + 1][4:]
-            if r[1:] != want:
-                fail(f"hex row {v}: page {r[1:]} != decode --hex {want}")
+            if r != hexrows[int(r[0]) + 1]:
+                fail(f"hex row {r[0]}: page {r} != decode --hex {hexrows[int(r[0]) + 1]}")
         drv.find_element(By.ID, "hex").click()
         print(f"table: first {min(20, len(got))} rows equal decode (numbers and --hex)")
         # Row click selects the vertex and draws its marker.
         frames = drv.execute_script("return window.inlayView.frames")
-        drv.find_element(By.CSS_SELECTOR, '#rows .row[data-vertex="4"]').click()
+        drv.find_element(By.CSS_SELECTOR, '#rows .row[data-row="4"]').click()
         time.sleep(0.3)
         sel = drv.execute_script("return [window.inlayView.selected, window.inlayView.frames]")
         if sel[0] != 4 or sel[1] <= frames:
@@ -211,12 +300,34 @@ def main():
         got_pos = drv.execute_script("return window.inlayView.project(arguments[0])", sel) if sel >= 0 else None
         if sel < 0 or abs(got_pos[0] - want_pos[0]) > 1 or abs(got_pos[1] - want_pos[1]) > 1:
             fail(f"picking vertex 2 on the canvas selected {sel}")
-        if not drv.find_elements(By.CSS_SELECTOR, f'#rows .row.selected[data-vertex="{sel}"]'):
+        if not drv.find_elements(By.CSS_SELECTOR, f'#rows .row.selected[data-row="{sel}"]'):
             fail(f"picked vertex {sel}: its row is not shown selected")
         print(f"selection: row click -> vertex 4 highlighted; pick at vertex 2 -> row {sel} selected")
+        # The byte view: the selected row's record is the file's bytes, coloured by element;
+        # clicking the next record selects the row that reads it.
+        vb = open(os.path.join(d, "grid.vb"), "rb").read()
+        drv.find_element(By.CSS_SELECTOR, '#rows .row[data-row="4"]').click()
+        time.sleep(0.3)
+        shown = byte_records(drv)
+        want = [f"{b:02x}" for b in vb[4 * STRIDE:5 * STRIDE]]
+        if shown.get((0, 4, True)) != want:
+            fail(f"byte view of row 4: {shown} != grid.vb bytes {want}")
+        colours = drv.execute_script(
+            "return Array.from(document.querySelectorAll('#bytes .rec.sel .b')).map(c => c.style.background)")
+        if len(set(colours[:12])) != 1 or colours[0] == colours[12] or colours[12] == colours[16]:
+            fail(f"byte view colours do not follow the elements (POSITION 0..12, NORMAL 12..16): {colours}")
+        drv.find_element(By.CSS_SELECTOR, '#bytes .rec[data-element="5"] .b').click()
+        time.sleep(0.3)
+        sel = drv.execute_script("return [window.inlayView.selectedRow, window.inlayView.selected]")
+        if sel != [5, 5]:
+            fail(f"clicking element 5's bytes selected row/vertex {sel}, expected [5, 5]")
+        if byte_records(drv).get((0, 5, True)) != [f"{b:02x}" for b in vb[5 * STRIDE:6 * STRIDE]]:
+            fail("after clicking element 5's bytes, its record is not the selected one")
+        print("byte view: row 4's record equals grid.vb bytes 96..120; clicking element 5's bytes selects row 5")
         errs = console_errors(drv)
         if errs:
             fail(f"console errors after interaction: {errs}")
+        check_instanced(drv, args.inlay, d)
 
         # 1M vertices: first paint (ms since navigation start, as the page records it).
         big = os.path.join(d, "big.html")
@@ -274,7 +385,8 @@ def main():
                 shot = page
             drv.set_window_size(1400, 900)
             load(drv, shot)
-            drv.execute_script("window.inlayView.select(100)")
+            # A selected row: its vertex marked in 3D, its records in the byte view below.
+            drv.execute_script("window.inlayView.selectRow(6)")
             time.sleep(0.5)
             drv.save_screenshot(args.screenshot)
             print(f"screenshot: {args.screenshot}")

@@ -55,6 +55,13 @@ fn shared_examples_pass() {
         None => workspace_root().join("../shared/conformance/examples"),
     };
     if !dir.is_dir() {
+        // `.ci/run` sets INLAY_REQUIRE_SHARED=1: there a missing folder fails instead.
+        assert!(
+            std::env::var_os("INLAY_REQUIRE_SHARED").is_none_or(|v| v != "1"),
+            "INLAY_REQUIRE_SHARED=1 but the shared conformance examples are not at {} \
+             (set INLAY_SHARED)",
+            dir.display()
+        );
         eprintln!(
             "skipping: shared conformance examples not found at {}",
             dir.display()

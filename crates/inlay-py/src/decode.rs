@@ -145,19 +145,11 @@ pub(crate) fn resolve_layout(
     }
 }
 
-/// `index_format`: `R16_UINT` or `R32_UINT` (any case, `DXGI_FORMAT_` prefix allowed).
+/// `index_format`: `R16_UINT` or `R32_UINT` (any case, `DXGI_FORMAT_` prefix allowed; the
+/// library's `IndexFormat` parser).
 fn index_format_of(s: &str) -> PyResult<IndexFormat> {
-    match s
-        .trim()
-        .to_ascii_uppercase()
-        .trim_start_matches("DXGI_FORMAT_")
-    {
-        "R16_UINT" => Ok(IndexFormat::R16Uint),
-        "R32_UINT" => Ok(IndexFormat::R32Uint),
-        _ => Err(layout_error(format!(
-            "index_format: index format `{s}` must be R16_UINT or R32_UINT"
-        ))),
-    }
+    s.parse::<IndexFormat>()
+        .map_err(|e| layout_error(format!("index_format: {e}")))
 }
 
 /// The `draw` dict (the conformance schema's `call` keys) as a draw call: the library's

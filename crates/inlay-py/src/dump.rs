@@ -239,10 +239,7 @@ impl NativeDump {
 
     #[getter]
     fn index_format(&self) -> Option<&'static str> {
-        self.capture.index.as_ref().map(|i| match i.format {
-            inlay::buffer::IndexFormat::R16Uint => "R16_UINT",
-            inlay::buffer::IndexFormat::R32Uint => "R32_UINT",
-        })
+        self.capture.index.as_ref().map(|i| i.format.name())
     }
 
     #[getter]

@@ -174,28 +174,91 @@ pub enum IndexFormat {
 }
 
 impl IndexFormat {
-    /// Bytes per index.
-    pub const fn size(self) -> u32 {
-        match self {
-            IndexFormat::R16Uint => 2,
-            IndexFormat::R32Uint => 4,
-        }
-    }
+    /// Both index formats, smallest first: the rows of [`crate::format::FORMATS`] with
+    /// index-buffer support (see [`crate::format::index_formats`]).
+    pub const ALL: [IndexFormat; 2] = [IndexFormat::R16Uint, IndexFormat::R32Uint];
 
-    /// The strip-cut value (spec §8.12).
-    pub const fn cut_value(self) -> u32 {
-        match self {
-            IndexFormat::R16Uint => 0xffff,
-            IndexFormat::R32Uint => 0xffff_ffff,
-        }
-    }
-
-    /// The DXGI format.
+    /// The DXGI format: the one place a variant is tied to its table row. Everything else
+    /// (size, cut value, name) is read from that row.
     pub const fn format(self) -> Format {
         match self {
             IndexFormat::R16Uint => Format::R16_UINT,
             IndexFormat::R32Uint => Format::R32_UINT,
         }
+    }
+
+    /// The index format of a DXGI format, if it is one (`R16_UINT`, `R32_UINT`).
+    pub fn from_format(format: Format) -> Option<IndexFormat> {
+        IndexFormat::ALL.into_iter().find(|i| i.format() == format)
+    }
+
+    /// The format's row in [`crate::format::FORMATS`] (found at compile time).
+    pub const fn info(self) -> &'static FormatInfo {
+        match self {
+            IndexFormat::R16Uint => R16_ROW,
+            IndexFormat::R32Uint => R32_ROW,
+        }
+    }
+
+    /// Bytes per index: the byte size of the format's table row.
+    pub const fn size(self) -> u32 {
+        self.info().byte_size()
+    }
+
+    /// The strip-cut value, every bit of an index set (spec §8.12): 0xFFFF, 0xFFFFFFFF.
+    pub const fn cut_value(self) -> u32 {
+        u32::MAX >> (32 - 8 * self.size())
+    }
+
+    /// The format's name without `DXGI_FORMAT_` (`"R16_UINT"`), from the table.
+    pub const fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+/// The table rows of the index formats, looked up once by the compiler (a missing row would
+/// fail the build, never a draw).
+const R16_ROW: &FormatInfo = index_row(IndexFormat::R16Uint);
+const R32_ROW: &FormatInfo = index_row(IndexFormat::R32Uint);
+
+const fn index_row(i: IndexFormat) -> &'static FormatInfo {
+    match crate::format::lookup(i.format().0) {
+        Some(row) => row,
+        None => panic!("an index format without a row in FORMATS"),
+    }
+}
+
+impl std::fmt::Display for IndexFormat {
+    /// The format's name (`R16_UINT`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Error from parsing an index format: the text is no format with index-buffer support.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseIndexFormatError(pub String);
+
+impl std::fmt::Display for ParseIndexFormatError {
+    /// "index format `X` must be R16_UINT or R32_UINT" (the names from the table).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [a, b] = IndexFormat::ALL.map(IndexFormat::name);
+        write!(f, "index format `{}` must be {a} or {b}", self.0)
+    }
+}
+
+impl std::error::Error for ParseIndexFormatError {}
+
+impl std::str::FromStr for IndexFormat {
+    type Err = ParseIndexFormatError;
+
+    /// Accepts what [`Format`] parses (`R16_UINT`, `DXGI_FORMAT_R32_UINT` in any
+    /// case, `57`, `0x2a`) when it names a format with index-buffer support.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        s.parse::<Format>()
+            .ok()
+            .and_then(IndexFormat::from_format)
+            .ok_or_else(|| ParseIndexFormatError(s.to_string()))
     }
 }
 

@@ -408,13 +408,31 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Looks a value up in the table.
-pub fn lookup(value: u32) -> Option<&'static FormatInfo> {
-    // The table is sorted by value; values are sparse above 115.
+/// Looks a value up in the table (a `const fn`, so that facts derived from a row can be
+/// constants).
+pub const fn lookup(value: u32) -> Option<&'static FormatInfo> {
+    // The table is sorted by value; values are sparse above 115. Binary search.
+    let (mut lo, mut hi) = (0, FORMATS.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let row = &FORMATS[mid];
+        if row.value == value {
+            return Some(row);
+        } else if row.value < value {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    None
+}
+
+/// Every format the IA can read from an index buffer at some feature level: the rows whose
+/// "Input Assembler Index Buffer" column is not empty (`R32_UINT`, `R16_UINT`; spec §5.3.4.2).
+pub fn index_formats() -> impl Iterator<Item = &'static FormatInfo> {
     FORMATS
-        .binary_search_by_key(&value, |f| f.value)
-        .ok()
-        .map(|i| &FORMATS[i])
+        .iter()
+        .filter(|f| f.index_buffer.iter().any(|s| *s != Support::None))
 }
 
 /// Every format the IA can read from a vertex buffer at some feature level (47 of them).
@@ -759,12 +777,8 @@ mod tests {
     }
 
     #[test]
-    fn index_formats() {
-        let ib: Vec<_> = FORMATS
-            .iter()
-            .filter(|f| f.index_buffer.iter().any(|s| *s != Support::None))
-            .map(|f| f.name)
-            .collect();
+    fn index_formats_from_the_table() {
+        let ib: Vec<_> = index_formats().map(|f| f.name).collect();
         assert_eq!(ib, ["R32_UINT", "R16_UINT"]);
         assert_eq!(
             Format::R32_UINT

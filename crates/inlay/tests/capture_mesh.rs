@@ -414,6 +414,67 @@ fn index_past_the_data_is_a_warning_with_the_value() {
     assert_eq!(m.indices, [0, 1, 2]);
 }
 
+/// The mesh records the draw's vertex stream (one mesh vertex per position, cuts taking
+/// none), the vertex-id base and the start instance: what `inlay view` turns into decode's
+/// rows. Hand-worked: indices 5 3 cut 4 5 with base vertex 2 read elements 7 5 6 7; the
+/// range 5..=7 makes mesh vertices 0..=2, so the stream is 2 0 1 2.
+#[test]
+fn stream_and_vertex_ids() {
+    let elements = [InputElementDesc::per_vertex(
+        "POSITION",
+        0,
+        Format::R32_FLOAT,
+        0,
+        0,
+    )];
+    let vb = f32s(&(0..10).map(|k| k as f32).collect::<Vec<_>>());
+    let ibb = u16s(&[5, 3, 0xffff, 4, 5]);
+    let input = positions_input(
+        &vb,
+        &elements,
+        Some(&ibb),
+        Topology::LineStrip,
+        DrawCall::DrawIndexedInstanced {
+            index_count_per_instance: 5,
+            instance_count: 2,
+            start_index: 0,
+            base_vertex: 2,
+            start_instance: 9,
+        },
+    );
+    let m = Mesh::build(&input, &MeshOptions::default()).unwrap();
+    assert_eq!((m.vertex_base, m.vertex_count), (5, 3));
+    assert_eq!(m.stream, [2, 0, 1, 2]);
+    assert_eq!(
+        m.indices,
+        [2, 0, 1, 2],
+        "lines 7-5 and 6-7: the cut splits the strip"
+    );
+    assert_eq!((m.vertex_id_base, m.start_instance), (2, 9));
+    // A non-indexed draw: the base is StartVertexLocation, the stream runs in order.
+    let input = positions_input(
+        &vb,
+        &elements,
+        None,
+        Topology::TriangleList,
+        DrawCall::Draw {
+            vertex_count: 4,
+            start_vertex: 3,
+        },
+    );
+    let m = Mesh::build(&input, &MeshOptions::default()).unwrap();
+    assert_eq!(
+        m.stream,
+        [0, 1, 2, 3],
+        "the fourth position is in no triangle but is read"
+    );
+    assert_eq!(m.indices, [0, 1, 2]);
+    assert_eq!(
+        (m.vertex_base, m.vertex_id_base, m.start_instance),
+        (3, 3, 0)
+    );
+}
+
 /// Per-instance data in its own slot, step rate 2: first / expand / attributes.
 #[test]
 fn instances_three_ways() {

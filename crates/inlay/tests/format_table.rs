@@ -265,3 +265,41 @@ fn index_buffer_support_is_r16_everywhere_and_r32_from_9_2() {
         }
     }
 }
+
+#[test]
+fn index_formats_are_the_table_rows_with_index_buffer_support() {
+    use inlay::assembler::binding::IndexFormat;
+    let rows: Vec<Format> = inlay::format::index_formats()
+        .map(|f| Format(f.value))
+        .collect();
+    let mut ours: Vec<Format> = IndexFormat::ALL.iter().map(|i| i.format()).collect();
+    ours.sort();
+    assert_eq!(rows, ours);
+    // Spec §5.3.4.2 / §8.12: 2- and 4-byte indices, the cut value every bit set.
+    let want = [
+        (IndexFormat::R16Uint, 57, "R16_UINT", 2, 0xffff),
+        (IndexFormat::R32Uint, 42, "R32_UINT", 4, 0xffff_ffff),
+    ];
+    for (i, value, name, size, cut) in want {
+        assert_eq!(i.format(), Format(value));
+        assert_eq!((i.name(), i.size(), i.cut_value()), (name, size, cut));
+        assert_eq!(i.to_string(), name);
+        assert_eq!(IndexFormat::from_format(Format(value)), Some(i));
+        for text in [
+            name.to_string(),
+            format!("dxgi_format_{}", name.to_ascii_lowercase()),
+            value.to_string(),
+            format!("{value:#x}"),
+        ] {
+            assert_eq!(text.parse::<IndexFormat>(), Ok(i), "{text}");
+        }
+    }
+    for bad in ["R8_UINT", "R32_FLOAT", "62", "", "R16"] {
+        let e = bad.parse::<IndexFormat>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("index format `{bad}` must be R16_UINT or R32_UINT")
+        );
+    }
+    assert_eq!(IndexFormat::from_format(Format::R16_SINT), None);
+}

@@ -33,10 +33,15 @@
     if (w === 1) return planes;
     const n = Math.floor(ref.length / w);
     const out = new Uint8Array(ref.length);
-    if (w === 4) {
-      const o32 = new Uint32Array(out.buffer, 0, n);
-      const p0 = planes.subarray(0, n), p1 = planes.subarray(n, 2 * n), p2 = planes.subarray(2 * n, 3 * n), p3 = planes.subarray(3 * n, 4 * n);
-      for (let i = 0; i < n; i++) o32[i] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+    if (w % 4 === 0) {
+      // Items of L words: word l of every item from planes 4l..4l+3.
+      const L = w / 4;
+      const o32 = new Uint32Array(out.buffer, 0, n * L);
+      for (let l = 0; l < L; l++) {
+        const p0 = planes.subarray(4 * l * n, (4 * l + 1) * n), p1 = planes.subarray((4 * l + 1) * n, (4 * l + 2) * n);
+        const p2 = planes.subarray((4 * l + 2) * n, (4 * l + 3) * n), p3 = planes.subarray((4 * l + 3) * n, (4 * l + 4) * n);
+        for (let i = 0, j = l; i < n; i++, j += L) o32[j] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+      }
     } else {
       for (let k = 0; k < w; k++) for (let i = 0, j = k; i < n; i++, j += w) out[j] = planes[k * n + i];
     }
@@ -63,15 +68,19 @@
     }
     return a.loading;
   }
-  // Lane `l` (0..3) of vertex `v` as f32, or the IA's default for a lane the format lacks.
+  // The instance whose per-instance values the 3D view and a single-instance table show.
+  const K = Math.max(1, D.instance_count);
+  let instance = 0;
+  // Lane `l` (0..3) of vertex `v` as f32 (a per-instance attribute: of the shown instance),
+  // or the IA's default for a lane the format lacks.
   function laneF(a, v, l) {
     const j = a.lanes.indexOf(l);
-    return j >= 0 ? a.f32[v * a.L + j] : l === 3 ? 1 : 0;
+    const row = a.per_instance ? instance : v;
+    return j >= 0 ? a.f32[row * a.L + j] : l === 3 ? 1 : 0;
   }
   const normalIndex = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
-  // Every array starts unpacking now (the browser inflates off the main thread); the first
-  // paint waits only for what it draws.
-  const tableArrays = Promise.all(attrs.map((_, i) => ensure(i)));
+  // The first paint unpacks only what it draws; the table's other columns follow it.
+  const streamArray = D.stream === "indices" ? null : u32s(D.stream);
   const [indices, elements] = await Promise.all([
     u32s(D.indices),
     D.vertex_elements ? u32s(D.vertex_elements) : Promise.resolve(null),
@@ -80,6 +89,20 @@
   ]);
   mark("base64");
   const elementOf = (v) => (elements ? elements[v] : (D.vertex_base + v) >>> 0);
+  // Mesh vertex of element number `e`, or -1 when the draw reads no such vertex.
+  function vertexOfElement(e) {
+    if (!elements) {
+      const v = (e - D.vertex_base) >>> 0;
+      return v < N ? v : -1;
+    }
+    let lo = 0, hi = N - 1;
+    while (lo <= hi) {
+      const m = (lo + hi) >> 1;
+      if (elements[m] === e) return m;
+      if (elements[m] < e) lo = m + 1; else hi = m - 1;
+    }
+    return -1;
+  }
 
   // ---- values exactly as `inlay decode` prints them -----------------------------------------
   // Floats: Rust's `{:?}` of the f32 — the shortest digits that read back as the same f32,
@@ -123,57 +146,78 @@
   api.format = fmt;
 
   // ---- table (virtualised: only the visible rows are in the DOM) ----------------------------
+  // decode's rows: one per vertex-stream position, of one instance or of every instance in
+  // turn ("all instances": row r is instance r / P, position r % P of it).
+  const P = D.positions;
+  let stream = null;
+  let allInstances = false;
+  const rowCount = () => (allInstances ? K * P : P);
+  function rowInfo(r) {
+    const i = allInstances ? Math.floor(r / P) : instance;
+    const p = allInstances ? r % P : r;
+    const v = stream[p];
+    const element = elementOf(v);
+    return { instance: i, p: p, position: i * P + p, vertex: v, element: element, vertexId: (element - D.vertex_id_base) >>> 0 };
+  }
   const ROW = 18;
   const LANE = ["x", "y", "z", "w"];
   const columns = [];
   for (const a of attrs) a.lanes.forEach((l, j) => columns.push({ a: a, j: j, name: a.name + "." + LANE[l] }));
-  const widths = [8, 8].concat(columns.map((c) => Math.max(12, c.name.length)));
+  const names = ["position", "vertex_id", "element", "instance_id"].concat(columns.map((c) => c.name));
+  const widths = names.map((n, i) => Math.max(i < 4 ? 8 : 12, n.length));
   const pad = (s, w) => (s.length >= w ? s : " ".repeat(w - s.length) + s);
   const hexBox = document.getElementById("hex");
-  function cells(v) {
+  function cells(r) {
     const hex = hexBox.checked;
-    const out = [String(v), String(elementOf(v))];
-    for (const c of columns) out.push(fmt(c.a.bits[v * c.a.L + c.j], c.a.kind, hex));
+    const q = rowInfo(r);
+    const out = [String(q.position), String(q.vertexId), String(q.element), String(q.instance)];
+    for (const c of columns) {
+      const row = c.a.per_instance ? q.instance : q.vertex;
+      const k = row * c.a.L + c.j;
+      out.push(k < c.a.bits.length ? fmt(c.a.bits[k], c.a.kind, hex) : "?");
+    }
     return out;
   }
-  function rowText(v) {
-    return cells(v).map((s, i) => pad(s, widths[i])).join(" ");
+  function rowText(r) {
+    return cells(r).map((s, i) => pad(s, widths[i])).join(" ");
   }
   api.cells = cells;
   api.rowText = rowText;
-  document.getElementById("thead").textContent =
-    " " + ["vertex", "element"].concat(columns.map((c) => c.name)).map((s, i) => pad(s, widths[i])).join(" ");
+  api.rowInfo = rowInfo;
+  document.getElementById("thead").textContent = " " + names.map((s, i) => pad(s, widths[i])).join(" ");
   const rowsBox = document.getElementById("rows");
   const spacer = document.getElementById("spacer");
-  spacer.style.height = N * ROW + "px";
-  document.getElementById("rowcount").textContent = N + " vertices";
   const live = new Map();
   let tableReady = false;
   function renderRows(force) {
     if (!tableReady) return;
+    const n = rowCount();
+    spacer.style.height = n * ROW + "px";
+    document.getElementById("rowcount").textContent =
+      n + " rows (" + P + " positions" + (K > 1 ? (allInstances ? " × " + K + " instances" : " of instance " + instance) : "") + "), " + N + " vertices";
     const first = Math.max(0, Math.floor(rowsBox.scrollTop / ROW) - 5);
-    const last = Math.min(N, Math.ceil((rowsBox.scrollTop + rowsBox.clientHeight) / ROW) + 5);
-    for (const [v, el] of live) {
-      if (force || v < first || v >= last) {
+    const last = Math.min(n, Math.ceil((rowsBox.scrollTop + rowsBox.clientHeight) / ROW) + 5);
+    for (const [r, el] of live) {
+      if (force || r < first || r >= last) {
         el.remove();
-        live.delete(v);
+        live.delete(r);
       }
     }
-    for (let v = first; v < last; v++) {
-      if (live.has(v)) continue;
+    for (let r = first; r < last; r++) {
+      if (live.has(r)) continue;
       const el = document.createElement("div");
-      el.className = "row" + (v === api.selected ? " selected" : "");
-      el.style.top = v * ROW + "px";
-      el.dataset.vertex = v;
-      el.textContent = rowText(v);
+      el.className = "row" + (r === api.selectedRow ? " selected" : "");
+      el.style.top = r * ROW + "px";
+      el.dataset.row = r;
+      el.textContent = rowText(r);
       rowsBox.appendChild(el);
-      live.set(v, el);
+      live.set(r, el);
     }
   }
   rowsBox.addEventListener("scroll", () => renderRows(false));
   rowsBox.addEventListener("click", (ev) => {
     const el = ev.target.closest(".row");
-    if (el) select(parseInt(el.dataset.vertex, 10), false);
+    if (el) selectRow(parseInt(el.dataset.row, 10), false);
   });
   hexBox.addEventListener("change", () => renderRows(true));
   document.getElementById("thead").style.paddingLeft = "4px";
@@ -181,21 +225,168 @@
     document.getElementById("thead").scrollLeft = rowsBox.scrollLeft;
   });
 
-  function select(v, scroll) {
-    api.selected = v >= 0 && v < N ? v : -1;
-    for (const [k, el] of live) el.classList.toggle("selected", k === api.selected);
-    if (scroll && api.selected >= 0) {
-      const y = api.selected * ROW;
+  // Instances: one at a time, or every instance's rows in turn.
+  const instSel = document.getElementById("instance");
+  for (let i = 0; i < K; i++) instSel.add(new Option("instance " + i, String(i)));
+  if (K > 1) instSel.add(new Option("all instances (" + K + " × " + P + " rows)", "all"));
+  instSel.hidden = K <= 1;
+  function setInstance(value) {
+    const q = api.selectedRow >= 0 ? rowInfo(api.selectedRow) : null;
+    allInstances = value === "all";
+    if (!allInstances) instance = Math.max(0, Math.min(K - 1, parseInt(value, 10) || 0));
+    instSel.value = allInstances ? "all" : String(instance);
+    api.selectedRow = q ? (allInstances ? instance * P + q.p : q.p) : -1;
+    recolour();
+    renderRows(true);
+    selectRow(api.selectedRow, true);
+  }
+  instSel.addEventListener("change", () => setInstance(instSel.value));
+  api.setInstance = (v) => setInstance(String(v));
+
+  // Selection: a row (a position of an instance); its mesh vertex is marked in 3D and its
+  // records in the byte view.
+  api.selectedRow = -1;
+  api.selected = -1;
+  function selectRow(r, scroll) {
+    if (!stream) return;
+    api.selectedRow = r >= 0 && r < rowCount() ? r : -1;
+    const q = api.selectedRow >= 0 ? rowInfo(api.selectedRow) : null;
+    api.selected = q ? q.vertex : -1;
+    if (q && allInstances && q.instance !== instance) {
+      instance = q.instance;
+      recolour();
+    }
+    for (const [k, el] of live) el.classList.toggle("selected", k === api.selectedRow);
+    if (scroll && api.selectedRow >= 0) {
+      const y = api.selectedRow * ROW;
       if (y < rowsBox.scrollTop || y > rowsBox.scrollTop + rowsBox.clientHeight - ROW) {
         rowsBox.scrollTop = Math.max(0, y - rowsBox.clientHeight / 2);
       }
       renderRows(false);
     }
-    document.getElementById("pickinfo").textContent =
-      api.selected >= 0 ? "vertex " + api.selected + " (element " + elementOf(api.selected) + ")" : "";
+    document.getElementById("pickinfo").textContent = q
+      ? "position " + q.position + ": vertex " + q.vertex + " (element " + q.element + "), instance " + q.instance
+      : "";
+    renderBytes();
     draw();
   }
+  // The first row of the shown instance(s) that reads mesh vertex `v`.
+  let firstPos = null;
+  function rowOfVertex(v) {
+    if (!firstPos) {
+      firstPos = new Int32Array(N).fill(-1);
+      for (let p = P - 1; p >= 0; p--) firstPos[stream[p]] = p;
+    }
+    const p = v >= 0 && v < N ? firstPos[v] : -1;
+    if (p < 0) return -1;
+    return allInstances ? instance * P + p : p;
+  }
+  function select(v, scroll) {
+    if (!stream) return;
+    selectRow(rowOfVertex(v), scroll);
+  }
   api.select = (v) => select(v, true);
+  api.selectRow = (r) => selectRow(r, true);
+
+  // ---- byte view: the selected row's records in each slot, as the buffer holds them ---------
+  const slotBytes = new Map();
+  function ensureSlot(s) {
+    if (!slotBytes.has(s.slot)) slotBytes.set(s.slot, bytesOf(s.bytes).then((b) => slotBytes.set(s.slot, b)));
+    const b = slotBytes.get(s.slot);
+    return b instanceof Uint8Array ? null : b;
+  }
+  const hex2 = (b) => (b < 16 ? "0" : "") + b.toString(16);
+  // The element of a slot that covers byte `k` of a record: its index, -1 (padding) or -2
+  // (two elements overlap there).
+  function elementAt(slot, k) {
+    let found = -1;
+    for (let i = 0; i < D.elements.length; i++) {
+      const e = D.elements[i];
+      if (e.slot === slot && k >= e.offset && k < e.offset + e.size) found = found === -1 ? i : -2;
+    }
+    return found;
+  }
+  const bytesBox = document.getElementById("bytes");
+  let bytesWaiting = false;
+  function renderBytes() {
+    bytesBox.textContent = "";
+    const q = api.selectedRow >= 0 ? rowInfo(api.selectedRow) : null;
+    if (!q) {
+      bytesBox.textContent = "select a row (or a vertex in 3D) to see its bytes";
+      return;
+    }
+    for (const s of D.slots) {
+      const n = s.per_instance ? s.instance_elements[q.instance] : q.element;
+      const head = document.createElement("div");
+      head.className = "slothead";
+      const at = s.offset + n * s.stride;
+      head.textContent = "slot " + s.slot + " (" + (s.file ? s.file.split(/[\\/]/).pop() : "unbound") + "): " +
+        (s.per_instance ? "instance " + q.instance + " reads" : "vertex") + " element " + n +
+        ", bytes " + at + ".." + (at + s.width) + " (stride " + s.stride + ", offset " + s.offset + ")" +
+        (s.note ? " — " + s.note : "");
+      bytesBox.appendChild(head);
+      if (!s.bytes || n === undefined) continue;
+      const pending = ensureSlot(s);
+      if (pending) {
+        if (!bytesWaiting) {
+          bytesWaiting = true;
+          pending.then(() => { bytesWaiting = false; renderBytes(); });
+        }
+        continue;
+      }
+      const bytes = slotBytes.get(s.slot);
+      const lo = Math.max(s.first, n - 2), hi = Math.min(s.first + s.count - 1, n + 2);
+      for (let m = lo; m <= hi; m++) {
+        const rec = document.createElement("div");
+        rec.className = "rec" + (m === n ? " sel" : "");
+        rec.dataset.slot = s.slot;
+        rec.dataset.element = m;
+        const label = document.createElement("span");
+        label.className = "off";
+        label.textContent = pad(String(m), 8) + " @" + pad(String(s.offset + m * s.stride), 10) + " ";
+        rec.appendChild(label);
+        const base = (m - s.first) * s.stride;
+        for (let k = 0; k < s.width; k++) {
+          const cell = document.createElement("span");
+          cell.className = "b";
+          const i = base + k;
+          cell.textContent = i < bytes.length ? hex2(bytes[i]) : "··";
+          const e = elementAt(s.slot, k);
+          if (e >= 0) cell.style.background = D.elements[e].colour;
+          else if (e === -2) cell.style.background = "#e03030";
+          cell.title = "byte " + k + (e >= 0 ? ": " + D.elements[e].name : e === -2 ? ": overlap" : ": padding") +
+            (i < bytes.length ? "" : " (past the buffer: reads as zero)");
+          rec.appendChild(cell);
+        }
+        bytesBox.appendChild(rec);
+      }
+    }
+    api.bytesShown = (api.bytesShown || 0) + 1;
+  }
+  // Clicking a record selects the first row that reads it.
+  bytesBox.addEventListener("click", (ev) => {
+    const rec = ev.target.closest(".rec");
+    if (!rec || api.selectedRow < 0) return;
+    const s = D.slots.find((x) => x.slot === parseInt(rec.dataset.slot, 10));
+    const m = parseInt(rec.dataset.element, 10);
+    const q = rowInfo(api.selectedRow);
+    if (s.per_instance) {
+      const i = s.instance_elements.indexOf(m);
+      if (i < 0) return;
+      if (allInstances) selectRow(i * P + q.p, true);
+      else {
+        instance = i;
+        instSel.value = String(i);
+        recolour();
+        renderRows(true);
+        selectRow(q.p, true);
+      }
+      return;
+    }
+    const v = vertexOfElement(m);
+    if (v >= 0 && rowOfVertex(v) >= 0) select(v, true);
+    else document.getElementById("pickinfo").textContent = "element " + m + " is not read by the draw";
+  });
 
   // ---- info panel ---------------------------------------------------------------------------
   document.getElementById("summary").textContent =
@@ -318,6 +509,11 @@
     draw();
   }
   const colourSel = document.getElementById("colour");
+  // A per-instance colour follows the shown instance.
+  function recolour() {
+    const i = parseInt(colourSel.value, 10);
+    if (gl && posAttr && attrs[i] && attrs[i].per_instance) setColour(i);
+  }
   colourSel.add(new Option("constant", "-1"));
   attrs.forEach((a, i) => colourSel.add(new Option(a.name + " (" + a.format + ")", String(i))));
   colourSel.value = String(normalIndex >= 0 ? normalIndex : -1);
@@ -539,10 +735,12 @@
   // The table's other columns are unpacked once the first frame is on screen.
   requestAnimationFrame(async () => {
     if (api.firstPaintMs === null) api.firstPaintMs = performance.now();
-    await tableArrays;
+    await Promise.all(attrs.map((_, i) => ensure(i)));
+    stream = streamArray ? await streamArray : indices;
     mark("table");
     tableReady = true;
     renderRows(false);
+    renderBytes();
     api.ready = true;
   });
 })();

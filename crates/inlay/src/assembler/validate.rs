@@ -427,10 +427,7 @@ fn indexed_checks(
         };
     };
     let size = ib.format.size() as u64;
-    let cut = match ib.format {
-        IndexFormat::R16Uint => 0xffff,
-        IndexFormat::R32Uint => 0xffff_ffff,
-    };
+    let cut = ib.format.cut_value();
     // Positions in the buffer: [ib.offset + size·k, + size) ⊆ [offset, len).
     let in_buffer = (ib.data.len() as u64)
         .saturating_sub(ib.offset as u64)

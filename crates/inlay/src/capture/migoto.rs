@@ -512,7 +512,7 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
     let mut index_count = None;
     let mut count_line = None;
     let mut topology = None;
-    let mut format = None;
+    let mut format: Option<IndexFormat> = None;
     let mut indices = Vec::new();
     for (n, line) in lines(text) {
         let at = At {
@@ -531,10 +531,8 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
             let Some(format) = format else {
                 return Err(at.error(Some(t), "indices before the `format:` line"));
             };
-            let max = match format {
-                IndexFormat::R16Uint => u16::MAX as u32,
-                IndexFormat::R32Uint => u32::MAX,
-            };
+            // The largest index the format holds: every bit set.
+            let max = format.cut_value();
             for v in t
                 .split(|b| b.is_ascii_whitespace())
                 .filter(|v| !v.is_empty())

@@ -496,11 +496,10 @@ pub fn parse_topology(s: &str) -> Option<Topology> {
 /// Parses an index format (`DXGI_FORMAT_R16_UINT`, `R32_UINT`, 3DMigoto's DX9
 /// `D3DFMT_INDEX16`/`D3DFMT_INDEX32`).
 pub fn parse_index_format(s: &str) -> Option<IndexFormat> {
-    let t = s.trim().to_ascii_uppercase();
-    match t.trim_start_matches("DXGI_FORMAT_") {
-        "R16_UINT" | "D3DFMT_INDEX16" | "57" => Some(IndexFormat::R16Uint),
-        "R32_UINT" | "D3DFMT_INDEX32" | "42" => Some(IndexFormat::R32Uint),
-        _ => None,
+    match s.trim().to_ascii_uppercase().as_str() {
+        "D3DFMT_INDEX16" => Some(IndexFormat::R16Uint),
+        "D3DFMT_INDEX32" => Some(IndexFormat::R32Uint),
+        _ => s.parse().ok(),
     }
 }
 
@@ -625,12 +624,11 @@ pub(crate) fn finish_elements(
 
 /// Bytes of `n` little-endian indices of `format` from `values`.
 pub(crate) fn index_bytes(format: IndexFormat, values: &[u32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(values.len() * format.size() as usize);
+    let size = format.size() as usize;
+    let mut out = Vec::with_capacity(values.len() * size);
     for &v in values {
-        match format {
-            IndexFormat::R16Uint => out.extend_from_slice(&(v as u16).to_le_bytes()),
-            IndexFormat::R32Uint => out.extend_from_slice(&v.to_le_bytes()),
-        }
+        // The low `size` bytes, little-endian (a value too large is truncated to them).
+        out.extend_from_slice(&v.to_le_bytes()[..size]);
     }
     out
 }

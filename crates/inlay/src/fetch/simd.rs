@@ -314,6 +314,24 @@ fn list_impl<const CLASS: u8, const SIGNED: bool>(
     }
 }
 
+/// The one class dispatch of every kernel: `$go!(CLASS, SIGNED)` for the conversion class and
+/// signedness of a row — one const-generic instantiation per arm, so each kernel's loop is
+/// compiled per class — after the kernel's own extra arms (`pattern => expression`, tried
+/// first). Unknown classes take the small-float arm, as before.
+macro_rules! by_class {
+    ($class:expr, $signed:expr, $go:ident $(, $extra:pat => $arm:expr)* $(,)?) => {
+        match ($class, $signed) {
+            $($extra => $arm,)*
+            (COPY, _) => $go!(COPY, false),
+            (BITS, false) => $go!(BITS, false),
+            (BITS, true) => $go!(BITS, true),
+            (UNORM, _) => $go!(UNORM, false),
+            (SNORM, _) => $go!(SNORM, true),
+            _ => $go!(SMALL_FLOAT, false),
+        }
+    };
+}
+
 /// Calls `$f::<CLASS, SIGNED>($args)` for the program's class, inside an `unsafe` block
 /// whose soundness the caller has established (AVX2 detected).
 macro_rules! dispatch {
@@ -323,14 +341,12 @@ macro_rules! dispatch {
         // SAFETY (for every arm): the caller checked `has_avx2()`, the only precondition of
         // these `#[target_feature(enable = "avx2")]` functions; they touch memory only
         // through bounds-checked slices.
-        match (class_of($p), $p.signed) {
-            (COPY, _) => unsafe { $f::<COPY, false>(&c, size, $($arg),*) },
-            (BITS, false) => unsafe { $f::<BITS, false>(&c, size, $($arg),*) },
-            (BITS, true) => unsafe { $f::<BITS, true>(&c, size, $($arg),*) },
-            (UNORM, _) => unsafe { $f::<UNORM, false>(&c, size, $($arg),*) },
-            (SNORM, _) => unsafe { $f::<SNORM, true>(&c, size, $($arg),*) },
-            _ => unsafe { $f::<SMALL_FLOAT, false>(&c, size, $($arg),*) },
+        macro_rules! call {
+            ($class:expr, $signed:expr) => {
+                unsafe { $f::<{ $class }, { $signed }>(&c, size, $($arg),*) }
+            };
         }
+        by_class!(class_of($p), $p.signed, call)
     }};
 }
 
@@ -658,17 +674,11 @@ macro_rules! convert_rows {
                 )
             };
         }
-        match (e.class, e.signed) {
+        by_class!(e.class, e.signed, both,
             (CONSTANT, _) => (e.c.defaults, e.c.defaults),
-            (COPY, _) => both!(COPY, false),
-            (BITS, false) => both!(BITS, false),
-            (BITS, true) => both!(BITS, true),
-            (UNORM, _) => both!(UNORM, false),
             (UNORM_BYTES, _) => both!(UNORM_BYTES, false),
-            (SNORM, _) => both!(SNORM, true),
             (HALF, _) => (convert2_half(&e.c, x0), convert2_half(&e.c, x1)),
-            _ => both!(SMALL_FLOAT, false),
-        }
+        )
     }};
 }
 
@@ -1236,14 +1246,12 @@ pub(super) mod avx512 {
                 e.c.defaults
             } else {
                 let x = load4(e.src.add(i * e.stride), e.stride);
-                match (e.class, e.signed) {
-                    (COPY, _) => convert4::<COPY, false>(&e.c, x),
-                    (BITS, false) => convert4::<BITS, false>(&e.c, x),
-                    (BITS, true) => convert4::<BITS, true>(&e.c, x),
-                    (UNORM, _) => convert4::<UNORM, false>(&e.c, x),
-                    (SNORM, _) => convert4::<SNORM, true>(&e.c, x),
-                    _ => convert4::<SMALL_FLOAT, false>(&e.c, x),
+                macro_rules! four {
+                    ($class:expr, $signed:expr) => {
+                        convert4::<{ $class }, { $signed }>(&e.c, x)
+                    };
                 }
+                by_class!(e.class, e.signed, four)
             };
             let parts = [
                 _mm512_castsi512_si128(y),

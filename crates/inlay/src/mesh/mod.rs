@@ -224,6 +224,18 @@ pub struct Mesh {
     pub vertex_elements: Option<Vec<u32>>,
     /// Mesh-vertex indices, [`Mode::vertices`] per primitive.
     pub indices: Vec<u32>,
+    /// The mesh vertex of each vertex-stream position of the first instance, in draw order
+    /// (a strip cut takes no position): the rows `inlay decode` prints for instance 0. Every
+    /// instance reads the same stream (ia-semantics §3); instance `i`'s positions follow as
+    /// `i × stream.len() + p`.
+    pub stream: Vec<u32>,
+    /// What the draw adds to `SV_VertexID` to get a position's element number: the
+    /// BaseVertexLocation of an indexed draw, the StartVertexLocation of another
+    /// (ia-semantics §3–4), so `SV_VertexID = element − vertex_id_base` (wrapping).
+    pub vertex_id_base: u32,
+    /// StartInstanceLocation: instance `i` of a per-instance element with step rate `r`
+    /// reads element number `start_instance + i / r` (`start_instance` for rate 0; spec §8.1.3).
+    pub start_instance: u32,
     /// Per-vertex attributes (per-instance elements too under [`Instances::First`], as
     /// constant attributes), in layout order.
     pub attributes: Vec<Attribute>,
@@ -438,6 +450,17 @@ impl Mesh {
                 .collect();
             (0, list.len() as u32, Some(list), indices)
         };
+        // The stream: the mesh vertex of each position (the element numbers are not needed
+        // past here, so they are rewritten in place).
+        let mut stream = elems;
+        match &vertex_elements {
+            None => stream
+                .iter_mut()
+                .for_each(|e| *e = e.wrapping_sub(vertex_base)),
+            Some(list) => stream
+                .iter_mut()
+                .for_each(|e| *e = list.binary_search(e).unwrap_or(0) as u32),
+        }
         // Per-vertex data: the fast fetch for bound slots, text values for text slots.
         let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS
             as u32)
@@ -671,6 +694,13 @@ impl Mesh {
             vertex_count,
             vertex_elements,
             indices,
+            stream,
+            vertex_id_base: if params.indexed {
+                params.base_vertex as u32
+            } else {
+                params.start
+            },
+            start_instance: params.start_instance,
             attributes,
             instance_attributes,
             instance_count: instance_count.max(1),
