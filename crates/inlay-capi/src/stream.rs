@@ -502,6 +502,26 @@ pub unsafe extern "C" fn inlay_stream_fetch(
     register_rows: usize,
     out_count: *mut usize,
 ) -> i32 {
+    // SAFETY: forwarded contract of this function.
+    unsafe {
+        batch(stream, out_count, |s| {
+            fetch(s, max_vertices, ids, registers, register_rows)
+        })
+    }
+}
+
+/// The shell both batch calls share: checks `stream` and `out_count`, runs `body` with
+/// panics caught, writes the count it returns (0 first, so a refused call leaves 0), and maps
+/// the result to S_OK (some written), S_FALSE (the stream is done) or E_INVALIDARG (a bad
+/// argument: the message is kept for `inlay_stream_error`, the stream stays where it was).
+///
+/// # Safety
+/// `stream` is NULL or a live stream no other thread uses; `out_count` is NULL or writable.
+unsafe fn batch(
+    stream: *mut inlay_stream,
+    out_count: *mut usize,
+    body: impl FnOnce(&mut inlay_stream) -> Result<usize, String>,
+) -> i32 {
     // SAFETY: NULL or live (caller's contract).
     let Some(s) = (unsafe { stream_mut(stream) }) else {
         return INLAY_E_INVALIDARG;
@@ -513,8 +533,7 @@ pub unsafe extern "C" fn inlay_stream_fetch(
         }
         // SAFETY: non-NULL, aligned (checked above), writable (contract).
         unsafe { out_count.write(0) };
-        // SAFETY: forwarded contract of this function.
-        match unsafe { fetch(s, max_vertices, ids, registers, register_rows) } {
+        match body(s) {
             Ok(n) => {
                 s.error = None;
                 // SAFETY: as above.
@@ -522,7 +541,6 @@ pub unsafe extern "C" fn inlay_stream_fetch(
                 if n == 0 { INLAY_S_FALSE } else { INLAY_S_OK }
             }
             Err(message) => {
-                // A bad argument leaves the draw where it was.
                 s.error = Some(c_string(&message));
                 INLAY_E_INVALIDARG
             }
@@ -652,32 +670,12 @@ pub unsafe extern "C" fn inlay_stream_primitives(
     vertex_capacity: usize,
     out_count: *mut usize,
 ) -> i32 {
-    // SAFETY: NULL or live (caller's contract).
-    let Some(s) = (unsafe { stream_mut(stream) }) else {
-        return INLAY_E_INVALIDARG;
-    };
-    guard(INLAY_E_FAIL, || {
-        if out_count.is_null() || !out_count.is_aligned() {
-            s.error = Some(c_string("out_count is NULL or misaligned"));
-            return INLAY_E_INVALIDARG;
-        }
-        // SAFETY: non-NULL, aligned (checked above), writable (contract).
-        unsafe { out_count.write(0) };
-        // SAFETY: forwarded contract of this function.
-        match unsafe { primitives(s, max_primitives, ids, vertices, vertex_capacity) } {
-            Ok(n) => {
-                s.error = None;
-                // SAFETY: as above.
-                unsafe { out_count.write(n) };
-                if n == 0 { INLAY_S_FALSE } else { INLAY_S_OK }
-            }
-            Err(message) => {
-                // A bad argument leaves the walk where it was.
-                s.error = Some(c_string(&message));
-                INLAY_E_INVALIDARG
-            }
-        }
-    })
+    // SAFETY: forwarded contract of this function.
+    unsafe {
+        batch(stream, out_count, |s| {
+            primitives(s, max_primitives, ids, vertices, vertex_capacity)
+        })
+    }
 }
 
 /// The body of [`inlay_stream_primitives`]: the number of primitives written.

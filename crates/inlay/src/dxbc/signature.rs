@@ -76,6 +76,7 @@ system_values! {
 }
 
 /// The codes of [`SYSTEM_VALUES`] as ranges for messages: `0 to 16, 23 to 25 or 64 to 70`.
+#[cfg(feature = "serde")]
 pub(crate) fn system_value_ranges() -> String {
     let mut ranges: Vec<(u32, u32)> = Vec::new();
     for &(code, _, _) in SYSTEM_VALUES {
