@@ -61,7 +61,7 @@ fn ids(v: &[u32]) -> String {
 
 /// Compares a creation result with a case's `expect`; `Err` holds the first difference.
 pub fn compare_creation(expect: &Expect, got: &CreationResult) -> Result<(), String> {
-    let want = expect.hresult.to_hresult();
+    let want = expect.hresult;
     match got.hresult {
         Some(h) if h == want => {}
         Some(h) => {
@@ -261,9 +261,10 @@ pub fn compare_draw(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{ExpectPrimitive, ExpectVertex, ExpectedHResult};
+    use crate::schema::{ExpectPrimitive, ExpectVertex};
+    use inlay::HResult;
 
-    fn expect(h: ExpectedHResult) -> Expect {
+    fn expect(h: HResult) -> Expect {
         Expect {
             hresult: h,
             errors: vec![],
@@ -282,7 +283,7 @@ mod tests {
             others: vec![],
             offsets: None,
         };
-        let mut e = expect(ExpectedHResult::E_INVALIDARG);
+        let mut e = expect(HResult::E_INVALIDARG);
         e.errors = vec![163];
         e.warnings = vec![391];
         assert_eq!(compare_creation(&e, &got), Ok(()));
@@ -305,7 +306,7 @@ mod tests {
                 .unwrap_err()
                 .starts_with("warnings:")
         );
-        let e = expect(ExpectedHResult::S_OK);
+        let e = expect(HResult::S_OK);
         assert_eq!(
             compare_creation(&e, &got).unwrap_err(),
             "hresult: expected S_OK, got E_INVALIDARG (errors [159, 163], warnings [391])"
@@ -319,7 +320,7 @@ mod tests {
             offsets: Some(vec![0, 12, 24]),
             ..Default::default()
         };
-        let mut e = expect(ExpectedHResult::S_OK);
+        let mut e = expect(HResult::S_OK);
         e.offsets = Some(vec![0, 12, 24]);
         assert_eq!(compare_creation(&e, &got), Ok(()));
         e.offsets = Some(vec![0, 16, 24]);

@@ -199,6 +199,33 @@ fn name_position(text: &str, name: &str, occurrence: usize) -> Option<(usize, us
 mod tests {
     use super::*;
 
+    /// `expect.hresult` reads into the library's own `HResult` (issue 11: no copy of the type in
+    /// the runner) and keeps the schema's three values: `E_OUTOFMEMORY` is refused by name.
+    #[test]
+    fn expected_hresult_is_the_library_type_limited_to_the_schema() {
+        let case = |h: &str| {
+            format!(
+                r#"{{"schema": "inlay-conformance/1", "cases": [{{"name": "n", "evidence": "e",
+                "elements": [], "shader": {{"signature": []}}, "expect": {{"hresult": "{h}"}}}}]}}"#
+            )
+        };
+        for (text, want) in [
+            ("S_OK", inlay::HResult::S_OK),
+            ("S_FALSE", inlay::HResult::S_FALSE),
+            ("E_INVALIDARG", inlay::HResult::E_INVALIDARG),
+        ] {
+            let file = parse_text(Path::new("t.json"), &case(text)).unwrap();
+            assert_eq!(file.cases[0].expect.hresult, want);
+        }
+        let err = parse_text(Path::new("t.json"), &case("E_OUTOFMEMORY")).unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("`E_OUTOFMEMORY` is not a case result") && msg.contains("t.json"),
+            "{msg}"
+        );
+        assert!(parse_text(Path::new("t.json"), &case("S_MAYBE")).is_err());
+    }
+
     /// Issue 18 item 6: folder links were followed without loop detection (one loop ran a file
     /// 41 times; two loops made the walk exponential, so this test never ended before).
     #[cfg(unix)]

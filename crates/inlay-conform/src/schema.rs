@@ -20,8 +20,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
-use serde::{Deserialize, Serialize};
 
 use inlay::assembler::{DrawSpec, Topology};
 use inlay::text::records::{ElementRecord, SignatureRecord, hex_bytes};
@@ -151,7 +151,8 @@ impl TryFrom<ShaderFields> for Shader {
 #[serde(deny_unknown_fields)]
 pub struct Expect {
     /// `S_OK`, `S_FALSE` or `E_INVALIDARG`.
-    pub hresult: ExpectedHResult,
+    #[serde(deserialize_with = "case_hresult")]
+    pub hresult: inlay::HResult,
     /// Message ids that must be among the reported errors.
     #[serde(default)]
     pub errors: Vec<u32>,
@@ -166,26 +167,17 @@ pub struct Expect {
     pub absent: Vec<u32>,
 }
 
-/// The HRESULTs a case may expect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[allow(non_camel_case_types)]
-pub enum ExpectedHResult {
-    /// Created.
-    S_OK,
-    /// Validate-only success.
-    S_FALSE,
-    /// Refused.
-    E_INVALIDARG,
-}
-
-impl ExpectedHResult {
-    /// The library's value.
-    pub fn to_hresult(self) -> inlay::HResult {
-        match self {
-            ExpectedHResult::S_OK => inlay::HResult::S_OK,
-            ExpectedHResult::S_FALSE => inlay::HResult::S_FALSE,
-            ExpectedHResult::E_INVALIDARG => inlay::HResult::E_INVALIDARG,
-        }
+/// `expect.hresult`: the library's [`inlay::HResult`], limited to the three results the schema
+/// names (`S_OK`, `S_FALSE`, `E_INVALIDARG`; `SCHEMA.md`, "EXPECT"). `E_OUTOFMEMORY` is not a
+/// conformance result: Windows returns it only when the machine runs out of memory.
+fn case_hresult<'de, D: serde::Deserializer<'de>>(d: D) -> Result<inlay::HResult, D::Error> {
+    let h = inlay::HResult::deserialize(d)?;
+    match h {
+        inlay::HResult::S_OK | inlay::HResult::S_FALSE | inlay::HResult::E_INVALIDARG => Ok(h),
+        other => Err(serde::de::Error::custom(format_args!(
+            "`{}` is not a case result: expected `S_OK`, `S_FALSE` or `E_INVALIDARG`",
+            other.name()
+        ))),
     }
 }
 

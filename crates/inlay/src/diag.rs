@@ -6,7 +6,11 @@
 use std::fmt;
 
 /// The HRESULT a call returns.
+///
+/// With the `serde` feature it reads and writes as its symbolic name (`"S_OK"`, `"E_INVALIDARG"`,
+/// …), the spelling of the conformance schema's `expect.hresult`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[allow(non_camel_case_types)]
 pub enum HResult {
     /// `S_OK` (0): created.

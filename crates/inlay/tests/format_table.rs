@@ -268,7 +268,7 @@ fn index_buffer_support_is_r16_everywhere_and_r32_from_9_2() {
 
 #[test]
 fn index_formats_are_the_table_rows_with_index_buffer_support() {
-    use inlay::assembler::binding::IndexFormat;
+    use inlay::buffer::IndexFormat;
     let rows: Vec<Format> = inlay::format::index_formats()
         .map(|f| Format(f.value))
         .collect();

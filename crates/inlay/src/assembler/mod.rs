@@ -35,8 +35,6 @@
 // Parsers and the reference path never need `unsafe` (only `fetch::simd` may use it).
 #![forbid(unsafe_code)]
 
-#[deprecated(note = "the bindings moved to `inlay::buffer` (same names)")]
-pub mod binding;
 pub mod draw;
 pub mod primitive;
 pub mod spec;

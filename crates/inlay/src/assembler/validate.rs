@@ -31,8 +31,8 @@ use crate::diag::MessageId;
 use crate::dxbc::Signature;
 use crate::layout::{InputClass, InputLayout};
 
-use super::binding::IndexFormat;
 use super::{DrawCall, IaError, InputAssembler};
+use crate::buffer::IndexFormat;
 
 /// The default bound of [`DrawReport::refusal`]: a draw that would produce more than 100
 /// million vertices that read nothing but zeros is refused.
