@@ -9,7 +9,10 @@ The workloads are `inlay bench`'s W1 (float mesh, stride 48) and W2 (packed mesh
 * ``library``: the library's per-element fast fetch (``FetchPlan::fetch_elements``) over the
   whole range into 16-byte rows per element (timed in Rust, GIL released), into buffers kept
   from an earlier run ("kept") and into buffers allocated in the timed run ("fresh": their
-  pages are mapped as the decode first writes them, as a new numpy array's are);
+  pages are mapped as the decode first writes them, as a new numpy array's are); and
+  ``library lanes``: ``FetchPlan::fetch_element_rows`` into kept rows of each element's own
+  width (the numpy arrays' shape: 3 lanes for ``R32G32B32_FLOAT``), what ``inlay.decode``
+  calls (shown when the installed module has it);
 * ``inlay.decode``: the Python API, arrays allocated by numpy on every call, shape
   (vertices, components), ``topology="point_list"``, no primitives or system values, on one
   thread (``threads=1``, like for like with the library's one-thread figures) and on every
@@ -21,7 +24,8 @@ The workloads are `inlay bench`'s W1 (float mesh, stride 48) and W2 (packed mesh
   shifts, UNORM divided, BGRA swizzled), one array per element.
 
 Figures are medians in millions of vertices per second; the ratios are inlay.decode ÷ library
-like for like on one thread (kept ÷ kept, fresh ÷ fresh; goal ≥ 0.8) and inlay.decode (fresh
+like for like on one thread (kept ÷ kept, fresh ÷ fresh; goal ≥ 0.8; ``out=`` kept ÷ library
+lanes as a third) and inlay.decode (fresh
 arrays, as a script calls it) ÷ numpy (goal ≥ 10), on one thread and on every core (numpy's
 decoder runs on one thread: it has no other).
 """
@@ -107,9 +111,17 @@ def run(vertices, repeats):
                                 system_values=False, out=previous, threads=1)
 
         assert all(api_reuse()[k] is previous[k] for k in previous)
+        try:
+            _inlay.library_decode_seconds(name, data, 1, lanes=True)
+            has_lanes = True
+        except TypeError:  # a module built before fetch_element_rows
+            has_lanes = False
         t_lib, t_lib_fresh, t_api, t_cores, t_reuse, t_np = [], [], [], [], [], []
+        t_lanes = []
         for _ in range(repeats):
             t_lib += _inlay.library_decode_seconds(name, data, 1)
+            if has_lanes:
+                t_lanes += _inlay.library_decode_seconds(name, data, 1, lanes=True)
             t_lib_fresh += _inlay.library_decode_seconds(name, data, 1, fresh=True)
             t_api.append(timed(api))
             t_cores.append(timed(api_cores))
@@ -117,18 +129,21 @@ def run(vertices, repeats):
             t_np.append(timed(lambda: NUMPY[name](data)))
         mv = lambda ts: vertices / statistics.median(ts) / 1e6
         lib, lib_fresh = mv(t_lib), mv(t_lib_fresh)
+        lanes = mv(t_lanes) if has_lanes else None
         ap, cores, reuse, nump = mv(t_api), mv(t_cores), mv(t_reuse), mv(t_np)
         results.append({
             "workload": name,
             "vertices": vertices,
             "library_mvert_per_s": round(lib, 1),
             "library_fresh_mvert_per_s": round(lib_fresh, 1),
+            "library_lanes_mvert_per_s": round(lanes, 1) if lanes else None,
             "inlay_decode_mvert_per_s": round(ap, 1),
             "inlay_decode_reused_mvert_per_s": round(reuse, 1),
             "inlay_decode_all_cores_mvert_per_s": round(cores, 1),
             "cores": os.cpu_count(),
             "numpy_mvert_per_s": round(nump, 1),
             "ratio_reused_vs_library": round(reuse / lib, 3),
+            "ratio_reused_vs_library_lanes": round(reuse / lanes, 3) if lanes else None,
             "ratio_fresh_vs_library_fresh": round(ap / lib_fresh, 3),
             "ratio_fresh_vs_library": round(ap / lib, 3),
             "ratio_vs_numpy": round(ap / nump, 2),
@@ -151,14 +166,15 @@ def main():
           f"kept from an earlier run, 'fresh' = into newly allocated ones")
     print(f"{'':4} {'lib kept':>9} {'out= kept':>10} {'ratio':>6} | {'lib fresh':>10} "
           f"{'decode':>7} {'ratio':>6} | {'numpy':>6} {'decode/numpy':>13} | "
-          f"{'all cores':>9} {'/numpy':>7}")
+          f"{'all cores':>9} {'/numpy':>7} | {'lib lanes':>9} {'out=/lanes':>10}")
     for r in results:
         print(f"{r['workload']:4} {r['library_mvert_per_s']:>9} "
               f"{r['inlay_decode_reused_mvert_per_s']:>10} {r['ratio_reused_vs_library']:>6} | "
               f"{r['library_fresh_mvert_per_s']:>10} {r['inlay_decode_mvert_per_s']:>7} "
               f"{r['ratio_fresh_vs_library_fresh']:>6} | {r['numpy_mvert_per_s']:>6} "
               f"{r['ratio_vs_numpy']:>13} | {r['inlay_decode_all_cores_mvert_per_s']:>9} "
-              f"{r['ratio_all_cores_vs_numpy']:>7}")
+              f"{r['ratio_all_cores_vs_numpy']:>7} | {str(r['library_lanes_mvert_per_s']):>9} "
+              f"{str(r['ratio_reused_vs_library_lanes']):>10}")
     return 0
 
 

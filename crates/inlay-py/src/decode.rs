@@ -2,10 +2,9 @@
 //!
 //! The input assembler of the library resolves the draw (bindings, topology, draw kind,
 //! defaults like `inlay decode`'s), its walk hands out runs of consecutive vertices of one
-//! instance, and the library's per-element fast fetch (`FetchPlan::fetch_elements`) decodes
-//! each run. Elements with four components are decoded straight into their numpy array;
-//! narrower ones go through a small cache-resident block and are copied into their array's
-//! rows. Every output array is allocated once, by numpy, before the GIL is released.
+//! instance, and the library's per-element fast fetch (`FetchPlan::fetch_element_rows`)
+//! decodes each run straight into the numpy arrays' rows, each at its element's width. Every
+//! output array is allocated once, by numpy, before the GIL is released.
 
 use std::time::Instant;
 
@@ -19,7 +18,7 @@ use inlay::assembler::{
     DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, MAX_SLOTS, Topology, WalkBatch,
 };
 use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
-use inlay::fetch::{FetchPlan, Instance, Vertices};
+use inlay::fetch::{ElementRows, FetchPlan, Instance, STREAM_THRESHOLD_BYTES, StoreMode, Vertices};
 use inlay::format::{FormatInfo, Kind};
 use inlay::layout::{InputClass, InputLayout as ResolvedLayout};
 use inlay::target::Target;
@@ -28,8 +27,7 @@ use crate::create::{InputLayout, target_of};
 use crate::errors::{self, draw_error, layout_error};
 use crate::layout::elements_of;
 
-/// Vertices decoded per run of the walk (the narrow elements' scratch blocks are this many
-/// 16-byte rows each: 64 KiB).
+/// Vertices decoded per run of the walk.
 const BLOCK: usize = 4096;
 
 /// A zero-copy `uint8` view of a bytes-like object (bytes, bytearray, memoryview, a
@@ -373,17 +371,6 @@ impl Job<'_> {
         total: usize,
     ) {
         let mut indices = vec![0u32; BLOCK];
-        let mut scratch: Vec<Vec<[u32; 4]>> = self
-            .widths
-            .iter()
-            .map(|&w| {
-                if w == 4 {
-                    Vec::new()
-                } else {
-                    vec![[0; 4]; BLOCK]
-                }
-            })
-            .collect();
         let (mut vid, mut iid) = (vid, iid);
         let mut n = 0;
         while n < total {
@@ -435,30 +422,17 @@ impl Job<'_> {
                     }
                 }
             };
-            {
-                let mut rows: Vec<&mut [[u32; 4]]> = Vec::with_capacity(outs.len());
-                for ((out, s), &w) in outs.iter_mut().zip(scratch.iter_mut()).zip(&self.widths) {
-                    if w == 4 {
-                        let flat = &mut out[n * 4..(n + k) * 4];
-                        rows.push(bytemuck::cast_slice_mut(flat));
-                    } else {
-                        rows.push(&mut s[..k]);
-                    }
-                }
-                // Every array holds `k` rows and there is one per element: cannot fail.
-                let _ = self.plan.fetch_elements(vertices, instance, &mut rows);
-            }
-            for ((out, s), &w) in outs.iter_mut().zip(&scratch).zip(&self.widths) {
-                if w == 4 {
-                    continue;
-                }
-                let dst = &mut out[n * w..(n + k) * w];
-                match w {
-                    1 => compact::<1>(dst, &s[..k]),
-                    2 => compact::<2>(dst, &s[..k]),
-                    _ => compact::<3>(dst, &s[..k]),
-                }
-            }
+            let mut rows: Vec<ElementRows<'_>> = outs
+                .iter_mut()
+                .zip(&self.widths)
+                .map(|(out, &lanes)| ElementRows {
+                    lanes,
+                    data: &mut out[n * lanes..(n + k) * lanes],
+                })
+                .collect();
+            // Every array holds `k` rows of its width (1 to 4) and there is one per element:
+            // cannot fail.
+            let _ = self.plan.fetch_element_rows(vertices, instance, &mut rows);
             n += k;
         }
     }
@@ -472,19 +446,6 @@ fn split_rows(ids: Option<&mut [u32]>, rows: usize) -> (Option<&mut [u32]>, Opti
             (Some(a), Some(b))
         }
         None => (None, None),
-    }
-}
-
-/// Copies the first `W` lanes of each row of `src` into consecutive `W`-lane rows of `dst`
-/// (a constant width, so each row is a fixed-size move, not a `memcpy` call).
-fn compact<const W: usize>(dst: &mut [u32], src: &[[u32; 4]]) {
-    for (d, r) in dst.chunks_exact_mut(W).zip(src) {
-        // Always a whole chunk of W lanes (chunks_exact_mut).
-        if let Ok(d) = <&mut [u32; W]>::try_from(d) {
-            for (x, y) in d.iter_mut().zip(r) {
-                *x = *y;
-            }
-        }
     }
 }
 
@@ -742,6 +703,15 @@ pub fn decode<'py>(
             Some((v, i)) => (Some(v.as_slice_mut()?), Some(i.as_slice_mut()?)),
             None => (None, None),
         };
+        // The store mode of one library call over the whole draw (the walk's runs are
+        // fetched in calls of at most BLOCK rows): non-temporal stores from
+        // STREAM_THRESHOLD_BYTES of output on.
+        let out_bytes = widths.iter().sum::<usize>().saturating_mul(total * 4);
+        let plan = if out_bytes >= STREAM_THRESHOLD_BYTES {
+            plan.with_store_mode(StoreMode::Streaming)
+        } else {
+            plan
+        };
         let job = Job {
             plan,
             walker: prepared.walk(),
@@ -851,19 +821,22 @@ fn workload(name: &str) -> PyResult<(Vec<inlay::element::InputElementDesc>, u32)
 
 /// The library's own per-element decode of an `inlay bench` workload, timed: `repeats`
 /// runs of `FetchPlan::fetch_elements` over every vertex of `data` into 16-byte rows per
-/// element; returns the seconds of each run. `fresh=False`: into buffers allocated once and
-/// touched by an untimed first pass (a program that keeps its buffers); `fresh=True`: into
+/// element (`lanes=True`: of `FetchPlan::fetch_element_rows` into rows of each element's
+/// width, the numpy arrays' shape); returns the seconds of each run. `fresh=False`: into
+/// buffers allocated once and touched by an untimed first pass (a program that keeps its
+/// buffers); `fresh=True`: into
 /// buffers allocated inside each timed run (their pages are mapped as the decode first
 /// writes them, as a new numpy array's are). The benchmark script measures `inlay.decode`
 /// beside it in the same process.
 #[pyfunction]
-#[pyo3(signature = (workload_name, data, repeats, fresh=false))]
+#[pyo3(signature = (workload_name, data, repeats, fresh=false, lanes=false))]
 pub fn library_decode_seconds(
     py: Python<'_>,
     workload_name: &str,
     data: &Bound<'_, PyAny>,
     repeats: usize,
     fresh: bool,
+    lanes: bool,
 ) -> PyResult<Vec<f64>> {
     let np = py.import("numpy")?;
     let (elements, stride) = workload(workload_name)?;
@@ -877,18 +850,36 @@ pub fn library_decode_seconds(
         offset: 0,
     })];
     let plan = FetchPlan::new(&layout, &bindings).map_err(|e| layout_error(e.to_string()))?;
-    let count = layout.elements().len();
-    let alloc = || -> Vec<Vec<[u32; 4]>> { (0..count).map(|_| vec![[0; 4]; n]).collect() };
-    let run = |outs: &mut Vec<Vec<[u32; 4]>>| {
-        let mut rows: Vec<&mut [[u32; 4]]> = outs.iter_mut().map(|o| &mut o[..]).collect();
-        let _ = plan.fetch_elements(
-            Vertices::Range {
-                first: 0,
-                count: n as u32,
-            },
-            Instance::default(),
-            &mut rows,
-        );
+    let widths = layout
+        .elements()
+        .iter()
+        .map(|e| {
+            if !lanes {
+                return 4;
+            }
+            e.format.info().map_or(4, width_of)
+        })
+        .collect::<Vec<_>>();
+    let alloc = || -> Vec<Vec<u32>> { widths.iter().map(|&w| vec![0; n * w]).collect() };
+    let vertices = Vertices::Range {
+        first: 0,
+        count: n as u32,
+    };
+    let run = |outs: &mut Vec<Vec<u32>>| {
+        if lanes {
+            let mut rows: Vec<ElementRows<'_>> = outs
+                .iter_mut()
+                .zip(&widths)
+                .map(|(o, &lanes)| ElementRows { lanes, data: o })
+                .collect();
+            let _ = plan.fetch_element_rows(vertices, Instance::default(), &mut rows);
+        } else {
+            let mut rows: Vec<&mut [[u32; 4]]> = outs
+                .iter_mut()
+                .map(|o| bytemuck::try_cast_slice_mut(&mut o[..]).unwrap_or_default())
+                .collect();
+            let _ = plan.fetch_elements(vertices, Instance::default(), &mut rows);
+        }
     };
     Ok(py.detach(|| {
         let mut kept = alloc();

@@ -5,14 +5,15 @@
 //! per-vertex and per-instance data with step rates 0/1/n, unbound slots, index lists with cut
 //! values and out-of-range indices, 32-bit address wrap — on the AVX2 path (when the CPU has
 //! it) and the forced portable path, with normal and non-temporal stores, for both output
-//! shapes. Every comparison is of exact bit patterns.
+//! shapes (and the per-element rows at every lane count 1 to 4). Every comparison is of exact
+//! bit patterns.
 
 mod support;
 
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, Topology, VertexIds, WalkBatch};
 use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::convert::{decode_element, out_of_bounds};
-use inlay::fetch::{FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
+use inlay::fetch::{ElementRows, FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
 use inlay::format::{Format, Kind, vertex_formats};
 use inlay::layout::{InputClass, InputLayout, LayoutElement};
 use inlay::target::Target;
@@ -188,6 +189,73 @@ fn check(
                     layout.elements()[i].format,
                     g[k],
                     w[k]
+                );
+            }
+        }
+        check_rows(&plan, vertices, instance, &want_elems, &arrays, what);
+    }
+}
+
+/// `fetch_element_rows` at every lane count (element `i` of a layout gets `(shift + i) % 4 + 1`
+/// lanes, so every element sees all four over the shifts), its output at a 32-byte boundary
+/// and one lane past it, inside a longer slice between sentinels: each row must be the first
+/// lanes of the oracle's value and of `fetch_elements`' four-lane row, nothing else written.
+fn check_rows(
+    plan: &FetchPlan<'_>,
+    vertices: Vertices<'_>,
+    instance: Instance,
+    want: &[Vec<[u32; 4]>],
+    four: &[Vec<[u32; 4]>],
+    what: &str,
+) {
+    const SENTINEL: u32 = 0x7fa5_5a5a;
+    let (isa, store) = (plan.isa(), plan.store_mode());
+    let n = vertices.len();
+    for shift in 0..4 {
+        for skew in [0, 1] {
+            let lanes: Vec<usize> = (0..want.len()).map(|i| (shift + i) % 4 + 1).collect();
+            let mut bufs: Vec<Vec<u32>> = lanes
+                .iter()
+                .map(|&l| vec![SENTINEL; n * l + 8 + 16])
+                .collect();
+            let starts: Vec<usize> = bufs
+                .iter()
+                .map(|b| {
+                    let at = (0..8)
+                        .find(|&r| b[r..].as_ptr().cast::<u8>().align_offset(32) == 0)
+                        .unwrap_or(0);
+                    at + skew
+                })
+                .collect();
+            let mut outs: Vec<ElementRows<'_>> = bufs
+                .iter_mut()
+                .zip(&starts)
+                .zip(&lanes)
+                .map(|((b, &at), &lanes)| ElementRows {
+                    lanes,
+                    data: &mut b[at..],
+                })
+                .collect();
+            plan.fetch_element_rows(vertices, instance, &mut outs)
+                .unwrap();
+            for (i, b) in bufs.iter().enumerate() {
+                let (at, l) = (starts[i], lanes[i]);
+                let got = &b[at..at + n * l];
+                for k in 0..n {
+                    let row = &got[k * l..(k + 1) * l];
+                    assert!(
+                        row == &want[i][k][..l] && row == &four[i][k][..l],
+                        "{what}: {isa:?}/{store:?} rows of {l} lanes (skew {skew}): element {i} vertex \
+                         {k}: got {row:08x?}, want {:08x?} (four-lane output {:08x?})",
+                        want[i][k],
+                        four[i][k]
+                    );
+                }
+                let outside = b[..at].iter().chain(&b[at + n * l..]);
+                assert!(
+                    outside.into_iter().all(|&x| x == SENTINEL),
+                    "{what}: {isa:?}/{store:?} rows of {l} lanes (skew {skew}): element {i} \
+                     written outside its rows"
                 );
             }
         }
@@ -463,6 +531,61 @@ fn errors_name_the_problem() {
     );
     let e = plan
         .fetch_elements(
+            Vertices::Range { first: 0, count: 1 },
+            Instance::default(),
+            &mut [],
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        FetchError::ElementCount {
+            expected: 1,
+            got: 0
+        }
+    );
+    let mut short = [0u32; 5];
+    let e = plan
+        .fetch_element_rows(
+            Vertices::Range { first: 0, count: 2 },
+            Instance::default(),
+            &mut [ElementRows {
+                lanes: 3,
+                data: &mut short,
+            }],
+        )
+        .unwrap_err();
+    assert_eq!(
+        e,
+        FetchError::RowsTooSmall {
+            element: 0,
+            lanes: 3,
+            needed: 6,
+            got: 5
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "element 0: output holds 5 lanes, the fetch needs 6 (3 per row)"
+    );
+    for lanes in [0, 5] {
+        let e = plan
+            .fetch_element_rows(
+                Vertices::Range { first: 0, count: 1 },
+                Instance::default(),
+                &mut [ElementRows {
+                    lanes,
+                    data: &mut short,
+                }],
+            )
+            .unwrap_err();
+        assert_eq!(e, FetchError::LaneCount { element: 0, lanes });
+        assert_eq!(
+            e.to_string(),
+            format!("element 0: rows of {lanes} lanes asked, an element has 1 to 4")
+        );
+    }
+    let e = plan
+        .fetch_element_rows(
             Vertices::Range { first: 0, count: 1 },
             Instance::default(),
             &mut [],
@@ -896,6 +1019,9 @@ fn decode_allocates_nothing() {
     let rows = w.layout.elements().len();
     let mut out = vec![[0u32; 4]; n as usize * rows];
     let mut arrays = vec![vec![[0u32; 4]; n as usize]; rows];
+    // Rows of every width for `fetch_element_rows`.
+    let lanes = [4usize, 3, 2, 1, 4, 3];
+    let mut packed: Vec<Vec<u32>> = lanes.iter().map(|&l| vec![0; n as usize * l]).collect();
     for (isa, store) in variants() {
         let plan = FetchPlan::new(&w.layout, &bindings)
             .unwrap()
@@ -915,6 +1041,15 @@ fn decode_allocates_nothing() {
                     std::array::from_fn(|_| &mut it.next().unwrap()[..])
                 };
                 plan.fetch_elements(vertices, Instance::default(), &mut outs)
+                    .unwrap();
+                let mut rows: [ElementRows<'_>; 6] = {
+                    let mut it = packed.iter_mut().zip(&lanes);
+                    std::array::from_fn(|_| {
+                        let (data, &lanes) = it.next().unwrap();
+                        ElementRows { lanes, data }
+                    })
+                };
+                plan.fetch_element_rows(vertices, Instance::default(), &mut rows)
                     .unwrap();
             });
             assert_eq!(allocs, 0, "{isa:?}/{store:?} {vertices:?}");

@@ -19,7 +19,9 @@
 //!
 //! Two output shapes: [`FetchPlan::fetch_registers`] fills the register file vertex by vertex
 //! (the registers of [`FetchPlan::registers`], four lanes each) — what a vertex shader reads;
-//! [`FetchPlan::fetch_elements`] fills one array per layout element — what mesh tools want.
+//! [`FetchPlan::fetch_elements`] fills one array per layout element — what mesh tools want —
+//! and [`FetchPlan::fetch_element_rows`] the same arrays with each element's rows 1 to 4
+//! lanes wide ([`ElementRows`]: a `(vertices, components)` array, no four-lane copy between).
 //!
 //! # How
 //!
@@ -190,6 +192,24 @@ impl Vertices<'_> {
     }
 }
 
+/// One layout element's output for [`FetchPlan::fetch_element_rows`]: rows of `lanes` 32-bit
+/// lanes each, packed one after another — the shape of a `(vertices, components)` array such
+/// as the Python package's numpy outputs.
+///
+/// Row `k` holds the first `lanes` of the four lanes [`FetchPlan::fetch_elements`] gives the
+/// `k`-th vertex (x, y, z, w: the format's components, then its defaults 0, 0, 1 —
+/// ia-semantics §1.3), bit for bit: `tests/fetch_diff.rs` checks every IA format at every
+/// lane count against the reference conversions and against the four-lane output.
+#[derive(Debug)]
+pub struct ElementRows<'o> {
+    /// Lanes per row, 1 to 4 ([`FetchError::LaneCount`] otherwise).
+    pub lanes: usize,
+    /// The rows: the `k`-th vertex's lanes at `data[k * lanes .. (k + 1) * lanes]`. It must
+    /// hold at least `vertices × lanes` values ([`FetchError::RowsTooSmall`]); what lies past
+    /// the last row is left as it was.
+    pub data: &'o mut [u32],
+}
+
 /// Why a fetch could not run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FetchError {
@@ -209,8 +229,30 @@ pub enum FetchError {
         /// Rows available.
         got: usize,
     },
-    /// [`FetchPlan::fetch_elements`] was given a number of arrays other than the number of
-    /// layout elements.
+    /// [`FetchPlan::fetch_element_rows`] was asked for rows of a lane count other than 1 to 4.
+    #[error("element {element}: rows of {lanes} lanes asked, an element has 1 to 4")]
+    LaneCount {
+        /// Element index in the layout.
+        element: usize,
+        /// The lane count asked.
+        lanes: usize,
+    },
+    /// An output of [`FetchPlan::fetch_element_rows`] is shorter than the fetch needs.
+    #[error(
+        "element {element}: output holds {got} lanes, the fetch needs {needed} ({lanes} per row)"
+    )]
+    RowsTooSmall {
+        /// Element index in the layout.
+        element: usize,
+        /// Lanes per row of that output.
+        lanes: usize,
+        /// Lanes (rows × lanes per row) needed.
+        needed: u64,
+        /// Lanes available.
+        got: usize,
+    },
+    /// [`FetchPlan::fetch_elements`] or [`FetchPlan::fetch_element_rows`] was given a number of
+    /// arrays other than the number of layout elements.
     #[error("{got} element arrays given, the layout has {expected} elements")]
     ElementCount {
         /// Elements in the layout.
@@ -501,6 +543,53 @@ impl<'a> FetchPlan<'a> {
         Ok(())
     }
 
+    /// [`FetchPlan::fetch_elements`] with each element's rows `outs[e].lanes` lanes wide
+    /// (1 to 4) instead of four: fills `outs[e].data[k * lanes .. (k + 1) * lanes]` with the
+    /// first `lanes` lanes of element `e` for the `k`-th vertex of `vertices`, the same bits
+    /// (`tests/fetch_diff.rs::check` compares both with the reference conversions for every IA
+    /// format, every lane count, odd strides, buffer edges and index lists, on every kernel).
+    /// Rows of a pure 32-bit copy format (`R32…_FLOAT/UINT/SINT`) no wider than its components
+    /// are copied straight from the vertex records; other rows are converted and stored at
+    /// their width, with no intermediate four-lane copy. [`StoreMode::Auto`] streams when the
+    /// call's whole output (every element's lanes) is at least
+    /// [`STREAM_THRESHOLD_BYTES`].
+    pub fn fetch_element_rows(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        outs: &mut [ElementRows<'_>],
+    ) -> Result<(), FetchError> {
+        if outs.len() != self.elements.len() {
+            return Err(FetchError::ElementCount {
+                expected: self.elements.len(),
+                got: outs.len(),
+            });
+        }
+        let n = vertices.len();
+        let mut lanes_out = 0usize;
+        for (element, o) in outs.iter().enumerate() {
+            if !(1..=4).contains(&o.lanes) {
+                return Err(FetchError::LaneCount {
+                    element,
+                    lanes: o.lanes,
+                });
+            }
+            let needed = n as u64 * o.lanes as u64;
+            if (o.data.len() as u64) < needed {
+                return Err(FetchError::RowsTooSmall {
+                    element,
+                    lanes: o.lanes,
+                    needed,
+                    got: o.data.len(),
+                });
+            }
+            lanes_out = lanes_out.saturating_add(n * o.lanes);
+        }
+        let streaming = self.streaming(lanes_out.div_ceil(4));
+        self.run(vertices, instance, &mut Sink::Rows(outs), streaming);
+        Ok(())
+    }
+
     /// [`FetchPlan::fetch_registers`] split over `threads` threads (at least 1), each taking a
     /// contiguous share of the vertices (std::thread::scope; no thread pool). Needs the
     /// optional `parallel` feature (the library spawns no threads without it).
@@ -597,6 +686,7 @@ impl<'a> FetchPlan<'a> {
         let width = match sink {
             Sink::Registers(_) => self.registers.len(),
             Sink::Elements(outs) => outs.len(),
+            Sink::Rows(outs) => outs.len(),
         };
         if n == 0 || width == 0 {
             return;
@@ -645,6 +735,21 @@ impl<'a> FetchPlan<'a> {
                         } else {
                             self.element_block(plan, verts, instance, rows, 1, 0);
                         }
+                    }
+                }
+                Sink::Rows(outs) => {
+                    for (plan, out) in self.elements.iter().zip(outs.iter_mut()) {
+                        let lanes = out.lanes;
+                        let rows = &mut out.data[start * lanes..(start + m) * lanes];
+                        self.rows_block(
+                            plan,
+                            verts,
+                            instance,
+                            rows,
+                            lanes,
+                            streaming,
+                            &mut scratch,
+                        );
                     }
                 }
             }
@@ -881,6 +986,111 @@ impl<'a> FetchPlan<'a> {
     }
 }
 
+impl FetchPlan<'_> {
+    /// One element over one block of [`FetchPlan::fetch_element_rows`]: `dst` holds the
+    /// block's rows of `lanes` lanes. Four-lane rows run exactly as
+    /// [`FetchPlan::fetch_elements`]'s; narrower rows are written at their width, directly
+    /// or (streaming) through the cache-resident scratch and then streamed out in one
+    /// sequential pass.
+    #[allow(clippy::too_many_arguments)]
+    fn rows_block(
+        &self,
+        e: &ElementPlan<'_>,
+        verts: Vertices<'_>,
+        instance: Instance,
+        dst: &mut [u32],
+        lanes: usize,
+        streaming: bool,
+        scratch: &mut [[u32; 4]; SCRATCH_ROWS],
+    ) {
+        if lanes == 4 {
+            if let Ok(rows) = bytemuck::try_cast_slice_mut::<u32, [u32; 4]>(dst) {
+                if streaming {
+                    for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
+                        let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
+                        let tmp = &mut scratch[..chunk.len()];
+                        self.element_block(e, part, instance, tmp, 1, 0);
+                        stream_copy(self.isa, chunk, tmp);
+                    }
+                } else {
+                    self.element_block(e, verts, instance, rows, 1, 0);
+                }
+                return;
+            }
+        }
+        if !streaming {
+            return self.element_rows(e, verts, instance, dst, lanes);
+        }
+        let flat = scratch.as_flattened_mut();
+        let per = flat.len() / lanes;
+        for (k, chunk) in dst.chunks_mut(per * lanes).enumerate() {
+            let part = verts.sub(k * per, chunk.len() / lanes);
+            let tmp = &mut flat[..chunk.len()];
+            self.element_rows(e, part, instance, tmp, lanes);
+            stream_copy_lanes(self.isa, chunk, tmp);
+        }
+    }
+
+    /// One element over one block as rows of `lanes` lanes: `dst[i * lanes ..][..lanes]` for
+    /// vertex `i` of `verts` — [`FetchPlan::element_block`]'s cases, each storing `lanes`
+    /// lanes per row.
+    fn element_rows(
+        &self,
+        e: &ElementPlan<'_>,
+        verts: Vertices<'_>,
+        instance: Instance,
+        dst: &mut [u32],
+        lanes: usize,
+    ) {
+        let n = verts.len();
+        // Exactly the block's rows: the kernels' overlapping stores stay inside `dst`.
+        let Some(dst) = dst.get_mut(..n * lanes) else {
+            return;
+        };
+        let fill = |dst: &mut [u32], v: [u32; 4]| {
+            for row in dst.chunks_exact_mut(lanes) {
+                row.copy_from_slice(&v[..lanes]);
+            }
+        };
+        let Some(src) = e.source else {
+            return fill(dst, [0; 4]);
+        };
+        if e.class == InputClass::PerInstance {
+            return fill(dst, e.fetch_one(instance.element_index(e.step_rate)));
+        }
+        let k = Kernel {
+            isa: self.isa,
+            e,
+            data: src.data,
+        };
+        match verts {
+            Vertices::Range { first, .. } => match self.classify(e, first, n, instance) {
+                BlockSource::Linear { start, stride } => {
+                    k.linear_rows(start, stride, n, dst, lanes)
+                }
+                BlockSource::Const(v) => fill(dst, v),
+                BlockSource::Slow => {
+                    for (i, row) in dst.chunks_exact_mut(lanes).enumerate() {
+                        let v = e.fetch_one(buffer::sequential_vertex(first, i as u32));
+                        row.copy_from_slice(&v[..lanes]);
+                    }
+                }
+            },
+            Vertices::Indexed {
+                indices,
+                base_vertex,
+            } => {
+                let mut addrs = [NO_ADDR; MAX_BLOCK];
+                for (a, &ix) in addrs.iter_mut().zip(indices) {
+                    let v = buffer::indexed_vertex(base_vertex, ix);
+                    *a = src.element_address(e.offset, e.size, v).unwrap_or(NO_ADDR);
+                }
+                k.list_rows(&addrs[..n], dst, lanes);
+            }
+        }
+    }
+}
+
 /// How one element is fetched over one block of a contiguous range.
 #[derive(Clone, Copy, Debug)]
 enum BlockSource {
@@ -905,6 +1115,7 @@ const NO_ADDR: usize = usize::MAX;
 enum Sink<'o, 'p> {
     Registers(&'o mut [[u32; 4]]),
     Elements(&'o mut [&'p mut [[u32; 4]]]),
+    Rows(&'o mut [ElementRows<'p>]),
 }
 
 /// One element's kernel bound to its buffer.
@@ -972,6 +1183,81 @@ impl Kernel<'_, '_> {
             dst[i * dst_stride + pos] = p.run(&chunk);
         }
     }
+}
+
+impl Kernel<'_, '_> {
+    /// [`Kernel::linear`] into rows of `lanes` lanes (`dst` holds exactly `n` rows).
+    fn linear_rows(&self, start: usize, stride: usize, n: usize, dst: &mut [u32], lanes: usize) {
+        let size = self.e.size as usize;
+        let rows = dst.chunks_exact_mut(lanes).take(n).enumerate();
+        let Some(p) = &self.e.program else {
+            for (i, row) in rows {
+                let a = start + i * stride;
+                let v = convert::decode_element(self.e.info, &self.data[a..a + size]);
+                row.copy_from_slice(&v[..lanes]);
+            }
+            return;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.avx2() {
+            return simd::linear_rows(p, self.data, start, stride, n, dst, lanes);
+        }
+        if p.copies_lanes(lanes) {
+            // The lanes are the record's first `lanes` 32-bit words.
+            for (i, row) in rows {
+                let a = start + i * stride;
+                let words = self.data[a..a + 4 * lanes].chunks_exact(4);
+                for (x, w) in row.iter_mut().zip(words) {
+                    *x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                }
+            }
+            return;
+        }
+        for (i, row) in rows {
+            let a = start + i * stride;
+            row.copy_from_slice(&p.run(&program::chunk_at(self.data, a, size))[..lanes]);
+        }
+    }
+
+    /// [`Kernel::list`] into rows of `lanes` lanes.
+    fn list_rows(&self, addrs: &[usize], dst: &mut [u32], lanes: usize) {
+        let size = self.e.size as usize;
+        let rows = dst.chunks_exact_mut(lanes).zip(addrs);
+        let Some(p) = &self.e.program else {
+            for (row, &a) in rows {
+                let v = if a == NO_ADDR {
+                    self.e.oob
+                } else {
+                    convert::decode_element(self.e.info, &self.data[a..a + size])
+                };
+                row.copy_from_slice(&v[..lanes]);
+            }
+            return;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.avx2() {
+            return simd::list_rows(p, self.data, addrs, dst, lanes);
+        }
+        for (row, &a) in rows {
+            let chunk = if a == NO_ADDR {
+                [0; 16]
+            } else {
+                program::chunk_at(self.data, a, size)
+            };
+            row.copy_from_slice(&p.run(&chunk)[..lanes]);
+        }
+    }
+}
+
+/// Copies `src` into `dst` (same length) as 32-bit lanes, with non-temporal stores on AVX2
+/// (normal ones for the unaligned head and the tail).
+fn stream_copy_lanes(isa: Isa, dst: &mut [u32], src: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if isa.avx2() {
+        return simd::stream_copy_lanes(dst, src);
+    }
+    let _ = isa;
+    dst.copy_from_slice(src);
 }
 
 /// Copies `src` into `dst` (same length), with non-temporal stores on AVX2.

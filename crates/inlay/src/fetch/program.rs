@@ -193,6 +193,20 @@ impl LaneProgram {
         self.conv == Conv::Bits && self.shl == [0; 4] && self.shr == [0; 4]
     }
 
+    /// Whether the first `lanes` lanes are the element's first `lanes` 32-bit words, copied
+    /// (a [`LaneProgram::is_copy32`] program whose lanes `0..lanes` are present and select bytes
+    /// `4L .. 4L + 4` in order) — rows that [`crate::fetch::FetchPlan::fetch_element_rows`]
+    /// copies straight from the vertex record.
+    pub fn copies_lanes(&self, lanes: usize) -> bool {
+        self.is_copy32()
+            && lanes <= 4
+            && 4 * lanes <= self.size as usize
+            && (0..lanes).all(|l| {
+                self.present[l] == u32::MAX
+                    && (0..4).all(|b| self.shuffle[4 * l + b] as usize == 4 * l + b)
+            })
+    }
+
     /// Runs the program on one element's bytes, padded with anything to 16 bytes (bytes past
     /// `size` are never used). Portable scalar code; the SIMD kernels compute the same bits.
     #[inline(always)]

@@ -395,6 +395,269 @@ pub(super) fn list(
     dispatch!(p, list_impl, data, addrs, dst, dst_stride, pos)
 }
 
+/// How many leading rows (an even number) of a linear run of `n` elements may use unchecked
+/// loads of `load` bytes at `start + i·stride` and the row stores of `linear_rows_impl` into
+/// `dst_len` lanes of `lanes`-lane rows: a pair of rows starting at row `i` writes up to lane
+/// `(i + 1)·lanes + tail` (`tail` = 4 for three- and four-lane rows, stored as whole 16-byte
+/// vectors in address order, each overwriting the previous row's spare lane; `lanes` for the
+/// packed one- and two-lane pairs).
+fn unchecked_rows(
+    data_len: usize,
+    start: usize,
+    stride: usize,
+    load: usize,
+    n: usize,
+    dst_len: usize,
+    lanes: usize,
+) -> usize {
+    let Some(room) = data_len.checked_sub(start + load) else {
+        return 0;
+    };
+    let tail = if lanes >= 3 { 4 } else { lanes };
+    let Some(dst_room) = dst_len.checked_sub(tail) else {
+        return 0;
+    };
+    let loads = room.checked_div(stride).map_or(n, |k| k + 1);
+    let stores = dst_room.checked_div(lanes).map_or(n, |k| k + 1);
+    n.min(loads).min(stores) & !1
+}
+
+/// Converted rows of two vertices (`y`: one per 128-bit half) stored as rows `i` and `i + 1`
+/// of `lanes` lanes at `out`.
+///
+/// # Safety
+///
+/// AVX2 is available and lanes `i·lanes .. (i + 1)·lanes + tail` of `out` are writable (see
+/// [`unchecked_rows`]).
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_row_pair(y: __m256i, out: *mut u32, i: usize, lanes: usize) {
+    // SAFETY (every arm): the caller guarantees the lanes written are inside `out`.
+    unsafe {
+        match lanes {
+            1 => {
+                // [x0, x1] into one 8-byte store.
+                let v = _mm256_permutevar8x32_epi32(y, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+                _mm_storel_epi64(out.add(i).cast::<__m128i>(), _mm256_castsi256_si128(v));
+            }
+            2 => {
+                // [x0, y0, x1, y1] into one 16-byte store.
+                let v = _mm256_permutevar8x32_epi32(y, _mm256_setr_epi32(0, 1, 4, 5, 0, 0, 0, 0));
+                _mm_storeu_si128(out.add(2 * i).cast::<__m128i>(), _mm256_castsi256_si128(v));
+            }
+            _ => {
+                // Whole rows in address order: row i + 1 overwrites row i's spare lane.
+                _mm_storeu_si128(
+                    out.add(i * lanes).cast::<__m128i>(),
+                    _mm256_castsi256_si128(y),
+                );
+                _mm_storeu_si128(
+                    out.add((i + 1) * lanes).cast::<__m128i>(),
+                    _mm256_extracti128_si256::<1>(y),
+                );
+            }
+        }
+    }
+}
+
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+fn linear_rows_impl<const CLASS: u8, const SIGNED: bool>(
+    c: &Consts,
+    size: usize,
+    data: &[u8],
+    start: usize,
+    stride: usize,
+    n: usize,
+    dst: &mut [u32],
+    lanes: usize,
+) {
+    // Two vertices per 256-bit vector over the leading run whose loads and stores were
+    // bounds-checked as a whole; the rest one by one through checked slices.
+    let fast = unchecked_rows(data.len(), start, stride, 16, n, dst.len(), lanes);
+    let c2 = Consts2::new(c);
+    let src = data.as_ptr();
+    let out = dst.as_mut_ptr();
+    let mut i = 0;
+    while i < fast {
+        let (a0, a1) = (start + i * stride, start + (i + 1) * stride);
+        // SAFETY: `unchecked_rows` guarantees `start + j·stride + 16 <= data.len()` for every
+        // j < fast, so both 16-byte unaligned loads read inside `data`.
+        let (v0, v1) = unsafe {
+            (
+                _mm_loadu_si128(src.add(a0).cast::<__m128i>()),
+                _mm_loadu_si128(src.add(a1).cast::<__m128i>()),
+            )
+        };
+        let y = convert2::<CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
+        // SAFETY: AVX2 is enabled here; `unchecked_rows` guarantees the pair's lanes lie
+        // inside `dst`, which we borrow mutably.
+        unsafe { store_row_pair(y, out, i, lanes) };
+        i += 2;
+    }
+    for (k, row) in dst.chunks_exact_mut(lanes).enumerate().take(n).skip(fast) {
+        let v: [u32; 4] = bytemuck::cast(convert::<CLASS, SIGNED>(
+            c,
+            load(data, start + k * stride, size),
+        ));
+        row.copy_from_slice(&v[..lanes]);
+    }
+}
+
+/// Copies the first `L` 32-bit words of each of `n` in-bounds records at `start + i·stride`
+/// into consecutive `L`-lane rows of `dst` (the rows of a pure 32-bit copy format, see
+/// [`LaneProgram::copies_lanes`]): one load and one store per row — 16-byte vectors for three
+/// and four lanes (each row's store overwriting the previous row's spare lane), 8- and
+/// 4-byte moves for two and one. SSE2 only (x86-64 baseline).
+fn copy_rows<const L: usize>(data: &[u8], start: usize, stride: usize, n: usize, dst: &mut [u32]) {
+    let wide = L >= 3;
+    let load = if wide { 16 } else { 4 * L };
+    // Rows whose loads and stores are all inside the slices (pairs, see `unchecked_rows`).
+    let fast = unchecked_rows(data.len(), start, stride, load, n, dst.len(), L);
+    let src = data.as_ptr();
+    let out = dst.as_mut_ptr();
+    for i in 0..fast {
+        let a = start + i * stride;
+        // SAFETY: `unchecked_rows` guarantees `start + j·stride + load <= data.len()` and that
+        // lanes `j·L .. j·L + (4 if wide else L)` lie inside `dst` for every j < fast, so each
+        // unaligned load reads inside `data` and each store writes inside `dst` (borrowed
+        // mutably). Rows are written in address order: a three-lane store's spare fourth
+        // lane is the next row's first (`dst` holds exactly `n` rows, so that row exists),
+        // rewritten later by this loop or the tail loop.
+        unsafe {
+            match L {
+                1 => out
+                    .add(i)
+                    .write_unaligned(src.add(a).cast::<u32>().read_unaligned()),
+                2 => _mm_storel_epi64(
+                    out.add(2 * i).cast::<__m128i>(),
+                    _mm_loadl_epi64(src.add(a).cast::<__m128i>()),
+                ),
+                _ => _mm_storeu_si128(
+                    out.add(i * L).cast::<__m128i>(),
+                    _mm_loadu_si128(src.add(a).cast::<__m128i>()),
+                ),
+            }
+        }
+    }
+    for (k, row) in dst.chunks_exact_mut(L).enumerate().take(n).skip(fast) {
+        let a = start + k * stride;
+        for (l, x) in row.iter_mut().enumerate() {
+            let w = data
+                .get(a + 4 * l..a + 4 * l + 4)
+                .and_then(|w| w.try_into().ok());
+            *x = w.map_or(0, u32::from_le_bytes);
+        }
+    }
+}
+
+/// AVX2 version of the linear rows kernel (see `Kernel::linear_rows`): `dst` holds exactly
+/// `n` rows of `lanes` lanes; portable when AVX2 is absent.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn linear_rows(
+    p: &LaneProgram,
+    data: &[u8],
+    start: usize,
+    stride: usize,
+    n: usize,
+    dst: &mut [u32],
+    lanes: usize,
+) {
+    if p.copies_lanes(lanes) {
+        return match lanes {
+            1 => copy_rows::<1>(data, start, stride, n, dst),
+            2 => copy_rows::<2>(data, start, stride, n, dst),
+            3 => copy_rows::<3>(data, start, stride, n, dst),
+            _ => copy_rows::<4>(data, start, stride, n, dst),
+        };
+    }
+    if !has_avx2() {
+        for (i, row) in dst.chunks_exact_mut(lanes).take(n).enumerate() {
+            let a = start + i * stride;
+            row.copy_from_slice(&p.run(&chunk_at(data, a, p.size as usize))[..lanes]);
+        }
+        return;
+    }
+    dispatch!(p, linear_rows_impl, data, start, stride, n, dst, lanes)
+}
+
+#[target_feature(enable = "avx2")]
+fn list_rows_impl<const CLASS: u8, const SIGNED: bool>(
+    c: &Consts,
+    size: usize,
+    data: &[u8],
+    addrs: &[usize],
+    dst: &mut [u32],
+    lanes: usize,
+) {
+    for (row, &a) in dst.chunks_exact_mut(lanes).zip(addrs) {
+        // Out of bounds decodes as all-zero bytes (= convert::out_of_bounds).
+        let chunk = if a == NO_ADDR {
+            _mm_setzero_si128()
+        } else {
+            load(data, a, size)
+        };
+        let v: [u32; 4] = bytemuck::cast(convert::<CLASS, SIGNED>(c, chunk));
+        row.copy_from_slice(&v[..lanes]);
+    }
+}
+
+/// AVX2 version of the address-list rows kernel (see `Kernel::list_rows`).
+pub(super) fn list_rows(
+    p: &LaneProgram,
+    data: &[u8],
+    addrs: &[usize],
+    dst: &mut [u32],
+    lanes: usize,
+) {
+    if !has_avx2() {
+        for (row, &a) in dst.chunks_exact_mut(lanes).zip(addrs) {
+            let chunk = if a == NO_ADDR {
+                [0; 16]
+            } else {
+                chunk_at(data, a, p.size as usize)
+            };
+            row.copy_from_slice(&p.run(&chunk)[..lanes]);
+        }
+        return;
+    }
+    dispatch!(p, list_rows_impl, data, addrs, dst, lanes)
+}
+
+/// Copies `src` to `dst` (32-bit lanes) with 32-byte non-temporal stores from the first
+/// 32-byte aligned lane on; normal stores before it and for the last partial vector.
+pub(super) fn stream_copy_lanes(dst: &mut [u32], src: &[u32]) {
+    if !has_avx2() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    // SAFETY: AVX2 detected just above.
+    unsafe { stream_copy_lanes_avx2(dst, src) }
+}
+
+#[target_feature(enable = "avx2")]
+fn stream_copy_lanes_avx2(dst: &mut [u32], src: &[u32]) {
+    let n = dst.len().min(src.len());
+    let head = dst.as_ptr().cast::<u8>().align_offset(32) / 4;
+    // A `u32` slice is 4-byte aligned, so `head` < 8 lanes reach a 32-byte boundary.
+    let head = head.min(n);
+    dst[..head].copy_from_slice(&src[..head]);
+    let blocks = (n - head) / 8;
+    let d = dst[head..].as_mut_ptr();
+    let s = src[head..].as_ptr();
+    for k in 0..blocks {
+        // SAFETY: lanes `head + 8k .. head + 8k + 8` exist in both slices (8k + 8 <= n − head);
+        // `dst + head` is 32-byte aligned (align_offset above), so the non-temporal store is
+        // aligned; the source load is unaligned-tolerant.
+        unsafe {
+            let v = _mm256_loadu_si256(s.add(8 * k).cast::<__m256i>());
+            _mm256_stream_si256(d.add(8 * k).cast::<__m256i>(), v);
+        }
+    }
+    let done = head + 8 * blocks;
+    dst[done..n].copy_from_slice(&src[done..n]);
+}
+
 /// Copies `src` to `dst` with non-temporal stores (normal stores when `dst` is not 16-byte
 /// aligned).
 pub(super) fn stream_copy(dst: &mut [[u32; 4]], src: &[[u32; 4]]) {
