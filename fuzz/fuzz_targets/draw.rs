@@ -7,17 +7,18 @@
 //! fetch plan (portable, AVX2 or AVX-512 — the fuzz crate enables inlay's `avx512` feature; an
 //! ISA the CPU lacks falls back to portable —, normal or streaming stores) must give exactly
 //! the reference assembler's register bits for every vertex taken, through both
-//! `fetch_registers` and `fetch_elements` (issue 18). `fetch_elements` fills one array per
+//! `fetch_registers`, `fetch_elements` and `fetch_element_rows` (issue 18; rows of 1–4 lanes per
+//! element equal the portable four-lane output's first lanes, and nothing past them is written). `fetch_elements` fills one array per
 //! layout element: an element whose register no later element shares must equal the
 //! reference register; every element must equal what the portable plan gives.
 #![no_main]
 
 use arbitrary::Arbitrary;
-use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{AssembledVertex, DrawCall, InputAssembler, WalkBatch};
-use inlay::fetch::{FetchPlan, Instance, Isa, StoreMode, Vertices};
-use inlay::{CreateInputLayout, Signature};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
+use inlay::fetch::{ElementRows, FetchError, FetchPlan, Instance, Isa, StoreMode, Vertices};
 use inlay::validation;
+use inlay::{CreateInputLayout, Signature};
 use inlay_fuzz::{ArbElement, ArbLayoutElement, ArbTarget, Biased};
 use libfuzzer_sys::fuzz_target;
 
@@ -77,6 +78,9 @@ struct Input {
     isa: u8,
     streaming: bool,
     elements: bool,
+    /// Lanes per element for `fetch_element_rows` (cycled; `l % 6`: 1–4 valid, 0 and 5
+    /// must be refused with `FetchError::LaneCount`).
+    lanes: Vec<u8>,
 }
 
 fuzz_target!(|input: Input| {
@@ -208,8 +212,11 @@ fuzz_target!(|input: Input| {
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            e.register
-                .filter(|r| !layout.elements()[i + 1..].iter().any(|l| l.register == Some(*r)))
+            e.register.filter(|r| {
+                !layout.elements()[i + 1..]
+                    .iter()
+                    .any(|l| l.register == Some(*r))
+            })
         })
         .collect();
     let n_elements = plan.element_count();
@@ -263,7 +270,8 @@ fuzz_target!(|input: Input| {
             for e in 0..n_elements {
                 for v in 0..n.min(reference.len() - k) {
                     assert_eq!(
-                        got[e][v], want[e][v],
+                        got[e][v],
+                        want[e][v],
                         "vertex {} element {e}: fetch_elements {:?} vs portable",
                         k + v,
                         plan.isa()
@@ -277,6 +285,59 @@ fuzz_target!(|input: Input| {
                                 k + v
                             );
                         }
+                    }
+                }
+            }
+        }
+        if input.elements && n_elements == layout.elements().len() && !input.lanes.is_empty() {
+            // `fetch_element_rows`: each element's rows at its own lane count hold the first
+            // lanes of the portable four-lane output; nothing past the rows is written.
+            const SENTINEL: u32 = 0x5eed_f00d;
+            let lanes: Vec<usize> = (0..n_elements)
+                .map(|e| (input.lanes[e % input.lanes.len()] % 6) as usize)
+                .collect();
+            let mut four = vec![[[0u32; 4]; BATCH]; n_elements];
+            {
+                let mut outs: Vec<&mut [[u32; 4]]> = four.iter_mut().map(|a| &mut a[..n]).collect();
+                portable
+                    .fetch_elements(vertices, instance, &mut outs)
+                    .expect("one output per element, sized for the batch");
+            }
+            let mut rows: Vec<Vec<u32>> =
+                lanes.iter().map(|&l| vec![SENTINEL; n * l + 3]).collect();
+            let result = {
+                let mut outs: Vec<ElementRows> = rows
+                    .iter_mut()
+                    .zip(&lanes)
+                    .map(|(data, &lanes)| ElementRows { lanes, data })
+                    .collect();
+                plan.fetch_element_rows(vertices, instance, &mut outs)
+            };
+            match lanes.iter().position(|l| !(1..=4).contains(l)) {
+                Some(bad) => assert_eq!(
+                    result,
+                    Err(FetchError::LaneCount {
+                        element: bad,
+                        lanes: lanes[bad]
+                    })
+                ),
+                None => {
+                    result.expect("rows sized for the batch");
+                    for e in 0..n_elements {
+                        let l = lanes[e];
+                        for v in 0..n {
+                            assert_eq!(
+                                &rows[e][v * l..(v + 1) * l],
+                                &four[e][v][..l],
+                                "vertex {} element {e} lanes {l}: fetch_element_rows {:?} vs portable fetch_elements",
+                                k + v,
+                                plan.isa()
+                            );
+                        }
+                        assert!(
+                            rows[e][n * l..].iter().all(|&x| x == SENTINEL),
+                            "element {e}: fetch_element_rows wrote past its rows"
+                        );
                     }
                 }
             }
