@@ -186,6 +186,30 @@ impl SlotReach {
         }
         (some, all)
     }
+
+    /// The element numbers `0..n` for which [`SlotReach::vertex_out`] is `(false, false)`
+    /// for certain: every element's address below 2^32 (no wrap) and its end within the
+    /// buffer. 0 when unbound or without elements (then nothing is promised).
+    fn in_bounds_below(&self) -> u64 {
+        if !self.bound || self.elements.is_empty() {
+            return 0;
+        }
+        let mut below = u64::MAX;
+        for &(off, size) in &self.elements {
+            let Some(limit) = (self.len as u64).checked_sub(size as u64) else {
+                return 0;
+            };
+            let limit = limit.min(u32::MAX as u64);
+            let first = self.offset as u64 + off as u64;
+            let Some(room) = limit.checked_sub(first) else {
+                return 0;
+            };
+            if let Some(q) = room.checked_div(self.stride as u64) {
+                below = below.min(q + 1);
+            }
+        }
+        below
+    }
 }
 
 /// First element number `n` with `offset + stride·n + end > len` (no 32-bit wrap).
@@ -457,7 +481,17 @@ fn indexed_checks(
     let mut zero = 0u64;
     // Longest run of consecutive all-zero vertices (cuts neither extend nor break it), and
     // the vertices (non-cut positions) of one instance.
-    let (mut cur, mut best, mut noncut) = (0u64, 0u64, 0u64);
+    let (cur, mut best, mut noncut) = (std::cell::Cell::new(0u64), 0u64, 0u64);
+    // Vertices below this number are within every slot's data (not zero, nothing past).
+    let in_bounds = if vertex_slots.is_empty() {
+        0
+    } else {
+        vertex_slots
+            .iter()
+            .map(|s| s.in_bounds_below())
+            .min()
+            .unwrap_or(0)
+    };
     let mut note = |pos: u64, vertex: u32, past: &mut Vec<(u64, u64, u64)>| -> bool {
         let mut all = true;
         for (k, s) in vertex_slots.iter().enumerate() {
@@ -475,28 +509,51 @@ fn indexed_checks(
         noncut += 1;
         if all {
             zero += 1;
-            cur += 1;
-            best = best.max(cur);
+            cur.set(cur.get() + 1);
+            best = best.max(cur.get());
         } else {
-            cur = 0;
+            cur.set(0);
         }
         all
     };
-    for pos in start..first_past.min(end) {
-        let at = (ib.offset as u64 + pos * size) as usize;
-        let index = match ib.format {
-            IndexFormat::R16Uint => u16::from_le_bytes([ib.data[at], ib.data[at + 1]]) as u32,
-            IndexFormat::R32Uint => u32::from_le_bytes([
-                ib.data[at],
-                ib.data[at + 1],
-                ib.data[at + 2],
-                ib.data[at + 3],
-            ]),
-        };
-        if index == cut {
-            continue;
+    // Non-cut positions whose vertex lies within every slot's data: what `note` finds for
+    // them (not zero, nothing past, the zero run broken), without the per-slot loop.
+    let mut inside = 0u64;
+    // Positions start..first_past lie in the buffer (first_past ≤ in_buffer).
+    let from = (ib.offset as u64 + start * size) as usize;
+    let to = (ib.offset as u64 + first_past.min(end) * size) as usize;
+    let bytes = ib.data.get(from..to.max(from)).unwrap_or(&[]);
+    match ib.format {
+        IndexFormat::R16Uint => {
+            for (k, b) in bytes.chunks_exact(2).enumerate() {
+                let index = u16::from_le_bytes([b[0], b[1]]) as u32;
+                let vertex = index.wrapping_add(base);
+                if index == cut {
+                    continue;
+                }
+                if (vertex as u64) < in_bounds {
+                    inside += 1;
+                    cur.set(0);
+                } else {
+                    note(start + k as u64, vertex, &mut past);
+                }
+            }
         }
-        note(pos, index.wrapping_add(base), &mut past);
+        IndexFormat::R32Uint => {
+            for (k, b) in bytes.chunks_exact(4).enumerate() {
+                let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                let vertex = index.wrapping_add(base);
+                if index == cut {
+                    continue;
+                }
+                if (vertex as u64) < in_bounds {
+                    inside += 1;
+                    cur.set(0);
+                } else {
+                    note(start + k as u64, vertex, &mut past);
+                }
+            }
+        }
     }
     // Positions past the buffer read index 0, all alike.
     if first_past < end {
@@ -511,8 +568,8 @@ fn indexed_checks(
         noncut += extra;
         if all {
             zero += extra;
-            cur += extra;
-            best = best.max(cur);
+            cur.set(cur.get() + extra);
+            best = best.max(cur.get());
         }
     }
     for (k, s) in vertex_slots.iter().enumerate() {
@@ -522,7 +579,7 @@ fn indexed_checks(
         }
     }
     report.warnings.splice(0..0, warnings);
-    (zero, best, noncut)
+    (zero, best, noncut + inside)
 }
 
 fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) -> DrawWarning {
@@ -587,4 +644,69 @@ pub fn check_linkage(layout: &InputLayout, shader_input: &Signature) -> Vec<Draw
             ),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `in_bounds_below` promises only what `vertex_out` finds: every element number below
+    /// it has no element out of bounds, and (where it is not 0 or unbounded) the number at
+    /// it has one — for strides 0 and up, bind offsets past the data, and elements that
+    /// never fit.
+    #[test]
+    fn in_bounds_below_agrees_with_vertex_out() {
+        let mut checked = 0;
+        for len in [0usize, 3, 12, 40, 41, 100] {
+            for offset in [0u32, 1, 4, 38, 40, 0xffff_fff0] {
+                for stride in [0u32, 1, 4, 12, 16, 0x8000_0000] {
+                    for elements in [vec![(0u32, 4u32)], vec![(0, 8), (8, 4)], vec![(4, 12)]] {
+                        let s = SlotReach {
+                            slot: 0,
+                            class: InputClass::PerVertex,
+                            step_rate: 0,
+                            some_out: 0,
+                            all_out: 0,
+                            bound: true,
+                            len,
+                            stride,
+                            offset,
+                            elements,
+                        };
+                        let below = s.in_bounds_below();
+                        for n in 0..below.min(200) {
+                            assert_eq!(
+                                s.vertex_out(n as u32),
+                                (false, false),
+                                "{len} {offset} {stride} {n}"
+                            );
+                        }
+                        if below < 200 {
+                            assert!(
+                                s.vertex_out(below as u32).0,
+                                "{len} {offset} {stride} {below}"
+                            );
+                        } else {
+                            assert_eq!(s.vertex_out(u32::MAX), (false, false));
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 6 * 6 * 6 * 3);
+        let unbound = SlotReach {
+            slot: 0,
+            class: InputClass::PerVertex,
+            step_rate: 0,
+            some_out: 0,
+            all_out: 0,
+            bound: false,
+            len: 100,
+            stride: 4,
+            offset: 0,
+            elements: vec![(0, 4)],
+        };
+        assert_eq!(unbound.in_bounds_below(), 0);
+    }
 }

@@ -40,21 +40,173 @@ const SHORT: u32 = 5122;
 const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
 
-/// One accessor's data before it is laid out.
-struct Acc {
+/// One accessor before it is laid out: its shape, and where its bytes come from.
+struct Acc<'a> {
     name: String,
     ctype: u32,
     comps: usize,
     count: usize,
-    /// Element bytes, tightly packed (padding added when laid out).
-    data: Vec<u8>,
+    /// The element bytes, made from the mesh while the BIN chunk is written (tightly
+    /// packed; padding is added when laid out).
+    data: Data<'a>,
     min_max: Option<(Vec<f64>, Vec<f64>)>,
     normalized: bool,
 }
 
-impl Acc {
+impl Acc<'_> {
     fn element_size(&self) -> usize {
         self.comps * ctype_size(self.ctype)
+    }
+
+    /// Appends the bytes of elements `start..end` to `out`.
+    fn render(&self, start: usize, end: usize, out: &mut Vec<u8>) {
+        let comps = self.comps;
+        let base = out.len();
+        out.resize(base + (end - start) * self.element_size(), 0);
+        let dst = &mut out[base..];
+        match &self.data {
+            Data::Floats { values, kind, conv } => {
+                render_floats(&values[start..end], comps, *kind, *conv, dst)
+            }
+            Data::Ints { values, sint } => {
+                let value = |b: u32| -> i64 { if *sint { b as i32 as i64 } else { b as i64 } };
+                for (d, v) in dst.chunks_exact_mut(16).zip(&values[start..end]) {
+                    for (d, &b) in d.chunks_exact_mut(4).zip(v) {
+                        d.copy_from_slice(&(value(b) as f32).to_le_bytes());
+                    }
+                }
+            }
+            Data::Halves { values, shift } => {
+                for (d, v) in dst.chunks_exact_mut(16).zip(&values[start..end]) {
+                    for (d, &b) in d.chunks_exact_mut(4).zip(v) {
+                        d.copy_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
+                    }
+                }
+            }
+            Data::Joints {
+                values,
+                components,
+                wide,
+            } => {
+                let size = if *wide { 8 } else { 4 };
+                for (d, v) in dst.chunks_exact_mut(size).zip(&values[start..end]) {
+                    for (l, &lane) in v.iter().enumerate() {
+                        let x = if l < *components { lane } else { 0 };
+                        if *wide {
+                            d[2 * l..2 * l + 2].copy_from_slice(&(x as u16).to_le_bytes());
+                        } else {
+                            d[l] = x as u8;
+                        }
+                    }
+                }
+            }
+            Data::Indices { indices, wide } => {
+                let src = &indices[start..end];
+                if *wide {
+                    for (d, &i) in dst.chunks_exact_mut(4).zip(src) {
+                        d.copy_from_slice(&i.to_le_bytes());
+                    }
+                } else {
+                    for (d, &i) in dst.chunks_exact_mut(2).zip(src) {
+                        d.copy_from_slice(&(i as u16).to_le_bytes());
+                    }
+                }
+            }
+            Data::Zeros => {}
+            Data::Bytes(bytes) => {
+                let size = self.element_size();
+                dst.copy_from_slice(&bytes[start * size..end * size]);
+            }
+        }
+    }
+
+    /// The same accessor with its bytes made now (for values that do not outlive the call).
+    fn owned<'b>(self) -> Acc<'b> {
+        let mut bytes = Vec::new();
+        self.render(0, self.count, &mut bytes);
+        Acc {
+            name: self.name,
+            ctype: self.ctype,
+            comps: self.comps,
+            count: self.count,
+            data: Data::Bytes(bytes),
+            min_max: self.min_max,
+            normalized: self.normalized,
+        }
+    }
+}
+
+/// Where an accessor's bytes come from.
+enum Data<'a> {
+    /// Lanes `0..comps` of each value as floats ([`float_lane`] of `kind`), NaN and infinity
+    /// replaced by 0 in all four lanes, then changed by `conv`.
+    Floats {
+        values: &'a [[u32; 4]],
+        kind: Kind,
+        conv: Conv,
+    },
+    /// All four integer lanes as their float values (signed when `sint`).
+    Ints { values: &'a [[u32; 4]], sint: bool },
+    /// All four lanes' 16-bit halves at `shift` as float values.
+    Halves { values: &'a [[u32; 4]], shift: u32 },
+    /// Joint indices: the lanes below `components` (the others 0) as u8, or u16 when `wide`.
+    Joints {
+        values: &'a [[u32; 4]],
+        components: usize,
+        wide: bool,
+    },
+    /// Indices as u16, or u32 when `wide`.
+    Indices { indices: &'a [u32], wide: bool },
+    /// All zero.
+    Zeros,
+    /// Bytes made beforehand.
+    Bytes(Vec<u8>),
+}
+
+/// The change glTF requires of an attribute's float lanes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Conv {
+    /// None.
+    Keep,
+    /// x, y, z normalised (zero vectors → +Z).
+    Normal,
+    /// x, y, z normalised (zero → +X), w = ±1.
+    Tangent,
+    /// Negative weights and the lanes from `components` on made 0, then scaled to sum 1.
+    Weights { components: usize },
+}
+
+impl Conv {
+    #[inline(always)]
+    fn apply(self, x: &mut [f32; 4]) {
+        match self {
+            Conv::Keep => {}
+            Conv::Normal => normalize3(x, [0.0, 0.0, 1.0]),
+            Conv::Tangent => {
+                normalize3(x, [1.0, 0.0, 0.0]);
+                x[3] = if x[3] < 0.0 { -1.0 } else { 1.0 };
+            }
+            Conv::Weights { components } => {
+                for c in x.iter_mut().take(components) {
+                    if *c < 0.0 {
+                        *c = 0.0;
+                    }
+                }
+                for c in x.iter_mut().skip(components) {
+                    *c = 0.0;
+                }
+                let s: f32 = x.iter().sum();
+                if (s - 1.0).abs() > 1e-4 {
+                    if s <= 0.0 {
+                        *x = [1.0, 0.0, 0.0, 0.0];
+                    } else {
+                        for c in x.iter_mut() {
+                            *c /= s;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -97,47 +249,140 @@ fn float_lane(bits: u32, kind: Kind) -> f32 {
     }
 }
 
-/// Float accessor data from `lanes` of each value, through `f` (which may change values);
-/// returns (data, changed, non-finite count, min, max).
-fn floats(
+/// A float bit pattern with NaN and infinity replaced by +0.
+#[inline]
+fn finite_bits(bits: u32) -> u32 {
+    if bits & 0x7f80_0000 == 0x7f80_0000 {
+        0
+    } else {
+        bits
+    }
+}
+
+/// One value's float lanes as written: [`float_lane`] of `kind`, non-finite lanes replaced by
+/// 0, then `conv`; with the count of non-finite lanes below `comps` and whether `conv`
+/// changed a lane below `comps`.
+#[inline(always)]
+fn float_value(v: &[u32; 4], comps: usize, kind: Kind, conv: Conv) -> ([f32; 4], u64, bool) {
+    let mut x = [0f32; 4];
+    let mut non_finite = 0u64;
+    for l in 0..4 {
+        x[l] = float_lane(v[l], kind);
+        if !x[l].is_finite() {
+            if l < comps {
+                non_finite += 1;
+            }
+            x[l] = 0.0;
+        }
+    }
+    let before = x;
+    conv.apply(&mut x);
+    let changed = (0..comps).any(|l| x[l].to_bits() != before[l].to_bits());
+    (x, non_finite, changed)
+}
+
+/// What writing [`Data::Floats`] of `values` does, without writing: (whether `conv` changed
+/// a value, non-finite lanes below `comps`, min, max — the bounds only `with_bounds`, and
+/// zeros for no values).
+fn float_stats(
     values: &[[u32; 4]],
     comps: usize,
     kind: Kind,
-    mut f: impl FnMut(&mut [f32; 4]),
-) -> (Vec<u8>, bool, u64, Vec<f64>, Vec<f64>) {
-    let mut data = Vec::with_capacity(values.len() * comps * 4);
-    let mut changed = false;
-    let mut non_finite = 0u64;
+    conv: Conv,
+    with_bounds: bool,
+) -> (bool, u64, Vec<f64>, Vec<f64>) {
     let mut min = vec![f64::INFINITY; comps];
     let mut max = vec![f64::NEG_INFINITY; comps];
-    for v in values {
-        let mut x = [0f32; 4];
-        for l in 0..4 {
-            x[l] = float_lane(v[l], kind);
-            if !x[l].is_finite() {
-                if l < comps {
-                    non_finite += 1;
+    let mut changed = false;
+    let mut non_finite = 0u64;
+    if conv == Conv::Keep && !matches!(kind, Kind::Uint | Kind::Sint) {
+        // The lanes are the bits themselves: count the non-finite ones, bound the rest.
+        for v in values {
+            for l in 0..comps {
+                let bits = v[l];
+                non_finite += (bits & 0x7f80_0000 == 0x7f80_0000) as u64;
+                if with_bounds {
+                    let y = f32::from_bits(finite_bits(bits)) as f64;
+                    min[l] = min[l].min(y);
+                    max[l] = max[l].max(y);
                 }
-                x[l] = 0.0;
             }
         }
-        let before = x;
-        f(&mut x);
-        for l in 0..comps {
-            if x[l].to_bits() != before[l].to_bits() {
-                changed = true;
+    } else {
+        // One loop per conversion, so that each is compiled with its conversion inlined.
+        #[inline(always)]
+        fn each(
+            values: &[[u32; 4]],
+            comps: usize,
+            kind: Kind,
+            conv: Conv,
+            mut f: impl FnMut([f32; 4], u64, bool),
+        ) {
+            for v in values {
+                let (x, nf, ch) = float_value(v, comps, kind, conv);
+                f(x, nf, ch);
             }
-            let y = x[l];
-            data.extend_from_slice(&y.to_le_bytes());
-            min[l] = min[l].min(y as f64);
-            max[l] = max[l].max(y as f64);
+        }
+        let f = |x: [f32; 4], nf: u64, ch: bool| {
+            non_finite += nf;
+            changed |= ch;
+            if with_bounds {
+                for l in 0..comps {
+                    min[l] = min[l].min(x[l] as f64);
+                    max[l] = max[l].max(x[l] as f64);
+                }
+            }
+        };
+        match conv {
+            Conv::Keep => each(values, comps, kind, Conv::Keep, f),
+            Conv::Normal => each(values, comps, kind, Conv::Normal, f),
+            Conv::Tangent => each(values, comps, kind, Conv::Tangent, f),
+            Conv::Weights { .. } => each(values, comps, kind, conv, f),
         }
     }
-    if values.is_empty() {
+    if values.is_empty() || !with_bounds {
         min = vec![0.0; comps];
         max = vec![0.0; comps];
     }
-    (data, changed, non_finite, min, max)
+    (changed, non_finite, min, max)
+}
+
+/// Lanes `0..C` of each value, non-finite replaced by 0, as little-endian float bits.
+fn copy_lanes<const C: usize>(values: &[[u32; 4]], dst: &mut [u8]) {
+    for (d, v) in dst.chunks_exact_mut(4 * C).zip(values) {
+        for l in 0..C {
+            d[4 * l..4 * l + 4].copy_from_slice(&finite_bits(v[l]).to_le_bytes());
+        }
+    }
+}
+
+/// The bytes of [`Data::Floats`] for `values` into `dst` (`values.len() × comps × 4` bytes).
+fn render_floats(values: &[[u32; 4]], comps: usize, kind: Kind, conv: Conv, dst: &mut [u8]) {
+    if conv == Conv::Keep && !matches!(kind, Kind::Uint | Kind::Sint) {
+        match comps {
+            1 => return copy_lanes::<1>(values, dst),
+            2 => return copy_lanes::<2>(values, dst),
+            3 => return copy_lanes::<3>(values, dst),
+            4 => return copy_lanes::<4>(values, dst),
+            _ => {}
+        }
+    }
+    // One loop per conversion, so that each is compiled with its conversion inlined.
+    #[inline(always)]
+    fn each(values: &[[u32; 4]], comps: usize, kind: Kind, conv: Conv, dst: &mut [u8]) {
+        for (d, v) in dst.chunks_exact_mut(4 * comps).zip(values) {
+            let (x, _, _) = float_value(v, comps, kind, conv);
+            for (d, y) in d.chunks_exact_mut(4).zip(x) {
+                d.copy_from_slice(&y.to_le_bytes());
+            }
+        }
+    }
+    match conv {
+        Conv::Keep => each(values, comps, kind, Conv::Keep, dst),
+        Conv::Normal => each(values, comps, kind, Conv::Normal, dst),
+        Conv::Tangent => each(values, comps, kind, Conv::Tangent, dst),
+        Conv::Weights { .. } => each(values, comps, kind, conv, dst),
+    }
 }
 
 fn normalize3(x: &mut [f32; 4], zero: [f32; 3]) {
@@ -161,10 +406,10 @@ fn normalize3(x: &mut [f32; 4], zero: [f32; 3]) {
 /// 4.2's importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658).
 /// Integers are exact as floats up to 2^24; past that the low and high 16-bit halves go to
 /// `_NAME` and `_NAME_HI`.
-fn raw_accessors(a: &Attribute, name: &str) -> (Vec<Acc>, u64) {
+fn raw_accessors<'a>(a: &'a Attribute, name: &str) -> (Vec<Acc<'a>>, u64) {
     let kind = a.kind();
     let count = a.values.len();
-    let acc = |name: String, data: Vec<u8>| Acc {
+    let acc = |name: String, data: Data<'a>| Acc {
         name,
         ctype: FLOAT,
         comps: 4,
@@ -173,43 +418,28 @@ fn raw_accessors(a: &Attribute, name: &str) -> (Vec<Acc>, u64) {
         min_max: None,
         normalized: false,
     };
+    let values = a.values.as_slice();
     if !matches!(kind, Kind::Uint | Kind::Sint) {
-        let (data, _, non_finite, _, _) = floats(&a.values, 4, Kind::Float, |_| {});
+        let (_, non_finite, _, _) = float_stats(values, 4, Kind::Float, Conv::Keep, false);
+        let data = Data::Floats {
+            values,
+            kind: Kind::Float,
+            conv: Conv::Keep,
+        };
         return (vec![acc(name.to_string(), data)], non_finite);
     }
-    let value = |b: u32| -> i64 {
-        if kind == Kind::Sint {
-            b as i32 as i64
-        } else {
-            b as i64
-        }
-    };
-    let exact = a
-        .values
+    let sint = kind == Kind::Sint;
+    let value = |b: u32| -> i64 { if sint { b as i32 as i64 } else { b as i64 } };
+    let exact = values
         .iter()
         .all(|v| v.iter().all(|&b| value(b).abs() <= 1 << 24));
     if exact {
-        let mut data = Vec::with_capacity(count * 16);
-        for v in &a.values {
-            for &b in v {
-                data.extend_from_slice(&(value(b) as f32).to_le_bytes());
-            }
-        }
-        return (vec![acc(name.to_string(), data)], 0);
+        return (vec![acc(name.to_string(), Data::Ints { values, sint })], 0);
     }
-    let half = |shift: u32| {
-        let mut data = Vec::with_capacity(count * 16);
-        for v in &a.values {
-            for &b in v {
-                data.extend_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
-            }
-        }
-        data
-    };
     (
         vec![
-            acc(name.to_string(), half(0)),
-            acc(format!("{name}_HI"), half(16)),
+            acc(name.to_string(), Data::Halves { values, shift: 0 }),
+            acc(format!("{name}_HI"), Data::Halves { values, shift: 16 }),
         ],
         0,
     )
@@ -249,7 +479,10 @@ fn continuous(attrs: &[Attribute], names: &[&str], ok: impl Fn(&Attribute) -> bo
 }
 
 /// The per-vertex accessors of a mesh and what each element became.
-fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc>, Vec<Mapped>) {
+fn vertex_accessors<'a>(
+    attrs: &'a [Attribute],
+    warnings: &mut Vec<String>,
+) -> (Vec<Acc<'a>>, Vec<Mapped>) {
     let mut accs = Vec::new();
     let mut mapped = Vec::new();
     let mut taken: Vec<String> = Vec::new();
@@ -282,18 +515,19 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
         };
         let mut push_std = |name: String,
                             out_comps: usize,
-                            f: &mut dyn FnMut(&mut [f32; 4]),
+                            conv: Conv,
                             with_min_max: bool,
-                            accs: &mut Vec<Acc>|
+                            accs: &mut Vec<Acc<'a>>|
          -> (bool, u64) {
-            let (data, changed, nf, min, max) = floats(&a.values, out_comps, kind, f);
+            let values = a.values.as_slice();
+            let (changed, nf, min, max) = float_stats(values, out_comps, kind, conv, with_min_max);
             taken.push(name.clone());
             accs.push(Acc {
                 name,
                 ctype: FLOAT,
                 comps: out_comps,
                 count: a.values.len(),
-                data,
+                data: Data::Floats { values, kind, conv },
                 min_max: with_min_max.then_some((min, max)),
                 normalized: false,
             });
@@ -302,41 +536,26 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
         let int = matches!(kind, Kind::Uint | Kind::Sint);
         let exact;
         if is(&a.semantic, &["POSITION"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std("POSITION".into(), 3, &mut |_| {}, true, &mut accs);
+            let (changed, nf) = push_std("POSITION".into(), 3, Conv::Keep, true, &mut accs);
             non_finite_total += nf;
             m.standard = Some("POSITION".into());
             m.conversion = "x, y, z".into();
             exact = !changed && nf == 0 && comps <= 3 && !int;
         } else if is(&a.semantic, &["NORMAL"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std(
-                "NORMAL".into(),
-                3,
-                &mut |x| normalize3(x, [0.0, 0.0, 1.0]),
-                false,
-                &mut accs,
-            );
+            let (changed, nf) = push_std("NORMAL".into(), 3, Conv::Normal, false, &mut accs);
             non_finite_total += nf;
             m.standard = Some("NORMAL".into());
             m.conversion = "x, y, z normalised".into();
             exact = !changed && nf == 0 && comps <= 3 && !int;
         } else if is(&a.semantic, &["TANGENT"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std(
-                "TANGENT".into(),
-                4,
-                &mut |x| {
-                    normalize3(x, [1.0, 0.0, 0.0]);
-                    x[3] = if x[3] < 0.0 { -1.0 } else { 1.0 };
-                },
-                false,
-                &mut accs,
-            );
+            let (changed, nf) = push_std("TANGENT".into(), 4, Conv::Tangent, false, &mut accs);
             non_finite_total += nf;
             m.standard = Some("TANGENT".into());
             m.conversion = "x, y, z normalised, w = ±1".into();
             exact = !changed && nf == 0 && !int;
         } else if let Some(set) = tex.iter().position(|&t| t == i) {
             let name = format!("TEXCOORD_{set}");
-            let (changed, nf) = push_std(name.clone(), 2, &mut |_| {}, false, &mut accs);
+            let (changed, nf) = push_std(name.clone(), 2, Conv::Keep, false, &mut accs);
             non_finite_total += nf;
             m.standard = Some(name);
             m.conversion = "x, y".into();
@@ -344,7 +563,7 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
         } else if let Some(set) = col.iter().position(|&t| t == i) {
             let name = format!("COLOR_{set}");
             let c = comps.min(4);
-            let (changed, nf) = push_std(name.clone(), c, &mut |_| {}, false, &mut accs);
+            let (changed, nf) = push_std(name.clone(), c, Conv::Keep, false, &mut accs);
             non_finite_total += nf;
             m.standard = Some(name);
             m.conversion = "as decoded".into();
@@ -356,24 +575,17 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
                 .iter()
                 .any(|v| v[..comps.min(4)].iter().any(|&x| x > 255));
             let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
-            let mut data = Vec::with_capacity(a.values.len() * 4 * ctype_size(ct));
-            for v in &a.values {
-                for (l, &lane) in v.iter().enumerate() {
-                    let x = if l < comps { lane } else { 0 };
-                    if wide {
-                        data.extend_from_slice(&(x as u16).to_le_bytes());
-                    } else {
-                        data.push(x as u8);
-                    }
-                }
-            }
             taken.push(name.clone());
             accs.push(Acc {
                 name: name.clone(),
                 ctype: ct,
                 comps: 4,
                 count: a.values.len(),
-                data,
+                data: Data::Joints {
+                    values: &a.values,
+                    components: comps,
+                    wide,
+                },
                 min_max: None,
                 normalized: false,
             });
@@ -388,26 +600,7 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
             let (changed, nf) = push_std(
                 name.clone(),
                 4,
-                &mut |x| {
-                    for c in x.iter_mut().take(comps).chain(std::iter::empty()) {
-                        if *c < 0.0 {
-                            *c = 0.0;
-                        }
-                    }
-                    for c in x.iter_mut().skip(comps) {
-                        *c = 0.0;
-                    }
-                    let s: f32 = x.iter().sum();
-                    if (s - 1.0).abs() > 1e-4 {
-                        if s <= 0.0 {
-                            *x = [1.0, 0.0, 0.0, 0.0];
-                        } else {
-                            for c in x.iter_mut() {
-                                *c /= s;
-                            }
-                        }
-                    }
-                },
+                Conv::Weights { components: comps },
                 false,
                 &mut accs,
             );
@@ -439,9 +632,10 @@ fn vertex_accessors(attrs: &[Attribute], warnings: &mut Vec<String>) -> (Vec<Acc
 }
 
 /// The glTF document and its binary buffer.
-struct Document {
+struct Document<'a> {
     json: Value,
-    bin_parts: Vec<(usize, Vec<u8>, usize, usize)>, // (offset, data, element size, stride)
+    /// (byte offset, accessor, element stride) of each accessor's data in the buffer.
+    bin_parts: Vec<(usize, Acc<'a>, usize)>,
     bin_len: usize,
 }
 
@@ -500,14 +694,14 @@ fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> Val
     })
 }
 
-fn build(mesh: &Mesh) -> Document {
+fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
     let mut warnings = Vec::new();
     let (vaccs, mapped) = vertex_accessors(&mesh.attributes, &mut warnings);
     let mut accessors: Vec<Value> = Vec::new();
     let mut views: Vec<Value> = Vec::new();
-    let mut parts: Vec<(usize, Vec<u8>, usize, usize)> = Vec::new();
+    let mut parts: Vec<(usize, Acc<'a>, usize)> = Vec::new();
     let mut offset = 0usize;
-    let mut add = |acc: Acc, target: Option<u32>, vertex_attribute: bool| -> usize {
+    let mut add = |acc: Acc<'a>, target: Option<u32>, vertex_attribute: bool| -> usize {
         let esize = acc.element_size();
         let stride = if vertex_attribute {
             esize.next_multiple_of(4)
@@ -542,7 +736,7 @@ fn build(mesh: &Mesh) -> Document {
         }
         accessors.push(a);
         let data_len = len.max(4);
-        parts.push((offset, acc.data, esize, stride));
+        parts.push((offset, acc, stride));
         offset += data_len.next_multiple_of(4);
         accessors.len() - 1
     };
@@ -553,17 +747,10 @@ fn build(mesh: &Mesh) -> Document {
         attributes.insert(name, json!(i));
     }
     let wide = mesh.vertex_count > 65535;
-    let mut idata = Vec::with_capacity(mesh.indices.len() * if wide { 4 } else { 2 });
-    let (mut imin, mut imax) = (u32::MAX, 0u32);
-    for &i in &mesh.indices {
-        imin = imin.min(i);
-        imax = imax.max(i);
-        if wide {
-            idata.extend_from_slice(&i.to_le_bytes());
-        } else {
-            idata.extend_from_slice(&(i as u16).to_le_bytes());
-        }
-    }
+    let (imin, imax) = mesh
+        .indices
+        .iter()
+        .fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)));
     let index_acc = (!mesh.indices.is_empty()).then(|| {
         add(
             Acc {
@@ -571,7 +758,10 @@ fn build(mesh: &Mesh) -> Document {
                 ctype: if wide { UNSIGNED_INT } else { UNSIGNED_SHORT },
                 comps: 1,
                 count: mesh.indices.len(),
-                data: idata,
+                data: Data::Indices {
+                    indices: &mesh.indices,
+                    wide,
+                },
                 min_max: Some((vec![imin as f64], vec![imax as f64])),
                 normalized: false,
             },
@@ -613,7 +803,7 @@ fn build(mesh: &Mesh) -> Document {
                     };
                     let name = custom_name(ia, &mut taken);
                     let (raw, _) = raw_accessors(&one, &name);
-                    for acc in raw {
+                    for acc in raw.into_iter().map(Acc::owned) {
                         let nm = acc.name.clone();
                         let i = add(acc, Some(34962), true);
                         attrs.insert(nm, json!(i));
@@ -643,14 +833,13 @@ fn build(mesh: &Mesh) -> Document {
             if !inst.is_empty() {
                 // Identity placements: the extension's viewers (Blender among them) need a
                 // transform attribute to instance the mesh at all.
-                let zeros = vec![0u8; mesh.instance_count as usize * 12];
                 let i = add(
                     Acc {
                         name: "TRANSLATION".into(),
                         ctype: FLOAT,
                         comps: 3,
                         count: mesh.instance_count as usize,
-                        data: zeros,
+                        data: Data::Zeros,
                         min_max: None,
                         normalized: false,
                     },
@@ -689,40 +878,47 @@ fn build(mesh: &Mesh) -> Document {
     }
 }
 
-fn write_bin(doc: &Document, out: &mut dyn Write) -> io::Result<()> {
+/// Bytes the BIN chunk is made and written in: at least a 1 MiB `BufWriter`'s capacity, so
+/// that a buffered writer passes them straight through.
+const BIN_BLOCK: usize = 1 << 20;
+
+/// Writes the buffer: each accessor's elements made from the mesh a block at a time (no copy
+/// of the whole buffer in memory), zeros between and after them.
+fn write_bin(doc: &Document<'_>, out: &mut dyn Write) -> io::Result<()> {
     let mut written = 0usize;
+    let mut block: Vec<u8> = Vec::with_capacity(BIN_BLOCK + 64);
     let zeros = [0u8; 64];
-    for (offset, data, esize, stride) in &doc.bin_parts {
-        while written < *offset {
-            let n = (*offset - written).min(64);
-            out.write_all(&zeros[..n])?;
-            written += n;
+    for (offset, acc, stride) in &doc.bin_parts {
+        // `offset` and `stride` were laid out from this accessor, so padding is < 64 bytes.
+        block.resize(block.len() + (*offset - written), 0);
+        written = *offset;
+        let (esize, stride) = (acc.element_size(), *stride);
+        if esize == 0 || acc.count == 0 {
+            continue;
         }
-        if esize == stride || *esize == 0 {
-            out.write_all(data)?;
-            written += data.len();
-        } else {
-            // Elements padded to 4-byte strides (glTF §3.6.2.4).
-            let pad = stride - esize;
-            let mut chunk = Vec::with_capacity(64 * 1024);
-            for e in data.chunks(*esize) {
-                chunk.extend_from_slice(e);
-                chunk.extend_from_slice(&zeros[..pad]);
-                if chunk.len() >= 60 * 1024 {
-                    out.write_all(&chunk)?;
-                    chunk.clear();
+        let per_block = BIN_BLOCK.div_ceil(stride);
+        let mut start = 0;
+        while start < acc.count {
+            let end = (start + per_block).min(acc.count);
+            if esize == stride {
+                acc.render(start, end, &mut block);
+            } else {
+                // Elements padded to 4-byte strides (glTF §3.6.2.4).
+                for k in start..end {
+                    acc.render(k, k + 1, &mut block);
+                    block.extend_from_slice(&zeros[..stride - esize]);
                 }
             }
-            out.write_all(&chunk)?;
-            written += data.len() / esize * stride;
+            written += (end - start) * stride;
+            start = end;
+            if block.len() >= BIN_BLOCK {
+                out.write_all(&block)?;
+                block.clear();
+            }
         }
     }
-    while written < doc.bin_len {
-        let n = (doc.bin_len - written).min(64);
-        out.write_all(&zeros[..n])?;
-        written += n;
-    }
-    Ok(())
+    block.resize(block.len() + doc.bin_len.saturating_sub(written), 0);
+    out.write_all(&block)
 }
 
 fn too_large(what: &str) -> io::Error {

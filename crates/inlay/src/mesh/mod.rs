@@ -390,8 +390,10 @@ impl Mesh {
                 params.count
             )));
         }
-        // The walk of instance 0: element numbers per position, primitives.
-        let (mut elems, mut prims): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        // The walk of instance 0: element numbers per position, primitives (`None`: the
+        // element numbers of the first `whole` positions, as in a list draw).
+        let (mut elems, mut prims): (Vec<u32>, Option<Vec<u32>>) = (Vec::new(), None);
+        let mut whole = 0;
         let topology = input.topology;
         let mode = match topology {
             Topology::LineList
@@ -416,11 +418,13 @@ impl Mesh {
         } else {
             None
         };
-        if let Some((e, p)) = fast {
+        if let Some((e, w)) = fast {
             elems = e;
-            prims = p;
+            whole = w;
         } else if params.instance_count > 0 {
-            (elems, prims) = step_walk(&draw, topology, mode, pick);
+            let (e, p) = step_walk(&draw, topology, mode, pick);
+            elems = e;
+            prims = Some(p);
         } else {
             warnings.push("the draw has no instances: the mesh is empty".to_string());
         }
@@ -429,10 +433,10 @@ impl Mesh {
         let (lo, hi) = elems
             .iter()
             .fold((u32::MAX, 0u32), |(a, b), &e| (a.min(e), b.max(e)));
-        let (vertex_base, vertex_count, vertex_elements, indices) = if elems.is_empty() {
+        let (vertex_base, vertex_count, vertex_elements, mut indices) = if elems.is_empty() {
             (0, 0, None, Vec::new())
         } else if ((hi - lo) as u64) < 4 * elems.len() as u64 + 1024 {
-            let indices = prims.iter().map(|&e| e - lo).collect();
+            let indices = prims.iter().flatten().map(|&e| e - lo).collect();
             (lo, hi - lo + 1, None, indices)
         } else {
             let mut list = elems.clone();
@@ -446,6 +450,7 @@ impl Mesh {
             ));
             let indices = prims
                 .iter()
+                .flatten()
                 .map(|e| list.binary_search(e).unwrap_or(0) as u32)
                 .collect();
             (0, list.len() as u32, Some(list), indices)
@@ -460,6 +465,10 @@ impl Mesh {
             Some(list) => stream
                 .iter_mut()
                 .for_each(|e| *e = list.binary_search(e).unwrap_or(0) as u32),
+        }
+        if prims.is_none() {
+            // A list's primitives are its positions: their mesh vertices are the stream's.
+            indices = stream[..whole].to_vec();
         }
         // Per-vertex data: the fast fetch for bound slots, text values for text slots.
         let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS
@@ -766,15 +775,16 @@ fn step_walk(
 }
 
 /// Instance 0 of a list draw without cuts, a batch at a time: the element number of each
-/// position, and the primitives (consecutive groups of the mode's vertex count, an
-/// incomplete last group dropped — the primitive assembler's list rule, ia-semantics §5).
+/// position, and how many of them make the primitives (consecutive groups of the mode's
+/// vertex count, an incomplete last group dropped — the primitive assembler's list rule,
+/// ia-semantics §5).
 /// `None` for strips, adjacency and patches, and for a draw whose indices hold a cut value
 /// (then the step-by-step walk, which ends primitives at cuts, runs instead).
 fn list_walk(
     draw: &crate::assembler::PreparedDraw<'_>,
     topology: Topology,
     mode: Mode,
-) -> Option<(Vec<u32>, Vec<u32>)> {
+) -> Option<(Vec<u32>, usize)> {
     use crate::assembler::walk::WalkBatch;
     if !matches!(
         topology,
@@ -815,8 +825,7 @@ fn list_walk(
     }
     let per = mode.vertices();
     let whole = elems.len() - elems.len() % per;
-    let prims = elems[..whole].to_vec();
-    Some((elems, prims))
+    Some((elems, whole))
 }
 
 /// The [`MeshInput`] of a capture.
@@ -1029,7 +1038,8 @@ mod tests {
                 Topology::TriangleList => Mode::Triangles,
                 _ => Mode::Points,
             };
-            let fast = list_walk(&draw, topology, mode).expect("a list without cuts");
+            let (elems, whole) = list_walk(&draw, topology, mode).expect("a list without cuts");
+            let fast = (elems.clone(), elems[..whole].to_vec());
             assert_eq!(
                 fast,
                 step_walk(&draw, topology, mode, &[]),
