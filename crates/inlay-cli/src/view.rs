@@ -65,18 +65,23 @@ pub struct ViewArgs {
 }
 
 /// Where the page's arrays go: packed into blocks of the page (a self-contained page), or one
-/// binary blob the page fetches (`/data.bin` from the server).
+/// binary blob the page fetches (`/data.bin` from the server, one range per array).
 ///
-/// An array is referenced in the page's JSON as `{"offset", "length"}` (bytes of the blob) or
-/// as `{"block", "length", "shuffle"}`: the `<script type="application/octet-stream">` block
-/// of that id holds the array's bytes regrouped into `shuffle` planes (byte `k` of every
-/// `shuffle`-byte item, for each `k` in turn, which deflates far better than interleaved
-/// little-endian words), deflated (raw DEFLATE, RFC 1951) and written as base64. Browsers
-/// inflate that natively (`DecompressionStream("deflate-raw")`): a written page stays small,
-/// and its parse, not JavaScript, is what a large draw used to wait for.
+/// An array is referenced in the page's JSON as `{"offset", "length"}` (bytes of the blob,
+/// which the page fetches one array at a time with HTTP range requests, so its first paint
+/// waits only for the arrays it draws) or as `{"block", "length", "shuffle", "delta"}`: the
+/// `<script type="application/octet-stream">` block of that id holds the array's bytes as
+/// items of `shuffle` bytes — with `delta`, each item's little-endian `u32` words minus the
+/// previous item's (wrapping; the first item as it is), which turns smooth positions and
+/// index runs into small numbers — regrouped into `shuffle` planes (byte `k` of every item,
+/// for each `k` in turn, which deflates far better than interleaved words), deflated (raw
+/// DEFLATE, RFC 1951) and written as base64. A length that is not a whole number of items
+/// keeps its tail as it is. Browsers inflate that natively
+/// (`DecompressionStream("deflate-raw")`): a written page stays small.
 pub enum Arrays {
-    /// The arrays' bytes and plane widths, written as blocks by [`page`].
-    Embedded(Vec<(Vec<u8>, usize)>),
+    /// The arrays' bytes, plane widths and whether the first paint can do without them
+    /// (the byte view's: written after the page's script), written as blocks by [`page`].
+    Embedded(Vec<(Vec<u8>, usize, bool)>),
     /// Appended to this blob (each array at a 4-byte aligned offset).
     Blob(Vec<u8>),
 }
@@ -92,16 +97,16 @@ impl Arrays {
         for v in values {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        self.put_bytes(bytes, 4 * words.max(1))
+        self.put_bytes(bytes, 4 * words.max(1), false)
     }
 
-    fn put_bytes(&mut self, bytes: Vec<u8>, width: usize) -> Value {
+    fn put_bytes(&mut self, bytes: Vec<u8>, width: usize, late: bool) -> Value {
         match self {
             Arrays::Embedded(list) => {
                 let id = format!("inlay-a{}", list.len());
                 let length = bytes.len();
-                list.push((bytes, width));
-                json!({"block": id, "length": length, "shuffle": width})
+                list.push((bytes, width, late));
+                json!({"block": id, "length": length, "shuffle": width, "delta": delta(width)})
             }
             Arrays::Blob(blob) => {
                 while blob.len() % 4 != 0 {
@@ -119,14 +124,35 @@ impl Arrays {
 /// shuffled planes; 3 keeps them at little cost.
 const LEVEL: u32 = 3;
 
-/// `bytes` regrouped into `width` planes (see [`Arrays`]) and deflated.
+/// Whether items of `width` bytes are delta-coded by words (see [`Arrays`]): when they are
+/// whole words.
+fn delta(width: usize) -> bool {
+    width > 0 && width % 4 == 0
+}
+
+/// `bytes` delta-coded (items of whole words), regrouped into `width` planes (see [`Arrays`])
+/// and deflated.
 fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     use std::io::Write as _;
     let width = width.max(1);
     let items = bytes.len() / width;
+    let mut coded;
+    let body = if delta(width) && items > 1 {
+        // Item i's words minus item i-1's, from the original bytes.
+        coded = bytes[..items * width].to_vec();
+        let word =
+            |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+        for at in (width..items * width).step_by(4) {
+            let d = word(bytes, at).wrapping_sub(word(bytes, at - width));
+            coded[at..at + 4].copy_from_slice(&d.to_le_bytes());
+        }
+        &coded[..]
+    } else {
+        &bytes[..items * width]
+    };
     let mut planes = Vec::with_capacity(bytes.len());
     for k in 0..width {
-        planes.extend(bytes.chunks_exact(width).map(|item| item[k]));
+        planes.extend(body.chunks_exact(width).map(|item| item[k]));
     }
     // A length that is not a whole number of items keeps its tail as it is.
     planes.extend_from_slice(&bytes[items * width..]);
@@ -210,6 +236,7 @@ pub fn page_data(
                 !inst && !matches!(a.kind(), Kind::Uint | Kind::Sint) && a.components() >= 2
             })
         });
+    let bounds = position.map(|i| position_bounds(all[i].0));
     let attributes: Vec<Value> = all
         .iter()
         .map(|(a, per_instance)| {
@@ -292,6 +319,7 @@ pub fn page_data(
         "elements": elements,
         "slots": slots,
         "position": position,
+        "bounds": bounds,
         "warnings": mesh.warnings,
         "diagnostics": report,
         "result": String::from_utf8_lossy(&result).trim_end(),
@@ -299,6 +327,27 @@ pub fn page_data(
         "map_text": map_text,
         "map_svg": map_svg,
     })
+}
+
+/// The lowest and highest finite value of each of the first three lanes the position
+/// attribute's format has (`null` where a lane has none): the 3D view frames the draw from
+/// these without a pass over the vertices.
+fn position_bounds(a: &Attribute) -> Value {
+    let mask = a.format.info().map_or(0xf, |i| i.lane_mask());
+    let (lo, hi): (Vec<Value>, Vec<Value>) = (0..3)
+        .filter(|l| mask & (1 << l) != 0)
+        .map(|l| {
+            let finite = a
+                .values
+                .iter()
+                .map(|v| f32::from_bits(v[l]))
+                .filter(|x| x.is_finite());
+            let lo = finite.clone().reduce(f32::min);
+            let hi = finite.reduce(f32::max);
+            (json!(lo), json!(hi))
+        })
+        .unzip();
+    json!({"lo": lo, "hi": hi})
 }
 
 /// One slot for the byte view: the bytes of the records the draw reads, from the first
@@ -357,7 +406,10 @@ fn slot_data(loaded: &Loaded, s: &SlotInfo, instances: u32, arrays: &mut Arrays)
             // Planes of the records' byte columns: a column of one element's byte deflates
             // far better than the records side by side.
             let planes = (s.stride as usize).clamp(1, 2048);
-            (arrays.put_bytes(b[lo..hi].to_vec(), planes), String::new())
+            (
+                arrays.put_bytes(b[lo..hi].to_vec(), planes, true),
+                String::new(),
+            )
         }
     };
     json!({
@@ -379,8 +431,10 @@ fn slot_data(loaded: &Loaded, s: &SlotInfo, instances: u32, arrays: &mut Arrays)
 
 /// The whole page with `data` embedded (a `<script type="application/json">` block; `</` is
 /// escaped so no string in the data can end the block), and each of `blocks` (the
-/// [`Arrays::Embedded`] arrays) packed into its own block (base64 has no `<`).
-pub fn page(data: &Value, blocks: &[(Vec<u8>, usize)]) -> String {
+/// [`Arrays::Embedded`] arrays) packed into its own block (base64 has no `<`): before the
+/// page's script, or after it for the late ones, so the browser runs the script — and
+/// starts the first paint — without parsing them first.
+pub fn page(data: &Value, blocks: &[(Vec<u8>, usize, bool)]) -> String {
     let json = data.to_string().replace("</", "<\\/");
     let title = data["title"]
         .as_str()
@@ -394,19 +448,20 @@ pub fn page(data: &Value, blocks: &[(Vec<u8>, usize)]) -> String {
         let per = blocks.len().div_ceil(threads).max(1);
         for (ins, outs) in blocks.chunks(per).zip(packed.chunks_mut(per)) {
             scope.spawn(move || {
-                for ((bytes, width), out) in ins.iter().zip(outs) {
+                for ((bytes, width, _), out) in ins.iter().zip(outs) {
                     *out = pack(bytes, *width);
                 }
             });
         }
     });
-    let mut arrays = String::new();
-    for (i, z) in packed.iter().enumerate() {
-        arrays.push_str(&format!(
+    let (mut arrays, mut late) = (String::new(), String::new());
+    for (i, (z, block)) in packed.iter().zip(blocks).enumerate() {
+        let out = if block.2 { &mut late } else { &mut arrays };
+        out.push_str(&format!(
             "<script type=\"application/octet-stream\" id=\"inlay-a{i}\">"
         ));
-        base64::engine::general_purpose::STANDARD.encode_string(z, &mut arrays);
-        arrays.push_str("</script>\n");
+        base64::engine::general_purpose::STANDARD.encode_string(z, out);
+        out.push_str("</script>\n");
     }
     fill(
         PAGE_HTML,
@@ -416,6 +471,7 @@ pub fn page(data: &Value, blocks: &[(Vec<u8>, usize)]) -> String {
             ("DATA", &json),
             ("ARRAYS", &arrays),
             ("JS", PAGE_JS),
+            ("LATE", &late),
         ],
     )
 }
@@ -548,11 +604,17 @@ fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
     let mut first = String::new();
     reader.read_line(&mut first)?;
-    // Read (and ignore) the header lines, up to the blank line.
+    // Read the header lines, up to the blank line; only `Range` matters.
+    let mut range = None;
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
             break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("range") {
+                range = Some(value.trim().to_string());
+            }
         }
     }
     let mut parts = first.split_whitespace();
@@ -568,17 +630,39 @@ fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
             "text/plain; charset=utf-8",
         ),
     };
+    // A range of the blob (the page fetches each array on its own): `bytes=FIRST-LAST`.
+    let (status, body, extra) = match range.as_deref().and_then(|r| byte_range(r, body.len())) {
+        Some((lo, hi)) if status.starts_with("200") && path == "/data.bin" => (
+            "206 Partial Content",
+            &body[lo..=hi],
+            format!("Content-Range: bytes {lo}-{hi}/{}\r\n", body.len()),
+        ),
+        _ => (status, body, String::new()),
+    };
     let mut out = stream;
     write!(
         out,
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{extra}\
+         Accept-Ranges: bytes\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
     )?;
     if method != "HEAD" {
         out.write_all(body)?;
     }
     out.flush()
+}
+
+/// The inclusive byte range `bytes=FIRST-LAST` (or `bytes=FIRST-`) of a body of `len` bytes,
+/// `None` when the header asks for something else (several ranges, a suffix, past the end),
+/// which is answered with the whole body.
+fn byte_range(header: &str, len: usize) -> Option<(usize, usize)> {
+    let (first, last) = header.strip_prefix("bytes=")?.split_once('-')?;
+    let lo: usize = first.trim().parse().ok()?;
+    let hi: usize = match last.trim() {
+        "" => len.checked_sub(1)?,
+        l => l.parse::<usize>().ok()?.min(len.checked_sub(1)?),
+    };
+    (lo <= hi).then_some((lo, hi))
 }
 
 fn open_browser(url: &str) {

@@ -69,8 +69,9 @@ impl Page {
         Page { html, data }
     }
 
-    /// The bytes of an embedded array: its block's base64, inflated (raw DEFLATE) and its
-    /// `shuffle` byte planes put back into items.
+    /// The bytes of an embedded array: its block's base64, inflated (raw DEFLATE), its
+    /// `shuffle` byte planes put back into items and, with `delta`, each item's words summed
+    /// with the previous item's.
     fn bytes(&self, r: &serde_json::Value) -> Vec<u8> {
         let id = r["block"].as_str().expect("an embedded array");
         let open = format!(r#"<script type="application/octet-stream" id="{id}">"#);
@@ -91,6 +92,15 @@ impl Page {
             out[(i % n) * w + i / n] = *b;
         }
         out[n * w..].copy_from_slice(&planes[n * w..]);
+        if r["delta"] == true {
+            assert_eq!(w % 4, 0, "delta-coded items are whole words");
+            for at in (w..n * w).step_by(4) {
+                let word =
+                    |b: &[u8], at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap());
+                let sum = word(&out, at).wrapping_add(word(&out, at - w));
+                out[at..at + 4].copy_from_slice(&sum.to_le_bytes());
+            }
+        }
         out
     }
 
@@ -380,22 +390,37 @@ fn serves_the_same_page() {
         .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
         .to_string();
     assert!(addr.starts_with("127.0.0.1:"), "{line}");
-    let get = |path: &str| {
+    let get_with = |path: &str, headers: &str| {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
-        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n").unwrap();
         let mut resp = Vec::new();
         s.read_to_end(&mut resp).unwrap();
         let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
         let body = resp.split_off(split + 4);
         (String::from_utf8(resp).unwrap(), body)
     };
+    let get = |path: &str| get_with(path, "");
     let (head, page) = get("/");
     let (bin_head, blob) = get("/data.bin");
+    // The page fetches each array as a range of the blob.
+    let (range_head, range) = get_with("/data.bin", "Range: bytes=4-11\r\n");
+    let (open_head, open_range) = get_with("/data.bin", "range: bytes=8-\r\n");
     let (missing, _) = get("/nothing");
     let _ = child.kill();
     let _ = child.wait();
     assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
     assert!(bin_head.starts_with("HTTP/1.1 200 OK\r\n"), "{bin_head}");
+    assert!(
+        range_head.starts_with("HTTP/1.1 206 Partial Content\r\n"),
+        "{range_head}"
+    );
+    assert!(
+        range_head.contains(&format!("Content-Range: bytes 4-11/{}\r\n", blob.len())),
+        "{range_head}"
+    );
+    assert_eq!(range, blob[4..12]);
+    assert!(open_head.starts_with("HTTP/1.1 206"), "{open_head}");
+    assert_eq!(open_range, blob[8..]);
     // The served page fetches its arrays from /data.bin; they equal the written page's.
     let served = Page::parse(String::from_utf8(page).unwrap()).data;
     let file = Page::read(&dir.join("p.html"));

@@ -221,6 +221,16 @@ def fail(msg):
     sys.exit("FAIL: " + msg)
 
 
+GOAL_MS = 2000  # issue 16: a 1M-vertex draw's first paint under 2 s
+
+
+def paint_line(form, ms):
+    """The unmissable line of one form's first paint against the goal: reported, not asserted
+    (a timed assertion flakes on a loaded machine)."""
+    verdict = "met" if ms < GOAL_MS else "NOT MET"
+    return f"first paint 1M {form}: {ms:.0f} ms (goal < {GOAL_MS} ms: {verdict})"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--inlay", required=True)
@@ -303,6 +313,26 @@ def main():
         if not drv.find_elements(By.CSS_SELECTOR, f'#rows .row.selected[data-row="{sel}"]'):
             fail(f"picked vertex {sel}: its row is not shown selected")
         print(f"selection: row click -> vertex 4 highlighted; pick at vertex 2 -> row {sel} selected")
+        # Every colour choice (constant, position range, normal, UV checker, integer
+        # categories: mapped in the vertex shader) draws the mesh without a WebGL error.
+        options = drv.execute_script("return Array.from(document.getElementById('colour').options).map(o => o.value)")
+        initial = drv.execute_script("return document.getElementById('colour').value")
+        seen = set()
+        for value in options:
+            Select(drv.find_element(By.ID, "colour")).select_by_value(value)
+            time.sleep(0.3)
+            px = drv.execute_script(PIXEL_JS, cents)
+            lit = [p for p in px if abs(p[0] - bg[0]) + abs(p[1] - bg[1]) + abs(p[2] - bg[2]) > 30]
+            if len(lit) != len(px):
+                fail(f"colour {value}: only {len(lit)} of {len(px)} triangle centres drawn: {px}")
+            seen.add(tuple(px[0][:3]))
+        if len(seen) < 3:
+            fail(f"the colour choices {options} do not change the colours: {seen}")
+        Select(drv.find_element(By.ID, "colour")).select_by_value(initial)
+        errs = console_errors(drv)
+        if errs:
+            fail(f"console errors after the colour choices: {errs}")
+        print(f"colour: {len(options)} choices draw the mesh ({len(seen)} distinct colours at a centre)")
         # The byte view: the selected row's record is the file's bytes, coloured by element;
         # clicking the next record selects the row that reads it.
         vb = open(os.path.join(d, "grid.vb"), "rb").read()
@@ -345,9 +375,11 @@ def main():
         errs = console_errors(drv)
         if errs:
             fail(f"1M page console errors: {errs}")
-        print(f"1M-vertex draw: page written in {gen:.2f} s ({os.path.getsize(big) / 1e6:.0f} MB); "
+        written_ms = info[0]
+        print(f"1M-vertex draw: page written in {gen:.2f} s ({os.path.getsize(big) / 1e6:.1f} MB); "
               f"first paint {info[0]:.0f} ms after navigation start (ready {wall:.2f} s wall); "
-              f"{info[1]} table rows in the DOM; stages (ms): {info[2]}")
+              f"{info[1]} table rows in the DOM; stages (ms): {info[2]}; "
+              f"arrays (start, ms): {drv.execute_script('return window.inlayView.prof')}")
 
         # The same draw served by `inlay view` (arrays fetched as binary, no base64).
         srv = subprocess.Popen([args.inlay, "view", os.path.join(d, "grid.json"), "--vb", "0=" + os.path.join(d, "big.vb"),
@@ -361,15 +393,26 @@ def main():
             drv.get("about:blank")  # unload the 117 MB page first: its teardown is not this page's
             time.sleep(1)
             wall = load(drv, url)
-            info = drv.execute_script("return [window.inlayView.firstPaintMs, window.inlayView.timings]")
+            info = drv.execute_script(
+                "return [window.inlayView.firstPaintMs, window.inlayView.timings, window.inlayView.prof]")
             errs = console_errors(drv)
             if errs:
                 fail(f"served 1M page console errors: {errs}")
+            served_ms = info[0]
             print(f"1M-vertex draw served: first paint {info[0]:.0f} ms after navigation start "
-                  f"(ready {wall:.2f} s wall); stages (ms): {info[1]}")
+                  f"(ready {wall:.2f} s wall); stages (ms): {info[1]}; arrays (start, ms): {info[2]}")
         finally:
             srv.kill()
             srv.wait()
+        try:
+            loadavg = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+        except OSError:
+            loadavg = "?"
+        print("=" * 72)
+        print(paint_line("served", served_ms))
+        print(paint_line("written (file://)", written_ms))
+        print(f"(load average {loadavg} on {os.cpu_count()} cores)")
+        print("=" * 72)
 
         if args.screenshot:
             shared = os.environ.get("INLAY_SHARED", os.path.join(os.path.dirname(__file__), "../../../../shared"))

@@ -9,10 +9,25 @@
   mark("json");
 
   // ---- data -------------------------------------------------------------------------------
-  // Served pages fetch their arrays as one binary blob; a written page carries each array in a
-  // block of its own: base64 of the raw-deflated bytes, regrouped into `shuffle` byte planes
-  // (see `Arrays` in view.rs).
-  const blob = D.blob ? await (await fetch(D.blob)).arrayBuffer() : null;
+  // Served pages fetch each array from the binary blob with a range request when it is first
+  // needed (the first paint waits only for what it draws); a written page carries each array
+  // in a block of its own: base64 of the raw-deflated bytes, regrouped into `shuffle` byte
+  // planes, the items' words delta-coded when `delta` (see `Arrays` in view.rs).
+  const prof = (api.prof = {});
+  async function fetchRange(ref) {
+    if (!ref.length) return new Uint8Array(0);
+    const t = performance.now();
+    const r = await fetch(D.blob, { headers: { Range: "bytes=" + ref.offset + "-" + (ref.offset + ref.length - 1) } });
+    if (!r.ok) throw new Error(D.blob + ": " + r.status);
+    const b = new Uint8Array(await r.arrayBuffer());
+    if (b.length !== ref.length) throw new Error(D.blob + ": " + b.length + " bytes at " + ref.offset + ", expected " + ref.length);
+    prof["@" + ref.offset] = [Math.round(t), Math.round(performance.now() - t)];
+    return b;
+  }
+  // A block the parser has not reached yet (the byte view's, after this script) is there
+  // once the document is parsed.
+  const parsed = document.readyState === "loading"
+    ? new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve)) : Promise.resolve();
   function fromBase64(text) {
     if (Uint8Array.fromBase64) return Uint8Array.fromBase64(text);
     const bin = atob(text);
@@ -20,32 +35,113 @@
     for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
     return u8;
   }
-  async function bytesOf(ref) {
-    if (!ref) return new Uint8Array(0);
-    if (ref.block === undefined) return new Uint8Array(blob, ref.offset, ref.length);
-    const el = document.getElementById(ref.block);
-    const packed = fromBase64(el.textContent.trim());
-    el.textContent = "";
-    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
-    const planes = new Uint8Array(await new Response(stream).arrayBuffer());
-    if (planes.length !== ref.length) throw new Error(ref.block + ": " + planes.length + " bytes, expected " + ref.length);
+  // Inflating a block and putting its planes back into items (the byte arrays of `ref`, see
+  // `Arrays` in view.rs). Self-contained: the workers below run the same source.
+  async function unpackBlock(packed, ref) {
+    // Inflated straight into one buffer of the expected length.
+    const reader = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    const planes = new Uint8Array(ref.length);
+    let got = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (got + value.length > planes.length) throw new Error(ref.block + ": more than the expected " + ref.length + " bytes");
+      planes.set(value, got);
+      got += value.length;
+    }
+    if (got !== ref.length) throw new Error(ref.block + ": " + got + " bytes, expected " + ref.length);
     const w = ref.shuffle || 1;
     if (w === 1) return planes;
     const n = Math.floor(ref.length / w);
     const out = new Uint8Array(ref.length);
     if (w % 4 === 0) {
-      // Items of L words: word l of every item from planes 4l..4l+3.
+      // Items of L words: word l of every item from planes 4l..4l+3, each the sum of the
+      // deltas so far when delta-coded.
       const L = w / 4;
       const o32 = new Uint32Array(out.buffer, 0, n * L);
       for (let l = 0; l < L; l++) {
         const p0 = planes.subarray(4 * l * n, (4 * l + 1) * n), p1 = planes.subarray((4 * l + 1) * n, (4 * l + 2) * n);
         const p2 = planes.subarray((4 * l + 2) * n, (4 * l + 3) * n), p3 = planes.subarray((4 * l + 3) * n, (4 * l + 4) * n);
-        for (let i = 0, j = l; i < n; i++, j += L) o32[j] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+        if (ref.delta) {
+          let acc = 0;
+          for (let i = 0, j = l; i < n; i++, j += L) {
+            acc = (acc + (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24))) | 0;
+            o32[j] = acc;
+          }
+        } else {
+          for (let i = 0, j = l; i < n; i++, j += L) o32[j] = (p0[i] | (p1[i] << 8) | (p2[i] << 16) | (p3[i] << 24)) >>> 0;
+        }
       }
     } else {
       for (let k = 0; k < w; k++) for (let i = 0, j = k; i < n; i++, j += w) out[j] = planes[k * n + i];
     }
     out.set(planes.subarray(n * w), n * w);
+    return out;
+  }
+  // Blocks are unpacked in workers, side by side and off this thread (a worker made from a
+  // blob: URL works from file:// too); where workers cannot start or fail, here.
+  // (Measured in headless Chromium on 2 cores: a 1M-vertex page's first paint in ~0.6 s with
+  // them, ~0.85 s without.) Started with the first block: a served page needs none.
+  const pool = [];
+  let next = 0, jobs = 0, started = false;
+  const waiting = new Map();
+  function startPool() {
+    started = true;
+    try {
+      const src = "const unpackBlock = " + unpackBlock.toString() + ";\n" +
+        "onmessage = async (e) => {\n" +
+        "  try { const out = await unpackBlock(e.data.packed, e.data.ref); postMessage({ id: e.data.id, out: out }, [out.buffer]); }\n" +
+        "  catch (err) { postMessage({ id: e.data.id, error: String(err) }); }\n" +
+        "};\n";
+      const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+      const size = Math.max(2, Math.min(4, (navigator.hardwareConcurrency || 2) + 1));
+      for (let i = 0; i < size; i++) {
+        const w = new Worker(url);
+        w.onmessage = (e) => {
+          const job = waiting.get(e.data.id);
+          waiting.delete(e.data.id);
+          if (e.data.error) job.reject(new Error(e.data.error));
+          else job.resolve(e.data.out);
+        };
+        // A worker that cannot run: its jobs (and every later one) are done here.
+        w.onerror = (e) => {
+          e.preventDefault();
+          pool.length = 0;
+          for (const [id, job] of waiting) {
+            if (job.worker !== w) continue;
+            waiting.delete(id);
+            unpackBlock(job.packed, job.ref).then(job.resolve, job.reject);
+          }
+        };
+        pool.push(w);
+      }
+    } catch (e) {
+      pool.length = 0;
+    }
+  }
+  function unpackAnywhere(packed, ref) {
+    if (!started) startPool();
+    if (!pool.length) return unpackBlock(packed, ref);
+    const worker = pool[next++ % pool.length];
+    const id = ++jobs;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve: resolve, reject: reject, worker: worker, packed: packed, ref: ref });
+      worker.postMessage({ id: id, packed: packed, ref: ref });
+    });
+  }
+  async function bytesOf(ref) {
+    if (!ref) return new Uint8Array(0);
+    if (ref.block === undefined) return fetchRange(ref);
+    let el = document.getElementById(ref.block);
+    if (!el) {
+      await parsed;
+      el = document.getElementById(ref.block);
+    }
+    const t = performance.now();
+    const packed = fromBase64(el.textContent.trim());
+    el.textContent = "";
+    const out = await unpackAnywhere(packed, ref);
+    prof[ref.block] = [Math.round(t), Math.round(performance.now() - t)];
     return out;
   }
   async function u32s(ref) {
@@ -79,15 +175,15 @@
     return j >= 0 ? a.f32[row * a.L + j] : l === 3 ? 1 : 0;
   }
   const normalIndex = attrs.findIndex((a) => a.semantic.toUpperCase() === "NORMAL" && a.kind !== "uint" && a.kind !== "sint");
-  // The first paint unpacks only what it draws; the table's other columns follow it.
-  const streamArray = D.stream === "indices" ? null : u32s(D.stream);
-  const [indices, elements] = await Promise.all([
+  // The first paint unpacks only what it draws (awaited once the shaders are compiling, in
+  // the 3D section below); the table's other columns and the stream follow it.
+  const firstArrays = Promise.all([
     u32s(D.indices),
     D.vertex_elements ? u32s(D.vertex_elements) : Promise.resolve(null),
     ensure(D.position),
     ensure(normalIndex),
   ]);
-  mark("base64");
+  let indices = null, elements = null;
   const elementOf = (v) => (elements ? elements[v] : (D.vertex_base + v) >>> 0);
   // Mesh vertex of element number `e`, or -1 when the draw reads no such vertex.
   function vertexOfElement(e) {
@@ -389,9 +485,6 @@
   });
 
   // ---- info panel ---------------------------------------------------------------------------
-  document.getElementById("summary").textContent =
-    D.title + ": " + N + " vertices, " + indices.length + " indices, " + D.topology +
-    (D.instance_count > 1 ? ", " + D.instance_count + " instances" : "");
   document.getElementById("result").textContent = D.result;
   document.getElementById("diagnostics").textContent = D.diagnostics.join("\n") || "no diagnostics";
   document.getElementById("layout").textContent = D.layout_table;
@@ -415,13 +508,27 @@
   const VS = `#version 300 es
   layout(location = 0) in vec3 aPos;
   layout(location = 1) in vec4 aCol;
+  layout(location = 2) in uvec4 aKey;
   uniform mat4 uMvp, uView;
   uniform float uPointSize;
+  // How the colour attribute becomes a colour: 0 as it is (a colour, or the UV the
+  // fragment shader draws a checker from), 1 a normal (0.5 + 0.5 n), 2 scaled into the
+  // range uLo..uLo+uSpan, 3 a category hashed from uKeyLanes integer lanes (FNV-1a).
+  uniform int uColMode, uKeyLanes;
+  uniform vec3 uLo, uSpan;
   out vec4 vCol; out vec3 vView;
   void main() {
     gl_Position = uMvp * vec4(aPos, 1.0);
     vView = (uView * vec4(aPos, 1.0)).xyz;
-    vCol = aCol;
+    vec4 c = aCol;
+    if (uColMode == 1) c = vec4(0.5 + 0.5 * aCol.xyz, 1.0);
+    else if (uColMode == 2) c = vec4(mix(vec3(0.5), (aCol.xyz - uLo) / max(uSpan, vec3(1e-30)), vec3(greaterThan(uSpan, vec3(0.0)))), 1.0);
+    else if (uColMode == 3) {
+      uint h = 2166136261u;
+      for (int j = 0; j < 4; j++) if (j < uKeyLanes) h = (h ^ aKey[j]) * 16777619u;
+      c = vec4(0.3 + 0.7 * vec3(float(h & 255u), float((h >> 8) & 255u), float((h >> 16) & 255u)) / 255.0, 1.0);
+    }
+    vCol = c;
     gl_PointSize = uPointSize;
   }`;
   const FS = `#version 300 es
@@ -442,70 +549,77 @@
     }
     o = vec4(c, 1.0);
   }`;
-  let prog, uni = {}, triIbo = null, lineIbo = null, lineCount = 0, colBuf;
+  let prog, uni = {}, triIbo = null, lineIbo = null, lineCount = 0;
   const bbox = { c: [0, 0, 0], r: 1 };
   const cam = { yaw: 0.6, pitch: 0.4, dist: 3, target: [0, 0, 0] };
 
-  function shader(type, src) {
-    const s = gl.createShader(type);
-    gl.shaderSource(s, src);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(gl.getShaderInfoLog(s));
-    return s;
-  }
-  function colours(choice) {
-    // One vec4 per vertex: the colour, or the UV for the checker.
-    const out = new Float32Array(N * 4);
-    let checker = 0;
+  // The colour attribute goes to the GPU as the page holds it (f32 lanes, or the integer
+  // lanes as uvec4) and the vertex shader maps it (uColMode): no per-vertex pass here. A
+  // per-instance attribute is a constant: the shown instance's value.
+  let colBuf = null;
+  let colMode = 0, keyLanes = 0, colLo = [0, 0, 0], colSpan = [0, 0, 0];
+  function colourOf(choice) {
     const a = choice >= 0 ? attrs[choice] : null;
-    if (!a) {
-      for (let v = 0; v < N; v++) out.set([0.62, 0.7, 0.85, 1], v * 4);
-      return { data: out, checker: 0 };
-    }
+    if (!a) return { mode: 0, checker: 0 };
     const sem = a.semantic.toUpperCase();
-    if (a.kind === "uint" || a.kind === "sint") {
-      for (let v = 0; v < N; v++) {
-        let h = 2166136261;
-        for (let j = 0; j < a.L; j++) h = Math.imul(h ^ a.bits[v * a.L + j], 16777619);
-        out[v * 4] = 0.3 + 0.7 * ((h & 255) / 255);
-        out[v * 4 + 1] = 0.3 + 0.7 * (((h >>> 8) & 255) / 255);
-        out[v * 4 + 2] = 0.3 + 0.7 * (((h >>> 16) & 255) / 255);
-        out[v * 4 + 3] = 1;
-      }
-    } else if (sem.indexOf("NORMAL") >= 0 || sem.indexOf("TANGENT") >= 0) {
-      for (let v = 0; v < N; v++) {
-        for (let l = 0; l < 3; l++) out[v * 4 + l] = 0.5 + 0.5 * laneF(a, v, l);
-        out[v * 4 + 3] = 1;
-      }
-    } else if (sem.indexOf("TEXCOORD") >= 0 || (a.lanes.length === 2 && sem !== "POSITION")) {
-      checker = 1;
-      for (let v = 0; v < N; v++) for (let l = 0; l < 4; l++) out[v * 4 + l] = laneF(a, v, l);
-    } else if (sem.indexOf("COLOR") >= 0) {
-      for (let v = 0; v < N; v++) for (let l = 0; l < 4; l++) out[v * 4 + l] = laneF(a, v, l);
+    if (a.kind === "uint" || a.kind === "sint") return { mode: 3, checker: 0 };
+    if (sem.indexOf("NORMAL") >= 0 || sem.indexOf("TANGENT") >= 0) return { mode: 1, checker: 0 };
+    if (sem.indexOf("TEXCOORD") >= 0 || (a.lanes.length === 2 && sem !== "POSITION")) return { mode: 0, checker: 1 };
+    if (sem.indexOf("COLOR") >= 0) return { mode: 0, checker: 0 };
+    return { mode: 2, checker: 0 };
+  }
+  // Lowest and highest finite value of lanes 0..2 (a lane the format lacks is 0).
+  function range(a) {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    if (a === posAttr && D.bounds) {
+      D.bounds.lo.forEach((x, l) => { if (x !== null) { lo[l] = x; hi[l] = D.bounds.hi[l]; } });
     } else {
-      const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-      for (let v = 0; v < N; v++)
-        for (let l = 0; l < 3; l++) {
-          const x = laneF(a, v, l);
+      const rows = a.per_instance ? 1 : N;
+      for (let v = 0; v < rows; v++)
+        for (let l = 0; l < Math.min(3, a.L); l++) {
+          const x = a.f32[(a.per_instance ? instance : v) * a.L + l];
           if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
         }
-      for (let v = 0; v < N; v++) {
-        for (let l = 0; l < 3; l++) {
-          const span = hi[l] - lo[l];
-          out[v * 4 + l] = span > 0 ? (laneF(a, v, l) - lo[l]) / span : 0.5;
-        }
-        out[v * 4 + 3] = 1;
-      }
     }
-    return { data: out, checker: checker };
+    for (let l = 0; l < 3; l++) {
+      if (l >= a.L || !(lo[l] <= hi[l])) { lo[l] = 0; hi[l] = 0; }
+    }
+    return { lo: lo, span: [0, 1, 2].map((l) => hi[l] - lo[l]) };
   }
   let checker = 0;
   async function setColour(choice) {
     await ensure(choice);
-    const c = colours(choice);
+    const a = choice >= 0 ? attrs[choice] : null;
+    const c = colourOf(choice);
     checker = c.checker;
-    gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
-    gl.bufferData(gl.ARRAY_BUFFER, c.data, gl.STATIC_DRAW);
+    colMode = c.mode;
+    keyLanes = a ? a.L : 0;
+    if (c.mode === 2) {
+      const r = range(a);
+      colLo = r.lo;
+      colSpan = r.span;
+    }
+    gl.disableVertexAttribArray(1);
+    gl.disableVertexAttribArray(2);
+    gl.vertexAttrib4f(1, 0.62, 0.7, 0.85, 1);
+    gl.vertexAttribI4ui(2, 0, 0, 0, 0);
+    if (a && a.per_instance) {
+      const row = Array.from(a.bits.subarray(instance * a.L, (instance + 1) * a.L));
+      const f = Array.from(a.f32.subarray(instance * a.L, (instance + 1) * a.L));
+      if (c.mode === 3) gl.vertexAttribI4ui(2, row[0] || 0, row[1] || 0, row[2] || 0, row[3] || 0);
+      else gl.vertexAttrib4f(1, f[0] || 0, f[1] || 0, f[2] || 0, a.L > 3 ? f[3] : 1);
+    } else if (a) {
+      if (!colBuf) colBuf = gl.createBuffer();
+      gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
+      gl.bufferData(gl.ARRAY_BUFFER, a.bits.subarray(0, N * a.L), gl.STATIC_DRAW);
+      if (c.mode === 3) {
+        gl.enableVertexAttribArray(2);
+        gl.vertexAttribIPointer(2, a.L, gl.UNSIGNED_INT, a.L * 4, 0);
+      } else {
+        gl.enableVertexAttribArray(1);
+        gl.vertexAttribPointer(1, a.L, gl.FLOAT, false, a.L * 4, 0);
+      }
+    }
     draw();
   }
   const colourSel = document.getElementById("colour");
@@ -518,14 +632,13 @@
   attrs.forEach((a, i) => colourSel.add(new Option(a.name + " (" + a.format + ")", String(i))));
   colourSel.value = String(normalIndex >= 0 ? normalIndex : -1);
 
+  // The position's bounds come with the data (`bounds`, from inlay): no pass over the vertices.
   function frameAll() {
-    const p = posAttr.f32, PL = posAttr.L;
+    const PL = posAttr.L;
     const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let v = 0; v < N; v++)
-      for (let l = 0; l < Math.min(3, PL); l++) {
-        const x = p[v * PL + l];
-        if (Number.isFinite(x)) { if (x < lo[l]) lo[l] = x; if (x > hi[l]) hi[l] = x; }
-      }
+    if (D.bounds) {
+      D.bounds.lo.forEach((x, l) => { if (x !== null) { lo[l] = x; hi[l] = D.bounds.hi[l]; } });
+    }
     for (let l = PL; l < 3; l++) { lo[l] = 0; hi[l] = 0; }
     if (!(lo[0] <= hi[0])) { lo.fill(-1); hi.fill(1); }
     bbox.c = [0, 1, 2].map((l) => (lo[l] + hi[l]) / 2);
@@ -588,6 +701,10 @@
     gl.uniformMatrix4fv(uni.uView, false, m.view);
     gl.uniform1i(uni.uChecker, checker);
     gl.uniform1i(uni.uHighlight, 0);
+    gl.uniform1i(uni.uColMode, colMode);
+    gl.uniform1i(uni.uKeyLanes, keyLanes);
+    gl.uniform3fv(uni.uLo, colLo);
+    gl.uniform3fv(uni.uSpan, colSpan);
     gl.uniform1f(uni.uPointSize, 3 * dpr);
     const mode = document.getElementById("mode").value;
     const prim = D.mode;
@@ -663,14 +780,31 @@
       (0.5 - (m[1] * px + m[5] * py + m[9] * pz + m[13]) / cw * 0.5) * canvas.clientHeight];
   };
 
+  // The shaders compile (in the GPU process) while the first paint's arrays arrive.
+  let shaders = null;
+  if (gl && posAttr) {
+    prog = gl.createProgram();
+    shaders = [gl.VERTEX_SHADER, gl.FRAGMENT_SHADER].map((type, i) => {
+      const sh = gl.createShader(type);
+      gl.shaderSource(sh, i ? FS : VS);
+      gl.compileShader(sh);
+      gl.attachShader(prog, sh);
+      return sh;
+    });
+    gl.linkProgram(prog);
+  }
+  [indices, elements] = await firstArrays;
+  mark("base64");
+  document.getElementById("summary").textContent =
+    D.title + ": " + N + " vertices, " + indices.length + " indices, " + D.topology +
+    (D.instance_count > 1 ? ", " + D.instance_count + " instances" : "");
   if (gl && posAttr) {
     try {
-      prog = gl.createProgram();
-      gl.attachShader(prog, shader(gl.VERTEX_SHADER, VS));
-      gl.attachShader(prog, shader(gl.FRAGMENT_SHADER, FS));
-      gl.linkProgram(prog);
-      if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(prog));
-      for (const n of ["uMvp", "uView", "uPointSize", "uLit", "uChecker", "uHighlight"]) uni[n] = gl.getUniformLocation(prog, n);
+      if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) {
+        const bad = shaders.find((sh) => !gl.getShaderParameter(sh, gl.COMPILE_STATUS));
+        throw new Error(bad ? gl.getShaderInfoLog(bad) : gl.getProgramInfoLog(prog));
+      }
+      for (const n of ["uMvp", "uView", "uPointSize", "uLit", "uChecker", "uHighlight", "uColMode", "uKeyLanes", "uLo", "uSpan"]) uni[n] = gl.getUniformLocation(prog, n);
       const vao = gl.createVertexArray();
       gl.bindVertexArray(vao);
       const pb = gl.createBuffer();
@@ -678,10 +812,7 @@
       gl.bufferData(gl.ARRAY_BUFFER, posAttr.f32.subarray(0, N * posAttr.L), gl.STATIC_DRAW);
       gl.enableVertexAttribArray(0);
       gl.vertexAttribPointer(0, Math.min(3, posAttr.L), gl.FLOAT, false, posAttr.L * 4, 0);
-      colBuf = gl.createBuffer();
-      gl.bindBuffer(gl.ARRAY_BUFFER, colBuf);
-      gl.enableVertexAttribArray(1);
-      gl.vertexAttribPointer(1, 4, gl.FLOAT, false, 16, 0);
+      gl.vertexAttribI4ui(2, 0, 0, 0, 0);
       triIbo = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
@@ -736,7 +867,7 @@
   requestAnimationFrame(async () => {
     if (api.firstPaintMs === null) api.firstPaintMs = performance.now();
     await Promise.all(attrs.map((_, i) => ensure(i)));
-    stream = streamArray ? await streamArray : indices;
+    stream = D.stream === "indices" ? indices : await u32s(D.stream);
     mark("table");
     tableReady = true;
     renderRows(false);
