@@ -174,8 +174,11 @@ fn main() {
         index_count / 3,
         mb / e
     );
+    let (wlo, whi) = runs.iter().fold((f64::INFINITY, 0f64), |(a, b), r| {
+        (a.min(mb / r.2), b.max(mb / r.2))
+    });
     println!(
-        "file write bandwidth (same size, same folder): {:.0} MB/s",
+        "file write bandwidth (same size, same folder): {:.0} MB/s (range {wlo:.0}-{whi:.0})",
         mb / w
     );
     println!(

@@ -279,3 +279,102 @@ fn linkage_names_the_missing_semantic() {
         "#342 DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND: the vertex shader reads NORMAL0 (v1) but the bound input layout has no element for it: the register is undefined"
     );
 }
+
+/// Long index buffers, where validation tests whole runs of indices at once: runs wholly
+/// inside the data, runs with one cut, one index past the data or a wrapping base vertex
+/// must give what the brute-force walk gives (past count and first position, all-zero
+/// vertices, the longest zero run), for 16- and 32-bit indices.
+#[test]
+fn long_index_buffers_match_a_brute_force_walk() {
+    let l = layout(vec![
+        vertex_el(Format::R32G32_FLOAT, 0, 0, 0),
+        vertex_el(Format::R8G8B8A8_UNORM, 0, 8, 1),
+    ]);
+    let vb = vec![0u8; 12 * 100];
+    let mut pattern: Vec<u32> = Vec::new();
+    for k in 0..1000u32 {
+        pattern.push(match k {
+            130 => 0xffff,        // a cut in the third run (16-bit)
+            300 => 100,           // one vertex past the data
+            400..=470 => 150 + k, // a zero run across a run boundary
+            640 => 0xffff_ffff,   // the 32-bit cut
+            _ => (k * 7) % 100,
+        });
+    }
+    let mut checked = 0;
+    for format in [IndexFormat::R16Uint, IndexFormat::R32Uint] {
+        let ib: Vec<u8> = match format {
+            IndexFormat::R16Uint => pattern
+                .iter()
+                .flat_map(|&i| (i as u16).to_le_bytes())
+                .collect(),
+            IndexFormat::R32Uint => pattern.iter().flat_map(|&i| i.to_le_bytes()).collect(),
+        };
+        for (start, count, base) in [
+            (0u32, 1000u32, 0i32),
+            (3, 990, 0),
+            (64, 700, -5),
+            (0, 1000, 40),
+            (1, 999, i32::MIN),
+        ] {
+            let mut ia = InputAssembler::new(&l, Target::default());
+            ia.set_topology(Topology::PointList).unwrap();
+            ia.set_vertex_buffer(
+                0,
+                Some(VertexBufferBinding {
+                    data: &vb,
+                    stride: 12,
+                    offset: 0,
+                }),
+            )
+            .unwrap();
+            ia.set_index_buffer(Some(IndexBufferBinding {
+                data: &ib,
+                format,
+                offset: 0,
+            }))
+            .unwrap();
+            let call = DrawCall::DrawIndexed {
+                index_count: count,
+                start_index: start,
+                base_vertex: base,
+            };
+            let report = validate_draw(&ia, &call).unwrap();
+            let draw = ia.draw(&call).unwrap();
+            let b0 = ia.vertex_buffer(0).copied();
+            let (mut zero, mut run, mut longest) = (0u64, 0u64, 0u64);
+            let (mut past, mut first) = (0u64, None);
+            for (pos, s) in draw.walk().enumerate() {
+                let WalkStep::Vertex { vertex_index, .. } = s else {
+                    continue;
+                };
+                let out: Vec<bool> = SLOT0
+                    .iter()
+                    .map(|&e| out_of_bounds(b0.as_ref(), vertex_index, e))
+                    .collect();
+                if out.iter().any(|&o| o) {
+                    past += 1;
+                    first.get_or_insert(start as u64 + pos as u64);
+                }
+                if out.iter().all(|&o| o) {
+                    zero += 1;
+                    run += 1;
+                    longest = longest.max(run);
+                } else {
+                    run = 0;
+                }
+            }
+            let w = report
+                .warnings
+                .iter()
+                .find(|w| w.check == DrawCheck::IndexPastVertexData);
+            let what = format!("{format:?} {start} {count} {base}: {:#?}", report.warnings);
+            assert_eq!(w.and_then(|w| w.count).unwrap_or(0), past, "{what}");
+            assert_eq!(w.and_then(|w| w.first), first, "{what}");
+            assert_eq!(report.zero_vertices, zero, "{what}");
+            assert_eq!(report.longest_zero_run, longest, "{what}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 10);
+}

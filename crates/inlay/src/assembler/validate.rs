@@ -412,6 +412,26 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
     Ok(report)
 }
 
+/// Index positions tested at once by [`run_inside`].
+const RUN: usize = 64;
+
+/// Whether every index of `run` (little-endian, `S` = 2 or 4 bytes each) is not the cut
+/// value and addresses a vertex (`index + base`, wrapping) below `in_bounds`; written without
+/// early exits so that it compiles to vector code.
+#[inline(always)]
+fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> bool {
+    let mut bad = false;
+    for b in run.chunks_exact(S) {
+        let index = if S == 2 {
+            u16::from_le_bytes([b[0], b[1]]) as u32
+        } else {
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+        };
+        bad |= (index == cut) | (index.wrapping_add(base) as u64 >= in_bounds);
+    }
+    !bad
+}
+
 /// The index-buffer checks; returns the positions (per instance) whose vertex reads nothing.
 fn indexed_checks(
     ia: &InputAssembler<'_>,
@@ -525,32 +545,46 @@ fn indexed_checks(
     let bytes = ib.data.get(from..to.max(from)).unwrap_or(&[]);
     match ib.format {
         IndexFormat::R16Uint => {
-            for (k, b) in bytes.chunks_exact(2).enumerate() {
-                let index = u16::from_le_bytes([b[0], b[1]]) as u32;
-                let vertex = index.wrapping_add(base);
-                if index == cut {
+            for (c, run) in bytes.chunks(RUN * 2).enumerate() {
+                if run.len() == RUN * 2 && run_inside::<2>(run, cut, base, in_bounds) {
+                    inside += RUN as u64;
+                    cur.set(0);
                     continue;
                 }
-                if (vertex as u64) < in_bounds {
-                    inside += 1;
-                    cur.set(0);
-                } else {
-                    note(start + k as u64, vertex, &mut past);
+                for (k, b) in run.chunks_exact(2).enumerate() {
+                    let index = u16::from_le_bytes([b[0], b[1]]) as u32;
+                    let vertex = index.wrapping_add(base);
+                    if index == cut {
+                        continue;
+                    }
+                    if (vertex as u64) < in_bounds {
+                        inside += 1;
+                        cur.set(0);
+                    } else {
+                        note(start + (c * RUN + k) as u64, vertex, &mut past);
+                    }
                 }
             }
         }
         IndexFormat::R32Uint => {
-            for (k, b) in bytes.chunks_exact(4).enumerate() {
-                let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                let vertex = index.wrapping_add(base);
-                if index == cut {
+            for (c, run) in bytes.chunks(RUN * 4).enumerate() {
+                if run.len() == RUN * 4 && run_inside::<4>(run, cut, base, in_bounds) {
+                    inside += RUN as u64;
+                    cur.set(0);
                     continue;
                 }
-                if (vertex as u64) < in_bounds {
-                    inside += 1;
-                    cur.set(0);
-                } else {
-                    note(start + k as u64, vertex, &mut past);
+                for (k, b) in run.chunks_exact(4).enumerate() {
+                    let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                    let vertex = index.wrapping_add(base);
+                    if index == cut {
+                        continue;
+                    }
+                    if (vertex as u64) < in_bounds {
+                        inside += 1;
+                        cur.set(0);
+                    } else {
+                        note(start + (c * RUN + k) as u64, vertex, &mut past);
+                    }
                 }
             }
         }

@@ -295,19 +295,21 @@ fn float_stats(
     let mut max = vec![f64::NEG_INFINITY; comps];
     let mut changed = false;
     let mut non_finite = 0u64;
-    if conv == Conv::Keep && !matches!(kind, Kind::Uint | Kind::Sint) {
+    if conv == Conv::Keep && !matches!(kind, Kind::Uint | Kind::Sint) && (1..=4).contains(&comps) {
         // The lanes are the bits themselves: count the non-finite ones, bound the rest.
-        for v in values {
-            for l in 0..comps {
-                let bits = v[l];
-                non_finite += (bits & 0x7f80_0000 == 0x7f80_0000) as u64;
-                if with_bounds {
-                    let y = f32::from_bits(finite_bits(bits)) as f64;
-                    min[l] = min[l].min(y);
-                    max[l] = max[l].max(y);
-                }
-            }
-        }
+        let (nf, lo, hi) = match (comps, with_bounds) {
+            (1, false) => keep_stats::<1, false>(values),
+            (2, false) => keep_stats::<2, false>(values),
+            (3, false) => keep_stats::<3, false>(values),
+            (4, false) => keep_stats::<4, false>(values),
+            (1, true) => keep_stats::<1, true>(values),
+            (2, true) => keep_stats::<2, true>(values),
+            (3, true) => keep_stats::<3, true>(values),
+            _ => keep_stats::<4, true>(values),
+        };
+        non_finite = nf;
+        min.copy_from_slice(&lo[..comps]);
+        max.copy_from_slice(&hi[..comps]);
     } else {
         // One loop per conversion, so that each is compiled with its conversion inlined.
         #[inline(always)]
@@ -345,6 +347,39 @@ fn float_stats(
         max = vec![0.0; comps];
     }
     (changed, non_finite, min, max)
+}
+
+/// [`float_stats`] of float lanes kept as they are: the non-finite lanes among `0..C`, and
+/// (`BOUNDS`) each lane's min and max with non-finite lanes as 0 (infinities otherwise).
+fn keep_stats<const C: usize, const BOUNDS: bool>(
+    values: &[[u32; 4]],
+) -> (u64, [f64; 4], [f64; 4]) {
+    let mut min = [f64::INFINITY; 4];
+    let mut max = [f64::NEG_INFINITY; 4];
+    let mut non_finite = 0u64;
+    if BOUNDS {
+        for v in values {
+            for l in 0..C {
+                let bits = v[l];
+                non_finite += (bits & 0x7f80_0000 == 0x7f80_0000) as u64;
+                let y = f32::from_bits(finite_bits(bits)) as f64;
+                min[l] = min[l].min(y);
+                max[l] = max[l].max(y);
+            }
+        }
+    } else {
+        // Counted in blocks of 32-bit sums (a block holds fewer than 2^32 lanes).
+        for block in values.chunks(1 << 24) {
+            let mut n = 0u32;
+            for v in block {
+                for &bits in &v[..C] {
+                    n += (bits & 0x7f80_0000 == 0x7f80_0000) as u32;
+                }
+            }
+            non_finite += n as u64;
+        }
+    }
+    (non_finite, min, max)
 }
 
 /// Lanes `0..C` of each value, non-finite replaced by 0, as little-endian float bits.
