@@ -39,7 +39,14 @@
   // `Arrays` in view.rs). Self-contained: the workers below run the same source.
   async function unpackBlock(packed, ref) {
     // Inflated straight into one buffer of the expected length.
-    const reader = new Blob([packed]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    // From the bytes in memory (a Blob's stream would go through the browser's blob store).
+    const source = new ReadableStream({
+      start(c) {
+        c.enqueue(packed);
+        c.close();
+      },
+    });
+    const reader = source.pipeThrough(new DecompressionStream("deflate-raw")).getReader();
     const planes = new Uint8Array(ref.length);
     let got = 0;
     for (;;) {
@@ -80,8 +87,8 @@
   }
   // Blocks are unpacked in workers, side by side and off this thread (a worker made from a
   // blob: URL works from file:// too); where workers cannot start or fail, here.
-  // (Measured in headless Chromium on 2 cores: a 1M-vertex page's first paint in ~0.6 s with
-  // them, ~0.85 s without.) Started with the first block: a served page needs none.
+  // (Measured in headless Chromium on 2 cores: a 1M-vertex page's first arrays are ready
+  // ~0.3 s sooner with them.) Started with the first block: a served page needs none.
   const pool = [];
   let next = 0, jobs = 0, started = false;
   const waiting = new Map();
@@ -495,7 +502,11 @@
 
   // ---- 3D -----------------------------------------------------------------------------------
   const canvas = document.getElementById("gl");
-  const gl = canvas.getContext("webgl2", { preserveDrawingBuffer: true, antialias: true });
+  // Multisampling only for draws of up to 300 000 primitives: a larger mesh's primitives are
+  // about a pixel each, and a software renderer (headless Chromium's SwiftShader) spends
+  // twice as long drawing a 1M-vertex grid with it (2-core machine: 2 s more).
+  const primitives = ((D.indices && D.indices.length) || 0) / 4 / (D.mode === "triangles" ? 3 : D.mode === "lines" ? 2 : 1);
+  const gl = canvas.getContext("webgl2", { preserveDrawingBuffer: true, antialias: primitives <= 300000 });
   const posAttr = D.position === null || D.position === undefined ? null : attrs[D.position];
   function fail(msg) {
     const e = document.getElementById("glerror");
@@ -747,7 +758,9 @@
       gl.drawArrays(gl.POINTS, api.selected, 1);
     }
     if (api.firstPaintMs === null) {
-      gl.finish();
+      // The first paint is done when its pixels are: gl.finish() returns before a software
+      // renderer has drawn them, reading one pixel waits for them.
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
       api.firstPaintMs = performance.now();
       mark("paint");
     }
@@ -805,6 +818,7 @@
         throw new Error(bad ? gl.getShaderInfoLog(bad) : gl.getProgramInfoLog(prog));
       }
       for (const n of ["uMvp", "uView", "uPointSize", "uLit", "uChecker", "uHighlight", "uColMode", "uKeyLanes", "uLo", "uSpan"]) uni[n] = gl.getUniformLocation(prog, n);
+      mark("link");
       const vao = gl.createVertexArray();
       gl.bindVertexArray(vao);
       const pb = gl.createBuffer();
@@ -813,6 +827,7 @@
       gl.enableVertexAttribArray(0);
       gl.vertexAttribPointer(0, Math.min(3, posAttr.L), gl.FLOAT, false, posAttr.L * 4, 0);
       gl.vertexAttribI4ui(2, 0, 0, 0, 0);
+      mark("positions");
       triIbo = gl.createBuffer();
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
