@@ -310,6 +310,8 @@ fn float_stats(
         non_finite = nf;
         min.copy_from_slice(&lo[..comps]);
         max.copy_from_slice(&hi[..comps]);
+    } else if conv == Conv::Normal && !matches!(kind, Kind::Uint | Kind::Sint) && comps == 3 {
+        (changed, non_finite) = normal_stats(values);
     } else {
         // One loop per conversion, so that each is compiled with its conversion inlined.
         #[inline(always)]
@@ -380,6 +382,32 @@ fn keep_stats<const C: usize, const BOUNDS: bool>(
         }
     }
     (non_finite, min, max)
+}
+
+/// [`float_stats`] of [`Conv::Normal`] on float lanes, three written: whether a vector is
+/// changed, and the non-finite lanes among the three. [`normalize3`] changes a vector exactly
+/// when its length is not within its tolerance of 1 (a zero, overflowing or other length:
+/// the vector is replaced or divided, which leaves no non-zero vector's bits as they were),
+/// so that test alone decides, without branches.
+fn normal_stats(values: &[[u32; 4]]) -> (bool, u64) {
+    let mut changed = false;
+    let mut non_finite = 0u64;
+    for block in values.chunks(1 << 24) {
+        let mut n = 0u32;
+        for v in block {
+            let mut x = [0f32; 3];
+            for l in 0..3 {
+                n += (v[l] & 0x7f80_0000 == 0x7f80_0000) as u32;
+                x[l] = f32::from_bits(finite_bits(v[l]));
+            }
+            let len = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+            // Finite lanes give no NaN length (at most an infinite one), so `>` is the
+            // negation of normalize3's `<=`.
+            changed |= (len - 1.0).abs() > 0.0004;
+        }
+        non_finite += n as u64;
+    }
+    (changed, non_finite)
 }
 
 /// Lanes `0..C` of each value, non-finite replaced by 0, as little-endian float bits.
@@ -562,7 +590,13 @@ fn vertex_accessors<'a>(
                 ctype: FLOAT,
                 comps: out_comps,
                 count: a.values.len(),
-                data: Data::Floats { values, kind, conv },
+                // A conversion that changed no value is left out of the writing: the bytes
+                // are those of the lanes as they are.
+                data: Data::Floats {
+                    values,
+                    kind,
+                    conv: if changed { conv } else { Conv::Keep },
+                },
                 min_max: with_min_max.then_some((min, max)),
                 normalized: false,
             });
@@ -1353,4 +1387,88 @@ fn read_accessor(
         }
     }
     Ok((out, ctype == FLOAT || normalized))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The per-value definition of [`float_stats`]' changed flag and non-finite count.
+    fn reference(values: &[[u32; 4]], comps: usize, kind: Kind, conv: Conv) -> (bool, u64) {
+        values.iter().fold((false, 0), |(c, n), v| {
+            let (_, nf, ch) = float_value(v, comps, kind, conv);
+            (c | ch, n + nf)
+        })
+    }
+
+    /// The fast paths of `float_stats` (lanes kept, normals) and of the writer (a conversion
+    /// that changed nothing written as a copy) agree with the per-value conversion on
+    /// vectors near and far from unit length, zero, subnormal, huge, NaN and infinite lanes.
+    #[test]
+    fn fast_float_paths_match_the_per_value_conversion() {
+        let lanes = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.6,
+            0.8,
+            0.5773503,
+            1.0003,
+            0.9995,
+            1e-45,
+            1e-39,
+            3e38,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -7.25,
+        ];
+        let mut all = Vec::new();
+        for &a in &lanes {
+            for &b in &lanes {
+                for &c in &lanes {
+                    all.push([a.to_bits(), b.to_bits(), c.to_bits(), 2.5f32.to_bits()]);
+                }
+            }
+        }
+        let units: Vec<[u32; 4]> = [[0.0f32, 0.6, 0.8], [1.0, 0.0, -0.0], [0.0, 0.0, 1.0003]]
+            .iter()
+            .map(|v| [v[0].to_bits(), v[1].to_bits(), v[2].to_bits(), 0])
+            .collect();
+        let mut checked = 0;
+        for values in all.chunks(37).chain([units.as_slice()]) {
+            for kind in [Kind::Float, Kind::Unorm] {
+                for comps in 1..=4 {
+                    let (changed, nf, _, _) = float_stats(values, comps, kind, Conv::Keep, false);
+                    assert_eq!((changed, nf), reference(values, comps, kind, Conv::Keep));
+                }
+                let (changed, nf, _, _) = float_stats(values, 3, kind, Conv::Normal, false);
+                assert_eq!(
+                    (changed, nf),
+                    reference(values, 3, kind, Conv::Normal),
+                    "{values:?}"
+                );
+                // Unchanged normals are written as their lanes.
+                if !changed {
+                    let acc = |conv| Acc {
+                        name: String::new(),
+                        ctype: FLOAT,
+                        comps: 3,
+                        count: values.len(),
+                        data: Data::Floats { values, kind, conv },
+                        min_max: None,
+                        normalized: false,
+                    };
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    acc(Conv::Normal).render(0, values.len(), &mut a);
+                    acc(Conv::Keep).render(0, values.len(), &mut b);
+                    assert_eq!(a, b);
+                    checked += 1;
+                }
+            }
+        }
+        // The unit vectors' chunk and the lone-unit chunks of the grid were among them.
+        assert!(checked >= 2, "{checked}");
+    }
 }
