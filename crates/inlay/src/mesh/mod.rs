@@ -459,6 +459,8 @@ impl Mesh {
         // past here, so they are rewritten in place).
         let mut stream = elems;
         match &vertex_elements {
+            // (A draw whose lowest element number is 0 needs no rewriting.)
+            None if vertex_base == 0 => {}
             None => stream
                 .iter_mut()
                 .for_each(|e| *e = e.wrapping_sub(vertex_base)),
