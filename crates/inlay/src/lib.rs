@@ -46,8 +46,8 @@
 //! assert_eq!(layout.elements()[1].offset, 12);
 //! # Ok::<(), inlay::Refused>(())
 //! ```
-// Only the fast-fetch SIMD module (`fetch::simd`) allows `unsafe`, for runtime-detected
-// AVX2 calls and non-temporal stores.
+// Only the SIMD modules (`fetch::simd`, `encode::simd`) allow `unsafe`, for runtime-detected
+// AVX2 calls, unaligned loads and non-temporal stores.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

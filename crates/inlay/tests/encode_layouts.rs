@@ -13,6 +13,7 @@ use inlay::encode::{
     ElementDefault, ElementSource, EncodeError, EncodePlan, RepackOptions, Rounding, SourceBuffer,
     VertexWriter, WriterOptions, encode_element, repack,
 };
+use inlay::fetch::Isa;
 use inlay::format::{Format, vertex_formats};
 use inlay::layout::InputLayout;
 use inlay::target::Target;
@@ -54,13 +55,45 @@ impl Rng {
             0x7fff_ffff,
         ];
         let r = self.next();
-        match r % 4 {
+        match r % 6 {
             0 => SPECIAL[(r >> 8) as usize % SPECIAL.len()],
             1 => ((((r >> 16) as u32) as f32 / u32::MAX as f32) * 2.4 - 1.2).to_bits(),
             2 => ((r >> 20) as u32 % 70000) as f32 as u32 ^ ((r as u32) & 0x8000_0000),
+            3 => tie(r >> 8),
+            4 => (r >> 40) as u32 & 0x807f_ffff, // ±denormals
             _ => (r >> 32) as u32,
         }
     }
+}
+
+/// A value at, or one ulp either side of, a halfway point between two codes of a UNORM or
+/// SNORM width of the IA formats, or between two halves; either sign.
+fn tie(r: u64) -> u32 {
+    const D: [u32; 8] = [1, 3, 15, 31, 63, 127, 255, 1023];
+    let d = match r % 10 {
+        8 => 32767,
+        9 => 65535,
+        i => D[i as usize],
+    } as f64;
+    let code = ((r >> 4) % (d as u64 + 1)) as f64;
+    let x = if (r >> 24) % 3 == 0 {
+        // Between two halves: a half's bits plus half its ulp.
+        let h = crate_half_bits((r >> 28) as u16 & 0x7bff);
+        h + 0x1000
+    } else {
+        (((code + 0.5) / d) as f32).to_bits()
+    };
+    let x = match (r >> 40) % 3 {
+        0 => x,
+        1 => x.wrapping_add(1),
+        _ => x.wrapping_sub(1),
+    };
+    x | ((r >> 50) as u32 & 1) << 31
+}
+
+/// The binary32 bits of a finite half (`decode_element` of an R16_FLOAT).
+fn crate_half_bits(h: u16) -> u32 {
+    decode_element(Format::R16_FLOAT.info().unwrap(), &h.to_le_bytes())[0]
 }
 
 /// Two slots, per-vertex and per-instance (step rate 2), explicit offsets with a gap.
@@ -276,31 +309,41 @@ fn plan_matches_writer(l: &InputLayout, vertices: u32, seed: u64, integer_rows: 
             for (v, vr) in rows.chunks(rows_per).enumerate() {
                 w.write_vertex(v as u32, 0, vr).unwrap();
             }
-            let plan = EncodePlan::new(l, &opts).unwrap();
-            let mut outs: Vec<Vec<u8>> = plan
-                .slots()
-                .iter()
-                .map(|&(_, st)| vec![0x11u8; vertices as usize * st as usize])
-                .collect();
-            let mut refs: Vec<&mut [u8]> = outs.iter_mut().map(|o| o.as_mut_slice()).collect();
-            assert_eq!(
-                plan.encode_registers(&rows, &mut refs).unwrap(),
-                vertices as usize
-            );
-            for (b, o) in w.buffers().iter().zip(&outs) {
-                if b.data != *o {
-                    let at = b.data.iter().zip(o).position(|(a, b)| a != b).unwrap();
-                    panic!(
-                        "slot {} {rounding} padding {padding:#x}: byte {at} (vertex {}) differs: writer {:#04x}, plan {:#04x}",
-                        b.slot,
-                        at / b.stride as usize,
-                        b.data[at],
-                        o[at]
-                    );
+            for isa in isas() {
+                let plan = EncodePlan::new(l, &opts).unwrap().with_isa(isa);
+                let mut outs: Vec<Vec<u8>> = plan
+                    .slots()
+                    .iter()
+                    .map(|&(_, st)| vec![0x11u8; vertices as usize * st as usize])
+                    .collect();
+                let mut refs: Vec<&mut [u8]> = outs.iter_mut().map(|o| o.as_mut_slice()).collect();
+                assert_eq!(
+                    plan.encode_registers(&rows, &mut refs).unwrap(),
+                    vertices as usize
+                );
+                for (b, o) in w.buffers().iter().zip(&outs) {
+                    if b.data != *o {
+                        let at = b.data.iter().zip(o).position(|(a, b)| a != b).unwrap();
+                        panic!(
+                            "slot {} {rounding} {isa:?} padding {padding:#x}: byte {at} (vertex {}) differs: writer {:#04x}, plan {:#04x}",
+                            b.slot,
+                            at / b.stride as usize,
+                            b.data[at],
+                            o[at]
+                        );
+                    }
                 }
             }
         }
     }
+}
+
+/// The instruction sets this CPU runs the plan with (the SIMD kernels and the portable code).
+fn isas() -> Vec<Isa> {
+    [Isa::Portable, Isa::Avx2]
+        .into_iter()
+        .filter(|i| i.is_supported())
+        .collect()
 }
 
 #[test]
@@ -732,4 +775,52 @@ fn repack_per_instance_records_follow_step_rates() {
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect();
     assert_eq!(halves, [0x4900, 0x4a00, 0x4b00]);
+}
+
+/// Every IA format, one element per vertex, random lanes (any bits, or the edge values and
+/// ties of [`Rng::lane`]), odd vertex counts and strides: the plan's SIMD kernels equal its
+/// portable code and [`encode_element`], at both roundings.
+mod simd_against_scalar {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        #[test]
+        fn plan_kernels_equal_encode_element(
+            format in 0usize..64,
+            seed in any::<u64>(),
+            raw in proptest::collection::vec(any::<[u32; 4]>(), 1..40),
+            extra in 0u32..9,
+            d3d in any::<bool>(),
+        ) {
+            let formats: Vec<_> = vertex_formats().collect();
+            let info = formats[format % formats.len()];
+            let l = layout(&[InputElementDesc::per_vertex("A", 0, Format(info.value), 0, 0)]);
+            let mut rng = Rng(seed);
+            let rows: Vec<[u32; 4]> = raw
+                .iter()
+                .map(|r| if seed % 2 == 0 { *r } else { [rng.lane(), rng.lane(), rng.lane(), rng.lane()] })
+                .collect();
+            let rounding = if d3d { Rounding::D3d } else { Rounding::Nearest };
+            let size = info.byte_size() as usize;
+            let stride = size as u32 + extra;
+            let opts = WriterOptions {
+                rounding,
+                padding: 0x5a,
+                strides: vec![(0, stride)],
+                max_bytes: None,
+            };
+            let mut want = vec![0x5au8; rows.len() * stride as usize];
+            for (r, o) in rows.iter().zip(want.chunks_mut(stride as usize)) {
+                encode_element(Format(info.value), r, rounding, o).unwrap();
+            }
+            for isa in isas() {
+                let plan = EncodePlan::new(&l, &opts).unwrap().with_isa(isa);
+                let mut out = vec![0u8; want.len()];
+                plan.encode_registers(&rows, &mut [&mut out]).unwrap();
+                prop_assert_eq!(&out, &want, "{} {:?} {}", info.name, isa, rounding);
+            }
+        }
+    }
 }

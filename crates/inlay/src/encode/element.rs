@@ -3,6 +3,7 @@
 //! Every rule below is the one `shared/conformance/SCHEMA.md` (schema 2, "ENCODE case") states
 //! for the two roundings; the per-kind arithmetic is chosen so that the result is *exact* (no
 //! intermediate rounding), which the exhaustive tests check against integer oracles.
+#![forbid(unsafe_code)]
 
 use crate::format::{Component, FloatEncoding, FormatInfo, Kind};
 

@@ -8,7 +8,9 @@
 //! and component by component, so every inner loop does one kind of conversion. The result is
 //! bit-identical to [`super::encode_element`] (differential tests over every IA format and the
 //! benchmark workloads).
+#![forbid(unsafe_code)]
 
+use crate::fetch::Isa;
 use crate::format::{FloatEncoding, Kind};
 use crate::layout::{InputClass, InputLayout};
 
@@ -41,6 +43,9 @@ struct Packed {
     bits: [u32; 4],
     shifts: [u32; 4],
     encs: [FloatEncoding; 4],
+    /// The AVX2 kernel of this element at the plan's rounding, where there is one.
+    #[cfg(target_arch = "x86_64")]
+    simd: Option<super::simd::Kernel>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +95,7 @@ struct ElemOp {
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncodePlan {
     rounding: Rounding,
+    isa: Isa,
     padding: u8,
     /// The per-vertex elements and slots.
     vertex: Part,
@@ -115,10 +121,25 @@ impl EncodePlan {
     pub fn new(layout: &InputLayout, options: &WriterOptions) -> Result<EncodePlan, EncodeError> {
         Ok(EncodePlan {
             rounding: options.rounding,
+            isa: Isa::detect(),
             padding: options.padding,
             vertex: Part::compile(layout, options, InputClass::PerVertex)?,
             instance: Part::compile(layout, options, InputClass::PerInstance)?,
         })
+    }
+
+    /// The plan with kernels of `isa` ([`Isa::Avx2`] and [`Isa::Avx512`] run the AVX2
+    /// kernels of packed UNORM, SNORM, UINT and SINT elements, and of binary16 elements at
+    /// [`Rounding::Nearest`]; everything else, and every element on a CPU without AVX2, runs
+    /// the portable code). The default is [`Isa::detect`]. The bytes are the same either way.
+    pub fn with_isa(mut self, isa: Isa) -> EncodePlan {
+        self.isa = isa;
+        self
+    }
+
+    /// The instruction set the plan was asked to use.
+    pub fn isa(&self) -> Isa {
+        self.isa
     }
 
     /// The per-vertex output buffers' slots and strides, in the order
@@ -153,8 +174,14 @@ impl EncodePlan {
         rows: &[[u32; 4]],
         out: &mut [&mut [u8]],
     ) -> Result<usize, EncodeError> {
-        self.vertex
-            .encode(self.rounding, self.padding, rows, out, "vertices")
+        self.vertex.encode(
+            self.rounding,
+            self.simd(),
+            self.padding,
+            rows,
+            out,
+            "vertices",
+        )
     }
 
     /// Encodes `rows.len() / self.instance_rows()` instance records (one row per
@@ -167,8 +194,19 @@ impl EncodePlan {
         rows: &[[u32; 4]],
         out: &mut [&mut [u8]],
     ) -> Result<usize, EncodeError> {
-        self.instance
-            .encode(self.rounding, self.padding, rows, out, "instance records")
+        self.instance.encode(
+            self.rounding,
+            self.simd(),
+            self.padding,
+            rows,
+            out,
+            "instance records",
+        )
+    }
+
+    /// Whether packed elements may take their SIMD kernels.
+    fn simd(&self) -> bool {
+        self.isa != Isa::Portable
     }
 }
 
@@ -254,6 +292,8 @@ impl Part {
                     bits: [0; 4],
                     shifts: [0; 4],
                     encs: [HALF; 4],
+                    #[cfg(target_arch = "x86_64")]
+                    simd: None,
                 };
                 for c in &comps {
                     let Some(lane) = c.channel.lane() else {
@@ -270,6 +310,23 @@ impl Part {
                     p.shifts[p.n] = c.bit_offset as u32;
                     p.encs[p.n] = c.float_encoding().unwrap_or(HALF);
                     p.n += 1;
+                }
+                #[cfg(target_arch = "x86_64")]
+                {
+                    use super::simd::{Conv as S, Kernel};
+                    let conv = match conv {
+                        Conv::Unorm => Some(S::Unorm),
+                        Conv::Snorm => Some(S::Snorm),
+                        Conv::Uint => Some(S::Uint),
+                        Conv::Sint => Some(S::Sint),
+                        // The kernel rounds to nearest even (SCHEMA.md `nearest`) only.
+                        Conv::Half if options.rounding == Rounding::Nearest => Some(S::Half),
+                        _ => None,
+                    };
+                    let comps: Vec<_> = (0..p.n)
+                        .map(|i| (p.lanes[i], p.bits[i], p.shifts[i]))
+                        .collect();
+                    p.simd = conv.and_then(|c| Kernel::new(c, p.bytes, &comps));
                 }
                 ElemKind::Packed(p)
             };
@@ -308,9 +365,11 @@ impl Part {
     }
 
     /// Encodes whole records of this class: `rows.len() / self.rows` of them.
+    #[allow(clippy::too_many_arguments)]
     fn encode(
         &self,
         rounding: Rounding,
+        simd: bool,
         padding: u8,
         rows: &[[u32; 4]],
         out: &mut [&mut [u8]],
@@ -374,6 +433,15 @@ impl Part {
                     }
                     ElemKind::Packed(p) => {
                         let out = &mut buf[base..];
+                        #[cfg(target_arch = "x86_64")]
+                        if let Some(k) = p.simd.as_ref().filter(|_| simd) {
+                            if super::simd::encode(k, block, self.rows, op.row, stride, count, out)
+                            {
+                                continue;
+                            }
+                        }
+                        #[cfg(not(target_arch = "x86_64"))]
+                        let _ = simd;
                         self.packed(rounding, block, op.row, stride, count, p, out);
                     }
                 }

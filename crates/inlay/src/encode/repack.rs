@@ -1,4 +1,5 @@
 //! Repack: a buffer set read through one layout, written through another.
+#![forbid(unsafe_code)]
 
 use std::fmt;
 

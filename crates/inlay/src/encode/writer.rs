@@ -1,4 +1,5 @@
 //! The vertex writer: whole vertices through a created layout into slot buffers.
+#![forbid(unsafe_code)]
 
 use crate::format::FormatInfo;
 use crate::layout::{InputClass, InputLayout};
