@@ -965,6 +965,21 @@ fn write_bin(doc: &Document<'_>, out: &mut dyn Write) -> io::Result<()> {
         if esize == 0 || acc.count == 0 {
             continue;
         }
+        if let Data::Indices {
+            indices,
+            wide: true,
+        } = &acc.data
+            && cfg!(target_endian = "little")
+        {
+            // 32-bit indices are already the bytes to write: no copy into the block.
+            out.write_all(&block)?;
+            block.clear();
+            for run in indices.chunks(BIN_BLOCK / 4) {
+                out.write_all(bytemuck::cast_slice(run))?;
+            }
+            written += indices.len() * 4;
+            continue;
+        }
         let per_block = BIN_BLOCK.div_ceil(stride);
         let mut start = 0;
         while start < acc.count {
