@@ -48,6 +48,8 @@ struct Packed {
     simd: Option<super::simd::Kernel>,
 }
 
+// A plan holds one per element (a handful): the size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 enum ElemKind {
     /// Copy `lanes` 32-bit lanes.

@@ -54,6 +54,10 @@ pub(super) struct Kernel {
     /// 8-byte element and for every lane of a smaller one, word 1 for lanes 2–3 of an 8-byte
     /// element).
     pub shift: [u32; 4],
+    /// When every field is 8 or 16 bits at a byte offset: the `vpshufb` control that moves
+    /// each field's low bytes from its lane's code to the element's bytes (the codes' low
+    /// bytes are the fields, two's complement for the signed kinds), zeroing the rest.
+    pub pick: Option<[u8; 16]>,
 }
 
 impl Kernel {
@@ -72,8 +76,18 @@ impl Kernel {
             min: [0; 4],
             mask: [0; 4],
             shift: [0; 4],
+            pick: None,
         };
+        let mut pick = [0x80u8; 16];
+        let mut bytewise = true;
         for &(lane, bits, offset) in comps {
+            if matches!(bits, 8 | 16) && offset % 8 == 0 && offset + bits <= 8 * bytes as u32 {
+                for b in 0..bits / 8 {
+                    pick[(offset / 8 + b) as usize] = (4 * lane as u32 + b) as u8;
+                }
+            } else {
+                bytewise = false;
+            }
             if lane > 3 || k.mask[lane] != 0 || !(1..=16).contains(&bits) {
                 return None;
             }
@@ -96,6 +110,9 @@ impl Kernel {
                 }
                 Conv::Half => {}
             }
+        }
+        if bytewise {
+            k.pick = Some(pick);
         }
         Some(k)
     }
@@ -129,15 +146,24 @@ pub(super) fn encode(
     }
     assert!(row < rows && block.len() >= count * rows);
     assert!(out.len() >= (count - 1) * stride + k.bytes);
+    // SAFETY (every call): `available` checked AVX2 (and F16C for halves), and the
+    // asserts above are the bounds `kernel` relies on.
+    macro_rules! call {
+        ($c:expr, $b:expr, $p:expr) => {
+            unsafe { kernel::<{ $c }, { $b }, { $p }>(k, block, rows, row, stride, count, out) }
+        };
+    }
     macro_rules! go {
         ($c:expr) => {
-            match k.bytes {
-                // SAFETY (every arm): `available` checked AVX2 (and F16C for halves), the
-                // only precondition of these `#[target_feature]` functions.
-                1 => unsafe { kernel::<{ $c }, 1>(k, block, rows, row, stride, count, out) },
-                2 => unsafe { kernel::<{ $c }, 2>(k, block, rows, row, stride, count, out) },
-                4 => unsafe { kernel::<{ $c }, 4>(k, block, rows, row, stride, count, out) },
-                _ => unsafe { kernel::<{ $c }, 8>(k, block, rows, row, stride, count, out) },
+            match (k.bytes, k.pick.is_some()) {
+                (1, true) => call!($c, 1, true),
+                (1, false) => call!($c, 1, false),
+                (2, true) => call!($c, 2, true),
+                (2, false) => call!($c, 2, false),
+                (4, true) => call!($c, 4, true),
+                (4, false) => call!($c, 4, false),
+                (_, true) => call!($c, 8, true),
+                (_, false) => call!($c, 8, false),
             }
         };
     }
@@ -158,9 +184,13 @@ const SINT: u8 = 3;
 const HALF: u8 = 4;
 
 /// The vertex loop: pairs of vertices, then a last single one.
+///
+/// # Safety
+/// AVX2 and F16C must be available; `block.len() >= count · rows`, `row < rows`, `count ≥ 1`
+/// and `out.len() >= (count − 1) · stride + B` (checked by [`encode`]).
 #[target_feature(enable = "avx2,f16c")]
 #[allow(clippy::too_many_arguments)]
-fn kernel<const C: u8, const B: usize>(
+unsafe fn kernel<const C: u8, const B: usize, const P: bool>(
     k: &Kernel,
     block: &[[u32; 4]],
     rows: usize,
@@ -170,39 +200,46 @@ fn kernel<const C: u8, const B: usize>(
     out: &mut [u8],
 ) {
     let c = Consts::new(k);
+    let src = block.as_ptr();
+    let dst = out.as_mut_ptr();
     let mut v = 0;
-    while v + 2 <= count {
-        let lo = load(&block[v * rows + row]);
-        let hi = load(&block[(v + 1) * rows + row]);
-        let t = convert::<C, B>(&c, _mm256_set_m128i(hi, lo));
-        store::<B>(out, v * stride, _mm256_castsi256_si128(t));
-        store::<B>(out, (v + 1) * stride, _mm256_extracti128_si256::<1>(t));
-        v += 2;
-    }
-    if v < count {
-        let lo = load(&block[v * rows + row]);
-        let t = convert::<C, B>(&c, _mm256_set_m128i(lo, lo));
-        store::<B>(out, v * stride, _mm256_castsi256_si128(t));
+    // SAFETY (loads and stores below): vertex `v < count` reads row `v·rows + row <
+    // count·rows <= block.len()` (16 bytes of a `[u32; 4]`) and writes `out[v·stride ..
+    // v·stride + B]`, inside `out` as `v·stride + B <= (count − 1)·stride + B <= out.len()`.
+    unsafe {
+        while v + 2 <= count {
+            let lo = _mm_loadu_si128(src.add(v * rows + row).cast());
+            let hi = _mm_loadu_si128(src.add((v + 1) * rows + row).cast());
+            let t = convert::<C, B, P>(&c, _mm256_set_m128i(hi, lo));
+            store::<B>(dst.add(v * stride), _mm256_castsi256_si128(t));
+            store::<B>(dst.add((v + 1) * stride), _mm256_extracti128_si256::<1>(t));
+            v += 2;
+        }
+        if v < count {
+            let lo = _mm_loadu_si128(src.add(v * rows + row).cast());
+            let t = convert::<C, B, P>(&c, _mm256_set_m128i(lo, lo));
+            store::<B>(dst.add(v * stride), _mm256_castsi256_si128(t));
+        }
     }
 }
 
-/// The 16 bytes of a row.
+/// Writes the element's `B` bytes, the low bytes of `t`, at `at` (unaligned).
+///
+/// # Safety
+/// `at .. at + B` must be writable.
 #[inline(always)]
-fn load(r: &[u32; 4]) -> __m128i {
-    // SAFETY: SSE2 (baseline on x86-64); `r` is 16 readable bytes.
-    unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
-}
-
-/// Writes the element word(s) in lane 0 (and 1 for 8 bytes) of `t` at `out[at..at + B]`.
-#[inline(always)]
-fn store<const B: usize>(out: &mut [u8], at: usize, t: __m128i) {
-    // SAFETY: SSE2 (baseline on x86-64) register moves.
-    let (w0, w01) = unsafe { (_mm_cvtsi128_si32(t) as u32, _mm_cvtsi128_si64(t) as u64) };
-    match B {
-        1 => out[at] = w0 as u8,
-        2 => out[at..at + 2].copy_from_slice(&(w0 as u16).to_le_bytes()),
-        4 => out[at..at + 4].copy_from_slice(&w0.to_le_bytes()),
-        _ => out[at..at + 8].copy_from_slice(&w01.to_le_bytes()),
+unsafe fn store<const B: usize>(at: *mut u8, t: __m128i) {
+    // SAFETY: SSE2 (baseline on x86-64) register moves; the caller guarantees the bytes.
+    unsafe {
+        let w0 = _mm_cvtsi128_si32(t) as u32;
+        match B {
+            1 => at.write(w0 as u8),
+            2 => at.cast::<u16>().write_unaligned(w0 as u16),
+            4 => at.cast::<u32>().write_unaligned(w0),
+            _ => at
+                .cast::<u64>()
+                .write_unaligned(_mm_cvtsi128_si64(t) as u64),
+        }
     }
 }
 
@@ -213,6 +250,7 @@ struct Consts {
     min: __m256i,
     mask: __m256i,
     shift: __m256i,
+    pick: __m256i,
 }
 
 impl Consts {
@@ -225,6 +263,14 @@ impl Consts {
             min: splat4(k.min),
             mask: splat4(k.mask.map(|m| m as i32)),
             shift: splat4(k.shift.map(|m| m as i32)),
+            pick: {
+                let p = k.pick.unwrap_or([0x80; 16]).map(|b| b as i8);
+                _mm256_setr_epi8(
+                    p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11],
+                    p[12], p[13], p[14], p[15], p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7],
+                    p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15],
+                )
+            },
         }
     }
 }
@@ -251,7 +297,7 @@ fn scaled(c: &Consts, x: __m256) -> __m256i {
 /// Two vertices' rows in, each 128-bit half's element word(s) in its low lane(s) out.
 #[inline]
 #[target_feature(enable = "avx2,f16c")]
-fn convert<const C: u8, const B: usize>(c: &Consts, x: __m256i) -> __m256i {
+fn convert<const C: u8, const B: usize, const P: bool>(c: &Consts, x: __m256i) -> __m256i {
     let codes = match C {
         UNORM => {
             let f = _mm256_castsi256_ps(x);
@@ -290,6 +336,9 @@ fn convert<const C: u8, const B: usize>(c: &Consts, x: __m256i) -> __m256i {
             }
         }
     };
+    if P {
+        return _mm256_shuffle_epi8(codes, c.pick);
+    }
     let y = _mm256_sllv_epi32(_mm256_and_si256(codes, c.mask), c.shift);
     // Lanes (0, 1) and (2, 3) OR-ed: words of 8-byte elements in lanes 0 and 2.
     let t = _mm256_or_si256(y, _mm256_shuffle_epi32::<0b10_11_00_01>(y));
