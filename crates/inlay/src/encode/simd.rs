@@ -6,9 +6,11 @@
 //! rounding happens, so the bits are the same:
 //!
 //! * UNORM: `vmaxps` with +0 (which returns the second operand for a NaN, as `f32::max` does
-//!   the non-NaN one), `vminps` with 1, widening to binary64 (`vcvtps2pd`), `c·(2^n − 1)`
-//!   then `+ 0.5` as two binary64 operations, truncation (`vcvttpd2dq`): the scalar
-//!   `(c as f64 * scale + 0.5) as u32`.
+//!   the non-NaN one), `vminps` with 1, then `⌊c·d + 0.5⌋` (`d = 2^n − 1`), which the scalar
+//!   code computes exactly in binary64, from two FMAs: `k = trunc(RN(c·d + 0.5))` is that
+//!   floor or one more (rounding moves it by at most half an ulp, ≤ 2^−8 below 2^16, and never down
+//!   across an integer, which is representable), and `RN(c·d + (0.5 − k))` has the sign of
+//!   the exact difference (an exact zero is +0), so a negative one takes 1 off `k`.
 //! * SNORM: the same on `|clamp(c, −1, 1)|`, negated for a set sign bit, NaN lanes 0.
 //! * UINT / SINT: `vpminud` / `vpminsd` + `vpmaxsd`, then the field mask.
 //! * binary16 (only for rounding `nearest`; F16C): `vcvtps2ph` rounding to nearest even,
@@ -42,8 +44,8 @@ pub(super) struct Kernel {
     pub conv: Conv,
     /// Element bytes: 1, 2, 4 or 8.
     pub bytes: usize,
-    /// UNORM `2^n − 1`, SNORM `2^(n−1) − 1` (binary64, exact).
-    pub scale: [f64; 4],
+    /// UNORM `2^n − 1`, SNORM `2^(n−1) − 1` (exact in binary32).
+    pub scale: [f32; 4],
     /// UINT: the largest code; SINT: the largest value.
     pub max: [i32; 4],
     /// SINT: the smallest value.
@@ -101,8 +103,8 @@ impl Kernel {
             k.mask[lane] = (1u32 << bits) - 1;
             k.shift[lane] = offset % 32;
             match conv {
-                Conv::Unorm => k.scale[lane] = ((1u32 << bits) - 1) as f64,
-                Conv::Snorm => k.scale[lane] = ((1u32 << (bits - 1)) - 1) as f64,
+                Conv::Unorm => k.scale[lane] = ((1u32 << bits) - 1) as f32,
+                Conv::Snorm => k.scale[lane] = ((1u32 << (bits - 1)) - 1) as f32,
                 Conv::Uint => k.max[lane] = ((1u32 << bits) - 1) as i32,
                 Conv::Sint => {
                     k.max[lane] = (1i32 << (bits - 1)) - 1;
@@ -118,10 +120,12 @@ impl Kernel {
     }
 }
 
-/// Whether this CPU runs `conv`'s kernel (AVX2; F16C too for halves).
-pub(super) fn available(conv: Conv) -> bool {
+/// Whether this CPU runs the kernels (AVX2, FMA and F16C, which every AVX2 CPU shipped has;
+/// `conv` is kept for a finer test).
+pub(super) fn available(_conv: Conv) -> bool {
     std::arch::is_x86_feature_detected!("avx2")
-        && (conv != Conv::Half || std::arch::is_x86_feature_detected!("f16c"))
+        && std::arch::is_x86_feature_detected!("fma")
+        && std::arch::is_x86_feature_detected!("f16c")
 }
 
 /// Encodes element row `row` of `count` vertices of `block` (`rows` rows per vertex) into
@@ -146,7 +150,7 @@ pub(super) fn encode(
     }
     assert!(row < rows && block.len() >= count * rows);
     assert!(out.len() >= (count - 1) * stride + k.bytes);
-    // SAFETY (every call): `available` checked AVX2 (and F16C for halves), and the
+    // SAFETY (every call): `available` checked AVX2, FMA and F16C, and the
     // asserts above are the bounds `kernel` relies on.
     macro_rules! call {
         ($c:expr, $b:expr, $p:expr) => {
@@ -188,7 +192,7 @@ const HALF: u8 = 4;
 /// # Safety
 /// AVX2 and F16C must be available; `block.len() >= count · rows`, `row < rows`, `count ≥ 1`
 /// and `out.len() >= (count − 1) · stride + B` (checked by [`encode`]).
-#[target_feature(enable = "avx2,f16c")]
+#[target_feature(enable = "avx2,fma,f16c")]
 #[allow(clippy::too_many_arguments)]
 unsafe fn kernel<const C: u8, const B: usize, const P: bool>(
     k: &Kernel,
@@ -245,7 +249,7 @@ unsafe fn store<const B: usize>(at: *mut u8, t: __m128i) {
 
 /// A kernel's constants as vectors (both 128-bit halves alike).
 struct Consts {
-    scale: __m256d,
+    scale: __m256,
     max: __m256i,
     min: __m256i,
     mask: __m256i,
@@ -258,7 +262,7 @@ impl Consts {
     fn new(k: &Kernel) -> Consts {
         let s = k.scale;
         Consts {
-            scale: _mm256_setr_pd(s[0], s[1], s[2], s[3]),
+            scale: _mm256_setr_ps(s[0], s[1], s[2], s[3], s[0], s[1], s[2], s[3]),
             max: splat4(k.max),
             min: splat4(k.min),
             mask: splat4(k.mask.map(|m| m as i32)),
@@ -282,21 +286,20 @@ fn splat4(a: [i32; 4]) -> __m256i {
     _mm256_setr_epi32(a[0], a[1], a[2], a[3], a[0], a[1], a[2], a[3])
 }
 
-/// `c·scale + 0.5`, truncated, for the 8 non-negative lanes of `c` (at most 1 each).
+/// `⌊c·scale + 0.5⌋` (exact) for the 8 non-negative lanes of `c` (at most 1 each): see the
+/// module documentation.
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,fma")]
 fn scaled(c: &Consts, x: __m256) -> __m256i {
-    let half = _mm256_set1_pd(0.5);
-    let lo = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
-    let hi = _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x));
-    let lo = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(lo, c.scale), half));
-    let hi = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(hi, c.scale), half));
-    _mm256_set_m128i(hi, lo)
+    let half = _mm256_set1_ps(0.5);
+    let k = _mm256_cvttps_epi32(_mm256_fmadd_ps(x, c.scale, half));
+    let e = _mm256_fmadd_ps(x, c.scale, _mm256_sub_ps(half, _mm256_cvtepi32_ps(k)));
+    _mm256_add_epi32(k, _mm256_srai_epi32::<31>(_mm256_castps_si256(e)))
 }
 
 /// Two vertices' rows in, each 128-bit half's element word(s) in its low lane(s) out.
 #[inline]
-#[target_feature(enable = "avx2,f16c")]
+#[target_feature(enable = "avx2,fma,f16c")]
 fn convert<const C: u8, const B: usize, const P: bool>(c: &Consts, x: __m256i) -> __m256i {
     let codes = match C {
         UNORM => {
@@ -367,15 +370,17 @@ mod tests {
     }
 
     /// Every binary32 in a sweep of odd stride (every residue of the low bits hit), plus
-    /// every value at and around each tie and code of a `bits`-bit UNORM/SNORM and a half.
+    /// every value within 3 ulp of each tie and code of every UNORM/SNORM divisor, and around
+    /// every half and halfway point between halves, both signs.
     fn inputs() -> Vec<u32> {
         let mut v: Vec<u32> = (0..=u32::MAX / 0x3fd).map(|i| i * 0x3fd).collect();
-        for bits in [2u32, 8, 10, 16] {
+        // UNORM n bits divides by 2^n − 1, SNORM n bits by 2^(n−1) − 1: every d of both.
+        for bits in 1u32..=16 {
             let d = ((1u32 << bits) - 1) as f64;
             for code in 0..=(1u32 << bits) {
                 for t in [code as f64 / d, (code as f64 + 0.5) / d] {
                     let f = (t as f32).to_bits();
-                    for x in [f.wrapping_sub(1), f, f + 1] {
+                    for x in f.saturating_sub(3)..=f + 3 {
                         v.extend([x, x | 0x8000_0000]);
                     }
                 }
