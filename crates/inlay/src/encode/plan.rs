@@ -132,8 +132,8 @@ impl EncodePlan {
 
     /// The plan with kernels of `isa` ([`Isa::Avx2`] and [`Isa::Avx512`] run the AVX2
     /// kernels of packed UNORM, SNORM, UINT and SINT elements, and of binary16 elements at
-    /// [`Rounding::Nearest`]; everything else, and every element on a CPU without AVX2, runs
-    /// the portable code). The default is [`Isa::detect`]. The bytes are the same either way.
+    /// [`Rounding::Nearest`]; everything else, and every element on a CPU without AVX2, FMA
+    /// and F16C, runs the portable code). The default is [`Isa::detect`]. The bytes are the same either way.
     pub fn with_isa(mut self, isa: Isa) -> EncodePlan {
         self.isa = isa;
         self

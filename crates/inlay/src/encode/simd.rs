@@ -466,6 +466,41 @@ mod tests {
         }
     }
 
+    /// Every non-negative binary32 (all of [0, 1], the values above, +∞ and the positive
+    /// NaNs; the negative ones clamp to 0 before the arithmetic) through the UNORM kernel of
+    /// every IA UNORM width and of widths 7 and 15 (the divisors 127 and 32767 of SNORM8/16,
+    /// whose magnitudes take the same arithmetic), against [`encode_unorm`]. About four
+    /// minutes in release on two cores:
+    /// `cargo test --release -p inlay --lib every_non_negative -- --ignored`.
+    #[test]
+    #[ignore]
+    fn every_non_negative_binary32_through_every_unorm_width() {
+        if !available(Conv::Unorm) {
+            return;
+        }
+        for bits in [1u32, 2, 4, 5, 6, 7, 8, 10, 15, 16] {
+            let k = Kernel::new(
+                Conv::Unorm,
+                8,
+                &[(0, bits, 0), (1, bits, 16), (2, bits, 32), (3, bits, 48)],
+            )
+            .unwrap();
+            let mut start = 0u32;
+            while start < 0x8000_0000 {
+                let xs: Vec<u32> = (start..start + (1 << 22)).collect();
+                for (i, w) in run(&k, &xs).into_iter().enumerate() {
+                    for l in 0..4 {
+                        let x = xs[4 * i + l];
+                        let want = encode_unorm(f32::from_bits(x), bits);
+                        let got = (w >> (16 * l)) & ((1 << bits) - 1);
+                        assert_eq!(got, want as u64, "UNORM{bits} {x:#010x}");
+                    }
+                }
+                start += 1 << 22;
+            }
+        }
+    }
+
     #[test]
     fn shapes_the_kernel_cannot_pack_are_refused() {
         // A field crossing a 32-bit word, a lane in the other word, a 32-bit field.
