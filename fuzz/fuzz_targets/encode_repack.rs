@@ -3,14 +3,18 @@
 //! source buffers and counts. Nothing may panic, and the output is bounded by
 //! `WriterOptions::max_bytes`. An element encoded with `nearest` rounding decodes to lanes
 //! that encode to the same bytes again (the issue 12 round trip), except the one code pair
-//! that aliases (SNORM's most negative code reads as −1.0 like the next one).
+//! that aliases (SNORM's most negative code reads as −1.0 like the next one). The compiled
+//! `EncodePlan` of the `to` layout (its AVX2 kernels where the CPU has them) encodes arbitrary
+//! register rows to exactly the bytes its portable form writes, under both roundings and any
+//! padding, and writes nothing past `vertices × stride`.
 #![no_main]
 
 use arbitrary::Arbitrary;
 use inlay::convert::decode_element;
-use inlay::encode::{RepackOptions, SourceBuffer, repack};
 use inlay::encode::WriterOptions;
+use inlay::encode::{EncodePlan, RepackOptions, SourceBuffer, repack};
 use inlay::encode::{Rounding, encode_element};
+use inlay::fetch::Isa;
 use inlay::format::Kind;
 use inlay::target::Target;
 use inlay::validation::layout_without_shader;
@@ -31,6 +35,8 @@ struct Input {
     vertices: Option<Biased>,
     instances: Option<Biased>,
     padding: u8,
+    /// Register rows for `EncodePlan` (vertex-major; at most 64 vertices are taken).
+    rows: Vec<[u32; 4]>,
 }
 
 fuzz_target!(|input: Input| {
@@ -86,5 +92,55 @@ fuzz_target!(|input: Input| {
     if let Ok(r) = repack(&from, &sources, &to, &options) {
         let total: u64 = r.buffers.iter().map(|b| b.data.len() as u64).sum();
         assert!(total <= MAX_BYTES, "{total} bytes");
+    }
+
+    // The compiled encoder: AVX2 (where available) against portable, byte for byte.
+    let writer = WriterOptions {
+        rounding,
+        padding: input.padding,
+        strides: Vec::new(),
+        max_bytes: None,
+    };
+    if let Ok(plan) = EncodePlan::new(&to, &writer) {
+        let portable = plan.clone().with_isa(Isa::Portable);
+        let w = plan.rows();
+        let vertices = if w == 0 {
+            0
+        } else {
+            (input.rows.len() / w).min(64)
+        };
+        let rows = &input.rows[..vertices * w];
+        let sizes: Vec<usize> = plan
+            .slots()
+            .iter()
+            .map(|&(_, stride)| vertices * stride as usize)
+            .collect();
+        // Strides reach 2^32 − 1 (an element at offset 4 000 000 000): bound the buffers.
+        if sizes.iter().map(|&n| n as u64).sum::<u64>() > MAX_BYTES {
+            return;
+        }
+        let run = |p: &EncodePlan| {
+            // One sentinel byte past each buffer's records: it must stay as it is.
+            let mut bufs: Vec<Vec<u8>> = sizes.iter().map(|&n| vec![0xa5; n + 1]).collect();
+            let got = {
+                let mut outs: Vec<&mut [u8]> = bufs.iter_mut().map(|b| &mut b[..]).collect();
+                p.encode_registers(rows, &mut outs)
+            };
+            (got, bufs)
+        };
+        let (got, fast) = run(&plan);
+        let (want, slow) = run(&portable);
+        assert_eq!(got, want, "{:?} vs portable", plan.isa());
+        assert_eq!(
+            fast,
+            slow,
+            "{:?} encode vs portable, rows {rows:08x?}",
+            plan.isa()
+        );
+        if got.is_ok() {
+            for (b, &n) in fast.iter().zip(&sizes) {
+                assert_eq!(b[n], 0xa5, "encode_registers wrote past its records");
+            }
+        }
     }
 });
