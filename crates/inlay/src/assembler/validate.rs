@@ -422,14 +422,59 @@ const RUN: usize = 64;
 fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> bool {
     let mut bad = false;
     for b in run.chunks_exact(S) {
-        let index = if S == 2 {
-            u16::from_le_bytes([b[0], b[1]]) as u32
-        } else {
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-        };
+        let index = le_index::<S>(b);
         bad |= (index == cut) | (index.wrapping_add(base) as u64 >= in_bounds);
     }
     !bad
+}
+
+/// The little-endian index in `b` (its first `S` = 2 or 4 bytes).
+#[inline(always)]
+fn le_index<const S: usize>(b: &[u8]) -> u32 {
+    if S == 2 {
+        u16::from_le_bytes([b[0], b[1]]) as u32
+    } else {
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+}
+
+/// The indices `bytes` holds (`S` bytes each; the first at draw position `start`), `RUN` at a
+/// time: a run that [`run_inside`] passes only counts its positions as inside every slot and
+/// breaks the zero run; the others go index by index, cuts skipped, positions outside some
+/// slot's data to `note`. Returns the positions found inside.
+#[allow(clippy::too_many_arguments)]
+fn scan_indices<const S: usize>(
+    bytes: &[u8],
+    start: u64,
+    cut: u32,
+    base: u32,
+    in_bounds: u64,
+    zero_run: &std::cell::Cell<u64>,
+    past: &mut Vec<(u64, u64, u64)>,
+    note: &mut impl FnMut(u64, u32, &mut Vec<(u64, u64, u64)>) -> bool,
+) -> u64 {
+    let mut inside = 0u64;
+    for (c, run) in bytes.chunks(RUN * S).enumerate() {
+        if run.len() == RUN * S && run_inside::<S>(run, cut, base, in_bounds) {
+            inside += RUN as u64;
+            zero_run.set(0);
+            continue;
+        }
+        for (k, b) in run.chunks_exact(S).enumerate() {
+            let index = le_index::<S>(b);
+            let vertex = index.wrapping_add(base);
+            if index == cut {
+                continue;
+            }
+            if (vertex as u64) < in_bounds {
+                inside += 1;
+                zero_run.set(0);
+            } else {
+                note(start + (c * RUN + k) as u64, vertex, past);
+            }
+        }
+    }
+    inside
 }
 
 /// The index-buffer checks; returns the positions (per instance) whose vertex reads nothing.
@@ -536,59 +581,20 @@ fn indexed_checks(
         }
         all
     };
-    // Non-cut positions whose vertex lies within every slot's data: what `note` finds for
-    // them (not zero, nothing past, the zero run broken), without the per-slot loop.
-    let mut inside = 0u64;
     // Positions start..first_past lie in the buffer (first_past ≤ in_buffer).
     let from = (ib.offset as u64 + start * size) as usize;
     let to = (ib.offset as u64 + first_past.min(end) * size) as usize;
     let bytes = ib.data.get(from..to.max(from)).unwrap_or(&[]);
-    match ib.format {
-        IndexFormat::R16Uint => {
-            for (c, run) in bytes.chunks(RUN * 2).enumerate() {
-                if run.len() == RUN * 2 && run_inside::<2>(run, cut, base, in_bounds) {
-                    inside += RUN as u64;
-                    cur.set(0);
-                    continue;
-                }
-                for (k, b) in run.chunks_exact(2).enumerate() {
-                    let index = u16::from_le_bytes([b[0], b[1]]) as u32;
-                    let vertex = index.wrapping_add(base);
-                    if index == cut {
-                        continue;
-                    }
-                    if (vertex as u64) < in_bounds {
-                        inside += 1;
-                        cur.set(0);
-                    } else {
-                        note(start + (c * RUN + k) as u64, vertex, &mut past);
-                    }
-                }
-            }
-        }
-        IndexFormat::R32Uint => {
-            for (c, run) in bytes.chunks(RUN * 4).enumerate() {
-                if run.len() == RUN * 4 && run_inside::<4>(run, cut, base, in_bounds) {
-                    inside += RUN as u64;
-                    cur.set(0);
-                    continue;
-                }
-                for (k, b) in run.chunks_exact(4).enumerate() {
-                    let index = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                    let vertex = index.wrapping_add(base);
-                    if index == cut {
-                        continue;
-                    }
-                    if (vertex as u64) < in_bounds {
-                        inside += 1;
-                        cur.set(0);
-                    } else {
-                        note(start + (c * RUN + k) as u64, vertex, &mut past);
-                    }
-                }
-            }
-        }
-    }
+    // Non-cut positions whose vertex lies within every slot's data: what `note` finds for
+    // them (not zero, nothing past, the zero run broken), without the per-slot loop.
+    let inside = match ib.format {
+        IndexFormat::R16Uint => scan_indices::<2>(
+            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut note,
+        ),
+        IndexFormat::R32Uint => scan_indices::<4>(
+            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut note,
+        ),
+    };
     // Positions past the buffer read index 0, all alike.
     if first_past < end {
         let before: Vec<u64> = past.iter().map(|e| e.0).collect();
