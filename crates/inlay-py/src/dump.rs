@@ -29,61 +29,19 @@ pub struct NativeDump {
     warnings: Vec<String>,
 }
 
-/// The call keys of the schema for the capture's draw.
+/// The call keys of the schema for the capture's draw ([`inlay::assembler::DrawCall::spec_keys`]).
 fn draw_dict<'py>(py: Python<'py>, c: &Capture) -> PyResult<Bound<'py, PyDict>> {
-    use inlay::assembler::DrawCall;
+    let call = c.draw_call();
+    let Some((kind, keys)) = call.spec_keys() else {
+        return Err(layout_error(format!(
+            "a dump records a {} call, which has no call keys here",
+            call.name()
+        )));
+    };
     let d = PyDict::new(py);
-    match c.draw_call() {
-        DrawCall::Draw {
-            vertex_count,
-            start_vertex,
-        } => {
-            d.set_item("kind", "draw")?;
-            d.set_item("vertex_count", vertex_count)?;
-            d.set_item("start_vertex", start_vertex)?;
-        }
-        DrawCall::DrawIndexed {
-            index_count,
-            start_index,
-            base_vertex,
-        } => {
-            d.set_item("kind", "draw_indexed")?;
-            d.set_item("index_count", index_count)?;
-            d.set_item("start_index", start_index)?;
-            d.set_item("base_vertex", base_vertex)?;
-        }
-        DrawCall::DrawInstanced {
-            vertex_count_per_instance,
-            instance_count,
-            start_vertex,
-            start_instance,
-        } => {
-            d.set_item("kind", "draw_instanced")?;
-            d.set_item("vertex_count_per_instance", vertex_count_per_instance)?;
-            d.set_item("instance_count", instance_count)?;
-            d.set_item("start_vertex", start_vertex)?;
-            d.set_item("start_instance", start_instance)?;
-        }
-        DrawCall::DrawIndexedInstanced {
-            index_count_per_instance,
-            instance_count,
-            start_index,
-            base_vertex,
-            start_instance,
-        } => {
-            d.set_item("kind", "draw_indexed_instanced")?;
-            d.set_item("index_count_per_instance", index_count_per_instance)?;
-            d.set_item("instance_count", instance_count)?;
-            d.set_item("start_index", start_index)?;
-            d.set_item("base_vertex", base_vertex)?;
-            d.set_item("start_instance", start_instance)?;
-        }
-        other => {
-            return Err(layout_error(format!(
-                "a dump records a {} call, which has no call keys here",
-                other.name()
-            )));
-        }
+    d.set_item("kind", kind)?;
+    for (key, value) in keys {
+        d.set_item(key, value)?;
     }
     Ok(d)
 }

@@ -107,6 +107,72 @@ impl<A> DrawSpec<A> {
     }
 }
 
+impl DrawCall<'_> {
+    /// The direct call written in the grammar [`DrawSpec::from_keys`] reads: its `kind` and
+    /// every schema key with its value, in the schema's order (`SCHEMA.md`, DRAW), so that
+    /// reading them back gives the same call. `None` for the indirect calls and `DrawAuto`,
+    /// whose arguments are not key values.
+    ///
+    /// ```
+    /// use inlay::assembler::DrawCall;
+    /// let call = DrawCall::DrawIndexed { index_count: 6, start_index: 0, base_vertex: -2 };
+    /// let (kind, keys) = call.spec_keys().unwrap();
+    /// assert_eq!(kind, "draw_indexed");
+    /// assert_eq!(keys, [("index_count", 6), ("start_index", 0), ("base_vertex", -2)]);
+    /// ```
+    pub fn spec_keys(&self) -> Option<(&'static str, Vec<(&'static str, i64)>)> {
+        let keys = match *self {
+            DrawCall::Draw {
+                vertex_count,
+                start_vertex,
+            } => vec![
+                ("vertex_count", vertex_count as i64),
+                ("start_vertex", start_vertex as i64),
+            ],
+            DrawCall::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            } => vec![
+                ("index_count", index_count as i64),
+                ("start_index", start_index as i64),
+                ("base_vertex", base_vertex as i64),
+            ],
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            } => vec![
+                (
+                    "vertex_count_per_instance",
+                    vertex_count_per_instance as i64,
+                ),
+                ("instance_count", instance_count as i64),
+                ("start_vertex", start_vertex as i64),
+                ("start_instance", start_instance as i64),
+            ],
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            } => vec![
+                ("index_count_per_instance", index_count_per_instance as i64),
+                ("instance_count", instance_count as i64),
+                ("start_index", start_index as i64),
+                ("base_vertex", base_vertex as i64),
+                ("start_instance", start_instance as i64),
+            ],
+            DrawCall::DrawInstancedIndirect { .. }
+            | DrawCall::DrawIndexedInstancedIndirect { .. }
+            | DrawCall::DrawAuto { .. } => return None,
+        };
+        Some((kind_of(self), keys))
+    }
+}
+
 fn kind_of(call: &DrawCall<'_>) -> &'static str {
     match call {
         DrawCall::Draw { .. } => "draw",

@@ -267,38 +267,17 @@ fn layout_elements(layout: &InputLayout) -> &[LayoutElement] {
     layout.elements()
 }
 
-/// A draw call as the command line's `--draw` spells it.
+/// A draw call as the command line's `--draw` spells it ([`DrawCall::spec_keys`]); an
+/// indirect call or `DrawAuto` by its name.
 pub fn draw_text(call: &DrawCall<'_>) -> String {
-    match *call {
-        DrawCall::Draw {
-            vertex_count,
-            start_vertex,
-        } => format!("draw,vertex_count={vertex_count},start_vertex={start_vertex}"),
-        DrawCall::DrawIndexed {
-            index_count,
-            start_index,
-            base_vertex,
-        } => format!(
-            "draw_indexed,index_count={index_count},start_index={start_index},base_vertex={base_vertex}"
-        ),
-        DrawCall::DrawInstanced {
-            vertex_count_per_instance,
-            instance_count,
-            start_vertex,
-            start_instance,
-        } => format!(
-            "draw_instanced,vertex_count_per_instance={vertex_count_per_instance},instance_count={instance_count},start_vertex={start_vertex},start_instance={start_instance}"
-        ),
-        DrawCall::DrawIndexedInstanced {
-            index_count_per_instance,
-            instance_count,
-            start_index,
-            base_vertex,
-            start_instance,
-        } => format!(
-            "draw_indexed_instanced,index_count_per_instance={index_count_per_instance},instance_count={instance_count},start_index={start_index},base_vertex={base_vertex},start_instance={start_instance}"
-        ),
-        ref other => other.name().to_string(),
+    match call.spec_keys() {
+        Some((kind, keys)) => keys
+            .iter()
+            .fold(kind.to_string(), |mut text, (key, value)| {
+                text.push_str(&format!(",{key}={value}"));
+                text
+            }),
+        None => call.name().to_string(),
     }
 }
 
