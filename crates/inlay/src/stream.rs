@@ -203,10 +203,15 @@ impl<'a> VertexStream<'a> {
                     first_position,
                     ..
                 } => {
-                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                    let positions = first_position..;
+                    for ((id, &vertex_id), position) in ids[n..n + count]
+                        .iter_mut()
+                        .zip(&indices[..count])
+                        .zip(positions)
+                    {
                         *id = VertexIds {
-                            position: first_position + j as u64,
-                            vertex_id: indices[j],
+                            position,
+                            vertex_id,
                             instance_id,
                         };
                     }

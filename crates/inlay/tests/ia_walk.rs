@@ -187,3 +187,91 @@ fn batch_of_empty_or_finished_walk() {
     assert_eq!(w.next_batch(8, &mut []).map(|b| b.len()), Some(3));
     assert_eq!(w.next_batch(8, &mut []), None);
 }
+
+/// Long 16-bit index lists: the batch walk reads sixteen indices at a time where no cut is
+/// among them, so cuts at every position of a group (first, middle, last lane, across a
+/// group boundary, runs of cuts), cut-free stretches and batches that end inside a group
+/// must give exactly the per-step walk's vertices and cut count.
+#[test]
+fn long_index_lists_batch_like_the_steps() {
+    let data: Vec<u8> = (0..=255u8).cycle().take(4096).collect();
+    let l = layout(support::valid(&[vertex_el(Format::R8G8_UINT, 0, 1, 0)]));
+    // Index values from a small generator; cut positions chosen per pattern.
+    let patterns: [&[usize]; 6] = [
+        &[],
+        &[0, 16, 32, 47, 63, 64],
+        &[15, 16, 17, 100, 101, 102, 103, 250],
+        &[
+            31, 32, 200, 201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214,
+        ],
+        &[
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+        ],
+        &[299],
+    ];
+    for cuts_at in patterns {
+        let mut seed = 0x9e37_79b9u32;
+        let values: Vec<u16> = (0..300)
+            .map(|k| {
+                seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                if cuts_at.contains(&k) {
+                    0xffff
+                } else {
+                    ((seed >> 16) % 2000) as u16
+                }
+            })
+            .collect();
+        let idx: Vec<u8> = values.iter().flat_map(|i| i.to_le_bytes()).collect();
+        let mut ia = InputAssembler::new(&l, Target::default());
+        ia.set_topology(Topology::TriangleStrip).unwrap();
+        ia.set_vertex_buffer(
+            0,
+            Some(VertexBufferBinding {
+                data: &data,
+                stride: 2,
+                offset: 0,
+            }),
+        )
+        .unwrap();
+        ia.set_index_buffer(Some(IndexBufferBinding {
+            data: &idx,
+            format: IndexFormat::R16Uint,
+            offset: 2,
+        }))
+        .unwrap();
+        for call in [
+            DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: 290,
+                instance_count: 2,
+                start_index: 3,
+                base_vertex: 5,
+                start_instance: 0,
+            },
+            DrawCall::DrawIndexed {
+                index_count: 299,
+                start_index: 0,
+                base_vertex: 0,
+            },
+        ] {
+            let d = ia.draw(&call).unwrap();
+            let want = from_steps(&d);
+            for (max, buf) in [
+                (16, 16),
+                (17, 17),
+                (31, 31),
+                (32, 32),
+                (33, 20),
+                (48, 48),
+                (100, 100),
+                (1000, 1000),
+                (1000, 40),
+            ] {
+                assert_eq!(
+                    from_batches(&d, max, buf),
+                    want,
+                    "cuts at {cuts_at:?}, {call:?}, max {max} buf {buf}"
+                );
+            }
+        }
+    }
+}

@@ -208,25 +208,55 @@ impl Walker<'_> {
             if hi <= (ib.data.len() as u64).min(1 << 32) {
                 let bytes = &ib.data[lo as usize..hi as usize];
                 let cut = ib.format.cut_value();
-                let mut take = |value: u32| {
-                    steps += 1;
-                    if value == cut {
-                        cuts += 1;
-                    } else {
-                        indices[count] = value;
-                        count += 1;
-                    }
-                    count < cap
-                };
+                // One index: a cut takes no vertex; false once the batch is full.
+                macro_rules! take {
+                    ($value:expr) => {{
+                        let value: u32 = $value;
+                        steps += 1;
+                        if value == cut {
+                            cuts += 1;
+                        } else {
+                            indices[count] = value;
+                            count += 1;
+                        }
+                        count < cap
+                    }};
+                }
                 if size == 2 {
-                    for c in bytes.chunks_exact(2) {
-                        if !take(u16::from_le_bytes([c[0], c[1]]) as u32) {
+                    // Sixteen indices at a time: a group without a cut that fits the batch is
+                    // widened as a whole; a group holding a cut, or one that would fill the
+                    // batch, is taken one index at a time (the same order and cut rule).
+                    let mut groups = bytes.chunks_exact(32);
+                    let mut full = false;
+                    for group in groups.by_ref() {
+                        let mut values = [0u16; 16];
+                        for (v, c) in values.iter_mut().zip(group.chunks_exact(2)) {
+                            *v = u16::from_le_bytes([c[0], c[1]]);
+                        }
+                        if count + 16 <= cap && !values.iter().any(|&v| v as u32 == cut) {
+                            for (d, &v) in indices[count..count + 16].iter_mut().zip(&values) {
+                                *d = v as u32;
+                            }
+                            count += 16;
+                            steps += 16;
+                            full = count == cap;
+                        } else {
+                            full = !values.iter().all(|&v| take!(v as u32));
+                        }
+                        if full {
                             break;
+                        }
+                    }
+                    if !full {
+                        for c in groups.remainder().chunks_exact(2) {
+                            if !take!(u16::from_le_bytes([c[0], c[1]]) as u32) {
+                                break;
+                            }
                         }
                     }
                 } else {
                     for c in bytes.chunks_exact(4) {
-                        if !take(u32::from_le_bytes([c[0], c[1], c[2], c[3]])) {
+                        if !take!(u32::from_le_bytes([c[0], c[1], c[2], c[3]])) {
                             break;
                         }
                     }

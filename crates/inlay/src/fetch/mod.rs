@@ -290,6 +290,20 @@ struct ElementPlan<'a> {
 }
 
 impl ElementPlan<'_> {
+    /// [`ElementPlan::fetch_one`] through the element's compiled program when it has one (the
+    /// same bits: `LaneProgram::run` is checked equal to the reference conversions for every
+    /// IA format by `tests/fetch_diff.rs`), at a fraction of the reference's cost — what a
+    /// per-instance element costs each block of a draw.
+    fn fetch_one_compiled(&self, index: u32) -> [u32; 4] {
+        let (Some(src), Some(p)) = (self.source, &self.program) else {
+            return self.fetch_one(index);
+        };
+        match src.element_address(self.offset, self.size, index) {
+            Some(a) => p.run(&program::chunk_at(src.data, a, self.size as usize)),
+            None => self.oob,
+        }
+    }
+
     /// The exact value of this element for vertex (or instance) element index `index`,
     /// one vertex at a time (the slow path, straight from the reference conversions).
     fn fetch_one(&self, index: u32) -> [u32; 4] {
@@ -691,9 +705,20 @@ impl<'a> FetchPlan<'a> {
         if n == 0 || width == 0 {
             return;
         }
+        let mut start = 0;
+        if let Sink::Registers(out) = sink {
+            // The fused kernel over everything, when it is all in bounds: no per-block set-up
+            // and no scratch.
+            start = self.fused_block(vertices, instance, out, streaming);
+            if start == n {
+                if streaming {
+                    stream_fence(self.isa);
+                }
+                return;
+            }
+        }
         let mut scratch = [[0u32; 4]; SCRATCH_ROWS];
         let block = MAX_BLOCK;
-        let mut start = 0;
         while start < n {
             if let Sink::Registers(out) = sink {
                 // The fused kernel over everything left, when it is all in bounds (no
@@ -791,39 +816,31 @@ impl<'a> FetchPlan<'a> {
                     // The largest vertex index decides whether every element is in bounds:
                     // addresses grow with the index.
                     // The kernel adds the base to each index the same way (wrapping).
-                    let base = base_vertex as u32;
-                    let Some(last) = indices
-                        .iter()
-                        .map(|&i| buffer::indexed_vertex(base_vertex, i))
-                        .max()
-                    else {
+                    let base = buffer::indexed_vertex(base_vertex, 0);
+                    let Some(last) = simd::max_vertex(indices, base) else {
                         return 0;
                     };
                     let kind = simd::FusedVertices::Indexed {
                         indices,
                         base_vertex: base,
+                        last,
                     };
                     (kind, 0, last as usize + 1)
                 }
             };
-            let constant = |v| simd::FusedRow {
-                program: LaneProgram::constant(v),
-                data: &simd::ZERO16,
-                start: 0,
-                stride: 0,
-            };
-            let mut fused = [constant([0; 4]); 32];
+            let mut fused = [simd::FusedRow::constant([0; 4]); 32];
             for (row, &ei) in fused.iter_mut().zip(&self.row_elements) {
                 let e = &self.elements[ei];
-                let Some(program) = e.program else { return 0 };
+                let Some(program) = &e.program else { return 0 };
                 *row = match self.classify(e, first, count, instance) {
                     BlockSource::Linear { start, stride } => simd::FusedRow {
-                        program,
+                        program: Some(program),
+                        constant: [0; 4],
                         data: e.source.map_or(&[][..], |s| s.data),
                         start,
                         stride,
                     },
-                    BlockSource::Const(v) => constant(v),
+                    BlockSource::Const(v) => simd::FusedRow::constant(v),
                     // An index list whose vertices are not all in bounds (or wrap): the
                     // per-element path.
                     BlockSource::Slow => return 0,
@@ -922,7 +939,7 @@ impl<'a> FetchPlan<'a> {
             return BlockSource::Const([0; 4]);
         };
         if e.class == InputClass::PerInstance {
-            return BlockSource::Const(e.fetch_one(instance.element_index(e.step_rate)));
+            return BlockSource::Const(e.fetch_one_compiled(instance.element_index(e.step_rate)));
         }
         match src.span(e.offset, e.size, first, n) {
             Span::Inside { start, stride } => BlockSource::Linear { start, stride },

@@ -748,14 +748,37 @@ pub(super) fn fence() {
 /// (`data[start + i·stride ..]`).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct FusedRow<'d> {
-    /// The row's program ([`LaneProgram::constant`] for rows that read no memory).
-    pub program: LaneProgram,
+    /// The row's program (borrowed from the plan), or `None` for a row that reads no memory
+    /// and holds [`FusedRow::constant`] for every vertex.
+    pub program: Option<&'d LaneProgram>,
+    /// The lanes of a row that reads no memory.
+    pub constant: [u32; 4],
     /// The bytes the row reads.
     pub data: &'d [u8],
     /// Address of vertex 0's element.
     pub start: usize,
     /// Bytes between consecutive vertices' elements.
     pub stride: usize,
+}
+
+impl FusedRow<'_> {
+    /// A row that reads no memory: `lanes` for every vertex.
+    pub fn constant(lanes: [u32; 4]) -> FusedRow<'static> {
+        FusedRow {
+            program: None,
+            constant: lanes,
+            data: &ZERO16,
+            start: 0,
+            stride: 0,
+        }
+    }
+
+    /// The row's program ([`LaneProgram::constant`] for a row that reads no memory).
+    fn lane_program(&self) -> LaneProgram {
+        self.program
+            .copied()
+            .unwrap_or_else(|| LaneProgram::constant(self.constant))
+    }
 }
 
 /// Sixteen zero bytes: the source of rows that read no memory.
@@ -1003,6 +1026,37 @@ macro_rules! emit_pair {
     }};
 }
 
+/// [`emit_pair`] for the vertex pairs in `p0` and `p1` (four vertices, `4·w` rows at `d`),
+/// with the widths of typical layouts (1 to 8 rows) as constants, so that each store is
+/// compiled without the loop bounds tests of a run-time width. Same contract as
+/// [`emit_pair`].
+macro_rules! emit_pairs {
+    ($store:expr, $p0:expr, $p1:expr, $w:expr, $d:expr) => {{
+        let (p0, p1, w, d): (&[__m256i; 32], &[__m256i; 32], usize, *mut [u32; 4]) =
+            ($p0, $p1, $w, $d);
+        macro_rules! both {
+            ($k:expr) => {{
+                emit_pair!($store, p0, $k, d);
+                emit_pair!($store, p1, $k, d.add(2 * $k));
+            }};
+        }
+        match w {
+            1 => both!(1),
+            2 => both!(2),
+            3 => both!(3),
+            4 => both!(4),
+            5 => both!(5),
+            6 => both!(6),
+            7 => both!(7),
+            8 => both!(8),
+            _ => {
+                emit_pair!($store, p0, w, d);
+                emit_pair!($store, p1, w, d.add(2 * w));
+            }
+        }
+    }};
+}
+
 /// Stores the low halves of `p[0 .. w]` (one vertex's rows) at `d`, 16 bytes each
 /// (non-temporal unless `STORE` is [`ST_NORMAL`]).
 ///
@@ -1059,7 +1113,7 @@ impl Walk {
 /// [`emit_pair`] needs for `STORE` at every even `i − start` (and 16 bytes for a single
 /// vertex unless [`ST_NORMAL`]).
 #[target_feature(enable = "avx2,fma,f16c")]
-unsafe fn fused_impl<const STORE: u8, const INDEXED: bool>(
+unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
     elems: &[FusedElem],
     walk: Walk,
     start: usize,
@@ -1069,6 +1123,22 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool>(
 ) {
     let zero = _mm256_setzero_si256();
     let (mut p0, mut p1) = ([zero; 32], [zero; 32]);
+    // With `SKIP`, rows that read no memory (per-instance, unbound or wholly out-of-bounds
+    // elements: W3's four matrix rows) hold the same lanes for every vertex: they are put in
+    // place once here, and each step converts only the other rows (`active`). A constant row
+    // loads nothing and leaves the previous load alone, so a later row that reuses a load
+    // sees the same bytes either way.
+    let mut active = [0u8; 32];
+    let mut n_active = 0;
+    for (r, e) in elems.iter().enumerate() {
+        if SKIP && e.class == CONSTANT {
+            (p0[r], p1[r]) = (e.c.defaults, e.c.defaults);
+        } else {
+            active[n_active] = r as u8;
+            n_active += 1;
+        }
+    }
+    let active = &active[..n_active];
     let end = start + count;
     let mut i = start;
     // SAFETY (whole body): the contract above bounds every load, index read and store.
@@ -1081,18 +1151,38 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool>(
                 walk.vertex::<INDEXED>(i + 3),
             ];
             let (mut x0, mut x1) = (zero, zero);
-            for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
-                if !e.reuse {
-                    let s = e.stride;
-                    x0 =
-                        _mm256_loadu2_m128i(e.src.add(v[1] * s).cast(), e.src.add(v[0] * s).cast());
-                    x1 =
-                        _mm256_loadu2_m128i(e.src.add(v[3] * s).cast(), e.src.add(v[2] * s).cast());
-                }
-                (*a, *b) = convert_rows!(e, x0, x1);
+            macro_rules! step {
+                ($e:expr, $a:expr, $b:expr) => {{
+                    let e: &FusedElem = $e;
+                    if !e.reuse {
+                        let s = e.stride;
+                        x0 = _mm256_loadu2_m128i(
+                            e.src.add(v[1] * s).cast(),
+                            e.src.add(v[0] * s).cast(),
+                        );
+                        x1 = _mm256_loadu2_m128i(
+                            e.src.add(v[3] * s).cast(),
+                            e.src.add(v[2] * s).cast(),
+                        );
+                    }
+                    (*$a, *$b) = convert_rows!(e, x0, x1);
+                }};
             }
-            emit_pair!(STORE, &p0, width, out.add(i * width));
-            emit_pair!(STORE, &p1, width, out.add((i + 2) * width));
+            if SKIP {
+                for &r in active {
+                    let r = r as usize;
+                    step!(
+                        elems.get_unchecked(r),
+                        p0.get_unchecked_mut(r),
+                        p1.get_unchecked_mut(r)
+                    );
+                }
+            } else {
+                for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
+                    step!(e, a, b);
+                }
+            }
+            emit_pairs!(STORE, &p0, &p1, width, out.add(i * width));
             i += 4;
         }
         let tail = end - i;
@@ -1111,13 +1201,15 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool>(
                 v0
             };
             let (mut x0, mut x1) = (zero, zero);
-            for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
+            for &r in active {
+                let r = r as usize;
+                let e = elems.get_unchecked(r);
                 if !e.reuse {
                     let s = e.stride;
                     x0 = _mm256_loadu2_m128i(e.src.add(v1 * s).cast(), e.src.add(v0 * s).cast());
                     x1 = _mm256_loadu2_m128i(e.src.add(v2 * s).cast(), e.src.add(v2 * s).cast());
                 }
-                (*a, *b) = convert_rows!(e, x0, x1);
+                (*p0.get_unchecked_mut(r), *p1.get_unchecked_mut(r)) = convert_rows!(e, x0, x1);
             }
             let d = out.add(i * width);
             match tail {
@@ -1152,7 +1244,39 @@ pub(super) enum FusedVertices<'i> {
         indices: &'i [u32],
         /// BaseVertexLocation, as added with wrap-around.
         base_vertex: u32,
+        /// The largest vertex the list reads, `max(base_vertex + indices[i])` (wrapping):
+        /// [`max_vertex`] of the list, which the caller has already computed.
+        last: u32,
     },
+}
+
+/// The largest `base + indices[i]` (each sum wrapping to 32 bits), or `None` for an empty
+/// list: eight lanes at a time with AVX2 (`vpmaxud` has no SSE2 form, so the portable loop
+/// is scalar).
+pub(super) fn max_vertex(indices: &[u32], base: u32) -> Option<u32> {
+    if indices.is_empty() {
+        return None;
+    }
+    if !has_avx2() {
+        return indices.iter().map(|&i| i.wrapping_add(base)).max();
+    }
+    // SAFETY: AVX2 detected just above.
+    Some(unsafe { max_vertex_avx2(indices, base) })
+}
+
+#[target_feature(enable = "avx2")]
+fn max_vertex_avx2(indices: &[u32], base: u32) -> u32 {
+    let b = _mm256_set1_epi32(base as i32);
+    let mut m = _mm256_setzero_si256();
+    let chunks = indices.chunks_exact(8);
+    let rest = chunks.remainder();
+    for c in chunks {
+        let v: __m256i = bytemuck::cast(<[u32; 8]>::try_from(c).unwrap_or_default());
+        m = _mm256_max_epu32(m, _mm256_add_epi32(v, b));
+    }
+    let lanes: [u32; 8] = bytemuck::cast(m);
+    let tail = rest.iter().map(|&i| i.wrapping_add(base));
+    lanes.into_iter().chain(tail).max().unwrap_or(0)
 }
 
 /// Fills register-file rows `out[i·width .. (i + 1)·width]` (`width = rows.len()`) for
@@ -1215,16 +1339,13 @@ pub(super) fn fused(
         FusedVertices::Indexed {
             indices,
             base_vertex,
+            last,
         } => {
-            let n = indices.len().min(out.len() / width);
-            let Some(last) = indices[..n]
-                .iter()
-                .map(|&i| i.wrapping_add(base_vertex))
-                .max()
-            else {
+            // The rows fill all of the list or none of it, so `last` covers what is loaded.
+            if indices.is_empty() || out.len() / width < indices.len() {
                 return 0;
-            };
-            (&indices[..n], base_vertex, last as usize)
+            }
+            (indices, base_vertex, last as usize)
         }
     };
     avx2_run(
@@ -1251,28 +1372,29 @@ fn avx2_run(
     if n == 0 {
         return 0;
     }
-    let mut elems = [FusedElem {
-        // SAFETY: AVX2 detected by the caller (`has_fused`).
-        c: unsafe { Consts2::new(&Consts::new(&LaneProgram::constant([0; 4]))) },
-        class: CONSTANT,
-        signed: false,
-        reuse: true,
-        src: ZERO16.as_ptr(),
-        stride: 0,
-    }; 32];
+    if width > 32 {
+        return 0;
+    }
+    // Only the `width` rows in use are written (a whole array of 32 would be 15 KiB of
+    // set-up per call, which a draw fetched in batches of ~1000 vertices pays every batch).
+    let mut elems = [const { std::mem::MaybeUninit::<FusedElem>::uninit() }; 32];
     // The last row that loads: (its source, stride, load base). A later row whose bytes lie
     // in the same 16 bytes of every vertex converts that load (W2: two loads per vertex, not
     // six).
     let mut window: Option<(&[u8], usize, usize)> = None;
     for (e, r) in elems.iter_mut().zip(rows) {
-        let mut p = r.program;
+        let mut p = r.lane_program();
         if p.present == [0; 4] {
             // Reads nothing: keeps the previous row's load, ignores it.
-            *e = FusedElem {
+            e.write(FusedElem {
                 // SAFETY: AVX2 detected by the caller.
                 c: unsafe { Consts2::new(&Consts::new(&p)) },
-                ..*e
-            };
+                class: CONSTANT,
+                signed: false,
+                reuse: true,
+                src: ZERO16.as_ptr(),
+                stride: 0,
+            });
             continue;
         }
         let mut class = class_of(&p);
@@ -1321,7 +1443,7 @@ fn avx2_run(
         for b in p.shuffle.iter_mut().filter(|b| **b != 0x80) {
             *b += delta as u8;
         }
-        *e = FusedElem {
+        e.write(FusedElem {
             // SAFETY: AVX2 detected by the caller.
             c: unsafe { Consts2::new(&Consts::new(&p)) },
             class,
@@ -1329,7 +1451,7 @@ fn avx2_run(
             reuse,
             src: r.data[base..].as_ptr(),
             stride: r.stride,
-        };
+        });
     }
     let walk = Walk {
         indices: walk.0,
@@ -1337,7 +1459,11 @@ fn avx2_run(
         first: 0,
     };
     let indexed = !walk.indices.is_null();
-    let elems = &elems[..width];
+    // SAFETY: the loop above wrote each of the first `width` entries (`rows` has `width`
+    // entries, `width ≤ 32`; every path through its body that does not return writes `e`),
+    // and `MaybeUninit<FusedElem>` has the layout of `FusedElem`.
+    let elems: &[FusedElem] =
+        unsafe { std::slice::from_raw_parts(elems.as_ptr().cast::<FusedElem>(), width) };
     let p = out.as_mut_ptr();
     let addr = p as usize;
     // SAFETY: AVX2, FMA and F16C were detected (`has_fused`); the loads of every vertex were
@@ -1348,12 +1474,22 @@ fn avx2_run(
     // odd-width row is peeled with 16-byte stores so the rest starts 32-byte aligned, or (even
     // width, 16 bytes off) every store is a 16-byte one (ST_NT), 16-byte alignment checked.
     unsafe {
+        let skip = elems.iter().any(|e| e.class == CONSTANT);
         macro_rules! go {
             ($st:expr, $start:expr, $count:expr) => {
-                if indexed {
-                    fused_impl::<{ $st }, true>(elems, walk, $start, $count, p, width)
-                } else {
-                    fused_impl::<{ $st }, false>(elems, walk, $start, $count, p, width)
+                match (indexed, skip) {
+                    (true, true) => {
+                        fused_impl::<{ $st }, true, true>(elems, walk, $start, $count, p, width)
+                    }
+                    (true, false) => {
+                        fused_impl::<{ $st }, true, false>(elems, walk, $start, $count, p, width)
+                    }
+                    (false, true) => {
+                        fused_impl::<{ $st }, false, true>(elems, walk, $start, $count, p, width)
+                    }
+                    (false, false) => {
+                        fused_impl::<{ $st }, false, false>(elems, walk, $start, $count, p, width)
+                    }
                 }
             };
         }
@@ -1581,7 +1717,7 @@ pub(super) mod avx512 {
             stride: 0,
         }; 32];
         for (e, r) in elems.iter_mut().zip(rows) {
-            let p = &r.program;
+            let p = &r.lane_program();
             *e = GroupElem {
                 c: make(p),
                 class: if p.present == [0; 4] {
