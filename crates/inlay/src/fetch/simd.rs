@@ -59,8 +59,9 @@ impl Consts {
             shl: i(p.shl),
             shr: i(p.shr),
             div: f(p.div),
-            recip: f(p.div.map(|d| 1.0 / d)),
-            recip_lo: f(p.div.map(recip_lo)),
+            // Most lanes divide by 1 (every format but UNORM/SNORM): no divisions for them.
+            recip: f(p.div.map(|d| if d == 1.0 { 1.0 } else { 1.0 / d })),
+            recip_lo: f(p.div.map(|d| if d == 1.0 { 0.0 } else { recip_lo(d) })),
             mag_mask: i(p.mag_mask),
             sign_mask: i(p.sign_mask),
             mant_shift: i(p.mant_shift),
@@ -968,6 +969,23 @@ macro_rules! convert_rows {
     }};
 }
 
+/// [`convert_rows`] for four vectors (eight vertices) under one class dispatch.
+macro_rules! convert_rows4 {
+    ($e:expr, $x:expr) => {{
+        let (e, x): (&FusedElem, [__m256i; 4]) = ($e, $x);
+        macro_rules! four {
+            ($class:expr, $signed:expr) => {
+                x.map(|x| convert2_fma::<{ $class }, { $signed }>(&e.c, x))
+            };
+        }
+        by_class!(e.class, e.signed, four,
+            (CONSTANT, _) => [e.c.defaults; 4],
+            (UNORM_BYTES, _) => four!(UNORM_BYTES, false),
+            (HALF, _) => x.map(|x| convert2_half(&e.c, x)),
+        )
+    }};
+}
+
 /// Stores of the fused kernel: 32-byte non-temporal stores (output 32-byte aligned).
 const ST_NT32: u8 = 2;
 
@@ -1123,6 +1141,7 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
 ) {
     let zero = _mm256_setzero_si256();
     let (mut p0, mut p1) = ([zero; 32], [zero; 32]);
+    let (mut p2, mut p3) = ([zero; 32], [zero; 32]);
     // With `SKIP`, rows that read no memory (per-instance, unbound or wholly out-of-bounds
     // elements: W3's four matrix rows) hold the same lanes for every vertex: they are put in
     // place once here, and each step converts only the other rows (`active`). A constant row
@@ -1133,6 +1152,7 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
     for (r, e) in elems.iter().enumerate() {
         if SKIP && e.class == CONSTANT {
             (p0[r], p1[r]) = (e.c.defaults, e.c.defaults);
+            (p2[r], p3[r]) = (e.c.defaults, e.c.defaults);
         } else {
             active[n_active] = r as u8;
             n_active += 1;
@@ -1143,6 +1163,43 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
     let mut i = start;
     // SAFETY (whole body): the contract above bounds every load, index read and store.
     unsafe {
+        // Eight vertices per step: one class dispatch per row converts four vectors.
+        while i + 8 <= end {
+            let v: [usize; 8] = std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k));
+            let mut x = [zero; 4];
+            macro_rules! step8 {
+                ($e:expr, $r:expr) => {{
+                    let (e, r): (&FusedElem, usize) = ($e, $r);
+                    if !e.reuse {
+                        let s = e.stride;
+                        for (k, x) in x.iter_mut().enumerate() {
+                            *x = _mm256_loadu2_m128i(
+                                e.src.add(v[2 * k + 1] * s).cast(),
+                                e.src.add(v[2 * k] * s).cast(),
+                            );
+                        }
+                    }
+                    let [a, b, c, d] = convert_rows4!(e, x);
+                    *p0.get_unchecked_mut(r) = a;
+                    *p1.get_unchecked_mut(r) = b;
+                    *p2.get_unchecked_mut(r) = c;
+                    *p3.get_unchecked_mut(r) = d;
+                }};
+            }
+            if SKIP {
+                for &r in active {
+                    let r = r as usize;
+                    step8!(elems.get_unchecked(r), r);
+                }
+            } else {
+                for (r, e) in elems.iter().enumerate() {
+                    step8!(e, r);
+                }
+            }
+            emit_pairs!(STORE, &p0, &p1, width, out.add(i * width));
+            emit_pairs!(STORE, &p2, &p3, width, out.add((i + 4) * width));
+            i += 8;
+        }
         while i + 4 <= end {
             let v = [
                 walk.vertex::<INDEXED>(i),
@@ -1385,10 +1442,16 @@ fn avx2_run(
     for (e, r) in elems.iter_mut().zip(rows) {
         let mut p = r.lane_program();
         if p.present == [0; 4] {
-            // Reads nothing: keeps the previous row's load, ignores it.
+            // Reads nothing: keeps the previous row's load, ignores it. Only its lanes are
+            // read (the `CONSTANT` class), so the other constants stay zero.
+            let zero = [0u32; 4];
+            let c = Consts {
+                defaults: bytemuck::cast(p.defaults),
+                ..Consts::new(&LaneProgram::constant(zero))
+            };
             e.write(FusedElem {
                 // SAFETY: AVX2 detected by the caller.
-                c: unsafe { Consts2::new(&Consts::new(&p)) },
+                c: unsafe { Consts2::new(&c) },
                 class: CONSTANT,
                 signed: false,
                 reuse: true,
