@@ -11,7 +11,7 @@
 //!   (stride 20: POSITION R32G32B32_FLOAT @0, NORMAL R8G8B8A8_SNORM @12, TEXCOORD0
 //!   R16G16_FLOAT @16), slot 1 per-instance at step rate 1 (stride 64: a 4-row matrix,
 //!   TRANSFORM0…3 R32G32B32A32_FLOAT @0/16/32/48), 16 instances (more above ~2 M vertices) —
-//!   the assembler's batch path `VertexStream::fill_registers` (index walk, cut removal,
+//!   the assembler's batch path `VertexStream::fill_registers`, 4096 vertices a call (index walk, cut removal,
 //!   indexed fetch). Its roof reads 22 bytes per vertex: the 2-byte index and the 20 vertex
 //!   bytes, as if every vertex came from memory (they are reused from cache in fact).
 //!
@@ -341,7 +341,8 @@ impl StripDecode {
         let whole = self.vertices() * self.output_bytes_per_vertex();
         let mut stream = draw.vertices().with_store_mode(store_mode(whole));
         let w = self.layout.elements().len();
-        let mut ids = [VertexIds::default(); 1024];
+        // As many vertices per call as the stream reads indices per batch (4096).
+        let mut ids = [VertexIds::default(); 4096];
         let mut done = 0;
         while done * w < out.len() {
             let k = stream.fill_registers(&mut ids, &mut out[done * w..]);
