@@ -1159,6 +1159,11 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
         }
     }
     let active = &active[..n_active];
+    // A range's first loading row: its buffer is read ahead of the kernel.
+    let (pf_src, pf_stride) = elems
+        .iter()
+        .find(|e| e.class != CONSTANT && !e.reuse)
+        .map_or((std::ptr::null(), 0), |e| (e.src, e.stride));
     let end = start + count;
     let mut i = start;
     // SAFETY (whole body): the contract above bounds every load, index read and store.
@@ -1166,6 +1171,17 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
         // Eight vertices per step: one class dispatch per row converts four vectors.
         while i + 8 <= end {
             let v: [usize; 8] = std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k));
+            if !INDEXED && pf_stride > 0 {
+                // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
+                // faults, so an address past the buffer is harmless; the pointer is only
+                // formed with wrapping arithmetic).
+                let a = pf_src.wrapping_add((v[0] + PREFETCH_AHEAD) * pf_stride);
+                let mut off = 0;
+                while off < 8 * pf_stride {
+                    _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(off).cast());
+                    off += 64;
+                }
+            }
             let mut x = [zero; 4];
             macro_rules! step8 {
                 ($e:expr, $r:expr) => {{
@@ -1280,6 +1296,9 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
         }
     }
 }
+
+/// Vertices ahead of a range's current step whose bytes the fused kernel prefetches.
+const PREFETCH_AHEAD: usize = 64;
 
 /// Whether the fused kernel can run on this CPU (AVX2, FMA and F16C).
 pub(super) fn has_fused() -> bool {
