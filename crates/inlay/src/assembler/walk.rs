@@ -228,20 +228,31 @@ impl Walker<'_> {
                     // batch, is taken one index at a time (the same order and cut rule).
                     let mut groups = bytes.chunks_exact(32);
                     let mut full = false;
+                    // The cut value in every 16-bit lane of a word, and the lanes' low and high
+                    // bits: `haszero` below is the exact "some lane is zero" test.
+                    const LOW: u64 = 0x0001_0001_0001_0001;
+                    const HIGH: u64 = 0x8000_8000_8000_8000;
+                    let cuts4 = (cut as u64 & 0xffff) * LOW;
                     for group in groups.by_ref() {
-                        let mut values = [0u16; 16];
-                        for (v, c) in values.iter_mut().zip(group.chunks_exact(2)) {
-                            *v = u16::from_le_bytes([c[0], c[1]]);
-                        }
-                        if count + 16 <= cap && !values.iter().any(|&v| v as u32 == cut) {
-                            for (d, &v) in indices[count..count + 16].iter_mut().zip(&values) {
-                                *d = v as u32;
+                        let words: [u64; 4] =
+                            bytemuck::pod_read_unaligned::<[u64; 4]>(group).map(u64::from_le);
+                        let haszero = |x: u64| x.wrapping_sub(LOW) & !x & HIGH;
+                        let has_cut = words.iter().fold(0, |a, &w| a | haszero(w ^ cuts4)) != 0;
+                        if count + 16 <= cap && !has_cut {
+                            let room = &mut indices[count..count + 16];
+                            for (d, w) in room.chunks_exact_mut(4).zip(words) {
+                                d[0] = w as u16 as u32;
+                                d[1] = (w >> 16) as u16 as u32;
+                                d[2] = (w >> 32) as u16 as u32;
+                                d[3] = (w >> 48) as u32;
                             }
                             count += 16;
                             steps += 16;
                             full = count == cap;
                         } else {
-                            full = !values.iter().all(|&v| take!(v as u32));
+                            full = !group
+                                .chunks_exact(2)
+                                .all(|c| take!(u16::from_le_bytes([c[0], c[1]]) as u32));
                         }
                         if full {
                             break;
