@@ -26,11 +26,11 @@
 //!
 //! Positions and winding are written as the draw has them (no handedness conversion).
 
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 
 use serde_json::{Value, json};
 
-use super::{Attribute, Instances, Mesh, Mode};
+use super::{Attribute, Instances, Mesh, MeshInput, MeshOptions, Mode};
 use crate::format::Kind;
 
 const FLOAT: u32 = 5126;
@@ -892,6 +892,61 @@ pub(super) struct Document {
     bin_len: usize,
 }
 
+/// One accessor's place in the buffer, as the streaming writer needs it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    /// Byte offset in the buffer.
+    pub offset: usize,
+    /// Bytes from one element to the next.
+    pub stride: usize,
+    /// Bytes of one element.
+    pub esize: usize,
+    /// Elements.
+    pub count: usize,
+    /// The per-vertex attribute (index in [`Mesh::attributes`]) whose lanes make it.
+    pub vertex: Option<usize>,
+    /// `Some(wide)` for the indices.
+    pub index: Option<bool>,
+}
+
+impl Document {
+    /// Bytes of the buffer.
+    pub(super) fn bin_len(&self) -> usize {
+        self.bin_len
+    }
+
+    /// Accessors in the buffer, in offset order.
+    pub(super) fn part_count(&self) -> usize {
+        self.bin_parts.len()
+    }
+
+    /// Accessor `i`'s place.
+    pub(super) fn part(&self, i: usize) -> Part {
+        let (offset, acc, stride) = &self.bin_parts[i];
+        Part {
+            offset: *offset,
+            stride: *stride,
+            esize: acc.element_size(),
+            count: acc.count,
+            vertex: match acc.data.src() {
+                Some(Src::Vertex(a)) => Some(a),
+                _ => None,
+            },
+            index: match acc.data {
+                Data::Indices { wide } => Some(wide),
+                _ => None,
+            },
+        }
+    }
+
+    /// Appends accessor `i`'s bytes for `len` values whose lanes are `lanes` (a block of its
+    /// source attribute's values), at its stride.
+    pub(super) fn render_part(&self, i: usize, lanes: &[[u32; 4]], len: usize, out: &mut Vec<u8>) {
+        let (_, acc, stride) = &self.bin_parts[i];
+        render_strided(acc, *stride, lanes, &[], 0, len, out);
+    }
+}
+
 /// The index accessor of a mesh: how many indices, their least and greatest value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct IndexInfo {
@@ -1241,7 +1296,7 @@ fn too_large(what: &str) -> io::Error {
 
 /// Everything of a GLB file before the BIN chunk's data: header, JSON chunk, BIN chunk
 /// header.
-fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
+pub(super) fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
     let mut json = serde_json::to_vec(&doc.json).map_err(io::Error::other)?;
     while json.len() % 4 != 0 {
         json.push(b' ');
@@ -1263,7 +1318,7 @@ fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
 }
 
 /// The document's JSON as a `.gltf` file naming `bin_uri` as its buffer.
-fn gltf_json(doc: &mut Document, bin_uri: &str, json_out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn gltf_json(doc: &mut Document, bin_uri: &str, json_out: &mut dyn Write) -> io::Result<()> {
     doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
     serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
     json_out.write_all(b"\n")
@@ -1296,6 +1351,82 @@ pub fn write_gltf(
     let mut doc = mesh_document(mesh);
     gltf_json(&mut doc, bin_uri, json_out)?;
     write_bin(&doc, mesh, bin_out)
+}
+
+pub use super::streamed::{ExportError, Exported, StreamOptions};
+
+/// Exports the draw `input` as a binary glTF to `out`: the bytes [`Mesh::build`] and
+/// [`write_glb`] give, without building the mesh where the draw allows (see
+/// [`Exported::streamed`]): two passes over the draw in blocks of about 1 MiB that are
+/// reused — one that reads (bounds, statistics), one that writes each block's accessor bytes
+/// at their offsets (so `out` must seek) — and 32-bit list indices written straight from the
+/// index buffer. Memory stays bounded by the block size, whatever the draw's size. Other
+/// draws (text-dump slots, `--instances expand|attributes`, element numbers spread too far
+/// for a range) are built as a [`Mesh`] first. `out` is left at the end of what was written.
+///
+/// ```no_run
+/// use inlay::capture::load_dump;
+/// use inlay::mesh::{gltf, input_of, MeshOptions};
+/// let capture = load_dump("Mona-vb0=12345678.txt".as_ref()).unwrap();
+/// let mut file = std::fs::File::create("mona.glb").unwrap();
+/// let done = gltf::export_glb(&input_of(&capture), &MeshOptions::default(), &mut file).unwrap();
+/// for w in &done.warnings {
+///     eprintln!("warning: {w}");
+/// }
+/// ```
+pub fn export_glb<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    out: &mut W,
+) -> Result<Exported, ExportError> {
+    export_glb_with(input, options, &StreamOptions::default(), out)
+}
+
+/// [`export_glb`] with the block size of `stream`.
+pub fn export_glb_with<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    out: &mut W,
+) -> Result<Exported, ExportError> {
+    super::streamed::export(input, options, stream, super::streamed::Target::Glb(out))
+}
+
+/// Exports the draw `input` as glTF JSON to `json_out` and its buffer to `bin_out` (named
+/// `bin_uri` in the JSON): the bytes [`Mesh::build`] and [`write_gltf`] give, streamed as
+/// [`export_glb`] streams.
+pub fn export_gltf<B: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    json_out: &mut dyn Write,
+    bin_out: &mut B,
+    bin_uri: &str,
+) -> Result<Exported, ExportError> {
+    export_gltf_with(
+        input,
+        options,
+        &StreamOptions::default(),
+        json_out,
+        bin_out,
+        bin_uri,
+    )
+}
+
+/// [`export_gltf`] with the block size of `stream`.
+pub fn export_gltf_with<B: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    json_out: &mut dyn Write,
+    bin_out: &mut B,
+    bin_uri: &str,
+) -> Result<Exported, ExportError> {
+    super::streamed::export(
+        input,
+        options,
+        stream,
+        super::streamed::Target::Gltf(json_out, bin_out, bin_uri),
+    )
 }
 
 fn uri_escape(s: &str) -> String {

@@ -37,6 +37,7 @@ pub mod gltf;
 pub mod import;
 pub mod obj;
 pub mod ply;
+mod streamed;
 
 /// Most vertex-stream positions one export walks (2^28): a larger draw is refused, so a
 /// header's count cannot make the builder allocate for nothing.

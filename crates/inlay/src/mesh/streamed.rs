@@ -1,0 +1,578 @@
+//! The streaming glTF export ([`super::gltf::export_glb`]): the file [`Mesh::build`] and
+//! [`super::gltf::write_glb`] would write, byte for byte, without building the mesh.
+//!
+//! Two passes over the draw, both in blocks that are reused (no memory proportional to the
+//! mesh): the first only reads — the walk of instance 0 gives the element-number range and
+//! the primitives' index bounds, and the fetch of each block of vertices feeds every
+//! attribute's [`Stats`] — after which the document and the BIN layout are fixed; the
+//! second fetches each block of vertices once more and writes every accessor's part of it
+//! at its known offset, then the indices (32-bit list indices that need no change straight
+//! from the index buffer). Draws this cannot describe — text-dump slots, instances expanded
+//! or as attributes, element numbers too spread out for a range, no instances — are built
+//! and written the materialised way.
+
+use std::io::{self, Seek, SeekFrom, Write};
+
+use super::gltf::{self, IndexInfo};
+use super::{
+    InputSlot, Instances, Mesh, MeshError, MeshInput, MeshOptions, Mode, SlotInfo, SlotSource,
+};
+use crate::assembler::walk::WalkBatch;
+use crate::assembler::{PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
+use crate::buffer::{IndexFormat, VertexBufferBinding};
+use crate::fetch::{FetchPlan, Instance, Vertices};
+use crate::layout::InputClass;
+use crate::validation::layout_without_shader;
+
+/// Positions of a strip's walk kept for its primitives (a primitive never reaches further
+/// back; a walk that would is exported the materialised way).
+const WINDOW: usize = 64;
+
+/// The walk of instance 0 found in the first pass.
+#[derive(Clone, Copy, Debug)]
+struct Scan {
+    /// A list without cuts: its primitives are its first `whole` positions.
+    list: bool,
+    positions: u64,
+    lo: u32,
+    hi: u32,
+    prims: u64,
+    pmin: u32,
+    pmax: u32,
+}
+
+/// Instance 0's walk, `block` positions at a time: `positions` sees every position's element
+/// number, `prims` every primitive vertex's, in order. A list walk (`list`) gives up (`None`)
+/// at a cut; a step walk gives up when a primitive reaches behind its window.
+fn walk(
+    draw: &PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+    pick: &[usize],
+    list: bool,
+    block: usize,
+    positions: &mut dyn FnMut(&[u32]),
+    prims: &mut dyn FnMut(&[u32]),
+) -> Option<()> {
+    let count = draw.params().count as u64;
+    let per = mode.vertices() as u64;
+    let mut buf = vec![0u32; block.max(WINDOW)];
+    if list {
+        let whole = count - count % per;
+        let mut walker = draw.walk();
+        let mut at = 0u64;
+        while let Some(batch) = walker.next_batch(buf.len(), &mut buf) {
+            if batch.instance_id() != 0 {
+                break;
+            }
+            let n = match batch {
+                WalkBatch::Range {
+                    first_vertex_index,
+                    count,
+                    ..
+                } => {
+                    for (k, e) in buf[..count].iter_mut().enumerate() {
+                        *e = first_vertex_index.wrapping_add(k as u32);
+                    }
+                    count
+                }
+                WalkBatch::Indexed {
+                    base_vertex,
+                    count,
+                    cuts,
+                    ..
+                } => {
+                    if cuts > 0 {
+                        return None;
+                    }
+                    let base = base_vertex as u32;
+                    if base != 0 {
+                        buf[..count].iter_mut().for_each(|e| *e = e.wrapping_add(base));
+                    }
+                    count
+                }
+            };
+            positions(&buf[..n]);
+            let take = (whole.saturating_sub(at)).min(n as u64) as usize;
+            if take > 0 {
+                prims(&buf[..take]);
+            }
+            at += n as u64;
+        }
+        return Some(());
+    }
+    // Step by step through the primitive assembler, as `step_walk` does, keeping the last
+    // positions only.
+    let mut window: Vec<u32> = Vec::with_capacity(2 * WINDOW + block);
+    let mut window_start = 0u64;
+    let mut pos_out: Vec<u32> = Vec::with_capacity(block);
+    let mut prim_out: Vec<u32> = Vec::with_capacity(block + 32);
+    let mut pa = PrimitiveAssembler::new(topology);
+    let emit = |p: crate::assembler::Primitive,
+                    window: &[u32],
+                    window_start: u64,
+                    prim_out: &mut Vec<u32>|
+     -> Option<()> {
+        let v = p.vertices();
+        let at = |q: u64| -> Option<u32> {
+            window
+                .get(usize::try_from(q.checked_sub(window_start)?).ok()?)
+                .copied()
+        };
+        if pick.is_empty() {
+            let keep = if mode == Mode::Points {
+                v.len()
+            } else {
+                mode.vertices()
+            };
+            for &q in v.iter().take(keep) {
+                prim_out.push(at(q)?);
+            }
+        } else {
+            for &k in pick {
+                prim_out.push(at(*v.get(k)?)?);
+            }
+        }
+        Some(())
+    };
+    for step in draw.walk() {
+        if step.instance_id() != 0 {
+            break;
+        }
+        if let WalkStep::Vertex { vertex_index, .. } = step {
+            window.push(vertex_index);
+            pos_out.push(vertex_index);
+            if pos_out.len() >= block {
+                positions(&pos_out);
+                pos_out.clear();
+            }
+        }
+        for p in pa.step(&step).into_iter().flatten() {
+            emit(p, &window, window_start, &mut prim_out)?;
+        }
+        if prim_out.len() >= block {
+            prims(&prim_out);
+            prim_out.clear();
+        }
+        if window.len() >= 2 * WINDOW + block {
+            let drop = window.len() - WINDOW;
+            window.drain(..drop);
+            window_start += drop as u64;
+        }
+    }
+    if let Some(p) = pa.finish() {
+        emit(p, &window, window_start, &mut prim_out)?;
+    }
+    positions(&pos_out);
+    prims(&prim_out);
+    Some(())
+}
+
+/// The first pass's walk: bounds of the element numbers and of the primitives' vertices.
+fn scan(
+    draw: &PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+    pick: &[usize],
+    block: usize,
+) -> Option<Scan> {
+    let list = pick.is_empty()
+        && matches!(
+            topology,
+            Topology::PointList | Topology::LineList | Topology::TriangleList
+        );
+    let count = draw.params().count as u64;
+    let per = mode.vertices() as u64;
+    for list in [list, false] {
+        let mut s = Scan {
+            list,
+            positions: 0,
+            lo: u32::MAX,
+            hi: 0,
+            prims: 0,
+            pmin: u32::MAX,
+            pmax: 0,
+        };
+        let (mut lo, mut hi, mut n) = (u32::MAX, 0u32, 0u64);
+        let (mut plo, mut phi, mut pn) = (u32::MAX, 0u32, 0u64);
+        let done = walk(
+            draw,
+            topology,
+            mode,
+            pick,
+            list,
+            block,
+            &mut |e| {
+                n += e.len() as u64;
+                for &x in e {
+                    lo = lo.min(x);
+                    hi = hi.max(x);
+                }
+            },
+            &mut |e| {
+                pn += e.len() as u64;
+                for &x in e {
+                    plo = plo.min(x);
+                    phi = phi.max(x);
+                }
+            },
+        );
+        if done.is_some() {
+            (s.lo, s.hi, s.positions) = (lo, hi, n);
+            (s.pmin, s.pmax, s.prims) = (plo, phi, pn);
+            return Some(s);
+        }
+        if !list {
+            break;
+        }
+    }
+    None
+}
+
+/// How the streaming export is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamOptions {
+    /// Vertices (and indices) per block: every buffer the export works in holds one block
+    /// (0: about 1 MiB of fetched lanes, from the layout's element count).
+    pub block_vertices: usize,
+}
+
+impl Default for StreamOptions {
+    fn default() -> Self {
+        StreamOptions { block_vertices: 0 }
+    }
+}
+
+/// Why an export failed: the draw, or the writing.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The mesh cannot be made from the draw.
+    #[error(transparent)]
+    Mesh(#[from] MeshError),
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// What an export wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// Primitive kind.
+    pub mode: Mode,
+    /// Mesh vertices.
+    pub vertex_count: u32,
+    /// Primitives.
+    pub primitives: u64,
+    /// Attributes written (per vertex and per instance).
+    pub attributes: usize,
+    /// Instances exported.
+    pub instance_count: u32,
+    /// What the builder doubted ([`Mesh::warnings`]).
+    pub warnings: Vec<String>,
+    /// Whether the draw was streamed (`false`: built as a [`Mesh`] first, see the module
+    /// documentation for which draws).
+    pub streamed: bool,
+}
+
+impl Exported {
+    /// The summary of a built mesh.
+    pub(super) fn of(mesh: &Mesh, streamed: bool) -> Exported {
+        Exported {
+            mode: mesh.mode,
+            vertex_count: mesh.vertex_count,
+            primitives: (mesh.indices.len() / mesh.mode.vertices()) as u64,
+            attributes: mesh.attributes.len() + mesh.instance_attributes.len(),
+            instance_count: mesh.instance_count,
+            warnings: mesh.warnings.clone(),
+            streamed,
+        }
+    }
+}
+
+/// Where the streamed file goes: a GLB (head, then the BIN chunk) or a `.gltf` JSON file and
+/// its `.bin`.
+pub(super) enum Target<'o, W: Write + Seek> {
+    /// A GLB file.
+    Glb(&'o mut W),
+    /// JSON to the first writer, the buffer to the second, named by the URI.
+    Gltf(&'o mut dyn Write, &'o mut W, &'o str),
+}
+
+/// Exports `input` streamed where it can, else through [`Mesh::build`].
+pub(super) fn export<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    target: Target<'_, W>,
+) -> Result<Exported, ExportError> {
+    let streamable = options.instances == Instances::First
+        && input
+            .slots
+            .iter()
+            .all(|s| matches!(s.data, SlotSource::Binary(_)));
+    let mut target = target;
+    if streamable && let Some(done) = try_stream(input, options, stream, &mut target)? {
+        return Ok(done);
+    }
+    let mesh = Mesh::build(input, options)?;
+    match target {
+        Target::Glb(out) => gltf::write_glb(&mesh, out)?,
+        Target::Gltf(json, bin, uri) => gltf::write_gltf(&mesh, json, bin, uri)?,
+    }
+    Ok(Exported::of(&mesh, false))
+}
+
+/// The streamed export, or `None` (nothing written) for a draw it does not describe.
+fn try_stream<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    target: &mut Target<'_, W>,
+) -> Result<Option<Exported>, ExportError> {
+    let created = layout_without_shader(&options.target, input.elements);
+    let layout = super::created_layout(&created)?;
+    let elements = super::layout_elements(layout);
+    let mut warnings = Vec::new();
+    let ia = super::bind(input, layout, options.target, &mut warnings)?;
+    let draw = ia
+        .draw(&input.draw)
+        .map_err(|e| MeshError::Draw(e.to_string()))?;
+    let params = *draw.params();
+    if params.count as u64 > super::MAX_POSITIONS {
+        return Err(MeshError::TooLarge(format!(
+            "the draw has {} vertices per instance; at most {} are exported",
+            params.count,
+            super::MAX_POSITIONS
+        ))
+        .into());
+    }
+    if params.instance_count == 0 {
+        return Ok(None);
+    }
+    let block = match stream.block_vertices {
+        0 => ((1usize << 20) / (16 * elements.len().max(1))).clamp(1024, 1 << 16),
+        b => b,
+    };
+    let topology = input.topology;
+    let (mode, pick) = super::mode_of(topology, options);
+    let Some(scan) = scan(&draw, topology, mode, pick, block) else {
+        return Ok(None);
+    };
+    let (lo, hi) = (scan.lo, scan.hi);
+    let n = if scan.positions == 0 {
+        0
+    } else if ((hi - lo) as u64) < 4 * scan.positions + 1024 {
+        hi - lo + 1
+    } else {
+        return Ok(None);
+    };
+    let vertex_base = if n == 0 { 0 } else { lo };
+    // Reads past the data are warnings, as the builder gives them.
+    for s in &input.slots {
+        let slot_elements: Vec<usize> = (0..elements.len())
+            .filter(|&e| elements[e].slot == s.slot && elements[e].class == InputClass::PerVertex)
+            .collect();
+        if slot_elements.is_empty() {
+            continue;
+        }
+        if let SlotSource::Binary(data) = s.data {
+            let held = super::held_vertices(s, data, &slot_elements, elements);
+            let end = vertex_base as u64 + n as u64;
+            let first = (vertex_base as u64).max(held);
+            if first < end {
+                warnings.push(super::past_warning(s.file, end - first, held, first as u32));
+            }
+        }
+    }
+    let bindings: Vec<Option<VertexBufferBinding<'_>>> = (0..crate::assembler::MAX_SLOTS as u32)
+        .map(|s| ia.vertex_buffer(s).copied())
+        .collect();
+    let plan = FetchPlan::new(layout, &bindings).map_err(|e| MeshError::Draw(e.to_string()))?;
+    let (attributes, _) = super::attributes_of(input, elements, Instances::First, |_, _| Vec::new());
+    // Each attribute's lanes in a block: a fetched element's rows, or a per-instance
+    // element's one value repeated.
+    let constants: Vec<Option<Vec<[u32; 4]>>> = elements
+        .iter()
+        .enumerate()
+        .map(|(e, le)| {
+            (le.class != InputClass::PerVertex).then(|| {
+                let v = super::instance_value(&plan, elements, input, params.start_instance, e, 0);
+                vec![v; block]
+            })
+        })
+        .collect();
+    let mut rows: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; block]; elements.len()];
+    let fetch_block = |k0: u32, len: usize, rows: &mut Vec<Vec<[u32; 4]>>| {
+        let mut outs: Vec<&mut [[u32; 4]]> = rows.iter_mut().map(|r| &mut r[..len]).collect();
+        plan.fetch_elements(
+            Vertices::Range {
+                first: vertex_base.wrapping_add(k0),
+                count: len as u32,
+            },
+            Instance::default(),
+            &mut outs,
+        )
+        .map_err(|e| MeshError::Draw(e.to_string()))
+    };
+    // Pass 1: the statistics.
+    let mut stats = gltf::plan_stats(&attributes);
+    let mut k0 = 0u32;
+    while k0 < n {
+        let len = (n - k0).min(block as u32) as usize;
+        fetch_block(k0, len, &mut rows)?;
+        for (s, a) in stats.iter_mut().zip(&attributes) {
+            match &constants[a.element] {
+                Some(c) => s.feed(&c[..len]),
+                None => s.feed(&rows[a.element][..len]),
+            }
+        }
+        k0 += len as u32;
+    }
+    let header = Mesh {
+        mode,
+        topology,
+        vertex_base,
+        vertex_count: n,
+        vertex_elements: None,
+        indices: Vec::new(),
+        stream: Vec::new(),
+        vertex_id_base: if params.indexed {
+            params.base_vertex as u32
+        } else {
+            params.start
+        },
+        start_instance: params.start_instance,
+        attributes,
+        instance_attributes: Vec::new(),
+        instance_count: 1,
+        instances: Instances::First,
+        layout: elements.to_vec(),
+        descs: input.elements.to_vec(),
+        slots: input
+            .slots
+            .iter()
+            .map(|s: &InputSlot<'_>| SlotInfo {
+                slot: s.slot,
+                stride: s.stride,
+                offset: s.offset,
+            })
+            .collect(),
+        index_format: input.index.as_ref().map(|(ib, _)| ib.format),
+        draw: super::draw_text(&input.draw),
+        files: input.files.clone(),
+        warnings,
+    };
+    let index = IndexInfo {
+        count: scan.prims as usize,
+        min: scan.pmin.wrapping_sub(lo),
+        max: scan.pmax.wrapping_sub(lo),
+    };
+    let doc = gltf::document(&header, &stats, index);
+    let summary = Exported {
+        mode,
+        vertex_count: n,
+        primitives: scan.prims / mode.vertices() as u64,
+        attributes: header.attributes.len(),
+        instance_count: 1,
+        warnings: header.warnings.clone(),
+        streamed: true,
+    };
+    // Pass 2: the file.
+    let mut doc = doc;
+    let bin: &mut W = match target {
+        Target::Glb(out) => {
+            out.write_all(&gltf::glb_head(&doc)?)?;
+            out
+        }
+        Target::Gltf(json, bin, uri) => {
+            gltf::gltf_json(&mut doc, uri, &mut **json)?;
+            bin
+        }
+    };
+    let base = bin.stream_position()?;
+    let parts: Vec<gltf::Part> = (0..doc.part_count()).map(|i| doc.part(i)).collect();
+    let mut buf: Vec<u8> = Vec::with_capacity(block * 16 + 64);
+    let mut k0 = 0u32;
+    while k0 < n {
+        let len = (n - k0).min(block as u32) as usize;
+        fetch_block(k0, len, &mut rows)?;
+        for (i, part) in parts.iter().enumerate() {
+            let Some(a) = part.vertex.filter(|_| part.count > 0 && part.esize > 0) else {
+                continue;
+            };
+            let e = header.attributes[a].element;
+            let lanes = match &constants[e] {
+                Some(c) => &c[..len],
+                None => &rows[e][..len],
+            };
+            buf.clear();
+            doc.render_part(i, lanes, len, &mut buf);
+            bin.seek(SeekFrom::Start(
+                base + (part.offset + k0 as usize * part.stride) as u64,
+            ))?;
+            bin.write_all(&buf)?;
+        }
+        k0 += len as u32;
+    }
+    if let Some(part) = parts.iter().find(|p| p.index.is_some() && p.count > 0) {
+        let wide = part.index == Some(true);
+        bin.seek(SeekFrom::Start(base + part.offset as u64))?;
+        let direct = input.index.as_ref().and_then(|(ib, _)| {
+            let start = ib.offset as u64 + params.start as u64 * 4;
+            let end = start + scan.prims * 4;
+            (scan.list
+                && params.indexed
+                && wide
+                && ib.format == IndexFormat::R32Uint
+                && params.base_vertex as u32 == lo
+                && params.start as u64 + scan.prims <= 1 << 32
+                && end <= ib.data.len() as u64
+                && cfg!(target_endian = "little"))
+            .then(|| &ib.data[start as usize..end as usize])
+        });
+        if let Some(bytes) = direct {
+            // The index buffer holds the very bytes: written from it, no copy.
+            bin.write_all(bytes)?;
+        } else {
+            let mut failed: io::Result<()> = Ok(());
+            walk(
+                &draw,
+                topology,
+                mode,
+                pick,
+                scan.list,
+                block,
+                &mut |_| {},
+                &mut |e| {
+                    if failed.is_ok() && !e.is_empty() {
+                        buf.clear();
+                        buf.resize(e.len() * if wide { 4 } else { 2 }, 0);
+                        gltf::render_indices(e, lo, wide, &mut buf);
+                        failed = bin.write_all(&buf);
+                    }
+                },
+            );
+            failed?;
+        }
+    }
+    // The zeros between and after the parts.
+    let zeros = [0u8; 64];
+    for (i, part) in parts.iter().enumerate() {
+        let data_end = part.offset
+            + if part.count > 0 && part.esize > 0 {
+                part.count * part.stride
+            } else {
+                0
+            };
+        let next = parts.get(i + 1).map_or(doc.bin_len(), |p| p.offset);
+        if next > data_end {
+            bin.seek(SeekFrom::Start(base + data_end as u64))?;
+            bin.write_all(&zeros[..next - data_end])?;
+        }
+    }
+    if parts.is_empty() {
+        bin.write_all(&zeros[..doc.bin_len()])?;
+    }
+    bin.seek(SeekFrom::Start(base + doc.bin_len() as u64))?;
+    Ok(Some(summary))
+}
