@@ -13,7 +13,7 @@ use inlay::buffer::{IndexBufferBinding, IndexFormat};
 use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use inlay::format::Format;
 use inlay::mesh::gltf::{self, StreamOptions};
-use inlay::mesh::{Instances, InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};
+use inlay::mesh::{InputSlot, Instances, Mesh, MeshInput, MeshOptions, SlotSource};
 use proptest::prelude::*;
 
 /// A small deterministic generator (xorshift64*).
@@ -230,7 +230,11 @@ fn case(seed: u64) -> Case {
             continue;
         }
         let stride = size + 4 * r.below(3) as u32;
-        let offset = if r.chance(20) { 4 * r.below(4) as u32 } else { 0 };
+        let offset = if r.chance(20) {
+            4 * r.below(4) as u32
+        } else {
+            0
+        };
         let len = offset as usize + records * stride as usize - r.below(3) as usize * 2;
         let mut data = Vec::with_capacity(len + 4);
         while data.len() < len {
@@ -256,11 +260,7 @@ fn case(seed: u64) -> Case {
         Topology::PatchList(3),
         patch,
     ]);
-    let instance_count = if r.chance(15) {
-        r.below(4) as u32
-    } else {
-        1
-    };
+    let instance_count = if r.chance(15) { r.below(4) as u32 } else { 1 };
     let start_instance = if r.chance(20) { r.below(5) as u32 } else { 0 };
     let indexed = r.chance(65);
     let mut index = None;
@@ -373,8 +373,15 @@ fn streamed(c: &Case, block: usize) -> Result<(Vec<u8>, Vec<u8>, Vec<u8>), Strin
     let mut glb = Cursor::new(Vec::new());
     gltf::export_glb_with(&c.input(), &c.options, &stream, &mut glb).map_err(|e| e.to_string())?;
     let (mut json, mut bin) = (Vec::new(), Cursor::new(Vec::new()));
-    gltf::export_gltf_with(&c.input(), &c.options, &stream, &mut json, &mut bin, "case.bin")
-        .map_err(|e| e.to_string())?;
+    gltf::export_gltf_with(
+        &c.input(),
+        &c.options,
+        &stream,
+        &mut json,
+        &mut bin,
+        "case.bin",
+    )
+    .map_err(|e| e.to_string())?;
     Ok((glb.into_inner(), json, bin.into_inner()))
 }
 
@@ -421,7 +428,11 @@ fn check(seed: u64) -> bool {
                 assert!(w.2 == g.2, "seed {seed} block {block}: .bin differs");
             }
             (Err(w), Err(g)) => assert_eq!(w, g, "seed {seed}"),
-            _ => panic!("seed {seed} block {block}: {:?} vs {:?}", want.as_ref().err(), got.as_ref().err()),
+            _ => panic!(
+                "seed {seed} block {block}: {:?} vs {:?}",
+                want.as_ref().err(),
+                got.as_ref().err()
+            ),
         }
         let input = c.input();
         let stream = StreamOptions {
@@ -441,7 +452,10 @@ fn check(seed: u64) -> bool {
 fn streamed_export_matches_the_materialised_writer() {
     let streamed = (0..TABLE).filter(|&seed| check(seed)).count();
     println!("{streamed} of {TABLE} streamed");
-    assert!(streamed as u64 >= TABLE / 2, "{streamed} of {TABLE} streamed");
+    assert!(
+        streamed as u64 >= TABLE / 2,
+        "{streamed} of {TABLE} streamed"
+    );
 }
 
 proptest! {

@@ -656,7 +656,9 @@ pub(super) fn plan_stats(attrs: &[Attribute]) -> Vec<Stats> {
             let int = matches!(kind, Kind::Uint | Kind::Sint);
             let comps = a.components();
             let float = match &role {
-                Role::Float(_, out, conv, bounds) => Some(FloatStats::new(*out, kind, *conv, *bounds)),
+                Role::Float(_, out, conv, bounds) => {
+                    Some(FloatStats::new(*out, kind, *conv, *bounds))
+                }
                 Role::Weights => Some(FloatStats::new(
                     4,
                     kind,
@@ -1318,7 +1320,11 @@ pub(super) fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
 }
 
 /// The document's JSON as a `.gltf` file naming `bin_uri` as its buffer.
-pub(super) fn gltf_json(doc: &mut Document, bin_uri: &str, json_out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn gltf_json(
+    doc: &mut Document,
+    bin_uri: &str,
+    json_out: &mut dyn Write,
+) -> io::Result<()> {
     doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
     serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
     json_out.write_all(b"\n")

@@ -409,8 +409,10 @@ impl Mesh {
             })
             .collect();
         {
-            let mut outs: Vec<&mut [[u32; 4]]> =
-                per_vertex_values.iter_mut().map(|v| v.as_mut_slice()).collect();
+            let mut outs: Vec<&mut [[u32; 4]]> = per_vertex_values
+                .iter_mut()
+                .map(|v| v.as_mut_slice())
+                .collect();
             // Per-instance outputs are empty: give them a one-row scratch each.
             let mut scratch: Vec<Vec<[u32; 4]>> = Vec::new();
             let empty: Vec<usize> = outs
@@ -502,8 +504,9 @@ impl Mesh {
             }
         }
         // Per-instance data.
-        let instance_values =
-            |e: usize, id: u32| instance_value(&plan, elements, input, params.start_instance, e, id);
+        let instance_values = |e: usize, id: u32| {
+            instance_value(&plan, elements, input, params.start_instance, e, id)
+        };
         let (attributes, instance_attributes) =
             attributes_of(input, elements, options.instances, |e, per_vertex| {
                 if elements[e].class == InputClass::PerVertex {
@@ -559,9 +562,7 @@ impl Mesh {
 }
 
 /// The created layout, or the error naming why `CreateInputLayout` refuses it.
-fn created_layout(
-    created: &crate::validation::Creation,
-) -> Result<&InputLayout, MeshError> {
+fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout, MeshError> {
     created.layout.as_ref().ok_or_else(|| {
         let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
         MeshError::Layout(msgs.join("; "))
@@ -639,9 +640,10 @@ fn bind<'l>(
 /// (empty: the first [`Mode::vertices`], or every vertex for points).
 fn mode_of(topology: Topology, options: &MeshOptions) -> (Mode, &'static [usize]) {
     let mode = match topology {
-        Topology::LineList | Topology::LineStrip | Topology::LineListAdj | Topology::LineStripAdj => {
-            Mode::Lines
-        }
+        Topology::LineList
+        | Topology::LineStrip
+        | Topology::LineListAdj
+        | Topology::LineStripAdj => Mode::Lines,
         Topology::TriangleList
         | Topology::TriangleStrip
         | Topology::TriangleListAdj
@@ -751,9 +753,12 @@ fn attributes_of(
     let mut attributes = Vec::new();
     let mut instance_attributes = Vec::new();
     for (e, le) in elements.iter().enumerate() {
-        let (semantic, semantic_index) = input.names.get(e).cloned().flatten().unwrap_or_else(|| {
-            (le.semantic_name.clone(), le.semantic_index)
-        });
+        let (semantic, semantic_index) = input
+            .names
+            .get(e)
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| (le.semantic_name.clone(), le.semantic_index));
         let per_vertex = le.class == InputClass::PerVertex || instances == Instances::First;
         let a = Attribute {
             element: e,

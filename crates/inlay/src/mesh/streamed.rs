@@ -87,7 +87,9 @@ fn walk(
                     }
                     let base = base_vertex as u32;
                     if base != 0 {
-                        buf[..count].iter_mut().for_each(|e| *e = e.wrapping_add(base));
+                        buf[..count]
+                            .iter_mut()
+                            .for_each(|e| *e = e.wrapping_add(base));
                     }
                     count
                 }
@@ -109,9 +111,9 @@ fn walk(
     let mut prim_out: Vec<u32> = Vec::with_capacity(block + 32);
     let mut pa = PrimitiveAssembler::new(topology);
     let emit = |p: crate::assembler::Primitive,
-                    window: &[u32],
-                    window_start: u64,
-                    prim_out: &mut Vec<u32>|
+                window: &[u32],
+                window_start: u64,
+                prim_out: &mut Vec<u32>|
      -> Option<()> {
         let v = p.vertices();
         let at = |q: u64| -> Option<u32> {
@@ -181,8 +183,6 @@ fn scan(
             topology,
             Topology::PointList | Topology::LineList | Topology::TriangleList
         );
-    let count = draw.params().count as u64;
-    let per = mode.vertices() as u64;
     for list in [list, false] {
         let mut s = Scan {
             list,
@@ -275,8 +275,12 @@ pub struct Exported {
 }
 
 impl Exported {
-    /// The summary of a built mesh.
-    pub(super) fn of(mesh: &Mesh, streamed: bool) -> Exported {
+    /// The summary of a built mesh (written without streaming).
+    pub fn of_mesh(mesh: &Mesh) -> Exported {
+        Exported::of(mesh, false)
+    }
+
+    fn of(mesh: &Mesh, streamed: bool) -> Exported {
         Exported {
             mode: mesh.mode,
             vertex_count: mesh.vertex_count,
@@ -388,7 +392,8 @@ fn try_stream<W: Write + Seek>(
         .map(|s| ia.vertex_buffer(s).copied())
         .collect();
     let plan = FetchPlan::new(layout, &bindings).map_err(|e| MeshError::Draw(e.to_string()))?;
-    let (attributes, _) = super::attributes_of(input, elements, Instances::First, |_, _| Vec::new());
+    let (attributes, _) =
+        super::attributes_of(input, elements, Instances::First, |_, _| Vec::new());
     // Each attribute's lanes in a block: a fetched element's rows, or a per-instance
     // element's one value repeated.
     let constants: Vec<Option<Vec<[u32; 4]>>> = elements
