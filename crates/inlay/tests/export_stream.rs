@@ -355,8 +355,11 @@ fn case(seed: u64) -> Case {
     }
 }
 
-/// What the materialised path writes, as (GLB, glTF JSON, .bin), or its error's text.
-fn materialised(c: &Case) -> Result<(Vec<u8>, Vec<u8>, Vec<u8>), String> {
+/// The files one export writes: GLB, glTF JSON, .bin.
+type Files = (Vec<u8>, Vec<u8>, Vec<u8>);
+
+/// What the materialised path writes, or its error's text.
+fn materialised(c: &Case) -> Result<Files, String> {
     let mesh = Mesh::build(&c.input(), &c.options).map_err(|e| e.to_string())?;
     let mut glb = Vec::new();
     gltf::write_glb(&mesh, &mut glb).map_err(|e| e.to_string())?;
@@ -366,7 +369,7 @@ fn materialised(c: &Case) -> Result<(Vec<u8>, Vec<u8>, Vec<u8>), String> {
 }
 
 /// What the streaming path writes, with blocks of `block` vertices.
-fn streamed(c: &Case, block: usize) -> Result<(Vec<u8>, Vec<u8>, Vec<u8>), String> {
+fn streamed(c: &Case, block: usize) -> Result<Files, String> {
     let stream = StreamOptions {
         block_vertices: block,
     };

@@ -44,6 +44,7 @@ struct Scan {
 /// Instance 0's walk, `block` positions at a time: `positions` sees every position's element
 /// number, `prims` every primitive vertex's, in order. A list walk (`list`) gives up (`None`)
 /// at a cut; a step walk gives up when a primitive reaches behind its window.
+#[allow(clippy::too_many_arguments)]
 fn walk(
     draw: &PreparedDraw<'_>,
     topology: Topology,
@@ -230,17 +231,11 @@ fn scan(
 }
 
 /// How the streaming export is run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StreamOptions {
     /// Vertices (and indices) per block: every buffer the export works in holds one block
     /// (0: about 1 MiB of fetched lanes, from the layout's element count).
     pub block_vertices: usize,
-}
-
-impl Default for StreamOptions {
-    fn default() -> Self {
-        StreamOptions { block_vertices: 0 }
-    }
 }
 
 /// Why an export failed: the draw, or the writing.
