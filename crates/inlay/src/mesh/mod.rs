@@ -828,7 +828,6 @@ fn list_walk(
     topology: Topology,
     mode: Mode,
 ) -> Option<(Vec<u32>, usize)> {
-    use crate::assembler::walk::WalkBatch;
     if !matches!(
         topology,
         Topology::PointList | Topology::LineList | Topology::TriangleList
@@ -837,35 +836,16 @@ fn list_walk(
     }
     let count = draw.params().count as usize;
     let mut elems: Vec<u32> = Vec::with_capacity(count);
-    let mut walker = draw.walk();
-    let mut buf = vec![0u32; count.clamp(1, 1 << 16)];
-    while let Some(batch) = walker.next_batch(buf.len(), &mut buf) {
-        if batch.instance_id() != 0 {
-            break;
-        }
-        match batch {
-            WalkBatch::Range {
-                first_vertex_index,
-                count,
-                ..
-            } => elems.extend((0..count as u32).map(|k| first_vertex_index.wrapping_add(k))),
-            WalkBatch::Indexed {
-                base_vertex,
-                count,
-                cuts,
-                ..
-            } => {
-                if cuts > 0 {
-                    return None;
-                }
-                elems.extend(
-                    buf[..count]
-                        .iter()
-                        .map(|&v| (base_vertex as u32).wrapping_add(v)),
-                );
-            }
-        }
-    }
+    streamed::walk(
+        draw,
+        topology,
+        mode,
+        &[],
+        true,
+        count.clamp(1, 1 << 16),
+        &mut |e| elems.extend_from_slice(e),
+        &mut |_| {},
+    )?;
     let per = mode.vertices();
     let whole = elems.len() - elems.len() % per;
     Some((elems, whole))

@@ -45,7 +45,7 @@ struct Scan {
 /// number, `prims` every primitive vertex's, in order. A list walk (`list`) gives up (`None`)
 /// at a cut; a step walk gives up when a primitive reaches behind its window.
 #[allow(clippy::too_many_arguments)]
-fn walk(
+pub(super) fn walk(
     draw: &PreparedDraw<'_>,
     topology: Topology,
     mode: Mode,
