@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use crate::assembler::validate::DrawCheck;
+use crate::assembler::validate::{DrawCheck, IndexSpan};
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::capture::{Capture, SlotData, TextVertices};
@@ -304,7 +304,7 @@ impl Mesh {
         let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
-        let ia = bind(input, layout, target, &mut warnings)?;
+        let (ia, _) = bind(input, layout, target, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -571,13 +571,14 @@ fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout,
 
 /// The input assembler with the input's buffers, index buffer and topology bound, the draw
 /// checked; the draw-time validation's warnings (those the mesh builder does not count
-/// itself) pushed to `warnings`.
+/// itself) pushed to `warnings`. With it, the element numbers the draw's index positions
+/// address, which the validation's scan of the indices found.
 fn bind<'l>(
     input: &MeshInput<'l>,
     layout: &'l InputLayout,
     target: Target,
     warnings: &mut Vec<String>,
-) -> Result<InputAssembler<'l>, MeshError> {
+) -> Result<(InputAssembler<'l>, Option<IndexSpan>), MeshError> {
     let elements = layout_elements(layout);
     let mut ia = InputAssembler::new(layout, target);
     for s in &input.slots {
@@ -633,7 +634,7 @@ fn bind<'l>(
             warnings.push(w.to_string());
         }
     }
-    Ok(ia)
+    Ok((ia, report.indices))
 }
 
 /// The primitive kind a topology exports as, and which vertices of each primitive it keeps

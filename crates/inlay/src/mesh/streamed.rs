@@ -17,6 +17,7 @@ use super::gltf::{self, IndexInfo};
 use super::{
     InputSlot, Instances, Mesh, MeshError, MeshInput, MeshOptions, Mode, SlotInfo, SlotSource,
 };
+use crate::assembler::validate::IndexSpan;
 use crate::assembler::walk::WalkBatch;
 use crate::assembler::{PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexFormat, VertexBufferBinding};
@@ -172,18 +173,50 @@ pub(super) fn walk(
 }
 
 /// The first pass's walk: bounds of the element numbers and of the primitives' vertices.
+/// A list's are known without walking where the draw allows: a non-indexed one's are its
+/// range, an indexed one's what the draw-time validation's scan of the indices found
+/// (`span`), when it has no cuts and only whole primitives.
 fn scan(
     draw: &PreparedDraw<'_>,
     topology: Topology,
     mode: Mode,
     pick: &[usize],
     block: usize,
+    span: Option<IndexSpan>,
 ) -> Option<Scan> {
     let list = pick.is_empty()
         && matches!(
             topology,
             Topology::PointList | Topology::LineList | Topology::TriangleList
         );
+    let p = draw.params();
+    let count = p.count as u64;
+    let whole = count - count % mode.vertices() as u64;
+    let known = match (p.indexed, span) {
+        _ if !list || count == 0 => None,
+        (true, Some(s)) if s.cuts == 0 && whole == count => Some((s.min, s.max, s.min, s.max)),
+        (false, _) if p.start as u64 + count <= 1 << 32 => {
+            let last = |n: u64| p.start.wrapping_add(n.max(1) as u32 - 1);
+            let (pmin, pmax) = if whole == 0 {
+                (u32::MAX, 0)
+            } else {
+                (p.start, last(whole))
+            };
+            Some((p.start, last(count), pmin, pmax))
+        }
+        _ => None,
+    };
+    if let Some((lo, hi, pmin, pmax)) = known {
+        return Some(Scan {
+            list: true,
+            positions: count,
+            lo,
+            hi,
+            prims: whole,
+            pmin,
+            pmax,
+        });
+    }
     for list in [list, false] {
         let mut s = Scan {
             list,
@@ -332,7 +365,7 @@ fn try_stream<W: Write + Seek>(
     let layout = super::created_layout(&created)?;
     let elements = super::layout_elements(layout);
     let mut warnings = Vec::new();
-    let ia = super::bind(input, layout, options.target, &mut warnings)?;
+    let (ia, span) = super::bind(input, layout, options.target, &mut warnings)?;
     let draw = ia
         .draw(&input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -354,7 +387,7 @@ fn try_stream<W: Write + Seek>(
     };
     let topology = input.topology;
     let (mode, pick) = super::mode_of(topology, options);
-    let Some(scan) = scan(&draw, topology, mode, pick, block) else {
+    let Some(scan) = scan(&draw, topology, mode, pick, block, span) else {
         return Ok(None);
     };
     let (lo, hi) = (scan.lo, scan.hi);
