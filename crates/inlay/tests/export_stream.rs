@@ -368,10 +368,11 @@ fn materialised(c: &Case) -> Result<Files, String> {
     Ok((glb, json, bin))
 }
 
-/// What the streaming path writes, with blocks of `block` vertices.
-fn streamed(c: &Case, block: usize) -> Result<Files, String> {
+/// What the streaming path writes, with blocks of `block` vertices on `threads` threads.
+fn streamed(c: &Case, block: usize, threads: usize) -> Result<Files, String> {
     let stream = StreamOptions {
         block_vertices: block,
+        threads,
     };
     let mut glb = Cursor::new(Vec::new());
     gltf::export_glb_with(&c.input(), &c.options, &stream, &mut glb).map_err(|e| e.to_string())?;
@@ -417,34 +418,45 @@ fn the_materialised_writer_is_unchanged() {
     assert_eq!(h, 0x408e_d3a5_05e7_4913);
 }
 
-/// Compares both paths on draw `seed` at several block sizes; returns whether it streamed.
+/// Compares both paths on draw `seed` at several block sizes, on 1, 2 and 4 threads (the
+/// bytes must not depend on either); returns whether it streamed.
 fn check(seed: u64) -> bool {
     let c = case(seed);
     let want = materialised(&c);
     let mut streamed_any = false;
     for block in [1, 7, 64, 0] {
-        let got = streamed(&c, block);
-        match (&want, &got) {
-            (Ok(w), Ok(g)) => {
-                assert!(w.0 == g.0, "seed {seed} block {block}: GLB differs");
-                assert!(w.1 == g.1, "seed {seed} block {block}: glTF JSON differs");
-                assert!(w.2 == g.2, "seed {seed} block {block}: .bin differs");
+        for threads in [1, 2, 4] {
+            let got = streamed(&c, block, threads);
+            let at = format!("seed {seed} block {block} threads {threads}");
+            match (&want, &got) {
+                (Ok(w), Ok(g)) => {
+                    assert!(w.0 == g.0, "{at}: GLB differs");
+                    assert!(w.1 == g.1, "{at}: glTF JSON differs");
+                    assert!(w.2 == g.2, "{at}: .bin differs");
+                }
+                (Err(w), Err(g)) => assert_eq!(w, g, "{at}"),
+                _ => panic!(
+                    "{at}: {:?} vs {:?}",
+                    want.as_ref().err(),
+                    got.as_ref().err()
+                ),
             }
-            (Err(w), Err(g)) => assert_eq!(w, g, "seed {seed}"),
-            _ => panic!(
-                "seed {seed} block {block}: {:?} vs {:?}",
-                want.as_ref().err(),
-                got.as_ref().err()
-            ),
-        }
-        let input = c.input();
-        let stream = StreamOptions {
-            block_vertices: block,
-        };
-        if let Ok(done) =
-            gltf::export_glb_with(&input, &c.options, &stream, &mut Cursor::new(Vec::new()))
-        {
-            streamed_any |= done.streamed;
+            let input = c.input();
+            let stream = StreamOptions {
+                block_vertices: block,
+                threads,
+            };
+            if let Ok(done) =
+                gltf::export_glb_with(&input, &c.options, &stream, &mut Cursor::new(Vec::new()))
+            {
+                streamed_any |= done.streamed;
+                let used = if done.streamed && cfg!(feature = "parallel") {
+                    threads
+                } else {
+                    1
+                };
+                assert_eq!(done.threads, used, "{at}");
+            }
         }
     }
     streamed_any

@@ -282,6 +282,13 @@ fn finite_bits(bits: u32) -> u32 {
     }
 }
 
+/// Each float bit pattern of `lanes` with NaN and infinity replaced by +0, in place.
+pub(super) fn finite_lanes(lanes: &mut [u32]) {
+    for x in lanes {
+        *x = finite_bits(*x);
+    }
+}
+
 /// One value's float lanes as written: [`float_lane`] of `kind`, non-finite lanes replaced by
 /// 0, then `conv`; with the count of non-finite lanes below `comps` and whether `conv`
 /// changed a lane below `comps`.
@@ -373,17 +380,17 @@ impl FloatStats {
             // The lanes are the bits themselves: count the non-finite ones, bound the rest.
             let (min, max) = (&mut self.min, &mut self.max);
             self.non_finite += match (comps, with_bounds) {
-                (1, false) => keep_stats::<1, false>(values, min, max),
-                (2, false) => keep_stats::<2, false>(values, min, max),
-                (3, false) => keep_stats::<3, false>(values, min, max),
-                (4, false) => keep_stats::<4, false>(values, min, max),
-                (1, true) => keep_stats::<1, true>(values, min, max),
-                (2, true) => keep_stats::<2, true>(values, min, max),
-                (3, true) => keep_stats::<3, true>(values, min, max),
-                _ => keep_stats::<4, true>(values, min, max),
+                (1, false) => keep_stats::<4, 1, false>(values, min, max),
+                (2, false) => keep_stats::<4, 2, false>(values, min, max),
+                (3, false) => keep_stats::<4, 3, false>(values, min, max),
+                (4, false) => keep_stats::<4, 4, false>(values, min, max),
+                (1, true) => keep_stats::<4, 1, true>(values, min, max),
+                (2, true) => keep_stats::<4, 2, true>(values, min, max),
+                (3, true) => keep_stats::<4, 3, true>(values, min, max),
+                _ => keep_stats::<4, 4, true>(values, min, max),
             };
         } else if conv == Conv::Normal && !int && comps == 3 {
-            let (changed, non_finite) = normal_stats(values);
+            let (changed, non_finite) = normal_stats::<4>(values);
             self.changed |= changed;
             self.non_finite += non_finite;
         } else {
@@ -423,10 +430,43 @@ impl FloatStats {
     }
 }
 
-/// [`FloatStats::feed`] of float lanes kept as they are: returns the non-finite lanes among
-/// `0..C`, and (`BOUNDS`) folds each lane into `min` and `max` with non-finite lanes as 0.
-fn keep_stats<const C: usize, const BOUNDS: bool>(
-    values: &[[u32; 4]],
+impl FloatStats {
+    /// [`FloatStats::feed`] of rows holding only the `W` lanes the statistics read: a float
+    /// kept as it is (`W` = its written lanes) or a normal (`W` = 3); see
+    /// [`Stats::row_lanes`].
+    fn feed_narrow<const W: usize>(&mut self, values: &[[u32; W]]) {
+        self.count += values.len();
+        let (min, max) = (&mut self.min, &mut self.max);
+        if self.conv == Conv::Normal {
+            let (changed, non_finite) = normal_stats::<W>(values);
+            self.changed |= changed;
+            self.non_finite += non_finite;
+        } else if self.with_bounds {
+            self.non_finite += keep_stats::<W, W, true>(values, min, max);
+        } else {
+            self.non_finite += keep_stats::<W, W, false>(values, min, max);
+        }
+    }
+
+    /// Takes the statistics of the values that follow this one's (fed to `later`): the
+    /// same as feeding them here, bit for bit — the bounds fold `later`'s bound into this
+    /// one's as one more value, which picks among equal values (±0) as the running fold does.
+    fn merge(&mut self, later: &FloatStats) {
+        self.count += later.count;
+        self.changed |= later.changed;
+        self.non_finite += later.non_finite;
+        for l in 0..4 {
+            self.min[l] = self.min[l].min(later.min[l]);
+            self.max[l] = self.max[l].max(later.max[l]);
+        }
+    }
+}
+
+/// [`FloatStats::feed`] of float lanes kept as they are, in rows of `W` ≥ `C` lanes: returns
+/// the non-finite lanes among `0..C`, and (`BOUNDS`) folds each lane into `min` and `max` with
+/// non-finite lanes as 0.
+fn keep_stats<const W: usize, const C: usize, const BOUNDS: bool>(
+    values: &[[u32; W]],
     min: &mut [f64; 4],
     max: &mut [f64; 4],
 ) -> u64 {
@@ -460,8 +500,8 @@ fn keep_stats<const C: usize, const BOUNDS: bool>(
 /// is changed, and the non-finite lanes among the three. [`normalize3`] changes a vector
 /// exactly when its length is not within its tolerance of 1 (a zero, overflowing or other
 /// length: the vector is replaced or divided, which leaves no non-zero vector's bits as they
-/// were), so that test alone decides, without branches.
-fn normal_stats(values: &[[u32; 4]]) -> (bool, u64) {
+/// were), so that test alone decides, without branches. Rows of `W` ≥ 3 lanes.
+fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
     let mut changed = false;
     let mut non_finite = 0u64;
     for block in values.chunks(1 << 24) {
@@ -559,6 +599,65 @@ pub(super) struct Stats {
 }
 
 impl Stats {
+    /// The lanes of each value that the statistics read, when fewer than four serve (then
+    /// feed rows of that many lanes to [`Stats::feed_rows`]): a float attribute kept as it
+    /// is, or a normal's three lanes, with no custom attribute's statistics beside; else 4.
+    pub(super) fn row_lanes(&self) -> usize {
+        match &self.float {
+            Some(f)
+                if self.joints.is_none()
+                    && self.raw_float.is_none()
+                    && self.raw_int.is_none()
+                    && !matches!(f.kind, Kind::Uint | Kind::Sint)
+                    && (f.conv == Conv::Keep || (f.conv == Conv::Normal && f.comps == 3))
+                    && (1..=3).contains(&f.comps) =>
+            {
+                f.comps
+            }
+            _ => 4,
+        }
+    }
+
+    /// [`Stats::feed`] of rows `lanes` wide ([`Stats::row_lanes`]; 4: whole values), the
+    /// `k`-th value's lanes at `rows[k * lanes..]`.
+    pub(super) fn feed_rows(&mut self, rows: &[u32], lanes: usize) {
+        fn narrow<const W: usize>(s: &mut Stats, rows: &[u32])
+        where
+            [u32; W]: bytemuck::Pod,
+        {
+            let v: &[[u32; W]] = bytemuck::cast_slice(&rows[..rows.len() / W * W]);
+            s.count += v.len();
+            if let Some(f) = &mut s.float {
+                f.feed_narrow::<W>(v);
+            }
+        }
+        match lanes {
+            1 => narrow::<1>(self, rows),
+            2 => narrow::<2>(self, rows),
+            3 => narrow::<3>(self, rows),
+            _ => self.feed(bytemuck::cast_slice(&rows[..rows.len() / 4 * 4])),
+        }
+    }
+
+    /// Takes the statistics of the values that follow this one's (fed to `later`, a copy
+    /// of the same empty plan): the same as feeding them here.
+    pub(super) fn merge(&mut self, later: &Stats) {
+        self.count += later.count;
+        if let (Some(f), Some(g)) = (&mut self.float, &later.float) {
+            f.merge(g);
+        }
+        if let (Some(j), Some(k)) = (&mut self.joints, &later.joints) {
+            j.1 &= k.1;
+            j.2 |= k.2;
+        }
+        if let (Some(nf), Some(more)) = (&mut self.raw_float, later.raw_float) {
+            *nf += more;
+        }
+        if let (Some(exact), Some(also)) = (&mut self.raw_int, later.raw_int) {
+            *exact &= also;
+        }
+    }
+
     /// Takes the attribute's next values.
     pub(super) fn feed(&mut self, values: &[[u32; 4]]) {
         self.count += values.len();
@@ -576,7 +675,7 @@ impl Stats {
         }
         if let Some(nf) = &mut self.raw_float {
             let (mut min, mut max) = ([0.0; 4], [0.0; 4]);
-            *nf += keep_stats::<4, false>(values, &mut min, &mut max);
+            *nf += keep_stats::<4, 4, false>(values, &mut min, &mut max);
         }
         if let Some(exact) = &mut self.raw_int {
             let sint = self.sint;
@@ -909,6 +1008,9 @@ pub(super) struct Part {
     pub vertex: Option<usize>,
     /// `Some(wide)` for the indices.
     pub index: Option<bool>,
+    /// `Some(c)` when the bytes are each source value's first `c` float lanes as they are,
+    /// non-finite lanes written as 0 (and the elements packed: `stride` = `esize` = 4c).
+    pub float_lanes: Option<usize>,
 }
 
 impl Document {
@@ -936,6 +1038,20 @@ impl Document {
             },
             index: match acc.data {
                 Data::Indices { wide } => Some(wide),
+                _ => None,
+            },
+            float_lanes: match acc.data {
+                Data::Floats {
+                    conv: Conv::Keep,
+                    kind,
+                    ..
+                } if !matches!(kind, Kind::Uint | Kind::Sint)
+                    && acc.ctype == FLOAT
+                    && (1..=4).contains(&acc.comps)
+                    && *stride == 4 * acc.comps =>
+                {
+                    Some(acc.comps)
+                }
                 _ => None,
             },
         }

@@ -21,7 +21,7 @@ use crate::assembler::validate::IndexSpan;
 use crate::assembler::walk::WalkBatch;
 use crate::assembler::{PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexFormat, VertexBufferBinding};
-use crate::fetch::{FetchPlan, Instance, Vertices};
+use crate::fetch::{ElementRows, FetchPlan, Instance, Vertices};
 use crate::layout::InputClass;
 use crate::validation::layout_without_shader;
 
@@ -263,12 +263,32 @@ fn scan(
     None
 }
 
-/// How the streaming export is run.
+/// How the streaming export is run. The bytes written are the same whatever the options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StreamOptions {
     /// Vertices (and indices) per block: every buffer the export works in holds one block
     /// (0: about 1 MiB of fetched lanes, from the layout's element count).
     pub block_vertices: usize,
+    /// Threads that work on the export, the calling thread included (0: the machine's
+    /// available parallelism). With 1 the calling thread fetches, converts and writes each
+    /// block in turn; with `t` > 1 the first pass is split over `t` threads, and in the
+    /// second `t` − 1 threads prepare blocks (two each, reused) while the calling thread
+    /// writes them. Needs the `parallel` feature; without it the export runs on the calling
+    /// thread alone.
+    pub threads: usize,
+}
+
+impl StreamOptions {
+    /// The threads an export with these options uses.
+    pub fn thread_count(&self) -> usize {
+        if !cfg!(feature = "parallel") {
+            return 1;
+        }
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        }
+    }
 }
 
 /// Why an export failed: the draw, or the writing.
@@ -300,6 +320,9 @@ pub struct Exported {
     /// Whether the draw was streamed (`false`: built as a [`Mesh`] first, see the module
     /// documentation for which draws).
     pub streamed: bool,
+    /// Threads that worked on the export, the calling thread included
+    /// ([`StreamOptions::threads`]; 1 when not streamed).
+    pub threads: usize,
 }
 
 impl Exported {
@@ -317,6 +340,7 @@ impl Exported {
             instance_count: mesh.instance_count,
             warnings: mesh.warnings.clone(),
             streamed,
+            threads: 1,
         }
     }
 }
@@ -422,8 +446,7 @@ fn try_stream<W: Write + Seek>(
     let plan = FetchPlan::new(layout, &bindings).map_err(|e| MeshError::Draw(e.to_string()))?;
     let (attributes, _) =
         super::attributes_of(input, elements, Instances::First, |_, _| Vec::new());
-    // Each attribute's lanes in a block: a fetched element's rows, or a per-instance
-    // element's one value repeated.
+    // A per-instance element's lanes in a block: its one value repeated.
     let constants: Vec<Option<Vec<[u32; 4]>>> = elements
         .iter()
         .enumerate()
@@ -434,33 +457,23 @@ fn try_stream<W: Write + Seek>(
             })
         })
         .collect();
-    let mut rows: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; block]; elements.len()];
-    let fetch_block = |k0: u32, len: usize, rows: &mut Vec<Vec<[u32; 4]>>| {
-        let mut outs: Vec<&mut [[u32; 4]]> = rows.iter_mut().map(|r| &mut r[..len]).collect();
-        plan.fetch_elements(
-            Vertices::Range {
-                first: vertex_base.wrapping_add(k0),
-                count: len as u32,
-            },
-            Instance::default(),
-            &mut outs,
-        )
-        .map_err(|e| MeshError::Draw(e.to_string()))
+    let threads = stream.thread_count().max(1);
+    let blocks = Blocks {
+        plan: &plan,
+        vertex_base,
+        n,
+        block,
     };
-    // Pass 1: the statistics.
-    let mut stats = gltf::plan_stats(&attributes);
-    let mut k0 = 0u32;
-    while k0 < n {
-        let len = (n - k0).min(block as u32) as usize;
-        fetch_block(k0, len, &mut rows)?;
-        for (s, a) in stats.iter_mut().zip(&attributes) {
-            match &constants[a.element] {
-                Some(c) => s.feed(&c[..len]),
-                None => s.feed(&rows[a.element][..len]),
-            }
-        }
-        k0 += len as u32;
-    }
+    // Pass 1: the statistics, each element fetched only as wide as they read it.
+    let empty = gltf::plan_stats(&attributes);
+    let lanes1 = widths(elements.len(), &constants, |e| {
+        attributes
+            .iter()
+            .zip(&empty)
+            .filter(move |(a, _)| a.element == e)
+            .map(|(_, s)| s.row_lanes())
+    });
+    let stats = first_pass(&blocks, &attributes, &constants, &lanes1, &empty, threads)?;
     let header = Mesh {
         mode,
         topology,
@@ -509,6 +522,7 @@ fn try_stream<W: Write + Seek>(
         instance_count: 1,
         warnings: header.warnings.clone(),
         streamed: true,
+        threads,
     };
     // Pass 2: the file.
     let mut doc = doc;
@@ -524,29 +538,37 @@ fn try_stream<W: Write + Seek>(
     };
     let base = bin.stream_position()?;
     let parts: Vec<gltf::Part> = (0..doc.part_count()).map(|i| doc.part(i)).collect();
-    let mut buf: Vec<u8> = Vec::with_capacity(block * 16 + 64);
-    let mut k0 = 0u32;
-    while k0 < n {
-        let len = (n - k0).min(block as u32) as usize;
-        fetch_block(k0, len, &mut rows)?;
-        for (i, part) in parts.iter().enumerate() {
-            let Some(a) = part.vertex.filter(|_| part.count > 0 && part.esize > 0) else {
-                continue;
-            };
-            let e = header.attributes[a].element;
-            let lanes = match &constants[e] {
-                Some(c) => &c[..len],
-                None => &rows[e][..len],
-            };
-            buf.clear();
-            doc.render_part(i, lanes, len, &mut buf);
-            bin.seek(SeekFrom::Start(
-                base + (part.offset + k0 as usize * part.stride) as u64,
-            ))?;
-            bin.write_all(&buf)?;
-        }
-        k0 += len as u32;
-    }
+    // Each vertex part's source element (its attribute's), and how wide each element is
+    // fetched: as wide as the parts that copy float lanes read it, when they all read the
+    // same lanes (those parts are then the fetched rows themselves), else four lanes.
+    let sources: Vec<Option<usize>> = parts
+        .iter()
+        .map(|p| {
+            p.vertex
+                .filter(|_| p.count > 0 && p.esize > 0)
+                .map(|a| header.attributes[a].element)
+        })
+        .collect();
+    let lanes2 = widths(elements.len(), &constants, |e| {
+        parts
+            .iter()
+            .zip(&sources)
+            .filter(move |(_, s)| **s == Some(e))
+            .map(|(p, _)| {
+                p.float_lanes
+                    .filter(|_| cfg!(target_endian = "little"))
+                    .unwrap_or(4)
+            })
+    });
+    let second = SecondPass {
+        blocks: &blocks,
+        doc: &doc,
+        parts: &parts,
+        sources: &sources,
+        constants: &constants,
+        lanes: &lanes2,
+    };
+    second.run(bin, base, threads)?;
     if let Some(part) = parts.iter().find(|p| p.index.is_some() && p.count > 0) {
         let wide = part.index == Some(true);
         bin.seek(SeekFrom::Start(base + part.offset as u64))?;
@@ -568,6 +590,7 @@ fn try_stream<W: Write + Seek>(
             bin.write_all(bytes)?;
         } else {
             let mut failed: io::Result<()> = Ok(());
+            let mut buf: Vec<u8> = Vec::new();
             walk(
                 &draw,
                 topology,
@@ -608,4 +631,355 @@ fn try_stream<W: Write + Seek>(
     }
     bin.seek(SeekFrom::Start(base + doc.bin_len() as u64))?;
     Ok(Some(summary))
+}
+
+/// The draw's vertices `0..n` (element numbers from `vertex_base`), `block` at a time.
+struct Blocks<'p, 'a> {
+    plan: &'p FetchPlan<'a>,
+    vertex_base: u32,
+    n: u32,
+    block: usize,
+}
+
+impl Blocks<'_, '_> {
+    /// Blocks in all.
+    fn count(&self) -> usize {
+        (self.n as usize).div_ceil(self.block)
+    }
+
+    /// Block `b`'s first vertex and length.
+    fn range(&self, b: usize) -> (u32, usize) {
+        let k0 = (b * self.block) as u32;
+        (k0, (self.n - k0).min(self.block as u32) as usize)
+    }
+
+    /// Working rows for one block: four lanes per vertex per element.
+    fn rows(&self) -> Vec<Vec<u32>> {
+        vec![vec![0u32; self.block * 4]; self.plan.element_count()]
+    }
+
+    /// Fetches vertices `k0..k0 + len`, element `e`'s first `lanes[e]` lanes of each into
+    /// `rows[e]`.
+    fn fetch(
+        &self,
+        k0: u32,
+        len: usize,
+        lanes: &[usize],
+        rows: &mut [Vec<u32>],
+    ) -> Result<(), MeshError> {
+        let mut outs: Vec<ElementRows<'_>> = rows
+            .iter_mut()
+            .zip(lanes)
+            .map(|(r, &lanes)| ElementRows {
+                lanes,
+                data: &mut r[..len * lanes],
+            })
+            .collect();
+        self.plan
+            .fetch_element_rows(
+                Vertices::Range {
+                    first: self.vertex_base.wrapping_add(k0),
+                    count: len as u32,
+                },
+                Instance::default(),
+                &mut outs,
+            )
+            .map_err(|e| MeshError::Draw(e.to_string()))
+    }
+}
+
+/// How many lanes of each element a pass fetches: the one width its users (`users(e)`)
+/// all read, else 4; 1 for a per-instance element (its lanes are a constant's) or one
+/// nothing reads.
+fn widths<I: Iterator<Item = usize>>(
+    count: usize,
+    constants: &[Option<Vec<[u32; 4]>>],
+    users: impl Fn(usize) -> I,
+) -> Vec<usize> {
+    (0..count)
+        .map(|e| {
+            if constants[e].is_some() {
+                return 1;
+            }
+            let mut width = None;
+            for w in users(e) {
+                width = match width {
+                    None => Some(w),
+                    Some(v) if v == w => Some(v),
+                    Some(_) => Some(4),
+                };
+            }
+            width.unwrap_or(1)
+        })
+        .collect()
+}
+
+/// The statistics of vertices `range` (a whole number of blocks, from `empty`'s copies).
+fn stats_of_range(
+    blocks: &Blocks<'_, '_>,
+    range: std::ops::Range<usize>,
+    attributes: &[super::Attribute],
+    constants: &[Option<Vec<[u32; 4]>>],
+    lanes: &[usize],
+    empty: &[gltf::Stats],
+) -> Result<Vec<gltf::Stats>, MeshError> {
+    let mut stats = empty.to_vec();
+    let mut rows = blocks.rows();
+    for b in range {
+        let (k0, len) = blocks.range(b);
+        blocks.fetch(k0, len, lanes, &mut rows)?;
+        for (s, a) in stats.iter_mut().zip(attributes) {
+            let e = a.element;
+            match &constants[e] {
+                Some(c) => s.feed(&c[..len]),
+                None => s.feed_rows(&rows[e][..len * lanes[e]], lanes[e]),
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// Pass 1: every attribute's statistics, the blocks split in `threads` runs of consecutive
+/// blocks whose statistics are merged in order (the same as one run's, bit for bit).
+fn first_pass(
+    blocks: &Blocks<'_, '_>,
+    attributes: &[super::Attribute],
+    constants: &[Option<Vec<[u32; 4]>>],
+    lanes: &[usize],
+    empty: &[gltf::Stats],
+    threads: usize,
+) -> Result<Vec<gltf::Stats>, MeshError> {
+    let count = blocks.count();
+    let threads = threads.clamp(1, count.max(1));
+    let run = |r: &std::ops::Range<usize>| {
+        stats_of_range(blocks, r.clone(), attributes, constants, lanes, empty)
+    };
+    if threads == 1 {
+        return run(&(0..count));
+    }
+    let share = count.div_ceil(threads);
+    let ranges: Vec<std::ops::Range<usize>> = (0..threads)
+        .map(|t| (t * share).min(count)..((t + 1) * share).min(count))
+        .collect();
+    let results = parallel_map(&ranges, &run);
+    let mut all: Option<Vec<gltf::Stats>> = None;
+    for r in results {
+        let r = r?;
+        match &mut all {
+            None => all = Some(r),
+            Some(all) => all.iter_mut().zip(&r).for_each(|(s, later)| s.merge(later)),
+        }
+    }
+    all.map_or_else(|| run(&(0..0)), Ok)
+}
+
+/// `f` of each item, the first on the calling thread and the others on scoped threads.
+#[cfg(feature = "parallel")]
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: &(impl Fn(&T) -> R + Sync)) -> Vec<R> {
+    let Some((first, rest)) = items.split_first() else {
+        return Vec::new();
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = rest.iter().map(|t| s.spawn(move || f(t))).collect();
+        let mut out = vec![f(first)];
+        for h in handles {
+            match h.join() {
+                Ok(r) => out.push(r),
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+        out
+    })
+}
+
+/// Without the `parallel` feature: `f` of each item in turn.
+#[cfg(not(feature = "parallel"))]
+fn parallel_map<T, R>(items: &[T], f: &impl Fn(&T) -> R) -> Vec<R> {
+    items.iter().map(f).collect()
+}
+
+/// One prepared block of pass 2: its rows, the bytes rendered from them, and which of them
+/// each part's piece is.
+struct Slab {
+    rows: Vec<Vec<u32>>,
+    bytes: Vec<u8>,
+    /// (part, piece) in part order.
+    pieces: Vec<(usize, Piece)>,
+    /// The block's first vertex.
+    k0: u32,
+}
+
+/// Where a part's bytes for a block are.
+#[derive(Clone, Copy)]
+enum Piece {
+    /// The first `len` values of an element's rows.
+    Rows { element: usize, len: usize },
+    /// `Slab::bytes[start..end]`.
+    Bytes { start: usize, end: usize },
+}
+
+/// Pass 2: each block of vertices fetched once more and every vertex part's bytes for it
+/// written at the part's offset.
+struct SecondPass<'s, 'p, 'a> {
+    blocks: &'s Blocks<'p, 'a>,
+    doc: &'s gltf::Document,
+    parts: &'s [gltf::Part],
+    /// Each part's source element (vertex parts with data only).
+    sources: &'s [Option<usize>],
+    constants: &'s [Option<Vec<[u32; 4]>>],
+    /// Lanes fetched per element.
+    lanes: &'s [usize],
+}
+
+impl SecondPass<'_, '_, '_> {
+    fn slab(&self) -> Slab {
+        Slab {
+            rows: self.blocks.rows(),
+            bytes: Vec::with_capacity(self.blocks.block * 16 + 64),
+            pieces: Vec::with_capacity(self.parts.len()),
+            k0: 0,
+        }
+    }
+
+    /// Fills `slab` with block `b`: fetched, float lanes made finite in place for the parts
+    /// that are the rows themselves, every other part rendered.
+    fn prepare(&self, b: usize, slab: &mut Slab) -> Result<(), MeshError> {
+        let (k0, len) = self.blocks.range(b);
+        slab.k0 = k0;
+        self.blocks.fetch(k0, len, self.lanes, &mut slab.rows)?;
+        slab.bytes.clear();
+        slab.pieces.clear();
+        let mut finite = vec![false; self.lanes.len()];
+        for (i, (part, source)) in self.parts.iter().zip(self.sources).enumerate() {
+            let Some(e) = *source else {
+                continue;
+            };
+            let lanes = self.lanes[e];
+            match (&self.constants[e], part.float_lanes) {
+                (None, Some(c)) if c == lanes => {
+                    if !finite[e] {
+                        gltf::finite_lanes(&mut slab.rows[e][..len * c]);
+                        finite[e] = true;
+                    }
+                    slab.pieces.push((i, Piece::Rows { element: e, len }));
+                }
+                (constant, _) => {
+                    let values: &[[u32; 4]] = match constant {
+                        Some(c) => &c[..len],
+                        None => bytemuck::cast_slice(&slab.rows[e][..len * 4]),
+                    };
+                    let start = slab.bytes.len();
+                    self.doc.render_part(i, values, len, &mut slab.bytes);
+                    let end = slab.bytes.len();
+                    slab.pieces.push((i, Piece::Bytes { start, end }));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes a prepared block's pieces at their offsets.
+    fn write<W: Write + Seek>(&self, slab: &Slab, bin: &mut W, base: u64) -> io::Result<()> {
+        for &(i, piece) in &slab.pieces {
+            let part = &self.parts[i];
+            let bytes: &[u8] = match piece {
+                Piece::Rows { element, len } => {
+                    let lanes = self.lanes[element];
+                    bytemuck::cast_slice(&slab.rows[element][..len * lanes])
+                }
+                Piece::Bytes { start, end } => &slab.bytes[start..end],
+            };
+            bin.seek(SeekFrom::Start(
+                base + (part.offset + slab.k0 as usize * part.stride) as u64,
+            ))?;
+            bin.write_all(bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Every block, prepared and written on the calling thread (`threads` ≤ 1) or prepared
+    /// by `threads` − 1 others while it writes them in order.
+    fn run<W: Write + Seek>(
+        &self,
+        bin: &mut W,
+        base: u64,
+        threads: usize,
+    ) -> Result<(), ExportError> {
+        let count = self.blocks.count();
+        let workers = threads.saturating_sub(1).min(count);
+        if workers == 0 || !cfg!(feature = "parallel") {
+            let mut slab = self.slab();
+            for b in 0..count {
+                self.prepare(b, &mut slab)?;
+                self.write(&slab, bin, base)?;
+            }
+            return Ok(());
+        }
+        self.run_parallel(bin, base, workers)
+    }
+
+    /// [`SecondPass::run`] with `workers` threads preparing: worker `w` takes blocks `w`,
+    /// `w + workers`, … into its two slabs, which the calling thread writes in block order
+    /// and hands back.
+    #[cfg(feature = "parallel")]
+    fn run_parallel<W: Write + Seek>(
+        &self,
+        bin: &mut W,
+        base: u64,
+        workers: usize,
+    ) -> Result<(), ExportError> {
+        use std::sync::mpsc::sync_channel;
+        const SLABS: usize = 2;
+        let count = self.blocks.count();
+        std::thread::scope(|s| {
+            let mut free = Vec::with_capacity(workers);
+            let mut filled = Vec::with_capacity(workers);
+            for w in 0..workers {
+                let (free_tx, free_rx) = sync_channel::<Slab>(SLABS);
+                let (done_tx, done_rx) = sync_channel::<Result<Slab, MeshError>>(SLABS);
+                s.spawn(move || {
+                    for b in (w..count).step_by(workers) {
+                        let Ok(mut slab) = free_rx.recv() else {
+                            return;
+                        };
+                        let done = self.prepare(b, &mut slab).map(|()| slab);
+                        let failed = done.is_err();
+                        if done_tx.send(done).is_err() || failed {
+                            return;
+                        }
+                    }
+                });
+                for _ in 0..SLABS {
+                    // The worker holds its receiver until it ends: the send cannot fail
+                    // before it has started.
+                    let _ = free_tx.send(self.slab());
+                }
+                free.push(free_tx);
+                filled.push(done_rx);
+            }
+            // Dropping the channels (on return) ends the workers that still wait.
+            let (free, filled) = (free, filled);
+            for b in 0..count {
+                let w = b % workers;
+                let slab = filled[w]
+                    .recv()
+                    .map_err(|_| MeshError::Draw("a block's preparing thread ended".into()))??;
+                self.write(&slab, bin, base)?;
+                let _ = free[w].send(slab);
+            }
+            Ok(())
+        })
+    }
+
+    /// Without the `parallel` feature there are no workers ([`SecondPass::run`] writes on
+    /// the calling thread).
+    #[cfg(not(feature = "parallel"))]
+    fn run_parallel<W: Write + Seek>(
+        &self,
+        bin: &mut W,
+        base: u64,
+        _workers: usize,
+    ) -> Result<(), ExportError> {
+        self.run(bin, base, 1)
+    }
 }
