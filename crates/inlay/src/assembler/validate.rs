@@ -454,16 +454,24 @@ const RUN: usize = 64;
 /// and greatest such vertex; written without early exits so that it compiles to vector code.
 #[inline(always)]
 fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> (bool, u32, u32) {
+    // In 32-bit lanes: the vertices are compared with the last one inside, all three
+    // comparisons signed on the vertex with its top bit flipped (what baseline x86 vector
+    // code compares).
+    let Some(last) = in_bounds.min(1 << 32).checked_sub(1) else {
+        return (false, 0, 0);
+    };
+    const FLIP: u32 = 0x8000_0000;
+    let last = (last as u32 ^ FLIP) as i32;
     let mut bad = false;
-    let (mut lo, mut hi) = (u32::MAX, 0u32);
+    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
     for b in run.chunks_exact(S) {
         let index = le_index::<S>(b);
-        let vertex = index.wrapping_add(base);
-        bad |= (index == cut) | (vertex as u64 >= in_bounds);
+        let vertex = (index.wrapping_add(base) ^ FLIP) as i32;
+        bad |= (index == cut) | (vertex > last);
         lo = lo.min(vertex);
         hi = hi.max(vertex);
     }
-    (!bad, lo, hi)
+    (!bad, lo as u32 ^ FLIP, hi as u32 ^ FLIP)
 }
 
 /// The little-endian index in `b` (its first `S` = 2 or 4 bytes).
