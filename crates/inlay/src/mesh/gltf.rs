@@ -1482,7 +1482,10 @@ pub use super::streamed::{ExportError, Exported, StreamOptions};
 /// [`Exported::streamed`]): two passes over the draw in blocks of about 1 MiB that are
 /// reused — one that reads (bounds, statistics), one that writes each block's accessor bytes
 /// at their offsets (so `out` must seek) — and 32-bit list indices written straight from the
-/// index buffer. Memory stays bounded by the block size, whatever the draw's size. Other
+/// index buffer. With the `parallel` feature both passes use every available thread
+/// ([`StreamOptions::threads`]; the calling thread does the writing), without it the
+/// calling thread alone. Memory stays bounded by the block size and the thread count,
+/// whatever the draw's size. Other
 /// draws (text-dump slots, `--instances expand|attributes`, element numbers spread too far
 /// for a range) are built as a [`Mesh`] first. `out` is left at the end of what was written.
 ///
@@ -1504,7 +1507,7 @@ pub fn export_glb<W: Write + Seek>(
     export_glb_with(input, options, &StreamOptions::default(), out)
 }
 
-/// [`export_glb`] with the block size of `stream`.
+/// [`export_glb`] with the block size and threads of `stream`.
 pub fn export_glb_with<W: Write + Seek>(
     input: &MeshInput<'_>,
     options: &MeshOptions,
@@ -1534,7 +1537,7 @@ pub fn export_gltf<B: Write + Seek>(
     )
 }
 
-/// [`export_gltf`] with the block size of `stream`.
+/// [`export_gltf`] with the block size and threads of `stream`.
 pub fn export_gltf_with<B: Write + Seek>(
     input: &MeshInput<'_>,
     options: &MeshOptions,

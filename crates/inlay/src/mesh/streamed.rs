@@ -2,14 +2,21 @@
 //! [`super::gltf::write_glb`] would write, byte for byte, without building the mesh.
 //!
 //! Two passes over the draw, both in blocks that are reused (no memory proportional to the
-//! mesh): the first only reads — the walk of instance 0 gives the element-number range and
-//! the primitives' index bounds, and the fetch of each block of vertices feeds every
-//! attribute's [`Stats`] — after which the document and the BIN layout are fixed; the
-//! second fetches each block of vertices once more and writes every accessor's part of it
-//! at its known offset, then the indices (32-bit list indices that need no change straight
-//! from the index buffer). Draws this cannot describe — text-dump slots, instances expanded
-//! or as attributes, element numbers too spread out for a range, no instances — are built
-//! and written the materialised way.
+//! mesh). Before them, the element-number range and the primitives' index bounds: a list's
+//! from the draw-time validation's scan of the indices (or the draw's range), other
+//! topologies' from a walk of instance 0. The first pass only reads — each block of vertices
+//! fetched as wide as the statistics read it (a float kept as it is: its written lanes, which
+//! a 32-bit float format copies straight from the records) feeds every attribute's
+//! `Stats` — after which the document and the BIN layout are fixed; the
+//! second fetches each block once more and writes every accessor's part of it at its known
+//! offset (a part that copies float lanes is the fetched rows themselves, made finite in
+//! place), then the indices (32-bit list indices that need no change straight from the index
+//! buffer). With [`StreamOptions::threads`] > 1 (feature `parallel`) the first pass is split
+//! into runs of blocks whose statistics merge in order, and the second pass's blocks are
+//! prepared by worker threads while the calling thread writes: the bytes do not depend on
+//! the thread count. Draws this cannot describe — text-dump slots, instances expanded or as
+//! attributes, element numbers too spread out for a range, no instances — are built and
+//! written the materialised way.
 
 use std::io::{self, Seek, SeekFrom, Write};
 
