@@ -327,8 +327,9 @@ pub struct Exported {
     /// Whether the draw was streamed (`false`: built as a [`Mesh`] first, see the module
     /// documentation for which draws).
     pub streamed: bool,
-    /// Threads that worked on the export, the calling thread included
-    /// ([`StreamOptions::threads`]; 1 when not streamed).
+    /// Threads the export ran with, the calling thread included
+    /// ([`StreamOptions::thread_count`]; a draw of fewer blocks uses fewer; 1 when not
+    /// streamed).
     pub threads: usize,
 }
 
@@ -863,6 +864,8 @@ impl SecondPass<'_, '_, '_> {
             };
             let lanes = self.lanes[e];
             match (&self.constants[e], part.float_lanes) {
+                // Made finite in place: harmless to the element's other parts, which are
+                // all float parts too (they replace non-finite lanes by 0 themselves).
                 (None, Some(c)) if c == lanes => {
                     if !finite[e] {
                         gltf::finite_lanes(&mut slab.rows[e][..len * c]);
@@ -913,16 +916,21 @@ impl SecondPass<'_, '_, '_> {
         threads: usize,
     ) -> Result<(), ExportError> {
         let count = self.blocks.count();
-        let workers = threads.saturating_sub(1).min(count);
-        if workers == 0 || !cfg!(feature = "parallel") {
-            let mut slab = self.slab();
-            for b in 0..count {
-                self.prepare(b, &mut slab)?;
-                self.write(&slab, bin, base)?;
+        #[cfg(feature = "parallel")]
+        {
+            let workers = threads.saturating_sub(1).min(count);
+            if workers > 0 {
+                return self.run_parallel(bin, base, workers);
             }
-            return Ok(());
         }
-        self.run_parallel(bin, base, workers)
+        #[cfg(not(feature = "parallel"))]
+        let _ = threads;
+        let mut slab = self.slab();
+        for b in 0..count {
+            self.prepare(b, &mut slab)?;
+            self.write(&slab, bin, base)?;
+        }
+        Ok(())
     }
 
     /// [`SecondPass::run`] with `workers` threads preparing: worker `w` takes blocks `w`,
@@ -976,17 +984,5 @@ impl SecondPass<'_, '_, '_> {
             }
             Ok(())
         })
-    }
-
-    /// Without the `parallel` feature there are no workers ([`SecondPass::run`] writes on
-    /// the calling thread).
-    #[cfg(not(feature = "parallel"))]
-    fn run_parallel<W: Write + Seek>(
-        &self,
-        bin: &mut W,
-        base: u64,
-        _workers: usize,
-    ) -> Result<(), ExportError> {
-        self.run(bin, base, 1)
     }
 }
