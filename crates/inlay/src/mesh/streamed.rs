@@ -277,7 +277,7 @@ pub struct StreamOptions {
     /// (0: about 1 MiB of fetched lanes, from the layout's element count).
     pub block_vertices: usize,
     /// Threads that work on the export, the calling thread included (0: the machine's
-    /// available parallelism). With 1 the calling thread fetches, converts and writes each
+    /// available parallelism, at most [`StreamOptions::AUTO_THREADS`]). With 1 the calling thread fetches, converts and writes each
     /// block in turn; with `t` > 1 the first pass is split over `t` threads, and in the
     /// second `t` − 1 threads prepare blocks (two each, reused) while the calling thread
     /// writes them. Needs the `parallel` feature; without it the export runs on the calling
@@ -286,13 +286,19 @@ pub struct StreamOptions {
 }
 
 impl StreamOptions {
+    /// The most threads `threads: 0` takes: past the writing thread's speed more preparing
+    /// threads only hold more blocks (two each).
+    pub const AUTO_THREADS: usize = 16;
+
     /// The threads an export with these options uses.
     pub fn thread_count(&self) -> usize {
         if !cfg!(feature = "parallel") {
             return 1;
         }
         match self.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(StreamOptions::AUTO_THREADS),
             t => t,
         }
     }
