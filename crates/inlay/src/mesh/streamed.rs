@@ -728,6 +728,9 @@ fn widths<I: Iterator<Item = usize>>(
         .collect()
 }
 
+/// Bytes of fetched rows the first pass works on at a time.
+const STATS_PIECE_BYTES: usize = 64 << 10;
+
 /// The statistics of vertices `range` (a whole number of blocks, from `empty`'s copies).
 fn stats_of_range(
     blocks: &Blocks<'_, '_>,
@@ -739,15 +742,24 @@ fn stats_of_range(
 ) -> Result<Vec<gltf::Stats>, MeshError> {
     let mut stats = empty.to_vec();
     let mut rows = blocks.rows();
+    // Each block in pieces whose rows stay in a core's cache between the fetch and the
+    // statistics (the rows are not written, so the block size serves the writes only).
+    let piece = (STATS_PIECE_BYTES / (4 * lanes.iter().sum::<usize>()).max(1)).max(64);
     for b in range {
-        let (k0, len) = blocks.range(b);
-        blocks.fetch(k0, len, lanes, &mut rows)?;
-        for (s, a) in stats.iter_mut().zip(attributes) {
-            let e = a.element;
-            match &constants[e] {
-                Some(c) => s.feed(&c[..len]),
-                None => s.feed_rows(&rows[e][..len * lanes[e]], lanes[e]),
+        let (block_k0, block_len) = blocks.range(b);
+        let mut done = 0;
+        while done < block_len {
+            let len = (block_len - done).min(piece);
+            let k0 = block_k0 + done as u32;
+            blocks.fetch(k0, len, lanes, &mut rows)?;
+            for (s, a) in stats.iter_mut().zip(attributes) {
+                let e = a.element;
+                match &constants[e] {
+                    Some(c) => s.feed(&c[..len]),
+                    None => s.feed_rows(&rows[e][..len * lanes[e]], lanes[e]),
+                }
             }
+            done += len;
         }
     }
     Ok(stats)
