@@ -532,11 +532,7 @@ impl Mesh {
             vertex_elements,
             indices,
             stream,
-            vertex_id_base: if params.indexed {
-                params.base_vertex as u32
-            } else {
-                params.start
-            },
+            vertex_id_base: vertex_id_base(&params),
             start_instance: params.start_instance,
             attributes,
             instance_attributes,
@@ -558,6 +554,16 @@ impl Mesh {
             files: input.files.clone(),
             warnings,
         })
+    }
+}
+
+/// A draw's [`Mesh::vertex_id_base`]: its base vertex when indexed, its start vertex
+/// otherwise.
+fn vertex_id_base(params: &crate::assembler::DrawParams) -> u32 {
+    if params.indexed {
+        params.base_vertex as u32
+    } else {
+        params.start
     }
 }
 

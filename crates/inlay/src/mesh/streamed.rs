@@ -496,11 +496,7 @@ fn try_stream<W: Write + Seek>(
         vertex_elements: None,
         indices: Vec::new(),
         stream: Vec::new(),
-        vertex_id_base: if params.indexed {
-            params.base_vertex as u32
-        } else {
-            params.start
-        },
+        vertex_id_base: super::vertex_id_base(&params),
         start_instance: params.start_instance,
         attributes,
         instance_attributes: Vec::new(),
