@@ -88,6 +88,29 @@ pub fn load_mesh(
     options: &MeshOptions,
     before_read: &dyn Fn(&[&Path]) -> Result<(), CliError>,
 ) -> Result<Loaded, CliError> {
+    let (mesh, inputs, slots) = load_draw(args, options, before_read, |input| {
+        Mesh::build(input, options).map_err(|e| CliError::usage(e.to_string()))
+    })?;
+    let err_style = style::stderr();
+    for w in &mesh.warnings {
+        eprintln!("{}: {w}", err_style.warning("warning"));
+    }
+    Ok(Loaded {
+        mesh,
+        inputs,
+        slots,
+    })
+}
+
+/// Reads the draw `args` name and hands its [`MeshInput`] to `use_input` (which builds or
+/// exports it); returns what it made, every input file read and each slot's bytes.
+/// `before_read` is as for [`load_mesh`]; the capture's own warnings go to stderr.
+pub fn load_draw<R>(
+    args: &MeshSourceArgs,
+    options: &MeshOptions,
+    before_read: &dyn Fn(&[&Path]) -> Result<(), CliError>,
+    use_input: impl FnOnce(&MeshInput<'_>) -> Result<R, CliError>,
+) -> Result<(R, Vec<PathBuf>, Vec<SlotBytes>), CliError> {
     let layout_mode = !args.vb.is_empty() || is_layout(&args.inputs[0]);
     let mut inputs: Vec<PathBuf> = args.inputs.clone();
     let err_style = style::stderr();
@@ -193,7 +216,7 @@ pub fn load_mesh(
             draw,
             files: inputs.iter().map(|p| p.display().to_string()).collect(),
         };
-        let mesh = Mesh::build(&input, options).map_err(|e| CliError::usage(e.to_string()))?;
+        let mesh = use_input(&input)?;
         drop(input);
         let slot_bytes = vbs
             .iter()
@@ -225,8 +248,7 @@ pub fn load_mesh(
         for w in &capture.warnings {
             eprintln!("{}: {w}", err_style.warning("warning"));
         }
-        let mesh =
-            Mesh::from_capture(&capture, options).map_err(|e| CliError::usage(e.to_string()))?;
+        let mesh = use_input(&inlay::mesh::input_of(&capture))?;
         let slot_bytes = capture
             .slots
             .into_iter()
@@ -241,12 +263,5 @@ pub fn load_mesh(
             .collect();
         (mesh, slot_bytes)
     };
-    for w in &mesh.warnings {
-        eprintln!("{}: {w}", err_style.warning("warning"));
-    }
-    Ok(Loaded {
-        mesh,
-        inputs,
-        slots: slot_bytes,
-    })
+    Ok((mesh, inputs, slot_bytes))
 }

@@ -5,10 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use inlay::mesh::{self, FileKind, Instances, Mesh, MeshOptions};
+use inlay::mesh::gltf::{ExportError, Exported};
+use inlay::mesh::{self, FileKind, Instances, Mesh, MeshInput, MeshOptions};
 
 use crate::CliError;
-use crate::draw_source::{Loaded, MeshSourceArgs, load_mesh};
+use crate::draw_source::{MeshSourceArgs, load_draw};
 use crate::output::AtomicFile;
 
 /// Write a captured draw as a mesh (glTF, OBJ, PLY)
@@ -60,24 +61,30 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
     };
-    let Loaded { mesh, inputs, .. } =
-        load_mesh(&args.source, &options, &|all| check_output_paths(args, all))?;
-    write_mesh(args, &inputs, kind, &mesh)?;
-    let prims = mesh.indices.len() / mesh.mode.vertices();
+    let (done, _, _) = load_draw(
+        &args.source,
+        &options,
+        &|all| check_output_paths(args, all),
+        |input| write_mesh(args, &input.files, kind, input, &options),
+    )?;
+    let err_style = crate::style::stderr();
+    for w in &done.warnings {
+        eprintln!("{}: {w}", err_style.warning("warning"));
+    }
     writeln!(
         stdout,
         "wrote {}: {} vertices, {} {} ({} attributes{})",
         args.output.display(),
-        mesh.vertex_count,
-        prims,
-        match mesh.mode {
+        done.vertex_count,
+        done.primitives,
+        match done.mode {
             mesh::Mode::Points => "points",
             mesh::Mode::Lines => "lines",
             mesh::Mode::Triangles => "triangles",
         },
-        mesh.attributes.len() + mesh.instance_attributes.len(),
-        if mesh.instance_count > 1 {
-            format!(", {} instances", mesh.instance_count)
+        done.attributes,
+        if done.instance_count > 1 {
+            format!(", {} instances", done.instance_count)
         } else {
             String::new()
         }
@@ -98,20 +105,36 @@ fn check_output_paths(args: &ExportArgs, inputs: &[&Path]) -> Result<(), CliErro
     Ok(())
 }
 
+/// Writes the draw: glTF streamed (`gltf::export_glb`/`export_gltf`), OBJ and PLY from the
+/// built mesh.
 fn write_mesh(
     args: &ExportArgs,
-    inputs: &[PathBuf],
+    inputs: &[String],
     kind: FileKind,
-    mesh: &Mesh,
-) -> Result<(), CliError> {
-    let all: Vec<&Path> = inputs.iter().map(|p| p.as_path()).collect();
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+) -> Result<Exported, CliError> {
+    let all: Vec<&Path> = inputs.iter().map(Path::new).collect();
     let name = args.output.display().to_string();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);
+    let xerr = |e: ExportError| match e {
+        ExportError::Mesh(e) => CliError::usage(e.to_string()),
+        ExportError::Io(e) => werr(e),
+    };
+    let built = || Mesh::build(input, options).map_err(|e| CliError::usage(e.to_string()));
     let mut file = AtomicFile::create(&args.output, &all, args.force)?;
-    match kind {
-        FileKind::Glb => mesh::gltf::write_glb(mesh, &mut file).map_err(werr)?,
-        FileKind::Obj => mesh::obj::write_obj(mesh, &mut file).map_err(werr)?,
-        FileKind::Ply => mesh::ply::write_ply(mesh, &mut file).map_err(werr)?,
+    let done = match kind {
+        FileKind::Glb => mesh::gltf::export_glb(input, options, &mut file).map_err(xerr)?,
+        FileKind::Obj => {
+            let mesh = built()?;
+            mesh::obj::write_obj(&mesh, &mut file).map_err(werr)?;
+            Exported::of_mesh(&mesh)
+        }
+        FileKind::Ply => {
+            let mesh = built()?;
+            mesh::ply::write_ply(&mesh, &mut file).map_err(werr)?;
+            Exported::of_mesh(&mesh)
+        }
         FileKind::Gltf => {
             let bin = bin_path(&args.output);
             let uri = bin
@@ -120,9 +143,12 @@ fn write_mesh(
                 .unwrap_or("mesh.bin")
                 .to_string();
             let mut b = AtomicFile::create(&bin, &all, args.force)?;
-            mesh::gltf::write_gltf(mesh, &mut file, &mut b, &uri).map_err(werr)?;
+            let done =
+                mesh::gltf::export_gltf(input, options, &mut file, &mut b, &uri).map_err(xerr)?;
             b.commit()?;
+            done
         }
-    }
-    file.commit()
+    };
+    file.commit()?;
+    Ok(done)
 }

@@ -310,6 +310,15 @@ impl Write for AtomicFile {
     }
 }
 
+impl io::Seek for AtomicFile {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.writer
+            .as_mut()
+            .ok_or_else(|| io::Error::other("file already committed"))?
+            .seek(pos)
+    }
+}
+
 impl Drop for AtomicFile {
     fn drop(&mut self) {
         if !self.committed {

@@ -124,6 +124,40 @@ pub struct DrawReport {
     /// The longest run of consecutive such invocations in the vertex stream: what a reader
     /// would stream as nothing but zeros.
     pub longest_zero_run: u64,
+    /// For an indexed draw that reads vertices: the element numbers its index positions
+    /// address, found by the same scan (`None` otherwise).
+    pub indices: Option<IndexSpan>,
+}
+
+/// The element numbers one instance of an indexed draw addresses: each non-cut index
+/// position's `index + base_vertex` (32-bit wrapping; positions past the index buffer, or
+/// with none bound, read index 0), and the cut positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexSpan {
+    /// The least element number (`u32::MAX` when every position is a cut).
+    pub min: u32,
+    /// The greatest element number (0 when every position is a cut).
+    pub max: u32,
+    /// Positions holding the cut value.
+    pub cuts: u64,
+}
+
+impl IndexSpan {
+    /// No position yet.
+    fn empty() -> IndexSpan {
+        IndexSpan {
+            min: u32::MAX,
+            max: 0,
+            cuts: 0,
+        }
+    }
+
+    /// Takes element number `n`.
+    #[inline(always)]
+    fn take(&mut self, n: u32) {
+        self.min = self.min.min(n);
+        self.max = self.max.max(n);
+    }
 }
 
 impl DrawReport {
@@ -416,16 +450,28 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
 const RUN: usize = 64;
 
 /// Whether every index of `run` (little-endian, `S` = 2 or 4 bytes each) is not the cut
-/// value and addresses a vertex (`index + base`, wrapping) below `in_bounds`; written without
-/// early exits so that it compiles to vector code.
+/// value and addresses a vertex (`index + base`, wrapping) below `in_bounds`, with the least
+/// and greatest such vertex; written without early exits so that it compiles to vector code.
 #[inline(always)]
-fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> bool {
+fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> (bool, u32, u32) {
+    // In 32-bit lanes: the vertices are compared with the last one inside, all three
+    // comparisons signed on the vertex with its top bit flipped (what baseline x86 vector
+    // code compares).
+    let Some(last) = in_bounds.min(1 << 32).checked_sub(1) else {
+        return (false, 0, 0);
+    };
+    const FLIP: u32 = 0x8000_0000;
+    let last = (last as u32 ^ FLIP) as i32;
     let mut bad = false;
+    let (mut lo, mut hi) = (i32::MAX, i32::MIN);
     for b in run.chunks_exact(S) {
         let index = le_index::<S>(b);
-        bad |= (index == cut) | (index.wrapping_add(base) as u64 >= in_bounds);
+        let vertex = (index.wrapping_add(base) ^ FLIP) as i32;
+        bad |= (index == cut) | (vertex > last);
+        lo = lo.min(vertex);
+        hi = hi.max(vertex);
     }
-    !bad
+    (!bad, lo as u32 ^ FLIP, hi as u32 ^ FLIP)
 }
 
 /// The little-endian index in `b` (its first `S` = 2 or 4 bytes).
@@ -441,7 +487,8 @@ fn le_index<const S: usize>(b: &[u8]) -> u32 {
 /// The indices `bytes` holds (`S` bytes each; the first at draw position `start`), `RUN` at a
 /// time: a run that [`run_inside`] passes only counts its positions as inside every slot and
 /// breaks the zero run; the others go index by index, cuts skipped, positions outside some
-/// slot's data to `note`. Returns the positions found inside.
+/// slot's data to `note`; every position's vertex (cuts counted instead) to `span`. Returns
+/// the positions found inside.
 #[allow(clippy::too_many_arguments)]
 fn scan_indices<const S: usize>(
     bytes: &[u8],
@@ -451,21 +498,29 @@ fn scan_indices<const S: usize>(
     in_bounds: u64,
     zero_run: &std::cell::Cell<u64>,
     past: &mut Vec<(u64, u64, u64)>,
+    span: &mut IndexSpan,
     note: &mut impl FnMut(u64, u32, &mut Vec<(u64, u64, u64)>) -> bool,
 ) -> u64 {
     let mut inside = 0u64;
     for (c, run) in bytes.chunks(RUN * S).enumerate() {
-        if run.len() == RUN * S && run_inside::<S>(run, cut, base, in_bounds) {
-            inside += RUN as u64;
-            zero_run.set(0);
-            continue;
+        if run.len() == RUN * S {
+            let (ok, lo, hi) = run_inside::<S>(run, cut, base, in_bounds);
+            if ok {
+                inside += RUN as u64;
+                zero_run.set(0);
+                span.take(lo);
+                span.take(hi);
+                continue;
+            }
         }
         for (k, b) in run.chunks_exact(S).enumerate() {
             let index = le_index::<S>(b);
             let vertex = index.wrapping_add(base);
             if index == cut {
+                span.cuts += 1;
                 continue;
             }
+            span.take(vertex);
             if (vertex as u64) < in_bounds {
                 inside += 1;
                 zero_run.set(0);
@@ -500,6 +555,11 @@ fn indexed_checks(
                 ),
             },
         );
+        report.indices = Some(IndexSpan {
+            min: base,
+            max: base,
+            cuts: 0,
+        });
         let zero = vertex_slots.iter().all(|s| s.vertex_out(base).1);
         for s in vertex_slots
             .iter()
@@ -587,16 +647,18 @@ fn indexed_checks(
     let bytes = ib.data.get(from..to.max(from)).unwrap_or(&[]);
     // Non-cut positions whose vertex lies within every slot's data: what `note` finds for
     // them (not zero, nothing past, the zero run broken), without the per-slot loop.
+    let mut span = IndexSpan::empty();
     let inside = match ib.format {
         IndexFormat::R16Uint => scan_indices::<2>(
-            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut note,
+            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut span, &mut note,
         ),
         IndexFormat::R32Uint => scan_indices::<4>(
-            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut note,
+            bytes, start, cut, base, in_bounds, &cur, &mut past, &mut span, &mut note,
         ),
     };
     // Positions past the buffer read index 0, all alike.
     if first_past < end {
+        span.take(base);
         let before: Vec<u64> = past.iter().map(|e| e.0).collect();
         let all = note(first_past, base, &mut past);
         let extra = end - first_past - 1;
@@ -619,6 +681,7 @@ fn indexed_checks(
         }
     }
     report.warnings.splice(0..0, warnings);
+    report.indices = Some(span);
     (zero, best, noncut + inside)
 }
 

@@ -26,11 +26,11 @@
 //!
 //! Positions and winding are written as the draw has them (no handedness conversion).
 
-use std::io::{self, Write};
+use std::io::{self, Seek, Write};
 
 use serde_json::{Value, json};
 
-use super::{Attribute, Instances, Mesh, Mode};
+use super::{Attribute, Instances, Mesh, MeshInput, MeshOptions, Mode};
 use crate::format::Kind;
 
 const FLOAT: u32 = 5126;
@@ -41,55 +41,62 @@ const UNSIGNED_SHORT: u32 = 5123;
 const UNSIGNED_INT: u32 = 5125;
 
 /// One accessor before it is laid out: its shape, and where its bytes come from.
-struct Acc<'a> {
+struct Acc {
     name: String,
     ctype: u32,
     comps: usize,
     count: usize,
-    /// The element bytes, made from the mesh while the BIN chunk is written (tightly
-    /// packed; padding is added when laid out).
-    data: Data<'a>,
+    /// How the element bytes are made from the lanes of [`Data`]'s source while the BIN
+    /// chunk is written (tightly packed; padding is added when laid out).
+    data: Data,
     min_max: Option<(Vec<f64>, Vec<f64>)>,
     normalized: bool,
 }
 
-impl Acc<'_> {
+impl Acc {
     fn element_size(&self) -> usize {
         self.comps * ctype_size(self.ctype)
     }
 
-    /// Appends the bytes of elements `start..end` to `out`.
-    fn render(&self, start: usize, end: usize, out: &mut Vec<u8>) {
+    /// Appends the bytes of elements `start..end` to `out`: from `lanes[start..end]` (the
+    /// source attribute's lanes, or a block of them with `start` counted from the block's
+    /// first value), `indices[start..end]` for [`Data::Indices`].
+    fn render(
+        &self,
+        lanes: &[[u32; 4]],
+        indices: &[u32],
+        start: usize,
+        end: usize,
+        out: &mut Vec<u8>,
+    ) {
         let comps = self.comps;
         let base = out.len();
         out.resize(base + (end - start) * self.element_size(), 0);
         let dst = &mut out[base..];
         match &self.data {
-            Data::Floats { values, kind, conv } => {
-                render_floats(&values[start..end], comps, *kind, *conv, dst)
+            Data::Floats { kind, conv, .. } => {
+                render_floats(&lanes[start..end], comps, *kind, *conv, dst)
             }
-            Data::Ints { values, sint } => {
+            Data::Ints { sint, .. } => {
                 let value = |b: u32| -> i64 { if *sint { b as i32 as i64 } else { b as i64 } };
-                for (d, v) in dst.chunks_exact_mut(16).zip(&values[start..end]) {
+                for (d, v) in dst.chunks_exact_mut(16).zip(&lanes[start..end]) {
                     for (d, &b) in d.chunks_exact_mut(4).zip(v) {
                         d.copy_from_slice(&(value(b) as f32).to_le_bytes());
                     }
                 }
             }
-            Data::Halves { values, shift } => {
-                for (d, v) in dst.chunks_exact_mut(16).zip(&values[start..end]) {
+            Data::Halves { shift, .. } => {
+                for (d, v) in dst.chunks_exact_mut(16).zip(&lanes[start..end]) {
                     for (d, &b) in d.chunks_exact_mut(4).zip(v) {
                         d.copy_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
                     }
                 }
             }
             Data::Joints {
-                values,
-                components,
-                wide,
+                components, wide, ..
             } => {
                 let size = if *wide { 8 } else { 4 };
-                for (d, v) in dst.chunks_exact_mut(size).zip(&values[start..end]) {
+                for (d, v) in dst.chunks_exact_mut(size).zip(&lanes[start..end]) {
                     for (l, &lane) in v.iter().enumerate() {
                         let x = if l < *components { lane } else { 0 };
                         if *wide {
@@ -100,18 +107,7 @@ impl Acc<'_> {
                     }
                 }
             }
-            Data::Indices { indices, wide } => {
-                let src = &indices[start..end];
-                if *wide {
-                    for (d, &i) in dst.chunks_exact_mut(4).zip(src) {
-                        d.copy_from_slice(&i.to_le_bytes());
-                    }
-                } else {
-                    for (d, &i) in dst.chunks_exact_mut(2).zip(src) {
-                        d.copy_from_slice(&(i as u16).to_le_bytes());
-                    }
-                }
-            }
+            Data::Indices { wide } => render_indices(&indices[start..end], 0, *wide, dst),
             Data::Zeros => {}
             Data::Bytes(bytes) => {
                 let size = self.element_size();
@@ -120,51 +116,78 @@ impl Acc<'_> {
         }
     }
 
-    /// The same accessor with its bytes made now (for values that do not outlive the call).
-    fn owned<'b>(self) -> Acc<'b> {
+    /// The same accessor with its bytes made now from `lanes` (for values that do not
+    /// outlive the call).
+    fn owned(self, lanes: &[[u32; 4]]) -> Acc {
         let mut bytes = Vec::new();
-        self.render(0, self.count, &mut bytes);
+        self.render(lanes, &[], 0, self.count, &mut bytes);
         Acc {
-            name: self.name,
-            ctype: self.ctype,
-            comps: self.comps,
-            count: self.count,
             data: Data::Bytes(bytes),
-            min_max: self.min_max,
-            normalized: self.normalized,
+            ..self
         }
     }
 }
 
+/// `indices` less `base` (wrapping) as little-endian u32, or u16 (truncated) unless `wide`,
+/// into `dst`.
+pub(super) fn render_indices(indices: &[u32], base: u32, wide: bool, dst: &mut [u8]) {
+    if wide {
+        for (d, &i) in dst.chunks_exact_mut(4).zip(indices) {
+            d.copy_from_slice(&i.wrapping_sub(base).to_le_bytes());
+        }
+    } else {
+        for (d, &i) in dst.chunks_exact_mut(2).zip(indices) {
+            d.copy_from_slice(&(i.wrapping_sub(base) as u16).to_le_bytes());
+        }
+    }
+}
+
+/// Which values an accessor's lanes are: a per-vertex attribute's or a per-instance one's
+/// (by position in [`Mesh::attributes`] / [`Mesh::instance_attributes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Src {
+    Vertex(usize),
+    Instance(usize),
+}
+
 /// Where an accessor's bytes come from.
-enum Data<'a> {
+enum Data {
     /// Lanes `0..comps` of each value as floats ([`float_lane`] of `kind`), NaN and infinity
     /// replaced by 0 in all four lanes, then changed by `conv`.
-    Floats {
-        values: &'a [[u32; 4]],
-        kind: Kind,
-        conv: Conv,
-    },
+    Floats { src: Src, kind: Kind, conv: Conv },
     /// All four integer lanes as their float values (signed when `sint`).
-    Ints { values: &'a [[u32; 4]], sint: bool },
+    Ints { src: Src, sint: bool },
     /// All four lanes' 16-bit halves at `shift` as float values.
-    Halves { values: &'a [[u32; 4]], shift: u32 },
+    Halves { src: Src, shift: u32 },
     /// Joint indices: the lanes below `components` (the others 0) as u8, or u16 when `wide`.
     Joints {
-        values: &'a [[u32; 4]],
+        src: Src,
         components: usize,
         wide: bool,
     },
-    /// Indices as u16, or u32 when `wide`.
-    Indices { indices: &'a [u32], wide: bool },
+    /// The mesh's indices as u16, or u32 when `wide`.
+    Indices { wide: bool },
     /// All zero.
     Zeros,
     /// Bytes made beforehand.
     Bytes(Vec<u8>),
 }
 
+impl Data {
+    /// The values whose lanes the bytes are made from, if any.
+    fn src(&self) -> Option<Src> {
+        match *self {
+            Data::Floats { src, .. }
+            | Data::Ints { src, .. }
+            | Data::Halves { src, .. }
+            | Data::Joints { src, .. } => Some(src),
+            _ => None,
+        }
+    }
+}
+
 /// The change glTF requires of an attribute's float lanes.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Conv {
     /// None.
     Keep,
@@ -259,6 +282,13 @@ fn finite_bits(bits: u32) -> u32 {
     }
 }
 
+/// Each float bit pattern of `lanes` with NaN and infinity replaced by +0, in place.
+pub(super) fn finite_lanes(lanes: &mut [u32]) {
+    for x in lanes {
+        *x = finite_bits(*x);
+    }
+}
+
 /// One value's float lanes as written: [`float_lane`] of `kind`, non-finite lanes replaced by
 /// 0, then `conv`; with the count of non-finite lanes below `comps` and whether `conv`
 /// changed a lane below `comps`.
@@ -284,6 +314,7 @@ fn float_value(v: &[u32; 4], comps: usize, kind: Kind, conv: Conv) -> ([f32; 4],
 /// What writing [`Data::Floats`] of `values` does, without writing: (whether `conv` changed
 /// a value, non-finite lanes below `comps`, min, max — the bounds only `with_bounds`, and
 /// zeros for no values).
+#[cfg(test)]
 fn float_stats(
     values: &[[u32; 4]],
     comps: usize,
@@ -291,73 +322,154 @@ fn float_stats(
     conv: Conv,
     with_bounds: bool,
 ) -> (bool, u64, Vec<f64>, Vec<f64>) {
-    let mut min = vec![f64::INFINITY; comps];
-    let mut max = vec![f64::NEG_INFINITY; comps];
-    let mut changed = false;
-    let mut non_finite = 0u64;
-    if conv == Conv::Keep && !matches!(kind, Kind::Uint | Kind::Sint) && (1..=4).contains(&comps) {
-        // The lanes are the bits themselves: count the non-finite ones, bound the rest.
-        let (nf, lo, hi) = match (comps, with_bounds) {
-            (1, false) => keep_stats::<1, false>(values),
-            (2, false) => keep_stats::<2, false>(values),
-            (3, false) => keep_stats::<3, false>(values),
-            (4, false) => keep_stats::<4, false>(values),
-            (1, true) => keep_stats::<1, true>(values),
-            (2, true) => keep_stats::<2, true>(values),
-            (3, true) => keep_stats::<3, true>(values),
-            _ => keep_stats::<4, true>(values),
-        };
-        non_finite = nf;
-        min.copy_from_slice(&lo[..comps]);
-        max.copy_from_slice(&hi[..comps]);
-    } else if conv == Conv::Normal && !matches!(kind, Kind::Uint | Kind::Sint) && comps == 3 {
-        (changed, non_finite) = normal_stats(values);
-    } else {
-        // One loop per conversion, so that each is compiled with its conversion inlined.
-        #[inline(always)]
-        fn each(
-            values: &[[u32; 4]],
-            comps: usize,
-            kind: Kind,
-            conv: Conv,
-            mut f: impl FnMut([f32; 4], u64, bool),
-        ) {
-            for v in values {
-                let (x, nf, ch) = float_value(v, comps, kind, conv);
-                f(x, nf, ch);
-            }
-        }
-        let f = |x: [f32; 4], nf: u64, ch: bool| {
-            non_finite += nf;
-            changed |= ch;
-            if with_bounds {
-                for l in 0..comps {
-                    min[l] = min[l].min(x[l] as f64);
-                    max[l] = max[l].max(x[l] as f64);
-                }
-            }
-        };
-        match conv {
-            Conv::Keep => each(values, comps, kind, Conv::Keep, f),
-            Conv::Normal => each(values, comps, kind, Conv::Normal, f),
-            Conv::Tangent => each(values, comps, kind, Conv::Tangent, f),
-            Conv::Weights { .. } => each(values, comps, kind, conv, f),
-        }
-    }
-    if values.is_empty() || !with_bounds {
-        min = vec![0.0; comps];
-        max = vec![0.0; comps];
-    }
-    (changed, non_finite, min, max)
+    let mut stats = FloatStats::new(comps, kind, conv, with_bounds);
+    stats.feed(values);
+    let (min, max) = stats.bounds();
+    (stats.changed, stats.non_finite, min, max)
 }
 
-/// [`float_stats`] of float lanes kept as they are: the non-finite lanes among `0..C`, and
-/// (`BOUNDS`) each lane's min and max with non-finite lanes as 0 (infinities otherwise).
-fn keep_stats<const C: usize, const BOUNDS: bool>(
-    values: &[[u32; 4]],
-) -> (u64, [f64; 4], [f64; 4]) {
-    let mut min = [f64::INFINITY; 4];
-    let mut max = [f64::NEG_INFINITY; 4];
+/// [`float_stats`] gathered block by block: feeding the values in any number of
+/// consecutive blocks gives the same results, bit for bit (the bounds are one running fold
+/// in value order, as over the whole slice).
+#[derive(Clone, Debug)]
+struct FloatStats {
+    comps: usize,
+    kind: Kind,
+    conv: Conv,
+    with_bounds: bool,
+    /// Values fed.
+    count: usize,
+    changed: bool,
+    non_finite: u64,
+    min: [f64; 4],
+    max: [f64; 4],
+}
+
+impl FloatStats {
+    fn new(comps: usize, kind: Kind, conv: Conv, with_bounds: bool) -> FloatStats {
+        FloatStats {
+            comps,
+            kind,
+            conv,
+            with_bounds,
+            count: 0,
+            changed: false,
+            non_finite: 0,
+            min: [f64::INFINITY; 4],
+            max: [f64::NEG_INFINITY; 4],
+        }
+    }
+
+    /// The bounds of lanes `0..comps` (zeros without bounds or values).
+    fn bounds(&self) -> (Vec<f64>, Vec<f64>) {
+        if self.count == 0 || !self.with_bounds {
+            return (vec![0.0; self.comps], vec![0.0; self.comps]);
+        }
+        (
+            self.min[..self.comps].to_vec(),
+            self.max[..self.comps].to_vec(),
+        )
+    }
+
+    /// Takes the next values.
+    fn feed(&mut self, values: &[[u32; 4]]) {
+        let (comps, kind, conv, with_bounds) = (self.comps, self.kind, self.conv, self.with_bounds);
+        self.count += values.len();
+        let int = matches!(kind, Kind::Uint | Kind::Sint);
+        if conv == Conv::Keep && !int && (1..=4).contains(&comps) {
+            // The lanes are the bits themselves: count the non-finite ones, bound the rest.
+            let (min, max) = (&mut self.min, &mut self.max);
+            self.non_finite += match (comps, with_bounds) {
+                (1, false) => keep_stats::<4, 1, false>(values, min, max),
+                (2, false) => keep_stats::<4, 2, false>(values, min, max),
+                (3, false) => keep_stats::<4, 3, false>(values, min, max),
+                (4, false) => keep_stats::<4, 4, false>(values, min, max),
+                (1, true) => keep_stats::<4, 1, true>(values, min, max),
+                (2, true) => keep_stats::<4, 2, true>(values, min, max),
+                (3, true) => keep_stats::<4, 3, true>(values, min, max),
+                _ => keep_stats::<4, 4, true>(values, min, max),
+            };
+        } else if conv == Conv::Normal && !int && comps == 3 {
+            let (changed, non_finite) = normal_stats::<4>(values);
+            self.changed |= changed;
+            self.non_finite += non_finite;
+        } else {
+            // One loop per conversion, so that each is compiled with its conversion inlined.
+            #[inline(always)]
+            fn each(
+                values: &[[u32; 4]],
+                comps: usize,
+                kind: Kind,
+                conv: Conv,
+                mut f: impl FnMut([f32; 4], u64, bool),
+            ) {
+                for v in values {
+                    let (x, nf, ch) = float_value(v, comps, kind, conv);
+                    f(x, nf, ch);
+                }
+            }
+            let (min, max) = (&mut self.min, &mut self.max);
+            let (non_finite, changed) = (&mut self.non_finite, &mut self.changed);
+            let f = |x: [f32; 4], nf: u64, ch: bool| {
+                *non_finite += nf;
+                *changed |= ch;
+                if with_bounds {
+                    for l in 0..comps {
+                        min[l] = min[l].min(x[l] as f64);
+                        max[l] = max[l].max(x[l] as f64);
+                    }
+                }
+            };
+            match conv {
+                Conv::Keep => each(values, comps, kind, Conv::Keep, f),
+                Conv::Normal => each(values, comps, kind, Conv::Normal, f),
+                Conv::Tangent => each(values, comps, kind, Conv::Tangent, f),
+                Conv::Weights { .. } => each(values, comps, kind, conv, f),
+            }
+        }
+    }
+}
+
+impl FloatStats {
+    /// [`FloatStats::feed`] of rows holding only the `W` lanes the statistics read: a float
+    /// kept as it is (`W` = its written lanes) or a normal (`W` = 3); see
+    /// [`Stats::row_lanes`].
+    fn feed_narrow<const W: usize>(&mut self, values: &[[u32; W]]) {
+        self.count += values.len();
+        let (min, max) = (&mut self.min, &mut self.max);
+        if self.conv == Conv::Normal {
+            let (changed, non_finite) = normal_stats::<W>(values);
+            self.changed |= changed;
+            self.non_finite += non_finite;
+        } else if self.with_bounds {
+            self.non_finite += keep_stats::<W, W, true>(values, min, max);
+        } else {
+            self.non_finite += keep_stats::<W, W, false>(values, min, max);
+        }
+    }
+
+    /// Takes the statistics of the values that follow this one's (fed to `later`): the
+    /// same as feeding them here, bit for bit — the bounds fold `later`'s bound into this
+    /// one's as one more value, which picks among equal values (±0) as the running fold does.
+    fn merge(&mut self, later: &FloatStats) {
+        self.count += later.count;
+        self.changed |= later.changed;
+        self.non_finite += later.non_finite;
+        for l in 0..4 {
+            self.min[l] = self.min[l].min(later.min[l]);
+            self.max[l] = self.max[l].max(later.max[l]);
+        }
+    }
+}
+
+/// [`FloatStats::feed`] of float lanes kept as they are, in rows of `W` ≥ `C` lanes: returns
+/// the non-finite lanes among `0..C`, and (`BOUNDS`) folds each lane into `min` and `max` with
+/// non-finite lanes as 0.
+fn keep_stats<const W: usize, const C: usize, const BOUNDS: bool>(
+    values: &[[u32; W]],
+    min: &mut [f64; 4],
+    max: &mut [f64; 4],
+) -> u64 {
     let mut non_finite = 0u64;
     if BOUNDS {
         for v in values {
@@ -381,15 +493,15 @@ fn keep_stats<const C: usize, const BOUNDS: bool>(
             non_finite += n as u64;
         }
     }
-    (non_finite, min, max)
+    non_finite
 }
 
-/// [`float_stats`] of [`Conv::Normal`] on float lanes, three written: whether a vector is
-/// changed, and the non-finite lanes among the three. [`normalize3`] changes a vector exactly
-/// when its length is not within its tolerance of 1 (a zero, overflowing or other length:
-/// the vector is replaced or divided, which leaves no non-zero vector's bits as they were),
-/// so that test alone decides, without branches.
-fn normal_stats(values: &[[u32; 4]]) -> (bool, u64) {
+/// [`FloatStats::feed`] of [`Conv::Normal`] on float lanes, three written: whether a vector
+/// is changed, and the non-finite lanes among the three. [`normalize3`] changes a vector
+/// exactly when its length is not within its tolerance of 1 (a zero, overflowing or other
+/// length: the vector is replaced or divided, which leaves no non-zero vector's bits as they
+/// were), so that test alone decides, without branches. Rows of `W` ≥ 3 lanes.
+fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
     let mut changed = false;
     let mut non_finite = 0u64;
     for block in values.chunks(1 << 24) {
@@ -464,15 +576,227 @@ fn normalize3(x: &mut [f32; 4], zero: [f32; 3]) {
     }
 }
 
+/// What the document needs to know of one attribute's values (which accessors it gets,
+/// their bounds, the warnings), gathered block by block ([`Stats::feed`]) so that a writer
+/// that never holds the whole mesh can decide everything before it writes. Made by
+/// [`plan_stats`] from the attributes' names and formats alone.
+#[derive(Clone, Debug)]
+pub(super) struct Stats {
+    /// Values fed.
+    count: usize,
+    /// The standard float attribute the element may become (POSITION, NORMAL, TANGENT,
+    /// TEXCOORD_n, COLOR_n, WEIGHTS_n).
+    float: Option<FloatStats>,
+    /// BLENDINDICES that may become JOINTS_n: the lanes below `components` (at most 4):
+    /// whether all are joint indices (0…65535), whether one is past 255.
+    joints: Option<(usize, bool, bool)>,
+    /// Non-finite lanes of the four, for a float custom attribute.
+    raw_float: Option<u64>,
+    /// Whether every lane of an integer attribute is exact as a float (|value| ≤ 2^24).
+    raw_int: Option<bool>,
+    /// Whether the integer lanes are signed.
+    sint: bool,
+}
+
+impl Stats {
+    /// The lanes of each value that the statistics read, when fewer than four serve (then
+    /// feed rows of that many lanes to [`Stats::feed_rows`]): a float attribute kept as it
+    /// is, or a normal's three lanes, with no custom attribute's statistics beside; else 4.
+    pub(super) fn row_lanes(&self) -> usize {
+        match &self.float {
+            Some(f)
+                if self.joints.is_none()
+                    && self.raw_float.is_none()
+                    && self.raw_int.is_none()
+                    && !matches!(f.kind, Kind::Uint | Kind::Sint)
+                    && (f.conv == Conv::Keep || (f.conv == Conv::Normal && f.comps == 3))
+                    && (1..=3).contains(&f.comps) =>
+            {
+                f.comps
+            }
+            _ => 4,
+        }
+    }
+
+    /// [`Stats::feed`] of rows `lanes` wide ([`Stats::row_lanes`]; 4: whole values), the
+    /// `k`-th value's lanes at `rows[k * lanes..]`.
+    pub(super) fn feed_rows(&mut self, rows: &[u32], lanes: usize) {
+        fn narrow<const W: usize>(s: &mut Stats, rows: &[u32])
+        where
+            [u32; W]: bytemuck::Pod,
+        {
+            let v: &[[u32; W]] = bytemuck::cast_slice(&rows[..rows.len() / W * W]);
+            s.count += v.len();
+            if let Some(f) = &mut s.float {
+                f.feed_narrow::<W>(v);
+            }
+        }
+        match lanes {
+            1 => narrow::<1>(self, rows),
+            2 => narrow::<2>(self, rows),
+            3 => narrow::<3>(self, rows),
+            _ => self.feed(bytemuck::cast_slice(&rows[..rows.len() / 4 * 4])),
+        }
+    }
+
+    /// Takes the statistics of the values that follow this one's (fed to `later`, a copy
+    /// of the same empty plan): the same as feeding them here.
+    pub(super) fn merge(&mut self, later: &Stats) {
+        self.count += later.count;
+        if let (Some(f), Some(g)) = (&mut self.float, &later.float) {
+            f.merge(g);
+        }
+        if let (Some(j), Some(k)) = (&mut self.joints, &later.joints) {
+            j.1 &= k.1;
+            j.2 |= k.2;
+        }
+        if let (Some(nf), Some(more)) = (&mut self.raw_float, later.raw_float) {
+            *nf += more;
+        }
+        if let (Some(exact), Some(also)) = (&mut self.raw_int, later.raw_int) {
+            *exact &= also;
+        }
+    }
+
+    /// Takes the attribute's next values.
+    pub(super) fn feed(&mut self, values: &[[u32; 4]]) {
+        self.count += values.len();
+        if let Some(f) = &mut self.float {
+            f.feed(values);
+        }
+        if let Some((components, in_range, wide)) = &mut self.joints {
+            let c = *components;
+            for v in values {
+                for &x in &v[..c] {
+                    *in_range &= (x as i32 as i64) >= 0 && x <= 65535;
+                    *wide |= x > 255;
+                }
+            }
+        }
+        if let Some(nf) = &mut self.raw_float {
+            let (mut min, mut max) = ([0.0; 4], [0.0; 4]);
+            *nf += keep_stats::<4, 4, false>(values, &mut min, &mut max);
+        }
+        if let Some(exact) = &mut self.raw_int {
+            let sint = self.sint;
+            for v in values {
+                for &b in v {
+                    let value = if sint { b as i32 as i64 } else { b as i64 };
+                    *exact &= value.abs() <= 1 << 24;
+                }
+            }
+        }
+    }
+}
+
+/// The standard attribute role an element may take, from its name and format alone.
+enum Role {
+    /// A float attribute: name, lanes written, conversion, whether min/max are recorded.
+    Float(String, usize, Conv, bool),
+    /// JOINTS_n (if its values are joint indices).
+    Joints,
+    /// WEIGHTS_n (if the BLENDINDICES of its index become JOINTS_n).
+    Weights,
+    /// A custom attribute only.
+    Custom,
+}
+
+/// Each attribute's role before any value is read: the sets of TEXCOORD and COLOR
+/// (continuity needs only names and formats), BLENDINDICES and BLENDWEIGHT as candidates.
+fn roles(attrs: &[Attribute]) -> Vec<Role> {
+    let float_ok = |a: &Attribute| a.format.info().is_some();
+    let tex = continuous(attrs, &["TEXCOORD"], float_ok);
+    let col = continuous(attrs, &["COLOR"], |a| a.components() >= 3);
+    attrs
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let comps = a.components();
+            if is(&a.semantic, &["POSITION"]) && a.semantic_index == 0 {
+                Role::Float("POSITION".into(), 3, Conv::Keep, true)
+            } else if is(&a.semantic, &["NORMAL"]) && a.semantic_index == 0 {
+                Role::Float("NORMAL".into(), 3, Conv::Normal, false)
+            } else if is(&a.semantic, &["TANGENT"]) && a.semantic_index == 0 {
+                Role::Float("TANGENT".into(), 4, Conv::Tangent, false)
+            } else if let Some(set) = tex.iter().position(|&t| t == i) {
+                Role::Float(format!("TEXCOORD_{set}"), 2, Conv::Keep, false)
+            } else if let Some(set) = col.iter().position(|&t| t == i) {
+                Role::Float(format!("COLOR_{set}"), comps.min(4), Conv::Keep, false)
+            } else if is(&a.semantic, &["BLENDINDICES"]) && joint_candidate(attrs, a) {
+                Role::Joints
+            } else if is(&a.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"]) {
+                Role::Weights
+            } else {
+                Role::Custom
+            }
+        })
+        .collect()
+}
+
+/// Whether BLENDINDICES `a` may become JOINTS_n by name and format: integer lanes, and a
+/// float-like BLENDWEIGHT(S) of the same index beside it.
+fn joint_candidate(attrs: &[Attribute], a: &Attribute) -> bool {
+    matches!(a.kind(), Kind::Uint | Kind::Sint)
+        && attrs.iter().any(|w| {
+            is(&w.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
+                && w.semantic_index == a.semantic_index
+                && w.kind().is_float_like()
+        })
+}
+
+/// The statistics each attribute's accessors need, empty (feed them every value, in
+/// order, then pass them to the writer).
+pub(super) fn plan_stats(attrs: &[Attribute]) -> Vec<Stats> {
+    roles(attrs)
+        .into_iter()
+        .zip(attrs)
+        .map(|(role, a)| {
+            let kind = a.kind();
+            let int = matches!(kind, Kind::Uint | Kind::Sint);
+            let comps = a.components();
+            let float = match &role {
+                Role::Float(_, out, conv, bounds) => {
+                    Some(FloatStats::new(*out, kind, *conv, *bounds))
+                }
+                Role::Weights => Some(FloatStats::new(
+                    4,
+                    kind,
+                    Conv::Weights { components: comps },
+                    false,
+                )),
+                _ => None,
+            };
+            Stats {
+                count: 0,
+                float,
+                joints: matches!(role, Role::Joints).then_some((comps.min(4), true, false)),
+                // A standard float attribute's own count covers the non-finite lanes.
+                raw_float: (!int && !matches!(role, Role::Float(..))).then_some(0),
+                raw_int: int.then_some(true),
+                sint: kind == Kind::Sint,
+            }
+        })
+        .collect()
+}
+
+/// The statistics of attributes whose values are at hand.
+pub(super) fn stats_of(attrs: &[Attribute]) -> Vec<Stats> {
+    let mut stats = plan_stats(attrs);
+    for (s, a) in stats.iter_mut().zip(attrs) {
+        s.feed(&a.values);
+    }
+    stats
+}
+
 /// The exact lanes of an attribute as custom accessors: always VEC4 FLOAT — the four register
 /// lanes the input assembler delivers — so that every custom attribute has one shape (Blender
 /// 4.2's importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658).
 /// Integers are exact as floats up to 2^24; past that the low and high 16-bit halves go to
-/// `_NAME` and `_NAME_HI`.
-fn raw_accessors<'a>(a: &'a Attribute, name: &str) -> (Vec<Acc<'a>>, u64) {
+/// `_NAME` and `_NAME_HI`. Returns them with the non-finite lanes of a float attribute.
+fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) -> (Vec<Acc>, u64) {
     let kind = a.kind();
-    let count = a.values.len();
-    let acc = |name: String, data: Data<'a>| Acc {
+    let count = stats.count;
+    let acc = |name: String, data: Data| Acc {
         name,
         ctype: FLOAT,
         comps: 4,
@@ -481,28 +805,25 @@ fn raw_accessors<'a>(a: &'a Attribute, name: &str) -> (Vec<Acc<'a>>, u64) {
         min_max: None,
         normalized: false,
     };
-    let values = a.values.as_slice();
     if !matches!(kind, Kind::Uint | Kind::Sint) {
-        let (_, non_finite, _, _) = float_stats(values, 4, Kind::Float, Conv::Keep, false);
         let data = Data::Floats {
-            values,
+            src,
             kind: Kind::Float,
             conv: Conv::Keep,
         };
-        return (vec![acc(name.to_string(), data)], non_finite);
+        return (
+            vec![acc(name.to_string(), data)],
+            stats.raw_float.unwrap_or(0),
+        );
     }
     let sint = kind == Kind::Sint;
-    let value = |b: u32| -> i64 { if sint { b as i32 as i64 } else { b as i64 } };
-    let exact = values
-        .iter()
-        .all(|v| v.iter().all(|&b| value(b).abs() <= 1 << 24));
-    if exact {
-        return (vec![acc(name.to_string(), Data::Ints { values, sint })], 0);
+    if stats.raw_int.unwrap_or(false) {
+        return (vec![acc(name.to_string(), Data::Ints { src, sint })], 0);
     }
     (
         vec![
-            acc(name.to_string(), Data::Halves { values, shift: 0 }),
-            acc(format!("{name}_HI"), Data::Halves { values, shift: 16 }),
+            acc(name.to_string(), Data::Halves { src, shift: 0 }),
+            acc(format!("{name}_HI"), Data::Halves { src, shift: 16 }),
         ],
         0,
     )
@@ -541,117 +862,87 @@ fn continuous(attrs: &[Attribute], names: &[&str], ok: impl Fn(&Attribute) -> bo
     sets
 }
 
-/// The per-vertex accessors of a mesh and what each element became.
-fn vertex_accessors<'a>(
-    attrs: &'a [Attribute],
+/// The per-vertex accessors of a mesh's attributes and what each element became, from the
+/// attributes' names and formats and their values' [`Stats`].
+fn vertex_accessors(
+    attrs: &[Attribute],
+    stats: &[Stats],
     warnings: &mut Vec<String>,
-) -> (Vec<Acc<'a>>, Vec<Mapped>) {
+) -> (Vec<Acc>, Vec<Mapped>) {
     let mut accs = Vec::new();
     let mut mapped = Vec::new();
     let mut taken: Vec<String> = Vec::new();
-    let float_ok = |a: &Attribute| a.format.info().is_some();
-    let tex = continuous(attrs, &["TEXCOORD"], float_ok);
-    let col = continuous(attrs, &["COLOR"], |a| a.components() >= 3);
+    let roles = roles(attrs);
     let joints_ok = |a: &Attribute| {
-        matches!(a.kind(), Kind::Uint | Kind::Sint)
-            && a.values.iter().all(|v| {
-                v[..a.components().min(4)]
-                    .iter()
-                    .all(|&x| (x as i32 as i64) >= 0 && x <= 65535)
-            })
-            && attrs.iter().any(|w| {
-                is(&w.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
-                    && w.semantic_index == a.semantic_index
-                    && w.kind().is_float_like()
-            })
+        let i = attrs
+            .iter()
+            .position(|b| std::ptr::eq(a, b))
+            .unwrap_or(usize::MAX);
+        matches!(roles.get(i), Some(Role::Joints))
+            && stats.get(i).and_then(|s| s.joints).is_some_and(|j| j.1)
     };
     let joints = continuous(attrs, &["BLENDINDICES"], joints_ok);
     let mut non_finite_total = 0u64;
-    for (i, a) in attrs.iter().enumerate() {
+    for (i, (a, st)) in attrs.iter().zip(stats).enumerate() {
         let kind = a.kind();
         let comps = a.components();
+        let src = Src::Vertex(i);
         let mut m = Mapped {
             element: a.element,
             standard: None,
             raw: Vec::new(),
             conversion: String::new(),
         };
-        let mut push_std = |name: String,
-                            out_comps: usize,
-                            conv: Conv,
-                            with_min_max: bool,
-                            accs: &mut Vec<Acc<'a>>|
-         -> (bool, u64) {
-            let values = a.values.as_slice();
-            let (changed, nf, min, max) = float_stats(values, out_comps, kind, conv, with_min_max);
+        let mut push_std = |name: String, accs: &mut Vec<Acc>| -> (bool, u64) {
+            let Some(f) = &st.float else {
+                return (true, 0);
+            };
             taken.push(name.clone());
             accs.push(Acc {
                 name,
                 ctype: FLOAT,
-                comps: out_comps,
-                count: a.values.len(),
+                comps: f.comps,
+                count: st.count,
                 // A conversion that changed no value is left out of the writing: the bytes
                 // are those of the lanes as they are.
                 data: Data::Floats {
-                    values,
+                    src,
                     kind,
-                    conv: if changed { conv } else { Conv::Keep },
+                    conv: if f.changed { f.conv } else { Conv::Keep },
                 },
-                min_max: with_min_max.then_some((min, max)),
+                min_max: f.with_bounds.then(|| f.bounds()),
                 normalized: false,
             });
-            (changed, nf)
+            (f.changed, f.non_finite)
         };
         let int = matches!(kind, Kind::Uint | Kind::Sint);
         let exact;
-        if is(&a.semantic, &["POSITION"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std("POSITION".into(), 3, Conv::Keep, true, &mut accs);
+        if let Role::Float(name, ..) = &roles[i] {
+            let (changed, nf) = push_std(name.clone(), &mut accs);
             non_finite_total += nf;
-            m.standard = Some("POSITION".into());
-            m.conversion = "x, y, z".into();
-            exact = !changed && nf == 0 && comps <= 3 && !int;
-        } else if is(&a.semantic, &["NORMAL"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std("NORMAL".into(), 3, Conv::Normal, false, &mut accs);
-            non_finite_total += nf;
-            m.standard = Some("NORMAL".into());
-            m.conversion = "x, y, z normalised".into();
-            exact = !changed && nf == 0 && comps <= 3 && !int;
-        } else if is(&a.semantic, &["TANGENT"]) && a.semantic_index == 0 {
-            let (changed, nf) = push_std("TANGENT".into(), 4, Conv::Tangent, false, &mut accs);
-            non_finite_total += nf;
-            m.standard = Some("TANGENT".into());
-            m.conversion = "x, y, z normalised, w = ±1".into();
-            exact = !changed && nf == 0 && !int;
-        } else if let Some(set) = tex.iter().position(|&t| t == i) {
-            let name = format!("TEXCOORD_{set}");
-            let (changed, nf) = push_std(name.clone(), 2, Conv::Keep, false, &mut accs);
-            non_finite_total += nf;
-            m.standard = Some(name);
-            m.conversion = "x, y".into();
-            exact = !changed && nf == 0 && comps <= 2 && !int;
-        } else if let Some(set) = col.iter().position(|&t| t == i) {
-            let name = format!("COLOR_{set}");
-            let c = comps.min(4);
-            let (changed, nf) = push_std(name.clone(), c, Conv::Keep, false, &mut accs);
-            non_finite_total += nf;
-            m.standard = Some(name);
-            m.conversion = "as decoded".into();
-            exact = !changed && nf == 0 && !int;
+            m.standard = Some(name.clone());
+            let name = name.as_str();
+            let (conversion, fits) = match name {
+                "POSITION" => ("x, y, z", comps <= 3),
+                "NORMAL" => ("x, y, z normalised", comps <= 3),
+                "TANGENT" => ("x, y, z normalised, w = ±1", true),
+                _ if name.starts_with("TEXCOORD_") => ("x, y", comps <= 2),
+                _ => ("as decoded", true),
+            };
+            m.conversion = conversion.into();
+            exact = !changed && nf == 0 && fits && !int;
         } else if let Some(set) = joints.iter().position(|&t| t == i) {
             let name = format!("JOINTS_{set}");
-            let wide = a
-                .values
-                .iter()
-                .any(|v| v[..comps.min(4)].iter().any(|&x| x > 255));
+            let wide = st.joints.is_some_and(|j| j.2);
             let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
             taken.push(name.clone());
             accs.push(Acc {
                 name: name.clone(),
                 ctype: ct,
                 comps: 4,
-                count: a.values.len(),
+                count: st.count,
                 data: Data::Joints {
-                    values: &a.values,
+                    src,
                     components: comps,
                     wide,
                 },
@@ -666,13 +957,7 @@ fn vertex_accessors<'a>(
                 && attrs[j].semantic_index == a.semantic_index
         }) {
             let name = format!("WEIGHTS_{set}");
-            let (changed, nf) = push_std(
-                name.clone(),
-                4,
-                Conv::Weights { components: comps },
-                false,
-                &mut accs,
-            );
+            let (changed, nf) = push_std(name.clone(), &mut accs);
             non_finite_total += nf;
             m.standard = Some(name);
             m.conversion = "weights scaled to sum 1".into();
@@ -683,7 +968,7 @@ fn vertex_accessors<'a>(
         }
         if !exact {
             let name = custom_name(a, &mut taken);
-            let (raw, nf) = raw_accessors(a, &name);
+            let (raw, nf) = raw_accessors(src, a, st, &name);
             if m.standard.is_none() {
                 non_finite_total += nf;
             }
@@ -700,12 +985,109 @@ fn vertex_accessors<'a>(
     (accs, mapped)
 }
 
-/// The glTF document and its binary buffer.
-struct Document<'a> {
+/// The glTF document and its binary buffer's layout.
+pub(super) struct Document {
     json: Value,
     /// (byte offset, accessor, element stride) of each accessor's data in the buffer.
-    bin_parts: Vec<(usize, Acc<'a>, usize)>,
+    bin_parts: Vec<(usize, Acc, usize)>,
     bin_len: usize,
+}
+
+/// One accessor's place in the buffer, as the streaming writer needs it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Part {
+    /// Byte offset in the buffer.
+    pub offset: usize,
+    /// Bytes from one element to the next.
+    pub stride: usize,
+    /// Bytes of one element.
+    pub esize: usize,
+    /// Elements.
+    pub count: usize,
+    /// The per-vertex attribute (index in [`Mesh::attributes`]) whose lanes make it.
+    pub vertex: Option<usize>,
+    /// `Some(wide)` for the indices.
+    pub index: Option<bool>,
+    /// `Some(c)` when the bytes are each source value's first `c` float lanes as they are,
+    /// non-finite lanes written as 0 (and the elements packed: `stride` = `esize` = 4c).
+    pub float_lanes: Option<usize>,
+}
+
+impl Document {
+    /// Bytes of the buffer.
+    pub(super) fn bin_len(&self) -> usize {
+        self.bin_len
+    }
+
+    /// Accessors in the buffer, in offset order.
+    pub(super) fn part_count(&self) -> usize {
+        self.bin_parts.len()
+    }
+
+    /// Accessor `i`'s place.
+    pub(super) fn part(&self, i: usize) -> Part {
+        let (offset, acc, stride) = &self.bin_parts[i];
+        Part {
+            offset: *offset,
+            stride: *stride,
+            esize: acc.element_size(),
+            count: acc.count,
+            vertex: match acc.data.src() {
+                Some(Src::Vertex(a)) => Some(a),
+                _ => None,
+            },
+            index: match acc.data {
+                Data::Indices { wide } => Some(wide),
+                _ => None,
+            },
+            float_lanes: match acc.data {
+                Data::Floats {
+                    conv: Conv::Keep,
+                    kind,
+                    ..
+                } if !matches!(kind, Kind::Uint | Kind::Sint)
+                    && acc.ctype == FLOAT
+                    && (1..=4).contains(&acc.comps)
+                    && *stride == 4 * acc.comps =>
+                {
+                    Some(acc.comps)
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// Appends accessor `i`'s bytes for `len` values whose lanes are `lanes` (a block of its
+    /// source attribute's values), at its stride.
+    pub(super) fn render_part(&self, i: usize, lanes: &[[u32; 4]], len: usize, out: &mut Vec<u8>) {
+        let (_, acc, stride) = &self.bin_parts[i];
+        render_strided(acc, *stride, lanes, &[], 0, len, out);
+    }
+}
+
+/// The index accessor of a mesh: how many indices, their least and greatest value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct IndexInfo {
+    /// Indices.
+    pub count: usize,
+    /// Least index (`u32::MAX` for none).
+    pub min: u32,
+    /// Greatest index (0 for none).
+    pub max: u32,
+}
+
+impl IndexInfo {
+    /// The accessor of `indices`.
+    pub(super) fn of(indices: &[u32]) -> IndexInfo {
+        let (min, max) = indices
+            .iter()
+            .fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+        IndexInfo {
+            count: indices.len(),
+            min,
+            max,
+        }
+    }
 }
 
 fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> Value {
@@ -763,14 +1145,17 @@ fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> Val
     })
 }
 
-fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
+/// The document of a mesh: its per-vertex attributes' accessors from `stats` (one per
+/// attribute, [`plan_stats`] fed every value), its indices' from `index`; the values of
+/// per-instance attributes (expand and attributes modes) are read from the mesh.
+pub(super) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Document {
     let mut warnings = Vec::new();
-    let (vaccs, mapped) = vertex_accessors(&mesh.attributes, &mut warnings);
+    let (vaccs, mapped) = vertex_accessors(&mesh.attributes, stats, &mut warnings);
     let mut accessors: Vec<Value> = Vec::new();
     let mut views: Vec<Value> = Vec::new();
-    let mut parts: Vec<(usize, Acc<'a>, usize)> = Vec::new();
+    let mut parts: Vec<(usize, Acc, usize)> = Vec::new();
     let mut offset = 0usize;
-    let mut add = |acc: Acc<'a>, target: Option<u32>, vertex_attribute: bool| -> usize {
+    let mut add = |acc: Acc, target: Option<u32>, vertex_attribute: bool| -> usize {
         let esize = acc.element_size();
         let stride = if vertex_attribute {
             esize.next_multiple_of(4)
@@ -816,22 +1201,15 @@ fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
         attributes.insert(name, json!(i));
     }
     let wide = mesh.vertex_count > 65535;
-    let (imin, imax) = mesh
-        .indices
-        .iter()
-        .fold((u32::MAX, 0u32), |(lo, hi), &i| (lo.min(i), hi.max(i)));
-    let index_acc = (!mesh.indices.is_empty()).then(|| {
+    let index_acc = (index.count > 0).then(|| {
         add(
             Acc {
                 name: String::new(),
                 ctype: if wide { UNSIGNED_INT } else { UNSIGNED_SHORT },
                 comps: 1,
-                count: mesh.indices.len(),
-                data: Data::Indices {
-                    indices: &mesh.indices,
-                    wide,
-                },
-                min_max: Some((vec![imin as f64], vec![imax as f64])),
+                count: index.count,
+                data: Data::Indices { wide },
+                min_max: Some((vec![index.min as f64], vec![index.max as f64])),
                 normalized: false,
             },
             Some(34963),
@@ -871,8 +1249,9 @@ fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
                         ..ia.clone()
                     };
                     let name = custom_name(ia, &mut taken);
-                    let (raw, _) = raw_accessors(&one, &name);
-                    for acc in raw.into_iter().map(Acc::owned) {
+                    let one_stats = stats_of(std::slice::from_ref(&one));
+                    let (raw, _) = raw_accessors(Src::Vertex(0), &one, &one_stats[0], &name);
+                    for acc in raw.into_iter().map(|a| a.owned(&one.values)) {
                         let nm = acc.name.clone();
                         let i = add(acc, Some(34962), true);
                         attrs.insert(nm, json!(i));
@@ -890,9 +1269,10 @@ fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
         Instances::Attributes => {
             let mut inst = serde_json::Map::new();
             let mut taken: Vec<String> = Vec::new();
-            for ia in &mesh.instance_attributes {
+            let inst_stats = stats_of(&mesh.instance_attributes);
+            for (k, (ia, st)) in mesh.instance_attributes.iter().zip(&inst_stats).enumerate() {
                 let name = custom_name(ia, &mut taken);
-                let (raw, _) = raw_accessors(ia, &name);
+                let (raw, _) = raw_accessors(Src::Instance(k), ia, st, &name);
                 for acc in raw {
                     let nm = acc.name.clone();
                     let i = add(acc, None, false);
@@ -951,12 +1331,20 @@ fn build<'a>(mesh: &'a Mesh) -> Document<'a> {
 /// that a buffered writer passes them straight through.
 const BIN_BLOCK: usize = 1 << 20;
 
+/// The lanes `src` names in `mesh`.
+fn mesh_lanes(mesh: &Mesh, src: Option<Src>) -> &[[u32; 4]] {
+    match src {
+        Some(Src::Vertex(i)) => &mesh.attributes[i].values,
+        Some(Src::Instance(i)) => &mesh.instance_attributes[i].values,
+        None => &[],
+    }
+}
+
 /// Writes the buffer: each accessor's elements made from the mesh a block at a time (no copy
 /// of the whole buffer in memory), zeros between and after them.
-fn write_bin(doc: &Document<'_>, out: &mut dyn Write) -> io::Result<()> {
+fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
     let mut written = 0usize;
     let mut block: Vec<u8> = Vec::with_capacity(BIN_BLOCK + 64);
-    let zeros = [0u8; 64];
     for (offset, acc, stride) in &doc.bin_parts {
         // `offset` and `stride` were laid out from this accessor, so padding is < 64 bytes.
         block.resize(block.len() + (*offset - written), 0);
@@ -965,34 +1353,24 @@ fn write_bin(doc: &Document<'_>, out: &mut dyn Write) -> io::Result<()> {
         if esize == 0 || acc.count == 0 {
             continue;
         }
-        if let Data::Indices {
-            indices,
-            wide: true,
-        } = &acc.data
+        if let Data::Indices { wide: true } = &acc.data
             && cfg!(target_endian = "little")
         {
             // 32-bit indices are already the bytes to write: no copy into the block.
             out.write_all(&block)?;
             block.clear();
-            for run in indices.chunks(BIN_BLOCK / 4) {
+            for run in mesh.indices.chunks(BIN_BLOCK / 4) {
                 out.write_all(bytemuck::cast_slice(run))?;
             }
-            written += indices.len() * 4;
+            written += mesh.indices.len() * 4;
             continue;
         }
+        let lanes = mesh_lanes(mesh, acc.data.src());
         let per_block = BIN_BLOCK.div_ceil(stride);
         let mut start = 0;
         while start < acc.count {
             let end = (start + per_block).min(acc.count);
-            if esize == stride {
-                acc.render(start, end, &mut block);
-            } else {
-                // Elements padded to 4-byte strides (glTF §3.6.2.4).
-                for k in start..end {
-                    acc.render(k, k + 1, &mut block);
-                    block.extend_from_slice(&zeros[..stride - esize]);
-                }
-            }
+            render_strided(acc, stride, lanes, &mesh.indices, start, end, &mut block);
             written += (end - start) * stride;
             start = end;
             if block.len() >= BIN_BLOCK {
@@ -1005,6 +1383,28 @@ fn write_bin(doc: &Document<'_>, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(&block)
 }
 
+/// [`Acc::render`] of elements `start..end` at `stride` bytes each: padded to 4-byte
+/// strides (glTF §3.6.2.4) when the elements are smaller.
+fn render_strided(
+    acc: &Acc,
+    stride: usize,
+    lanes: &[[u32; 4]],
+    indices: &[u32],
+    start: usize,
+    end: usize,
+    out: &mut Vec<u8>,
+) {
+    let esize = acc.element_size();
+    if esize == stride {
+        acc.render(lanes, indices, start, end, out);
+    } else {
+        for k in start..end {
+            acc.render(lanes, indices, k, k + 1, out);
+            out.resize(out.len() + stride - esize, 0);
+        }
+    }
+}
+
 fn too_large(what: &str) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
@@ -1012,9 +1412,9 @@ fn too_large(what: &str) -> io::Error {
     )
 }
 
-/// Writes `mesh` as a binary glTF (`.glb`).
-pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
-    let doc = build(mesh);
+/// Everything of a GLB file before the BIN chunk's data: header, JSON chunk, BIN chunk
+/// header.
+pub(super) fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
     let mut json = serde_json::to_vec(&doc.json).map_err(io::Error::other)?;
     while json.len() % 4 != 0 {
         json.push(b' ');
@@ -1023,15 +1423,43 @@ pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
     if total > u32::MAX as u64 {
         return Err(too_large("the mesh"));
     }
-    out.write_all(b"glTF")?;
-    out.write_all(&2u32.to_le_bytes())?;
-    out.write_all(&(total as u32).to_le_bytes())?;
-    out.write_all(&(json.len() as u32).to_le_bytes())?;
-    out.write_all(b"JSON")?;
-    out.write_all(&json)?;
-    out.write_all(&(doc.bin_len as u32).to_le_bytes())?;
-    out.write_all(b"BIN\0")?;
-    write_bin(&doc, out)
+    let mut head = Vec::with_capacity(json.len() + 28);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&(total as u32).to_le_bytes());
+    head.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    head.extend_from_slice(&json);
+    head.extend_from_slice(&(doc.bin_len as u32).to_le_bytes());
+    head.extend_from_slice(b"BIN\0");
+    Ok(head)
+}
+
+/// The document's JSON as a `.gltf` file naming `bin_uri` as its buffer.
+pub(super) fn gltf_json(
+    doc: &mut Document,
+    bin_uri: &str,
+    json_out: &mut dyn Write,
+) -> io::Result<()> {
+    doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
+    serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
+    json_out.write_all(b"\n")
+}
+
+/// The document of a built mesh.
+fn mesh_document(mesh: &Mesh) -> Document {
+    document(
+        mesh,
+        &stats_of(&mesh.attributes),
+        IndexInfo::of(&mesh.indices),
+    )
+}
+
+/// Writes `mesh` as a binary glTF (`.glb`).
+pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+    let doc = mesh_document(mesh);
+    out.write_all(&glb_head(&doc)?)?;
+    write_bin(&doc, mesh, out)
 }
 
 /// Writes `mesh` as glTF JSON to `json_out` and its buffer to `bin_out`, which the JSON
@@ -1042,11 +1470,88 @@ pub fn write_gltf(
     bin_out: &mut dyn Write,
     bin_uri: &str,
 ) -> io::Result<()> {
-    let mut doc = build(mesh);
-    doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
-    serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
-    json_out.write_all(b"\n")?;
-    write_bin(&doc, bin_out)
+    let mut doc = mesh_document(mesh);
+    gltf_json(&mut doc, bin_uri, json_out)?;
+    write_bin(&doc, mesh, bin_out)
+}
+
+pub use super::streamed::{ExportError, Exported, StreamOptions};
+
+/// Exports the draw `input` as a binary glTF to `out`: the bytes [`Mesh::build`] and
+/// [`write_glb`] give, without building the mesh where the draw allows (see
+/// [`Exported::streamed`]): two passes over the draw in blocks of about 1 MiB that are
+/// reused — one that reads (bounds, statistics), one that writes each block's accessor bytes
+/// at their offsets (so `out` must seek) — and 32-bit list indices written straight from the
+/// index buffer. With the `parallel` feature both passes use every available thread
+/// ([`StreamOptions::threads`]; the calling thread does the writing), without it the
+/// calling thread alone. Memory stays bounded by the block size and the thread count,
+/// whatever the draw's size. Other
+/// draws (text-dump slots, `--instances expand|attributes`, element numbers spread too far
+/// for a range) are built as a [`Mesh`] first. `out` is left at the end of what was written.
+///
+/// ```no_run
+/// use inlay::capture::load_dump;
+/// use inlay::mesh::{gltf, input_of, MeshOptions};
+/// let capture = load_dump("Mona-vb0=12345678.txt".as_ref()).unwrap();
+/// let mut file = std::fs::File::create("mona.glb").unwrap();
+/// let done = gltf::export_glb(&input_of(&capture), &MeshOptions::default(), &mut file).unwrap();
+/// for w in &done.warnings {
+///     eprintln!("warning: {w}");
+/// }
+/// ```
+pub fn export_glb<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    out: &mut W,
+) -> Result<Exported, ExportError> {
+    export_glb_with(input, options, &StreamOptions::default(), out)
+}
+
+/// [`export_glb`] with the block size and threads of `stream`.
+pub fn export_glb_with<W: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    out: &mut W,
+) -> Result<Exported, ExportError> {
+    super::streamed::export(input, options, stream, super::streamed::Target::Glb(out))
+}
+
+/// Exports the draw `input` as glTF JSON to `json_out` and its buffer to `bin_out` (named
+/// `bin_uri` in the JSON): the bytes [`Mesh::build`] and [`write_gltf`] give, streamed as
+/// [`export_glb`] streams.
+pub fn export_gltf<B: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    json_out: &mut dyn Write,
+    bin_out: &mut B,
+    bin_uri: &str,
+) -> Result<Exported, ExportError> {
+    export_gltf_with(
+        input,
+        options,
+        &StreamOptions::default(),
+        json_out,
+        bin_out,
+        bin_uri,
+    )
+}
+
+/// [`export_gltf`] with the block size and threads of `stream`.
+pub fn export_gltf_with<B: Write + Seek>(
+    input: &MeshInput<'_>,
+    options: &MeshOptions,
+    stream: &StreamOptions,
+    json_out: &mut dyn Write,
+    bin_out: &mut B,
+    bin_uri: &str,
+) -> Result<Exported, ExportError> {
+    super::streamed::export(
+        input,
+        options,
+        stream,
+        super::streamed::Target::Gltf(json_out, bin_out, bin_uri),
+    )
 }
 
 fn uri_escape(s: &str) -> String {
@@ -1471,13 +1976,17 @@ mod tests {
                         ctype: FLOAT,
                         comps: 3,
                         count: values.len(),
-                        data: Data::Floats { values, kind, conv },
+                        data: Data::Floats {
+                            src: Src::Vertex(0),
+                            kind,
+                            conv,
+                        },
                         min_max: None,
                         normalized: false,
                     };
                     let (mut a, mut b) = (Vec::new(), Vec::new());
-                    acc(Conv::Normal).render(0, values.len(), &mut a);
-                    acc(Conv::Keep).render(0, values.len(), &mut b);
+                    acc(Conv::Normal).render(values, &[], 0, values.len(), &mut a);
+                    acc(Conv::Keep).render(values, &[], 0, values.len(), &mut b);
                     assert_eq!(a, b);
                     checked += 1;
                 }

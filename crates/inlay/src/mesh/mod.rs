@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use crate::assembler::validate::DrawCheck;
+use crate::assembler::validate::{DrawCheck, IndexSpan};
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use crate::capture::{Capture, SlotData, TextVertices};
@@ -37,6 +37,7 @@ pub mod gltf;
 pub mod import;
 pub mod obj;
 pub mod ply;
+mod streamed;
 
 /// Most vertex-stream positions one export walks (2^28): a larger draw is refused, so a
 /// header's count cannot make the builder allocate for nothing.
@@ -300,68 +301,13 @@ impl Mesh {
     pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
         let target = options.target;
         let created = layout_without_shader(&target, input.elements);
-        let Some(layout) = created.layout.as_ref() else {
-            let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
-            return Err(MeshError::Layout(msgs.join("; ")));
-        };
+        let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
-        let mut ia = InputAssembler::new(layout, target);
-        for s in &input.slots {
-            if let SlotSource::Binary(data) = s.data {
-                ia.set_vertex_buffer(
-                    s.slot,
-                    Some(VertexBufferBinding {
-                        data,
-                        stride: s.stride,
-                        offset: s.offset,
-                    }),
-                )
-                .map_err(|e| MeshError::Draw(format!("{}: {e}", s.file)))?;
-            } else if s.stride > crate::buffer::MAX_VERTEX_STRIDE {
-                return Err(MeshError::Draw(format!(
-                    "{}: stride {} exceeds the 2048-byte maximum (spec §8.19.3)",
-                    s.file, s.stride
-                )));
-            }
-        }
-        if let Some((ib, file)) = &input.index {
-            ia.set_index_buffer(Some(*ib))
-                .map_err(|e| MeshError::Draw(format!("{file}: {e}")))?;
-        }
-        ia.set_topology(input.topology)
-            .map_err(|e| MeshError::Draw(format!("{e}; say the topology (--topology)")))?;
+        let (ia, _) = bind(input, layout, target, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
-        // The draw-time validation of the bound state (issue 17: reading data that is not
-        // there is a warning, never silent): unbound slots, strides too small, instances
-        // past a buffer, index buffers missing or too short. A text slot is not bound (its
-        // values come from the dump's text), and the per-vertex reads of a binary slot are
-        // counted below over the vertices actually exported, so those are left to the
-        // checks further down.
-        let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
-            .map_err(|e| MeshError::Draw(e.to_string()))?;
-        for w in &report.warnings {
-            let source = w
-                .slot
-                .and_then(|slot| input.slots.iter().find(|s| s.slot == slot));
-            let per_vertex = w.slot.is_some_and(|slot| {
-                elements
-                    .iter()
-                    .any(|e| e.slot == slot && e.class == InputClass::PerVertex)
-            });
-            let covered = match (w.check, source.map(|s| &s.data)) {
-                (_, Some(SlotSource::Text(_))) => true,
-                (DrawCheck::VertexBufferTooSmall | DrawCheck::IndexPastVertexData, Some(_)) => {
-                    per_vertex
-                }
-                _ => false,
-            };
-            if !covered {
-                warnings.push(w.to_string());
-            }
-        }
         let params = *draw.params();
         if params.count as u64 > MAX_POSITIONS {
             return Err(MeshError::TooLarge(format!(
@@ -374,24 +320,7 @@ impl Mesh {
         let (mut elems, mut prims): (Vec<u32>, Option<Vec<u32>>) = (Vec::new(), None);
         let mut whole = 0;
         let topology = input.topology;
-        let mode = match topology {
-            Topology::LineList
-            | Topology::LineStrip
-            | Topology::LineListAdj
-            | Topology::LineStripAdj => Mode::Lines,
-            Topology::TriangleList
-            | Topology::TriangleStrip
-            | Topology::TriangleListAdj
-            | Topology::TriangleStripAdj => Mode::Triangles,
-            Topology::PatchList(3) if options.patch_triangles => Mode::Triangles,
-            _ => Mode::Points,
-        };
-        let pick: &[usize] = match topology {
-            Topology::LineListAdj | Topology::LineStripAdj => &[1, 2],
-            Topology::TriangleListAdj | Topology::TriangleStripAdj => &[0, 2, 4],
-            Topology::PatchList(3) if options.patch_triangles => &[0, 1, 2],
-            _ => &[],
-        };
+        let (mode, pick) = mode_of(topology, options);
         let fast = if params.instance_count > 0 && pick.is_empty() {
             list_walk(&draw, topology, mode)
         } else {
@@ -470,7 +399,7 @@ impl Mesh {
             }
         };
         let n = vertex_count as usize;
-        let mut per_vertex: Vec<Vec<[u32; 4]>> = (0..elements.len())
+        let mut per_vertex_values: Vec<Vec<[u32; 4]>> = (0..elements.len())
             .map(|e| {
                 if elements[e].class == InputClass::PerVertex {
                     vec![[0u32; 4]; n]
@@ -480,8 +409,10 @@ impl Mesh {
             })
             .collect();
         {
-            let mut outs: Vec<&mut [[u32; 4]]> =
-                per_vertex.iter_mut().map(|v| v.as_mut_slice()).collect();
+            let mut outs: Vec<&mut [[u32; 4]]> = per_vertex_values
+                .iter_mut()
+                .map(|v| v.as_mut_slice())
+                .collect();
             // Per-instance outputs are empty: give them a one-row scratch each.
             let mut scratch: Vec<Vec<[u32; 4]>> = Vec::new();
             let empty: Vec<usize> = outs
@@ -532,38 +463,13 @@ impl Mesh {
             }
             match s.data {
                 SlotSource::Binary(data) => {
-                    let extent = slot_elements
-                        .iter()
-                        .map(|&e| elements[e].end())
-                        .max()
-                        .unwrap_or(0);
-                    let held = if s.stride == 0 {
-                        if (s.offset as u64 + extent) <= data.len() as u64 {
-                            u64::MAX
-                        } else {
-                            0
-                        }
-                    } else {
-                        let avail = (data.len() as u64).saturating_sub(s.offset as u64);
-                        if avail >= extent {
-                            (avail - extent) / s.stride as u64 + 1
-                        } else {
-                            0
-                        }
-                    };
+                    let held = held_vertices(s, data, &slot_elements, elements);
                     let past: Vec<u32> = (0..n)
                         .map(element_of)
                         .filter(|&e| e as u64 >= held)
                         .collect();
-                    if let Some(first) = past.first() {
-                        warnings.push(format!(
-                            "{}: {} of the draw's vertices read past the buffer's {} whole vertices \
-                             (first: element number {first}); they read as zero, as the input \
-                             assembler reads out-of-bounds data (spec §8.19.2)",
-                            s.file,
-                            past.len(),
-                            held.min(u32::MAX as u64)
-                        ));
+                    if let Some(&first) = past.first() {
+                        warnings.push(past_warning(s.file, past.len() as u64, held, first));
                     }
                 }
                 SlotSource::Text(text) => {
@@ -574,7 +480,7 @@ impl Mesh {
                             .format
                             .info()
                             .map_or([0; 4], crate::convert::out_of_bounds);
-                        for (k, row) in per_vertex[e].iter_mut().enumerate() {
+                        for (k, row) in per_vertex_values[e].iter_mut().enumerate() {
                             match text.get(e, element_of(k)) {
                                 Some(v) => *row = v,
                                 None => {
@@ -598,85 +504,26 @@ impl Mesh {
             }
         }
         // Per-instance data.
-        let instance_values = |e: usize, id: u32| -> [u32; 4] {
-            let le = &elements[e];
-            let slot = input.slots.iter().find(|s| s.slot == le.slot);
-            let number = Instance {
-                id,
-                start: params.start_instance,
-            }
-            .element_index(le.step_rate);
-            match slot.map(|s| s.data) {
-                Some(SlotSource::Text(t)) => t.get(e, number).unwrap_or_else(|| {
-                    le.format
-                        .info()
-                        .map_or([0; 4], crate::convert::out_of_bounds)
-                }),
-                _ => {
-                    let mut one = [[0u32; 4]; 1];
-                    let mut outs: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; 1]; elements.len()];
-                    {
-                        let mut refs: Vec<&mut [[u32; 4]]> =
-                            outs.iter_mut().map(|v| v.as_mut_slice()).collect();
-                        let _ = plan.fetch_elements(
-                            Vertices::Range { first: 0, count: 1 },
-                            Instance {
-                                id,
-                                start: params.start_instance,
-                            },
-                            &mut refs,
-                        );
-                    }
-                    one[0] = outs[e][0];
-                    one[0]
-                }
-            }
+        let instance_values = |e: usize, id: u32| {
+            instance_value(&plan, elements, input, params.start_instance, e, id)
         };
-        let names = |e: usize| -> (String, u32) {
-            input.names.get(e).cloned().flatten().unwrap_or_else(|| {
-                (
-                    elements[e].semantic_name.clone(),
-                    elements[e].semantic_index,
-                )
-            })
-        };
-        let mut attributes = Vec::new();
-        let mut instance_attributes = Vec::new();
-        for (e, le) in elements.iter().enumerate() {
-            let (semantic, semantic_index) = names(e);
-            if le.class == InputClass::PerVertex {
-                attributes.push(Attribute {
-                    element: e,
-                    semantic,
-                    semantic_index,
-                    format: le.format,
-                    values: std::mem::take(&mut per_vertex[e]),
-                });
-            } else if options.instances == Instances::First {
-                let v = if instance_count > 0 {
-                    instance_values(e, 0)
+        let (attributes, instance_attributes) =
+            attributes_of(input, elements, options.instances, |e, per_vertex| {
+                if elements[e].class == InputClass::PerVertex {
+                    std::mem::take(&mut per_vertex_values[e])
+                } else if per_vertex {
+                    let v = if instance_count > 0 {
+                        instance_values(e, 0)
+                    } else {
+                        [0; 4]
+                    };
+                    vec![v; n]
                 } else {
-                    [0; 4]
-                };
-                attributes.push(Attribute {
-                    element: e,
-                    semantic,
-                    semantic_index,
-                    format: le.format,
-                    values: vec![v; n],
-                });
-            } else {
-                instance_attributes.push(Attribute {
-                    element: e,
-                    semantic,
-                    semantic_index,
-                    format: le.format,
-                    values: (0..instance_count)
+                    (0..instance_count)
                         .map(|id| instance_values(e, id))
-                        .collect(),
-                });
-            }
-        }
+                        .collect()
+                }
+            });
         Ok(Mesh {
             mode,
             topology,
@@ -685,11 +532,7 @@ impl Mesh {
             vertex_elements,
             indices,
             stream,
-            vertex_id_base: if params.indexed {
-                params.base_vertex as u32
-            } else {
-                params.start
-            },
+            vertex_id_base: vertex_id_base(&params),
             start_instance: params.start_instance,
             attributes,
             instance_attributes,
@@ -712,6 +555,232 @@ impl Mesh {
             warnings,
         })
     }
+}
+
+/// A draw's [`Mesh::vertex_id_base`]: its base vertex when indexed, its start vertex
+/// otherwise.
+fn vertex_id_base(params: &crate::assembler::DrawParams) -> u32 {
+    if params.indexed {
+        params.base_vertex as u32
+    } else {
+        params.start
+    }
+}
+
+/// The created layout, or the error naming why `CreateInputLayout` refuses it.
+fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout, MeshError> {
+    created.layout.as_ref().ok_or_else(|| {
+        let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
+        MeshError::Layout(msgs.join("; "))
+    })
+}
+
+/// The input assembler with the input's buffers, index buffer and topology bound, the draw
+/// checked; the draw-time validation's warnings (those the mesh builder does not count
+/// itself) pushed to `warnings`. With it, the element numbers the draw's index positions
+/// address, which the validation's scan of the indices found.
+fn bind<'l>(
+    input: &MeshInput<'l>,
+    layout: &'l InputLayout,
+    target: Target,
+    warnings: &mut Vec<String>,
+) -> Result<(InputAssembler<'l>, Option<IndexSpan>), MeshError> {
+    let elements = layout_elements(layout);
+    let mut ia = InputAssembler::new(layout, target);
+    for s in &input.slots {
+        if let SlotSource::Binary(data) = s.data {
+            ia.set_vertex_buffer(
+                s.slot,
+                Some(VertexBufferBinding {
+                    data,
+                    stride: s.stride,
+                    offset: s.offset,
+                }),
+            )
+            .map_err(|e| MeshError::Draw(format!("{}: {e}", s.file)))?;
+        } else if s.stride > crate::buffer::MAX_VERTEX_STRIDE {
+            return Err(MeshError::Draw(format!(
+                "{}: stride {} exceeds the 2048-byte maximum (spec §8.19.3)",
+                s.file, s.stride
+            )));
+        }
+    }
+    if let Some((ib, file)) = &input.index {
+        ia.set_index_buffer(Some(*ib))
+            .map_err(|e| MeshError::Draw(format!("{file}: {e}")))?;
+    }
+    ia.set_topology(input.topology)
+        .map_err(|e| MeshError::Draw(format!("{e}; say the topology (--topology)")))?;
+    ia.draw(&input.draw)
+        .map_err(|e| MeshError::Draw(e.to_string()))?;
+    // The draw-time validation of the bound state (issue 17: reading data that is not
+    // there is a warning, never silent): unbound slots, strides too small, instances
+    // past a buffer, index buffers missing or too short. A text slot is not bound (its
+    // values come from the dump's text), and the per-vertex reads of a binary slot are
+    // counted by the builder over the vertices actually exported, so those are left to it.
+    let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
+        .map_err(|e| MeshError::Draw(e.to_string()))?;
+    for w in &report.warnings {
+        let source = w
+            .slot
+            .and_then(|slot| input.slots.iter().find(|s| s.slot == slot));
+        let per_vertex = w.slot.is_some_and(|slot| {
+            elements
+                .iter()
+                .any(|e| e.slot == slot && e.class == InputClass::PerVertex)
+        });
+        let covered = match (w.check, source.map(|s| &s.data)) {
+            (_, Some(SlotSource::Text(_))) => true,
+            (DrawCheck::VertexBufferTooSmall | DrawCheck::IndexPastVertexData, Some(_)) => {
+                per_vertex
+            }
+            _ => false,
+        };
+        if !covered {
+            warnings.push(w.to_string());
+        }
+    }
+    Ok((ia, report.indices))
+}
+
+/// The primitive kind a topology exports as, and which vertices of each primitive it keeps
+/// (empty: the first [`Mode::vertices`], or every vertex for points).
+fn mode_of(topology: Topology, options: &MeshOptions) -> (Mode, &'static [usize]) {
+    let mode = match topology {
+        Topology::LineList
+        | Topology::LineStrip
+        | Topology::LineListAdj
+        | Topology::LineStripAdj => Mode::Lines,
+        Topology::TriangleList
+        | Topology::TriangleStrip
+        | Topology::TriangleListAdj
+        | Topology::TriangleStripAdj => Mode::Triangles,
+        Topology::PatchList(3) if options.patch_triangles => Mode::Triangles,
+        _ => Mode::Points,
+    };
+    let pick: &[usize] = match topology {
+        Topology::LineListAdj | Topology::LineStripAdj => &[1, 2],
+        Topology::TriangleListAdj | Topology::TriangleStripAdj => &[0, 2, 4],
+        Topology::PatchList(3) if options.patch_triangles => &[0, 1, 2],
+        _ => &[],
+    };
+    (mode, pick)
+}
+
+/// How many whole vertices slot `s` holds for the elements `slot_elements` (`u64::MAX` for
+/// a stride of 0 whose one record is there).
+fn held_vertices(
+    s: &InputSlot<'_>,
+    data: &[u8],
+    slot_elements: &[usize],
+    elements: &[LayoutElement],
+) -> u64 {
+    let extent = slot_elements
+        .iter()
+        .map(|&e| elements[e].end())
+        .max()
+        .unwrap_or(0);
+    if s.stride == 0 {
+        if (s.offset as u64 + extent) <= data.len() as u64 {
+            u64::MAX
+        } else {
+            0
+        }
+    } else {
+        let avail = (data.len() as u64).saturating_sub(s.offset as u64);
+        if avail >= extent {
+            (avail - extent) / s.stride as u64 + 1
+        } else {
+            0
+        }
+    }
+}
+
+/// The warning for `count` mesh vertices of `file` past its `held` whole vertices.
+fn past_warning(file: &str, count: u64, held: u64, first: u32) -> String {
+    format!(
+        "{file}: {count} of the draw's vertices read past the buffer's {} whole vertices \
+         (first: element number {first}); they read as zero, as the input \
+         assembler reads out-of-bounds data (spec §8.19.2)",
+        held.min(u32::MAX as u64)
+    )
+}
+
+/// Element `e`'s lanes for instance `id` (per-instance elements): from a text slot's values,
+/// else fetched.
+fn instance_value(
+    plan: &FetchPlan<'_>,
+    elements: &[LayoutElement],
+    input: &MeshInput<'_>,
+    start_instance: u32,
+    e: usize,
+    id: u32,
+) -> [u32; 4] {
+    let le = &elements[e];
+    let slot = input.slots.iter().find(|s| s.slot == le.slot);
+    let number = Instance {
+        id,
+        start: start_instance,
+    }
+    .element_index(le.step_rate);
+    match slot.map(|s| s.data) {
+        Some(SlotSource::Text(t)) => t.get(e, number).unwrap_or_else(|| {
+            le.format
+                .info()
+                .map_or([0; 4], crate::convert::out_of_bounds)
+        }),
+        _ => {
+            let mut outs: Vec<Vec<[u32; 4]>> = vec![vec![[0u32; 4]; 1]; elements.len()];
+            {
+                let mut refs: Vec<&mut [[u32; 4]]> =
+                    outs.iter_mut().map(|v| v.as_mut_slice()).collect();
+                let _ = plan.fetch_elements(
+                    Vertices::Range { first: 0, count: 1 },
+                    Instance {
+                        id,
+                        start: start_instance,
+                    },
+                    &mut refs,
+                );
+            }
+            outs[e][0]
+        }
+    }
+}
+
+/// The mesh's attributes (per vertex, and per instance) in layout order, named by the
+/// input's remapped names or the elements' own, with the values `values(e, per_vertex)`
+/// gives (`per_vertex`: a per-instance element exported as a vertex attribute).
+fn attributes_of(
+    input: &MeshInput<'_>,
+    elements: &[LayoutElement],
+    instances: Instances,
+    mut values: impl FnMut(usize, bool) -> Vec<[u32; 4]>,
+) -> (Vec<Attribute>, Vec<Attribute>) {
+    let mut attributes = Vec::new();
+    let mut instance_attributes = Vec::new();
+    for (e, le) in elements.iter().enumerate() {
+        let (semantic, semantic_index) = input
+            .names
+            .get(e)
+            .cloned()
+            .flatten()
+            .unwrap_or_else(|| (le.semantic_name.clone(), le.semantic_index));
+        let per_vertex = le.class == InputClass::PerVertex || instances == Instances::First;
+        let a = Attribute {
+            element: e,
+            semantic,
+            semantic_index,
+            format: le.format,
+            values: values(e, per_vertex),
+        };
+        if per_vertex {
+            attributes.push(a);
+        } else {
+            instance_attributes.push(a);
+        }
+    }
+    (attributes, instance_attributes)
 }
 
 /// Instance 0 of a draw, step by step through the primitive assembler: the element number
@@ -766,7 +835,6 @@ fn list_walk(
     topology: Topology,
     mode: Mode,
 ) -> Option<(Vec<u32>, usize)> {
-    use crate::assembler::walk::WalkBatch;
     if !matches!(
         topology,
         Topology::PointList | Topology::LineList | Topology::TriangleList
@@ -775,35 +843,16 @@ fn list_walk(
     }
     let count = draw.params().count as usize;
     let mut elems: Vec<u32> = Vec::with_capacity(count);
-    let mut walker = draw.walk();
-    let mut buf = vec![0u32; count.clamp(1, 1 << 16)];
-    while let Some(batch) = walker.next_batch(buf.len(), &mut buf) {
-        if batch.instance_id() != 0 {
-            break;
-        }
-        match batch {
-            WalkBatch::Range {
-                first_vertex_index,
-                count,
-                ..
-            } => elems.extend((0..count as u32).map(|k| first_vertex_index.wrapping_add(k))),
-            WalkBatch::Indexed {
-                base_vertex,
-                count,
-                cuts,
-                ..
-            } => {
-                if cuts > 0 {
-                    return None;
-                }
-                elems.extend(
-                    buf[..count]
-                        .iter()
-                        .map(|&v| (base_vertex as u32).wrapping_add(v)),
-                );
-            }
-        }
-    }
+    streamed::walk(
+        draw,
+        topology,
+        mode,
+        &[],
+        true,
+        count.clamp(1, 1 << 16),
+        &mut |e| elems.extend_from_slice(e),
+        &mut |_| {},
+    )?;
     let per = mode.vertices();
     let whole = elems.len() - elems.len() % per;
     Some((elems, whole))
