@@ -3,10 +3,11 @@
 //!
 //! One pass over the vertices in blocks of [`BLOCK`] vertices; per block the input bytes are
 //! read with 32-byte loads, each exactly once, and the output bytes are written with 32-byte
-//! non-temporal stores (`vmovntdq`), each exactly once, in address order, while the next
-//! block's input lines are prefetched (as the decode kernels prefetch a range's input; one
-//! thread's demand loads alone are bound by memory latency, not bandwidth, on a server part,
-//! and a roof a prefetching kernel can beat is no roof). When the output is
+//! non-temporal stores (`vmovntdq`), each exactly once, in address order; when the output is
+//! the larger side (decode), the next block's input lines are prefetched meanwhile (as the
+//! decode kernels prefetch a range's input; one thread's demand loads alone are bound by
+//! memory latency, not bandwidth, on a server part, and a roof a prefetching kernel can beat
+//! is no roof). When the output is
 //! larger than the input (decode) output vector `o` of a block is input vector
 //! `⌊o·in/out⌋` (kept in a register between its stores); when it is smaller (encode) it is the
 //! XOR of the input vectors `⌊o·in/out⌋ .. ⌊(o+1)·in/out⌋`. No conversion work at all, so
@@ -95,15 +96,19 @@ unsafe fn roof_avx2(src: *const u8, in_vecs: usize, dst: *mut u8, out_vecs: usiz
         unsafe {
             let s = src.add(32 * b * in_vecs);
             let d = dst.add(32 * b * out_vecs);
-            // The next block's input, requested now (what the decode kernels do for a
-            // range): without it one thread's loads wait on memory latency, and a kernel
-            // that prefetches would outrun the "roof". A prefetch never faults; the address
-            // is formed with wrapping arithmetic, so one past the input is harmless.
-            let next = s.wrapping_add(32 * in_vecs);
-            let mut line = 0;
-            while line < 32 * in_vecs {
-                _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(line).cast::<i8>());
-                line += 64;
+            // Decode shape: the next block's input, requested now (what the decode kernels
+            // do for a range): without it one thread's loads wait on memory latency, and a
+            // kernel that prefetches would outrun the "roof". (The encode shape reads more
+            // than it writes and ran slower with it, 0.45-0.6x memcpy, so it does not.) A
+            // prefetch never faults; the address is formed with wrapping arithmetic, so one
+            // past the input is harmless.
+            if out_vecs >= in_vecs {
+                let next = s.wrapping_add(32 * in_vecs);
+                let mut line = 0;
+                while line < 32 * in_vecs {
+                    _mm_prefetch::<_MM_HINT_T0>(next.wrapping_add(line).cast::<i8>());
+                    line += 64;
+                }
             }
             let load = |i: usize| _mm256_loadu_si256(s.add(32 * i).cast::<__m256i>());
             if out_vecs >= in_vecs {
