@@ -434,7 +434,7 @@ pub fn measure(w: &dyn Workload, opts: &Options) -> WorkloadReport {
         let k = attempt % parts;
         let r = w.part(k, parts);
         let m = r.len();
-        let (tk, tr) = if (attempt / parts) % 2 == 0 {
+        let (tk, tr) = if (attempt / parts).is_multiple_of(2) {
             let tk = kernel(&mut out, r.clone());
             (tk, roof_run(&mut out, r.clone()))
         } else {

@@ -539,7 +539,7 @@ impl Progress {
 
     fn tick(&mut self) {
         self.done += 1;
-        if self.shown && self.done % Self::EVERY == 0 {
+        if self.shown && self.done.is_multiple_of(Self::EVERY) {
             let frac = self.done as f64 / self.total.max(1) as f64;
             let filled = (frac * 30.0) as usize;
             eprint!(
@@ -769,13 +769,11 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     w.footer(&mut out).map_err(werr)?;
     let is_file = out.is_file();
     out.commit()?;
-    if is_file {
-        if let Some(p) = &args.output {
-            output::say_wrote(
-                p,
-                &format!("{written} vert{}", if written == 1 { "ex" } else { "ices" }),
-            );
-        }
+    if is_file && let Some(p) = &args.output {
+        output::say_wrote(
+            p,
+            &format!("{written} vert{}", if written == 1 { "ex" } else { "ices" }),
+        );
     }
     Ok(0)
 }

@@ -579,20 +579,20 @@ fn write_rows(
                 InputClass::PerInstance if el.step_rate == 0 => 0,
                 InputClass::PerInstance => row.instance / el.step_rate,
             };
-            if let Some((prev, old)) = seen.insert((e, record), (ri, lanes)) {
-                if old != lanes {
-                    let what = if el.class == InputClass::PerVertex {
-                        format!("vertex {record}")
-                    } else {
-                        format!("instance record {record}")
-                    };
-                    return Err(at.err(format!(
-                        "{}: {what} was given other values by {} ({}); one record holds one value",
-                        c.name,
-                        rows[prev].place,
-                        format_lanes(&old, c.mask)
-                    )));
-                }
+            if let Some((prev, old)) = seen.insert((e, record), (ri, lanes))
+                && old != lanes
+            {
+                let what = if el.class == InputClass::PerVertex {
+                    format!("vertex {record}")
+                } else {
+                    format!("instance record {record}")
+                };
+                return Err(at.err(format!(
+                    "{}: {what} was given other values by {} ({}); one record holds one value",
+                    c.name,
+                    rows[prev].place,
+                    format_lanes(&old, c.mask)
+                )));
             }
             values.push(lanes);
         }

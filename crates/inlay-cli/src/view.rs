@@ -127,7 +127,7 @@ const LEVEL: u32 = 3;
 /// Whether items of `width` bytes are delta-coded by words (see [`Arrays`]): when they are
 /// whole words.
 fn delta(width: usize) -> bool {
-    width > 0 && width % 4 == 0
+    width > 0 && width.is_multiple_of(4)
 }
 
 /// `bytes` delta-coded (items of whole words), regrouped into `width` planes (see [`Arrays`])
@@ -611,10 +611,10 @@ fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
         if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
             break;
         }
-        if let Some((name, value)) = line.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("range") {
-                range = Some(value.trim().to_string());
-            }
+        if let Some((name, value)) = line.split_once(':')
+            && name.trim().eq_ignore_ascii_case("range")
+        {
+            range = Some(value.trim().to_string());
         }
     }
     let mut parts = first.split_whitespace();

@@ -281,10 +281,10 @@ fn interrupted_write_leaves_nothing() {
         let t = Instant::now();
         loop {
             let temp = names(&dir).into_iter().find(|n| n.contains(".inlay-tmp-"));
-            if let Some(temp) = temp {
-                if std::fs::metadata(dir.join(&temp)).map_or(0, |m| m.len()) > 0 {
-                    break;
-                }
+            if let Some(temp) = temp
+                && std::fs::metadata(dir.join(&temp)).map_or(0, |m| m.len()) > 0
+            {
+                break;
             }
             assert!(
                 t.elapsed() < Duration::from_secs(30),

@@ -145,10 +145,10 @@ fn bytecode(case: &Case, base: &Path, options: &RunOptions) -> Result<Vec<u8>, O
                 .iter()
                 .rposition(|c| c.as_os_str() == "corpus")
                 .map(|i| Path::new(rel).components().skip(i + 1).collect::<PathBuf>());
-            if !path.exists() {
-                if let (Some(dir), Some(tail)) = (&options.corpus, &in_corpus) {
-                    path = dir.join(tail);
-                }
+            if !path.exists()
+                && let (Some(dir), Some(tail)) = (&options.corpus, &in_corpus)
+            {
+                path = dir.join(tail);
             }
             if !path.exists() {
                 let hint = if in_corpus.is_some() {

@@ -277,7 +277,7 @@ fn indirect_args(py: Python<'_>, kind: &str, args: &Bound<'_, PyAny>) -> PyResul
 
 fn hex_bytes(s: &str) -> Option<Vec<u8>> {
     let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

@@ -335,7 +335,7 @@ fn chunk_offsets_pointing_anywhere() {
                         }),
                         "{name}: chunk {index} at {off}"
                     );
-                } else if o % 4 != 0 {
+                } else if !o.is_multiple_of(4) {
                     assert_eq!(
                         r,
                         Err(DxbcError::ChunkOffsetUnaligned {

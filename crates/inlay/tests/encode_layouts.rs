@@ -76,7 +76,7 @@ fn tie(r: u64) -> u32 {
         i => D[i as usize],
     } as f64;
     let code = ((r >> 4) % (d as u64 + 1)) as f64;
-    let x = if (r >> 24) % 3 == 0 {
+    let x = if (r >> 24).is_multiple_of(3) {
         // Between two halves: a half's bits plus half its ulp.
         let h = crate_half_bits((r >> 28) as u16 & 0x7bff);
         h + 0x1000
@@ -284,7 +284,7 @@ fn plan_matches_writer(l: &InputLayout, vertices: u32, seed: u64, integer_rows: 
     let rows: Vec<[u32; 4]> = (0..vertices as usize * rows_per)
         .map(|i| {
             let mut r = [rng.lane(), rng.lane(), rng.lane(), rng.lane()];
-            if integer_rows.contains(&(i % rows_per)) && rng.next() % 2 == 0 {
+            if integer_rows.contains(&(i % rows_per)) && rng.next().is_multiple_of(2) {
                 for x in &mut r {
                     *x %= 300;
                 }

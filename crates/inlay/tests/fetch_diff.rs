@@ -44,7 +44,7 @@ fn edgy_bytes(rng: &mut Rng, n: usize) -> Vec<u8> {
     (0..n)
         .map(|_| {
             let r = rng.next();
-            if r % 3 == 0 {
+            if r.is_multiple_of(3) {
                 EDGE[(r >> 8) as usize % EDGE.len()]
             } else {
                 (r >> 16) as u8
@@ -716,7 +716,7 @@ fn random_draw(rng: &mut Rng, round: u64) -> RandomDraw {
         })
         .collect();
     let offsets: Vec<u32> = (0..3).map(|_| 4 * rng.below(3) as u32).collect();
-    let index32 = round % 2 == 0;
+    let index32 = round.is_multiple_of(2);
     let cut = if index32 { 0xffff_ffffu32 } else { 0xffff };
     let indices: Vec<u32> = (0..rng.below(900))
         .map(|_| match rng.below(23) {

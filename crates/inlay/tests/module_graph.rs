@@ -282,12 +282,11 @@ fn module_graph(src: &Path) -> (BTreeSet<String>, Vec<Edge>, Vec<String>) {
         if let Some(m) = module_of(p) {
             let t = tokens(&code);
             for k in 0..t.len() {
-                if t[k].0 == "macro_export" {
-                    if let Some(pos) = t[k..].iter().position(|x| x.0 == "macro_rules") {
-                        if let Some(name) = t.get(k + pos + 2) {
-                            macros.insert(name.0.clone(), m.clone());
-                        }
-                    }
+                if t[k].0 == "macro_export"
+                    && let Some(pos) = t[k..].iter().position(|x| x.0 == "macro_rules")
+                    && let Some(name) = t.get(k + pos + 2)
+                {
+                    macros.insert(name.0.clone(), m.clone());
                 }
             }
         }

@@ -151,7 +151,7 @@ pub(crate) fn read_args<const N: usize>(
     args: &[u8],
     offset: u32,
 ) -> Result<[u32; N], IaError> {
-    if offset % 4 != 0 {
+    if !offset.is_multiple_of(4) {
         return Err(IaError::ArgsMisaligned { call, offset });
     }
     let needed = 4 * N;

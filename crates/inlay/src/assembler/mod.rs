@@ -240,13 +240,13 @@ impl<'a> InputAssembler<'a> {
         if slot >= count {
             return Err(IaError::SlotOutOfRange { slot, count });
         }
-        if let Some(b) = &binding {
-            if b.stride > MAX_VERTEX_STRIDE {
-                return Err(IaError::StrideTooLarge {
-                    slot,
-                    stride: b.stride,
-                });
-            }
+        if let Some(b) = &binding
+            && b.stride > MAX_VERTEX_STRIDE
+        {
+            return Err(IaError::StrideTooLarge {
+                slot,
+                stride: b.stride,
+            });
         }
         self.vertex_buffers[slot as usize] = binding;
         Ok(())

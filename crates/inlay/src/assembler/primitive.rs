@@ -126,7 +126,7 @@ impl PrimitiveAssembler {
 
     fn on_vertex(&mut self) -> Option<Primitive> {
         let n = self.n;
-        let group = |size: u64| (n % size == 0).then(|| n - size);
+        let group = |size: u64| n.is_multiple_of(size).then(|| n - size);
         match self.topology {
             Topology::Undefined => None,
             Topology::PointList => Some(self.emit(&[n - 1])),
@@ -135,7 +135,7 @@ impl PrimitiveAssembler {
             Topology::TriangleList => group(3).map(|s| self.emit(&[s, s + 1, s + 2])),
             Topology::TriangleStrip => (n >= 3).then(|| {
                 let k = n - 3;
-                if k % 2 == 0 {
+                if k.is_multiple_of(2) {
                     self.emit(&[k, k + 1, k + 2])
                 } else {
                     self.emit(&[k, k + 2, k + 1])
@@ -148,7 +148,8 @@ impl PrimitiveAssembler {
             }
             Topology::TriangleStripAdj => {
                 // Primitive k is known not to be the last once vertex 2k+7 arrives (n = 2k+8).
-                (n >= 8 && n % 2 == 0).then(|| self.emit(&tri_strip_adj((n - 8) / 2, false)))
+                (n >= 8 && n.is_multiple_of(2))
+                    .then(|| self.emit(&tri_strip_adj((n - 8) / 2, false)))
             }
             Topology::PatchList(c) => {
                 let c = c.max(1) as u64;
@@ -171,7 +172,7 @@ fn tri_strip_adj(k: u64, last: bool) -> [u64; 6] {
     let v3 = if last { b + 5 } else { b + 6 };
     if k == 0 {
         [0, 1, 2, v3, 4, 3]
-    } else if k % 2 == 0 {
+    } else if k.is_multiple_of(2) {
         [b, b - 2, b + 2, v3, b + 4, b + 3]
     } else {
         [b, b + 3, b + 4, v3, b + 2, b - 2]

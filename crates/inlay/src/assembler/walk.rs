@@ -406,10 +406,10 @@ impl Iterator for Walker<'_> {
         self.advance(1);
         let (vertex_id, vertex_index) = if indexed {
             let value = read_index(self.index.as_ref(), start.wrapping_add(i));
-            if let Some(ib) = &self.index {
-                if value == ib.format.cut_value() {
-                    return Some(WalkStep::Cut { instance_id });
-                }
+            if let Some(ib) = &self.index
+                && value == ib.format.cut_value()
+            {
+                return Some(WalkStep::Cut { instance_id });
             }
             (value, buffer::indexed_vertex(base_vertex, value))
         } else {

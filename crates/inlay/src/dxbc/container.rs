@@ -118,7 +118,7 @@ impl<'a> Container<'a> {
                     header_end,
                 });
             }
-            if off % 4 != 0 {
+            if !off.is_multiple_of(4) {
                 return Err(DxbcError::ChunkOffsetUnaligned { index, at, offset });
             }
             if off as u64 + 8 > size as u64 {

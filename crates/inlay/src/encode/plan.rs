@@ -382,7 +382,7 @@ impl Part {
                 "the layout has no elements for {what}: nothing to encode"
             )));
         }
-        if rows.len() % self.rows != 0 {
+        if !rows.len().is_multiple_of(self.rows) {
             return Err(EncodeError::Shape(format!(
                 "{} register rows are not a whole number of {what} of {} rows",
                 rows.len(),
@@ -436,11 +436,10 @@ impl Part {
                     ElemKind::Packed(p) => {
                         let out = &mut buf[base..];
                         #[cfg(target_arch = "x86_64")]
-                        if let Some(k) = p.simd.as_ref().filter(|_| simd) {
-                            if super::simd::encode(k, block, self.rows, op.row, stride, count, out)
-                            {
-                                continue;
-                            }
+                        if let Some(k) = p.simd.as_ref().filter(|_| simd)
+                            && super::simd::encode(k, block, self.rows, op.row, stride, count, out)
+                        {
+                            continue;
                         }
                         #[cfg(not(target_arch = "x86_64"))]
                         let _ = simd;

@@ -370,7 +370,7 @@ pub fn repack(
             });
         }
         let len = src.data.len() as u64;
-        if len % stride as u64 != 0 {
+        if !len.is_multiple_of(stride as u64) {
             return Err(EncodeError::BadSource {
                 slot,
                 why: format!(
@@ -384,13 +384,13 @@ pub fn repack(
         match layout_slot.class {
             InputClass::PerVertex => {
                 let n = u32::try_from(records).unwrap_or(u32::MAX);
-                if let Some((m, other)) = vertices {
-                    if m != n {
-                        return Err(EncodeError::BadSource {
-                            slot,
-                            why: format!("holds {n} vertices, slot {other} holds {m}"),
-                        });
-                    }
+                if let Some((m, other)) = vertices
+                    && m != n
+                {
+                    return Err(EncodeError::BadSource {
+                        slot,
+                        why: format!("holds {n} vertices, slot {other} holds {m}"),
+                    });
                 }
                 vertices = Some((n, slot));
             }

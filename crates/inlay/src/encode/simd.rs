@@ -422,7 +422,7 @@ mod tests {
             0x3380_0000,
             0x3380_0001,
         ]);
-        while v.len() % 4 != 0 {
+        while !v.len().is_multiple_of(4) {
             v.push(0);
         }
         v

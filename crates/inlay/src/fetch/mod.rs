@@ -1020,20 +1020,20 @@ impl FetchPlan<'_> {
         streaming: bool,
         scratch: &mut [[u32; 4]; SCRATCH_ROWS],
     ) {
-        if lanes == 4 {
-            if let Ok(rows) = bytemuck::try_cast_slice_mut::<u32, [u32; 4]>(dst) {
-                if streaming {
-                    for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
-                        let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
-                        let tmp = &mut scratch[..chunk.len()];
-                        self.element_block(e, part, instance, tmp, 1, 0);
-                        stream_copy(self.isa, chunk, tmp);
-                    }
-                } else {
-                    self.element_block(e, verts, instance, rows, 1, 0);
+        if lanes == 4
+            && let Ok(rows) = bytemuck::try_cast_slice_mut::<u32, [u32; 4]>(dst)
+        {
+            if streaming {
+                for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
+                    let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
+                    let tmp = &mut scratch[..chunk.len()];
+                    self.element_block(e, part, instance, tmp, 1, 0);
+                    stream_copy(self.isa, chunk, tmp);
                 }
-                return;
+            } else {
+                self.element_block(e, verts, instance, rows, 1, 0);
             }
+            return;
         }
         if !streaming {
             return self.element_rows(e, verts, instance, dst, lanes);

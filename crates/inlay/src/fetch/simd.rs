@@ -932,7 +932,7 @@ fn byte_program(p: &LaneProgram) -> Option<(LaneProgram, u8)> {
         }
         // shl = 32 − bits − (offset % 8), shr = 32 − bits.
         let bits = 32 - p.shr[lane];
-        if p.shl[lane] != p.shr[lane] || bits % 8 != 0 {
+        if p.shl[lane] != p.shr[lane] || !bits.is_multiple_of(8) {
             return None;
         }
         for k in (bits / 8) as usize..4 {
@@ -1120,8 +1120,11 @@ impl Walk {
 }
 
 /// Vertices `start .. start + count` of `walk` into rows `out[i·width .. (i + 1)·width]`:
-/// four per step (two 256-bit vectors per row, one class dispatch), then a pair, then a last
-/// single vertex.
+/// eight per step (four 256-bit vectors per row, one class dispatch), then four, then a pair
+/// and a last single vertex. With `SKIP`, rows that read no memory are put in place once and
+/// each step converts only the others; a range's input is prefetched 64 vertices ahead
+/// ([`PREFETCH_AHEAD`]; the addresses are formed with wrapping arithmetic and a prefetch never
+/// faults).
 ///
 /// # Safety
 /// AVX2, FMA and F16C; for every vertex `i` of the run and every row, the 16-byte load at
@@ -1575,9 +1578,9 @@ fn avx2_run(
                 }
             };
         }
-        if !streaming || addr % 16 != 0 {
+        if !streaming || !addr.is_multiple_of(16) {
             go!(ST_NORMAL, 0, n);
-        } else if addr % 32 == 0 {
+        } else if addr.is_multiple_of(32) {
             go!(ST_NT32, 0, n);
         } else if width % 2 == 1 {
             go!(ST_NT, 0, 1);

@@ -277,7 +277,7 @@ value_type!(
 /// Parses hex data as the conformance schema writes bytes (`"data"`, `"dxbc_hex"`, indirect
 /// `args`): an even number of hex digits, either case, nothing else (no spaces, no `0x`).
 pub fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(format!(
             "hex data has an odd number of digits ({})",
             s.len()

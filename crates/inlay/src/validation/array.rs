@@ -489,7 +489,7 @@ fn resolve_offset(
         let offset = e.aligned_byte_offset;
         if let Some(info) = info {
             let align = info.offset_alignment();
-            if offset % align != 0 {
+            if !offset.is_multiple_of(align) {
                 error(
                     diags,
                     MessageId::CREATEINPUTLAYOUT_INVALIDALIGNMENT,
