@@ -1122,7 +1122,9 @@ impl Walk {
 /// Vertices `start .. start + count` of `walk` into rows `out[i·width .. (i + 1)·width]`:
 /// eight per step (four 256-bit vectors per row, one class dispatch), then four, then a pair
 /// and a last single vertex. With `SKIP`, rows that read no memory are put in place once and
-/// each step converts only the others; a range's input is prefetched 64 vertices ahead
+/// each step converts only the others; with `SAME`, every loading row has the first loading
+/// row's stride (one slot: the usual case), so each step multiplies its vertices' element
+/// numbers by it once instead of once per row; a range's input is prefetched 64 vertices ahead
 /// ([`PREFETCH_AHEAD`]; the addresses are formed with wrapping arithmetic and a prefetch never
 /// faults).
 ///
@@ -1134,7 +1136,7 @@ impl Walk {
 /// [`emit_pair`] needs for `STORE` at every even `i − start` (and 16 bytes for a single
 /// vertex unless [`ST_NORMAL`]).
 #[target_feature(enable = "avx2,fma,f16c")]
-unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
+unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, const SAME: bool>(
     elems: &[FusedElem],
     walk: Walk,
     start: usize,
@@ -1174,6 +1176,9 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
         // Eight vertices per step: one class dispatch per row converts four vectors.
         while i + 8 <= end {
             let v: [usize; 8] = std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k));
+            // With `SAME` every loading row has stride `pf_stride`: the eight element offsets
+            // are multiplied once per step, not once per row.
+            let o: [usize; 8] = if SAME { v.map(|v| v * pf_stride) } else { v };
             if !INDEXED && pf_stride > 0 {
                 // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
                 // faults, so an address past the buffer is harmless; the pointer is only
@@ -1190,11 +1195,11 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool>(
                 ($e:expr, $r:expr) => {{
                     let (e, r): (&FusedElem, usize) = ($e, $r);
                     if !e.reuse {
-                        let s = e.stride;
+                        let s = if SAME { 1 } else { e.stride };
                         for (k, x) in x.iter_mut().enumerate() {
                             *x = _mm256_loadu2_m128i(
-                                e.src.add(v[2 * k + 1] * s).cast(),
-                                e.src.add(v[2 * k] * s).cast(),
+                                e.src.add(o[2 * k + 1] * s).cast(),
+                                e.src.add(o[2 * k] * s).cast(),
                             );
                         }
                     }
@@ -1560,21 +1565,36 @@ fn avx2_run(
     // width, 16 bytes off) every store is a 16-byte one (ST_NT), 16-byte alignment checked.
     unsafe {
         let skip = elems.iter().any(|e| e.class == CONSTANT);
+        let mut loading = elems.iter().filter(|e| e.class != CONSTANT && !e.reuse);
+        let first = loading.next().map(|e| e.stride);
+        let same = loading.all(|e| Some(e.stride) == first);
         macro_rules! go {
             ($st:expr, $start:expr, $count:expr) => {
-                match (indexed, skip) {
-                    (true, true) => {
-                        fused_impl::<{ $st }, true, true>(elems, walk, $start, $count, p, width)
-                    }
-                    (true, false) => {
-                        fused_impl::<{ $st }, true, false>(elems, walk, $start, $count, p, width)
-                    }
-                    (false, true) => {
-                        fused_impl::<{ $st }, false, true>(elems, walk, $start, $count, p, width)
-                    }
-                    (false, false) => {
-                        fused_impl::<{ $st }, false, false>(elems, walk, $start, $count, p, width)
-                    }
+                match (indexed, skip, same) {
+                    (true, true, true) => fused_impl::<{ $st }, true, true, true>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (true, true, false) => fused_impl::<{ $st }, true, true, false>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (true, false, true) => fused_impl::<{ $st }, true, false, true>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (true, false, false) => fused_impl::<{ $st }, true, false, false>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (false, true, true) => fused_impl::<{ $st }, false, true, true>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (false, true, false) => fused_impl::<{ $st }, false, true, false>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (false, false, true) => fused_impl::<{ $st }, false, false, true>(
+                        elems, walk, $start, $count, p, width,
+                    ),
+                    (false, false, false) => fused_impl::<{ $st }, false, false, false>(
+                        elems, walk, $start, $count, p, width,
+                    ),
                 }
             };
         }
