@@ -947,29 +947,10 @@ fn byte_program(p: &LaneProgram) -> Option<(LaneProgram, u8)> {
 const ST_NORMAL: u8 = 0;
 const ST_NT: u8 = 1;
 
-/// Row `e`'s lanes for the vertex pairs in `x0` and `x1` (one class dispatch for both), as
-/// a macro so that the dispatch and the conversions are compiled into the kernel's loop
-/// (`#[inline]` functions this large were left out of line, a call per row).
-macro_rules! convert_rows {
-    ($e:expr, $x0:expr, $x1:expr) => {{
-        let (e, x0, x1): (&FusedElem, __m256i, __m256i) = ($e, $x0, $x1);
-        macro_rules! both {
-            ($class:expr, $signed:expr) => {
-                (
-                    convert2_fma::<{ $class }, { $signed }>(&e.c, x0),
-                    convert2_fma::<{ $class }, { $signed }>(&e.c, x1),
-                )
-            };
-        }
-        by_class!(e.class, e.signed, both,
-            (CONSTANT, _) => (e.c.defaults, e.c.defaults),
-            (UNORM_BYTES, _) => both!(UNORM_BYTES, false),
-            (HALF, _) => (convert2_half(&e.c, x0), convert2_half(&e.c, x1)),
-        )
-    }};
-}
-
-/// [`convert_rows`] for four vectors (eight vertices) under one class dispatch.
+/// Row `e`'s lanes for the vertex pairs in the four vectors `x` (eight vertices, one class
+/// dispatch for all), as a macro so that the dispatch and the conversions are compiled into
+/// the kernel's loop (`#[inline]` functions this large were left out of line, a call per
+/// row).
 macro_rules! convert_rows4 {
     ($e:expr, $x:expr) => {{
         let (e, x): (&FusedElem, [__m256i; 4]) = ($e, $x);
@@ -1120,8 +1101,8 @@ impl Walk {
 }
 
 /// Vertices `start .. start + count` of `walk` into rows `out[i·width .. (i + 1)·width]`:
-/// eight per step (four 256-bit vectors per row, one class dispatch), then four, then a pair
-/// and a last single vertex. With `SKIP`, rows that read no memory are put in place once and
+/// eight per step (four 256-bit vectors per row, one class dispatch), the last step of a run
+/// storing only the vertices it has. With `SKIP`, rows that read no memory are put in place once and
 /// each step converts only the others; with `SAME`, every loading row has the first loading
 /// row's stride (one slot: the usual case), so each step multiplies its vertices' element
 /// numbers by it once instead of once per row; a range's input is prefetched 64 vertices ahead
@@ -1173,134 +1154,80 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
     let mut i = start;
     // SAFETY (whole body): the contract above bounds every load, index read and store.
     unsafe {
-        // Eight vertices per step: one class dispatch per row converts four vectors.
-        while i + 8 <= end {
-            let v: [usize; 8] = std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k));
-            // With `SAME` every loading row has stride `pf_stride`: the eight element offsets
-            // are multiplied once per step, not once per row.
-            let o: [usize; 8] = if SAME { v.map(|v| v * pf_stride) } else { v };
-            if !INDEXED && pf_stride > 0 {
-                // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
-                // faults, so an address past the buffer is harmless; the pointer is only
-                // formed with wrapping arithmetic).
-                let a = pf_src.wrapping_add((v[0] + PREFETCH_AHEAD) * pf_stride);
-                let mut off = 0;
-                while off < 8 * pf_stride {
-                    _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(off).cast());
-                    off += 64;
-                }
-            }
-            let mut x = [zero; 4];
-            macro_rules! step8 {
-                ($e:expr, $r:expr) => {{
-                    let (e, r): (&FusedElem, usize) = ($e, $r);
-                    if !e.reuse {
-                        let s = if SAME { 1 } else { e.stride };
-                        for (k, x) in x.iter_mut().enumerate() {
-                            *x = _mm256_loadu2_m128i(
-                                e.src.add(o[2 * k + 1] * s).cast(),
-                                e.src.add(o[2 * k] * s).cast(),
-                            );
-                        }
+        // One step of eight vertices: one class dispatch per row converts four vectors. A
+        // last step of `m < 8` repeats its last vertex in the missing places (loads inside the
+        // run's bounds) and stores only its `m` vertices. A macro, so that the full steps'
+        // loop is compiled with `m = 8` as a constant.
+        macro_rules! step {
+            ($m:expr) => {{
+                let m: usize = $m;
+                let v: [usize; 8] =
+                    std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k.min(m - 1)));
+                // With `SAME` every loading row has stride `pf_stride`: the eight element
+                // offsets are multiplied once per step, not once per row.
+                let o: [usize; 8] = if SAME { v.map(|v| v * pf_stride) } else { v };
+                if !INDEXED && pf_stride > 0 {
+                    // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
+                    // faults, so an address past the buffer is harmless; the pointer is only
+                    // formed with wrapping arithmetic).
+                    let a = pf_src.wrapping_add((v[0] + PREFETCH_AHEAD) * pf_stride);
+                    let mut off = 0;
+                    while off < 8 * pf_stride {
+                        _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(off).cast());
+                        off += 64;
                     }
-                    let [a, b, c, d] = convert_rows4!(e, x);
-                    *p0.get_unchecked_mut(r) = a;
-                    *p1.get_unchecked_mut(r) = b;
-                    *p2.get_unchecked_mut(r) = c;
-                    *p3.get_unchecked_mut(r) = d;
-                }};
-            }
-            if SKIP {
-                for &r in active {
-                    let r = r as usize;
-                    step8!(elems.get_unchecked(r), r);
                 }
-            } else {
-                for (r, e) in elems.iter().enumerate() {
-                    step8!(e, r);
+                let mut x = [zero; 4];
+                macro_rules! row {
+                    ($e:expr, $r:expr) => {{
+                        let (e, r): (&FusedElem, usize) = ($e, $r);
+                        if !e.reuse {
+                            let s = if SAME { 1 } else { e.stride };
+                            for (k, x) in x.iter_mut().enumerate() {
+                                *x = _mm256_loadu2_m128i(
+                                    e.src.add(o[2 * k + 1] * s).cast(),
+                                    e.src.add(o[2 * k] * s).cast(),
+                                );
+                            }
+                        }
+                        let [a, b, c, d] = convert_rows4!(e, x);
+                        *p0.get_unchecked_mut(r) = a;
+                        *p1.get_unchecked_mut(r) = b;
+                        *p2.get_unchecked_mut(r) = c;
+                        *p3.get_unchecked_mut(r) = d;
+                    }};
                 }
-            }
-            emit_pairs!(STORE, &p0, &p1, width, out.add(i * width));
-            emit_pairs!(STORE, &p2, &p3, width, out.add((i + 4) * width));
+                if SKIP {
+                    for &r in active {
+                        let r = r as usize;
+                        row!(elems.get_unchecked(r), r);
+                    }
+                } else {
+                    for (r, e) in elems.iter().enumerate() {
+                        row!(e, r);
+                    }
+                }
+                let d = out.add(i * width);
+                if m == 8 {
+                    emit_pairs!(STORE, &p0, &p1, width, d);
+                    emit_pairs!(STORE, &p2, &p3, width, d.add(4 * width));
+                } else {
+                    let pairs = [&p0, &p1, &p2, &p3];
+                    for (j, p) in pairs[..m / 2].iter().enumerate() {
+                        emit_pair!(STORE, *p, width, d.add(2 * j * width));
+                    }
+                    if m % 2 == 1 {
+                        emit_one::<STORE>(pairs[m / 2], width, d.add((m - 1) * width));
+                    }
+                }
+            }};
+        }
+        while i + 8 <= end {
+            step!(8);
             i += 8;
         }
-        while i + 4 <= end {
-            let v = [
-                walk.vertex::<INDEXED>(i),
-                walk.vertex::<INDEXED>(i + 1),
-                walk.vertex::<INDEXED>(i + 2),
-                walk.vertex::<INDEXED>(i + 3),
-            ];
-            let (mut x0, mut x1) = (zero, zero);
-            macro_rules! step {
-                ($e:expr, $a:expr, $b:expr) => {{
-                    let e: &FusedElem = $e;
-                    if !e.reuse {
-                        let s = e.stride;
-                        x0 = _mm256_loadu2_m128i(
-                            e.src.add(v[1] * s).cast(),
-                            e.src.add(v[0] * s).cast(),
-                        );
-                        x1 = _mm256_loadu2_m128i(
-                            e.src.add(v[3] * s).cast(),
-                            e.src.add(v[2] * s).cast(),
-                        );
-                    }
-                    (*$a, *$b) = convert_rows!(e, x0, x1);
-                }};
-            }
-            if SKIP {
-                for &r in active {
-                    let r = r as usize;
-                    step!(
-                        elems.get_unchecked(r),
-                        p0.get_unchecked_mut(r),
-                        p1.get_unchecked_mut(r)
-                    );
-                }
-            } else {
-                for ((e, a), b) in elems.iter().zip(&mut p0).zip(&mut p1) {
-                    step!(e, a, b);
-                }
-            }
-            emit_pairs!(STORE, &p0, &p1, width, out.add(i * width));
-            i += 4;
-        }
-        let tail = end - i;
-        if tail > 0 {
-            // One or two vertices left (or three: a pair, then one): the second of a lone
-            // vertex repeats it and is not stored.
-            let v0 = walk.vertex::<INDEXED>(i);
-            let v1 = if tail >= 2 {
-                walk.vertex::<INDEXED>(i + 1)
-            } else {
-                v0
-            };
-            let v2 = if tail == 3 {
-                walk.vertex::<INDEXED>(i + 2)
-            } else {
-                v0
-            };
-            let (mut x0, mut x1) = (zero, zero);
-            for &r in active {
-                let r = r as usize;
-                let e = elems.get_unchecked(r);
-                if !e.reuse {
-                    let s = e.stride;
-                    x0 = _mm256_loadu2_m128i(e.src.add(v1 * s).cast(), e.src.add(v0 * s).cast());
-                    x1 = _mm256_loadu2_m128i(e.src.add(v2 * s).cast(), e.src.add(v2 * s).cast());
-                }
-                (*p0.get_unchecked_mut(r), *p1.get_unchecked_mut(r)) = convert_rows!(e, x0, x1);
-            }
-            let d = out.add(i * width);
-            match tail {
-                1 => emit_one::<STORE>(&p0, width, d),
-                2 => emit_pair!(STORE, &p0, width, d),
-                _ => {
-                    emit_pair!(STORE, &p0, width, d);
-                    emit_one::<STORE>(&p1, width, d.add(2 * width));
-                }
-            }
+        if i < end {
+            step!(end - i);
         }
     }
 }
