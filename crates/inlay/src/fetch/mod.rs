@@ -290,29 +290,22 @@ struct ElementPlan<'a> {
 }
 
 impl ElementPlan<'_> {
-    /// [`ElementPlan::fetch_one`] through the element's compiled program when it has one (the
-    /// same bits: `LaneProgram::run` is checked equal to the reference conversions for every
-    /// IA format by `tests/fetch_diff.rs`), at a fraction of the reference's cost — what a
-    /// per-instance element costs each block of a draw.
-    fn fetch_one_compiled(&self, index: u32) -> [u32; 4] {
-        let (Some(src), Some(p)) = (self.source, &self.program) else {
-            return self.fetch_one(index);
-        };
-        match src.element_address(self.offset, self.size, index) {
-            Some(a) => p.run(&program::chunk_at(src.data, a, self.size as usize)),
-            None => self.oob,
-        }
-    }
-
-    /// The exact value of this element for vertex (or instance) element index `index`,
-    /// one vertex at a time (the slow path, straight from the reference conversions).
+    /// The exact value of this element for vertex (or instance) element index `index`, one
+    /// vertex at a time: a per-instance element's value for a block, and the per-vertex path
+    /// of blocks that touch a buffer's edge. Through the element's compiled program when it
+    /// has one (the same bits as the reference conversions: `LaneProgram::run` is checked
+    /// equal to them for every IA format by `tests/fetch_diff.rs`, at a fraction of their
+    /// cost), else straight from [`convert::decode_element`].
     fn fetch_one(&self, index: u32) -> [u32; 4] {
         let Some(src) = self.source else {
             return [0; 4];
         };
-        match src.element_bytes(self.offset, self.size, index) {
-            Some(bytes) => convert::decode_element(self.info, bytes),
-            None => self.oob,
+        let Some(bytes) = src.element_bytes(self.offset, self.size, index) else {
+            return self.oob;
+        };
+        match &self.program {
+            Some(p) => p.run(&program::chunk_at(bytes, 0, bytes.len())),
+            None => convert::decode_element(self.info, bytes),
         }
     }
 }
@@ -939,7 +932,7 @@ impl<'a> FetchPlan<'a> {
             return BlockSource::Const([0; 4]);
         };
         if e.class == InputClass::PerInstance {
-            return BlockSource::Const(e.fetch_one_compiled(instance.element_index(e.step_rate)));
+            return BlockSource::Const(e.fetch_one(instance.element_index(e.step_rate)));
         }
         match src.span(e.offset, e.size, first, n) {
             Span::Inside { start, stride } => BlockSource::Linear { start, stride },
