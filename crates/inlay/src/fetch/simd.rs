@@ -1396,16 +1396,10 @@ fn avx2_run(
     for (e, r) in elems.iter_mut().zip(rows) {
         let mut p = r.lane_program();
         if p.present == [0; 4] {
-            // Reads nothing: keeps the previous row's load, ignores it. Only its lanes are
-            // read (the `CONSTANT` class), so the other constants stay zero.
-            let zero = [0u32; 4];
-            let c = Consts {
-                defaults: bytemuck::cast(p.defaults),
-                ..Consts::new(&LaneProgram::constant(zero))
-            };
+            // Reads nothing: keeps the previous row's load, ignores it.
             e.write(FusedElem {
                 // SAFETY: AVX2 detected by the caller.
-                c: unsafe { Consts2::new(&c) },
+                c: unsafe { Consts2::new(&Consts::new(&p)) },
                 class: CONSTANT,
                 signed: false,
                 reuse: true,
