@@ -1791,6 +1791,27 @@ mod tests {
     use crate::format::{Kind, vertex_formats};
 
     /// Every UNORM and SNORM component width of the IA vertex formats, from the table.
+    /// `max_vertex` (eight lanes at a time, then the tail) against the plain maximum of the
+    /// wrapped sums, for every length 0..=40 (whole vectors, tails, empty) and bases that make
+    /// some sums wrap past 2^32.
+    #[test]
+    fn max_vertex_is_the_largest_wrapped_sum() {
+        let mut x = 0x2545_f491u32;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x
+        };
+        for len in 0..=40 {
+            let list: Vec<u32> = (0..len).map(|_| next() >> (next() % 32)).collect();
+            for base in [0, 1, 7, 0x8000_0000, u32::MAX - 3, u32::MAX] {
+                let want = list.iter().map(|&i| i.wrapping_add(base)).max();
+                assert_eq!(max_vertex(&list, base), want, "len {len} base {base:#x}");
+            }
+        }
+    }
+
     fn norm_widths() -> Vec<(Kind, u32)> {
         let mut w: Vec<(Kind, u32)> = vertex_formats()
             .flat_map(|f| f.present())
