@@ -206,45 +206,12 @@ impl<'a> VertexStream<'a> {
                     first_position,
                     ..
                 } => {
-                    let out = &mut ids[n..n + count];
-                    let values = &indices[..count];
-                    for ((o, v), k) in out
-                        .chunks_exact_mut(4)
-                        .zip(values.chunks_exact(4))
-                        .zip((0u64..).step_by(4))
-                    {
-                        let p = first_position + k;
-                        o[0] = VertexIds {
-                            position: p,
-                            vertex_id: v[0],
-                            instance_id,
-                        };
-                        o[1] = VertexIds {
-                            position: p + 1,
-                            vertex_id: v[1],
-                            instance_id,
-                        };
-                        o[2] = VertexIds {
-                            position: p + 2,
-                            vertex_id: v[2],
-                            instance_id,
-                        };
-                        o[3] = VertexIds {
-                            position: p + 3,
-                            vertex_id: v[3],
-                            instance_id,
-                        };
-                    }
-                    let done = count / 4 * 4;
-                    for (j, (o, &vertex_id)) in
-                        out[done..].iter_mut().zip(&values[done..]).enumerate()
-                    {
-                        *o = VertexIds {
-                            position: first_position + (done + j) as u64,
-                            vertex_id,
-                            instance_id,
-                        };
-                    }
+                    crate::fetch::write_vertex_ids(
+                        &mut ids[n..n + count],
+                        &indices[..count],
+                        first_position,
+                        instance_id,
+                    );
                     Vertices::Indexed {
                         indices: &indices[..count],
                         base_vertex,

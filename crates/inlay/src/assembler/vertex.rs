@@ -83,8 +83,10 @@ impl ReferencePlan<'_> {
 }
 
 /// The system values of one vertex of a batch filled by
-/// [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers).
+/// [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers). C layout
+/// (16 bytes, the fields in this order), which the batch path writes four records at a time.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct VertexIds {
     /// 0-based position in the draw's vertex stream.
     pub position: u64,

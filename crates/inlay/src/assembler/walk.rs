@@ -225,26 +225,19 @@ impl Walker<'_> {
                 if size == 2 {
                     // Sixteen indices at a time: a group without a cut that fits the batch is
                     // widened as a whole; a group holding a cut, or one that would fill the
-                    // batch, is taken one index at a time (the same order and cut rule).
+                    // batch, is taken one index at a time (the same order and cut rule). The
+                    // test and the widening are written lane by lane without early exits, so
+                    // that they compile to vector compares and zero-extensions.
                     let mut groups = bytes.chunks_exact(32);
                     let mut full = false;
-                    // The cut value in every 16-bit lane of a word, and the lanes' low and high
-                    // bits: `haszero` below is the exact "some lane is zero" test.
-                    const LOW: u64 = 0x0001_0001_0001_0001;
-                    const HIGH: u64 = 0x8000_8000_8000_8000;
-                    let cuts4 = (cut as u64 & 0xffff) * LOW;
+                    let cut16 = cut as u16;
                     for group in groups.by_ref() {
-                        let words: [u64; 4] =
-                            bytemuck::pod_read_unaligned::<[u64; 4]>(group).map(u64::from_le);
-                        let haszero = |x: u64| x.wrapping_sub(LOW) & !x & HIGH;
-                        let has_cut = words.iter().fold(0, |a, &w| a | haszero(w ^ cuts4)) != 0;
+                        let values: [u16; 16] =
+                            bytemuck::pod_read_unaligned::<[u16; 16]>(group).map(u16::from_le);
+                        let has_cut = values.iter().fold(false, |a, &v| a | (v == cut16));
                         if count + 16 <= cap && !has_cut {
-                            let room = &mut indices[count..count + 16];
-                            for (d, w) in room.chunks_exact_mut(4).zip(words) {
-                                d[0] = w as u16 as u32;
-                                d[1] = (w >> 16) as u16 as u32;
-                                d[2] = (w >> 32) as u16 as u32;
-                                d[3] = (w >> 48) as u32;
+                            for (d, &v) in indices[count..count + 16].iter_mut().zip(&values) {
+                                *d = v as u32;
                             }
                             count += 16;
                             steps += 16;

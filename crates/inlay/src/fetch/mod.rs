@@ -55,6 +55,29 @@ use crate::format::{Format, FormatInfo};
 use crate::layout::{InputClass, InputLayout};
 use program::LaneProgram;
 
+/// Writes the system values of an index-list batch: `out[j]` gets stream position
+/// `first_position + j` (wrapping), `SV_VertexID` `vertex_ids[j]` and `SV_InstanceID`
+/// `instance_id`, for `j < min(out.len(), vertex_ids.len())` — four records per step with AVX2
+/// (the batch path's share of W3 was ~6 instructions a vertex written one field at a time).
+pub(crate) fn write_vertex_ids(
+    out: &mut [crate::assembler::VertexIds],
+    vertex_ids: &[u32],
+    first_position: u64,
+    instance_id: u32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    let done = simd::vertex_ids(out, vertex_ids, first_position, instance_id);
+    #[cfg(not(target_arch = "x86_64"))]
+    let done = 0;
+    for (j, (o, &vertex_id)) in out.iter_mut().zip(vertex_ids).enumerate().skip(done) {
+        *o = crate::assembler::VertexIds {
+            position: first_position.wrapping_add(j as u64),
+            vertex_id,
+            instance_id,
+        };
+    }
+}
+
 /// Rows (16-byte lane quadruples) of the per-block scratch buffer.
 const SCRATCH_ROWS: usize = 1024;
 /// Largest block of vertices processed at once.

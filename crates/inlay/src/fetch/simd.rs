@@ -21,6 +21,7 @@
 use std::arch::x86_64::*;
 
 use super::NO_ADDR;
+use crate::assembler::VertexIds;
 use super::program::{Conv, LaneProgram, REBIAS, chunk_at};
 
 /// Whether AVX2 kernels may run on this CPU (cached by the standard library).
@@ -727,6 +728,48 @@ pub(super) fn prefetch(data: &[u8], lo: usize, hi: usize) {
     }
 }
 
+/// Writes `out[j] = VertexIds { position: first + j, vertex_id: ids[j], instance_id }` for
+/// `j < min(out.len(), ids.len())` (positions wrapping) and returns how many it wrote: four
+/// records per step with AVX2 (16 bytes each, `VertexIds` being `repr(C)`), none without.
+pub(super) fn vertex_ids(out: &mut [VertexIds], ids: &[u32], first: u64, instance_id: u32) -> usize {
+    if !has_avx2() {
+        return 0;
+    }
+    // SAFETY: AVX2 detected just above.
+    unsafe { vertex_ids_avx2(out, ids, first, instance_id) }
+}
+
+#[target_feature(enable = "avx2")]
+fn vertex_ids_avx2(out: &mut [VertexIds], ids: &[u32], first: u64, instance_id: u32) -> usize {
+    const _: () = assert!(std::mem::size_of::<VertexIds>() == 16);
+    let n = out.len().min(ids.len()) / 4 * 4;
+    let high = _mm256_set1_epi64x(((instance_id as u64) << 32) as i64);
+    let step = _mm256_set1_epi64x(4);
+    let f = first as i64;
+    let mut pos = _mm256_set_epi64x(
+        f.wrapping_add(3),
+        f.wrapping_add(2),
+        f.wrapping_add(1),
+        f,
+    );
+    for (o, v) in out[..n].chunks_exact_mut(4).zip(ids.chunks_exact(4)) {
+        let v: __m128i = bytemuck::cast(<[u32; 4]>::try_from(v).unwrap_or_default());
+        // The second 8 bytes of each record: vertex ID, then instance ID.
+        let w = _mm256_or_si256(_mm256_cvtepu32_epi64(v), high);
+        let lo = _mm256_unpacklo_epi64(pos, w);
+        let hi = _mm256_unpackhi_epi64(pos, w);
+        let d = o.as_mut_ptr().cast::<__m256i>();
+        // SAFETY: `o` is four 16-byte `repr(C)` records (position, vertex ID, instance ID):
+        // 64 writable bytes at `d`, written unaligned.
+        unsafe {
+            _mm256_storeu_si256(d, _mm256_permute2x128_si256::<0x20>(lo, hi));
+            _mm256_storeu_si256(d.add(1), _mm256_permute2x128_si256::<0x31>(lo, hi));
+        }
+        pos = _mm256_add_epi64(pos, step);
+    }
+    n
+}
+
 /// `sfence`: makes earlier non-temporal stores globally visible before later stores.
 pub(super) fn fence() {
     // SAFETY: `sfence` only needs SSE, which every x86-64 CPU has; it touches no memory.
@@ -1025,32 +1068,167 @@ macro_rules! emit_pair {
     }};
 }
 
-/// [`emit_pair`] for the vertex pairs in `p0` and `p1` (four vertices, `4·w` rows at `d`),
+/// A store of `v` at byte `OFF` after `d`: a 32-byte non-temporal one (`vmovntdq`) unless
+/// `STORE` is [`ST_NORMAL`]. The offset is part of the instruction: the standard
+/// `_mm256_stream_si256` is an `asm!` block that takes a bare pointer, so each of its stores
+/// costs an address computation (`lea`) of its own.
+///
+/// # Safety
+/// AVX; `d + OFF` valid for 32 bytes, 32-byte aligned unless `STORE` is [`ST_NORMAL`].
+#[inline]
+#[target_feature(enable = "avx")]
+unsafe fn put32<const STORE: u8, const OFF: usize>(d: *mut u8, v: __m256i) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if STORE == ST_NORMAL {
+            _mm256_storeu_si256(d.add(OFF).cast(), v);
+        } else {
+            std::arch::asm!(
+                "vmovntdq ymmword ptr [{d} + {o}], {v}",
+                d = in(reg) d,
+                o = const OFF,
+                v = in(ymm_reg) v,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+}
+
+/// [`put32`] for 16 bytes (`vmovntdq` of an `xmm` register unless `STORE` is [`ST_NORMAL`]).
+///
+/// # Safety
+/// AVX; `d + OFF` valid for 16 bytes, 16-byte aligned unless `STORE` is [`ST_NORMAL`].
+#[inline]
+#[target_feature(enable = "avx")]
+unsafe fn put16<const STORE: u8, const OFF: usize>(d: *mut u8, v: __m128i) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if STORE == ST_NORMAL {
+            _mm_storeu_si128(d.add(OFF).cast(), v);
+        } else {
+            std::arch::asm!(
+                "vmovntdq xmmword ptr [{d} + {o}], {v}",
+                d = in(reg) d,
+                o = const OFF,
+                v = in(xmm_reg) v,
+                options(nostack, preserves_flags),
+            );
+        }
+    }
+}
+
+/// [`emit_pair`] for a width `$w` given as a literal (1 to 8) and the pair's rows at byte
+/// `$base` (a constant) after `$d`: every store's offset is a constant of the instruction and
+/// every row index a constant. Same contract as [`emit_pair`] for the rows at `$d + $base`.
+macro_rules! emit_pair_const {
+    ($store:expr, $p:expr, $w:literal, $d:expr, $base:expr) => {{
+        let (p, d): (&[__m256i; 32], *mut u8) = ($p, $d);
+        const W: usize = $w;
+        const H: usize = W / 2;
+        const B: usize = $base;
+        macro_rules! each {
+            ($m:ident) => {
+                $m!(0);
+                $m!(1);
+                $m!(2);
+                $m!(3);
+                $m!(4);
+                $m!(5);
+                $m!(6);
+                $m!(7);
+            };
+        }
+        if $store == ST_NT {
+            macro_rules! row {
+                ($r:literal) => {
+                    if $r < W {
+                        put16::<{ $store }, { B + $r * 16 }>(d, _mm256_castsi256_si128(p[$r]));
+                        put16::<{ $store }, { B + (W + $r) * 16 }>(
+                            d,
+                            _mm256_extracti128_si256::<1>(p[$r]),
+                        );
+                    }
+                };
+            }
+            each!(row);
+        } else {
+            // First vertex: rows (0, 1), (2, 3), … from the low halves.
+            macro_rules! first {
+                ($k:literal) => {
+                    if $k < H {
+                        put32::<{ $store }, { B + $k * 32 }>(
+                            d,
+                            _mm256_permute2x128_si256::<0x20>(p[2 * $k], p[2 * $k + 1]),
+                        );
+                    }
+                };
+            }
+            each!(first);
+            if W % 2 == 0 {
+                // Second vertex: the same pairs from the high halves.
+                macro_rules! second {
+                    ($k:literal) => {
+                        if $k < H {
+                            put32::<{ $store }, { B + (H + $k) * 32 }>(
+                                d,
+                                _mm256_permute2x128_si256::<0x31>(p[2 * $k], p[2 * $k + 1]),
+                            );
+                        }
+                    };
+                }
+                each!(second);
+            } else {
+                // The first vertex's last row beside the second's first, then the second's
+                // rows (1, 2), (3, 4), ….
+                put32::<{ $store }, { B + H * 32 }>(
+                    d,
+                    _mm256_blend_epi32::<0xf0>(p[W - 1], p[0]),
+                );
+                macro_rules! second {
+                    ($k:literal) => {
+                        if $k < H {
+                            put32::<{ $store }, { B + (H + 1 + $k) * 32 }>(
+                                d,
+                                _mm256_permute2x128_si256::<0x31>(p[2 * $k + 1], p[2 * $k + 2]),
+                            );
+                        }
+                    };
+                }
+                each!(second);
+            }
+        }
+    }};
+}
+
+/// The rows of eight vertices — pairs `p[0]`, `p[1]`, `p[2]`, `p[3]`, `8·w` rows at `d` —
 /// with the widths of typical layouts (1 to 8 rows) as constants, so that each store is
-/// compiled without the loop bounds tests of a run-time width. Same contract as
-/// [`emit_pair`].
-macro_rules! emit_pairs {
-    ($store:expr, $p0:expr, $p1:expr, $w:expr, $d:expr) => {{
-        let (p0, p1, w, d): (&[__m256i; 32], &[__m256i; 32], usize, *mut [u32; 4]) =
-            ($p0, $p1, $w, $d);
-        macro_rules! both {
-            ($k:expr) => {{
-                emit_pair!($store, p0, $k, d);
-                emit_pair!($store, p1, $k, d.add(2 * $k));
+/// compiled with constant offsets and without the loop bounds tests of a run-time width.
+/// Same contract as [`emit_pair`] for each pair.
+macro_rules! emit_quad {
+    ($store:expr, $p:expr, $w:expr, $d:expr) => {{
+        let (p, w, d): ([&[__m256i; 32]; 4], usize, *mut [u32; 4]) = ($p, $w, $d);
+        macro_rules! four {
+            ($k:literal) => {{
+                let b = d.cast::<u8>();
+                emit_pair_const!($store, p[0], $k, b, 0);
+                emit_pair_const!($store, p[1], $k, b, 32 * $k);
+                emit_pair_const!($store, p[2], $k, b, 64 * $k);
+                emit_pair_const!($store, p[3], $k, b, 96 * $k);
             }};
         }
         match w {
-            1 => both!(1),
-            2 => both!(2),
-            3 => both!(3),
-            4 => both!(4),
-            5 => both!(5),
-            6 => both!(6),
-            7 => both!(7),
-            8 => both!(8),
+            1 => four!(1),
+            2 => four!(2),
+            3 => four!(3),
+            4 => four!(4),
+            5 => four!(5),
+            6 => four!(6),
+            7 => four!(7),
+            8 => four!(8),
             _ => {
-                emit_pair!($store, p0, w, d);
-                emit_pair!($store, p1, w, d.add(2 * w));
+                for (j, p) in p.into_iter().enumerate() {
+                    emit_pair!($store, p, w, d.add(2 * j * w));
+                }
             }
         }
     }};
@@ -1115,7 +1293,8 @@ impl Walk {
 /// at 16 zero bytes with stride 0), `indices` covers the run when `INDEXED`, and rows
 /// `start·width .. (start + count)·width` of `out` are writable, with the alignment
 /// [`emit_pair`] needs for `STORE` at every even `i − start` (and 16 bytes for a single
-/// vertex unless [`ST_NORMAL`]).
+/// vertex unless [`ST_NORMAL`]); with `SAME` and `INDEXED`, `walk.vertex(i)·stride` fits in
+/// 32 bits for every vertex of the run.
 #[target_feature(enable = "avx2,fma,f16c")]
 unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, const SAME: bool>(
     elems: &[FusedElem],
@@ -1152,6 +1331,8 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
         .map_or((std::ptr::null(), 0), |e| (e.src, e.stride));
     let end = start + count;
     let mut i = start;
+    let base32 = _mm256_set1_epi32(walk.base as i32);
+    let stride32 = _mm256_set1_epi32(pf_stride as i32);
     // SAFETY (whole body): the contract above bounds every load, index read and store.
     unsafe {
         // One step of eight vertices: one class dispatch per row converts four vectors. A
@@ -1164,8 +1345,20 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
                 let v: [usize; 8] =
                     std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k.min(m - 1)));
                 // With `SAME` every loading row has stride `pf_stride`: the eight element
-                // offsets are multiplied once per step, not once per row.
-                let o: [usize; 8] = if SAME { v.map(|v| v * pf_stride) } else { v };
+                // offsets are multiplied once per step, not once per row; for a whole step
+                // of an index list in 32-bit lanes (`vpaddd` + `vpmulld`: the caller checked
+                // that every product fits), not in emulated 64-bit ones.
+                let o: [usize; 8] = if SAME && INDEXED && m == 8 {
+                    let idx = _mm256_loadu_si256(walk.indices.add(i).cast());
+                    let off = _mm256_mullo_epi32(_mm256_add_epi32(idx, base32), stride32);
+                    let off: [u32; 8] = bytemuck::cast(off);
+                    off.map(|o| o as usize)
+                } else if SAME {
+                    v.map(|v| v * pf_stride)
+                } else {
+                    v
+                };
+                let step_offset = v[0] * pf_stride;
                 if !INDEXED && pf_stride > 0 {
                     // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
                     // faults, so an address past the buffer is harmless; the pointer is only
@@ -1181,7 +1374,19 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
                 macro_rules! row {
                     ($e:expr, $r:expr) => {{
                         let (e, r): (&FusedElem, usize) = ($e, $r);
-                        if !e.reuse {
+                        if !e.reuse && !INDEXED && m == 8 {
+                            // A whole step of a range: eight consecutive elements from one
+                            // base address, each load `base + k·stride` (an addressing mode
+                            // with the stride or its multiples in registers) instead of eight
+                            // products per step.
+                            let s = if SAME { pf_stride } else { e.stride };
+                            let b = e.src.add(if SAME { step_offset } else { v[0] * s });
+                            let b4 = b.add(4 * s);
+                            x[0] = _mm256_loadu2_m128i(b.add(s).cast(), b.cast());
+                            x[1] = _mm256_loadu2_m128i(b.add(3 * s).cast(), b.add(2 * s).cast());
+                            x[2] = _mm256_loadu2_m128i(b4.add(s).cast(), b4.cast());
+                            x[3] = _mm256_loadu2_m128i(b4.add(3 * s).cast(), b4.add(2 * s).cast());
+                        } else if !e.reuse {
                             let s = if SAME { 1 } else { e.stride };
                             for (k, x) in x.iter_mut().enumerate() {
                                 *x = _mm256_loadu2_m128i(
@@ -1209,8 +1414,7 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
                 }
                 let d = out.add(i * width);
                 if m == 8 {
-                    emit_pairs!(STORE, &p0, &p1, width, d);
-                    emit_pairs!(STORE, &p2, &p3, width, d.add(4 * width));
+                    emit_quad!(STORE, [&p0, &p1, &p2, &p3], width, d);
                 } else {
                     let pairs = [&p0, &p1, &p2, &p3];
                     for (j, p) in pairs[..m / 2].iter().enumerate() {
@@ -1464,6 +1668,7 @@ fn avx2_run(
             stride: r.stride,
         });
     }
+    let walk_last = walk.2;
     let walk = Walk {
         indices: walk.0,
         base: walk.1,
@@ -1488,7 +1693,12 @@ fn avx2_run(
         let skip = elems.iter().any(|e| e.class == CONSTANT);
         let mut loading = elems.iter().filter(|e| e.class != CONSTANT && !e.reuse);
         let first = loading.next().map(|e| e.stride);
-        let same = loading.all(|e| Some(e.stride) == first);
+        // One stride; for an index list, also every element offset `vertex · stride` within
+        // 32 bits (the kernel then multiplies in 32-bit lanes).
+        let same = loading.all(|e| Some(e.stride) == first)
+            && walk_last.is_none_or(|last| {
+                (last as u64).checked_mul(first.unwrap_or(0) as u64) <= Some(u32::MAX as u64)
+            });
         macro_rules! go {
             ($st:expr, $start:expr, $count:expr) => {
                 match (indexed, skip, same) {
