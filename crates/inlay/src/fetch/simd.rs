@@ -21,8 +21,8 @@
 use std::arch::x86_64::*;
 
 use super::NO_ADDR;
-use crate::assembler::VertexIds;
 use super::program::{Conv, LaneProgram, REBIAS, chunk_at};
+use crate::assembler::VertexIds;
 
 /// Whether AVX2 kernels may run on this CPU (cached by the standard library).
 fn has_avx2() -> bool {
@@ -731,7 +731,12 @@ pub(super) fn prefetch(data: &[u8], lo: usize, hi: usize) {
 /// Writes `out[j] = VertexIds { position: first + j, vertex_id: ids[j], instance_id }` for
 /// `j < min(out.len(), ids.len())` (positions wrapping) and returns how many it wrote: four
 /// records per step with AVX2 (16 bytes each, `VertexIds` being `repr(C)`), none without.
-pub(super) fn vertex_ids(out: &mut [VertexIds], ids: &[u32], first: u64, instance_id: u32) -> usize {
+pub(super) fn vertex_ids(
+    out: &mut [VertexIds],
+    ids: &[u32],
+    first: u64,
+    instance_id: u32,
+) -> usize {
     if !has_avx2() {
         return 0;
     }
@@ -746,12 +751,7 @@ fn vertex_ids_avx2(out: &mut [VertexIds], ids: &[u32], first: u64, instance_id: 
     let high = _mm256_set1_epi64x(((instance_id as u64) << 32) as i64);
     let step = _mm256_set1_epi64x(4);
     let f = first as i64;
-    let mut pos = _mm256_set_epi64x(
-        f.wrapping_add(3),
-        f.wrapping_add(2),
-        f.wrapping_add(1),
-        f,
-    );
+    let mut pos = _mm256_set_epi64x(f.wrapping_add(3), f.wrapping_add(2), f.wrapping_add(1), f);
     for (o, v) in out[..n].chunks_exact_mut(4).zip(ids.chunks_exact(4)) {
         let v: __m128i = bytemuck::cast(<[u32; 4]>::try_from(v).unwrap_or_default());
         // The second 8 bytes of each record: vertex ID, then instance ID.
@@ -994,17 +994,17 @@ const ST_NT: u8 = 1;
 /// dispatch for all), as a macro so that the dispatch and the conversions are compiled into
 /// the kernel's loop (`#[inline]` functions this large were left out of line, a call per
 /// row).
-macro_rules! convert_rows4 {
+macro_rules! convert_rows {
     ($e:expr, $x:expr) => {{
-        let (e, x): (&FusedElem, [__m256i; 4]) = ($e, $x);
-        macro_rules! four {
+        let (e, x): (&FusedElem, [__m256i; PAIRS]) = ($e, $x);
+        macro_rules! each {
             ($class:expr, $signed:expr) => {
                 x.map(|x| convert2_fma::<{ $class }, { $signed }>(&e.c, x))
             };
         }
-        by_class!(e.class, e.signed, four,
-            (CONSTANT, _) => [e.c.defaults; 4],
-            (UNORM_BYTES, _) => four!(UNORM_BYTES, false),
+        by_class!(e.class, e.signed, each,
+            (CONSTANT, _) => [e.c.defaults; PAIRS],
+            (UNORM_BYTES, _) => each!(UNORM_BYTES, false),
             (HALF, _) => x.map(|x| convert2_half(&e.c, x)),
         )
     }};
@@ -1013,21 +1013,21 @@ macro_rules! convert_rows4 {
 /// Stores of the fused kernel: 32-byte non-temporal stores (output 32-byte aligned).
 const ST_NT32: u8 = 2;
 
-/// Stores the register-file rows of two vertices — `p[r]` holds row `r` of the first vertex
-/// in its low half and of the second in its high half — at `d` (`2·w` rows) in address
+/// Stores the register-file rows of two vertices — `p[r][j]` holds row `r` of the first
+/// vertex in its low half and of the second in its high half — at `d` (`2·w` rows) in address
 /// order: 32-byte stores of two consecutive rows (`vperm2i128` / `vpblendd` put them
 /// together), or with [`ST_NT`] 16-byte non-temporal stores. A macro, so that it is compiled
 /// into the kernel's loop. To be expanded inside `unsafe` with AVX2 enabled, `d` valid for
 /// `2·w` rows (`w ≤ 32`), 16-byte aligned with [`ST_NT`], 32-byte aligned with [`ST_NT32`].
 macro_rules! emit_pair {
-    ($store:expr, $p:expr, $w:expr, $d:expr) => {{
-        let (p, w, d): (&[__m256i; 32], usize, *mut [u32; 4]) = ($p, $w, $d);
+    ($store:expr, $p:expr, $j:expr, $w:expr, $d:expr) => {{
+        let (p, j, w, d): (&[[__m256i; PAIRS]; 32], usize, usize, *mut [u32; 4]) = ($p, $j, $w, $d);
         if $store == ST_NT {
             for (r, v) in p[..w].iter().enumerate() {
-                _mm_stream_si128(d.add(r).cast(), _mm256_castsi256_si128(*v));
+                _mm_stream_si128(d.add(r).cast(), _mm256_castsi256_si128(v[j]));
             }
             for (r, v) in p[..w].iter().enumerate() {
-                _mm_stream_si128(d.add(w + r).cast(), _mm256_extracti128_si256::<1>(*v));
+                _mm_stream_si128(d.add(w + r).cast(), _mm256_extracti128_si256::<1>(v[j]));
             }
         } else {
             let d = d.cast::<__m256i>();
@@ -1043,24 +1043,27 @@ macro_rules! emit_pair {
             let h = w / 2;
             // First vertex: rows (0, 1), (2, 3), … from the low halves.
             for k in 0..h {
-                put!(k, _mm256_permute2x128_si256::<0x20>(p[2 * k], p[2 * k + 1]));
+                put!(
+                    k,
+                    _mm256_permute2x128_si256::<0x20>(p[2 * k][j], p[2 * k + 1][j])
+                );
             }
             if w % 2 == 0 {
                 // Second vertex: the same pairs from the high halves.
                 for k in 0..h {
                     put!(
                         h + k,
-                        _mm256_permute2x128_si256::<0x31>(p[2 * k], p[2 * k + 1])
+                        _mm256_permute2x128_si256::<0x31>(p[2 * k][j], p[2 * k + 1][j])
                     );
                 }
             } else {
                 // The first vertex's last row beside the second's first, then the second's
                 // rows (1, 2), (3, 4), ….
-                put!(h, _mm256_blend_epi32::<0xf0>(p[w - 1], p[0]));
+                put!(h, _mm256_blend_epi32::<0xf0>(p[w - 1][j], p[0][j]));
                 for k in 0..h {
                     put!(
                         h + 1 + k,
-                        _mm256_permute2x128_si256::<0x31>(p[2 * k + 1], p[2 * k + 2])
+                        _mm256_permute2x128_si256::<0x31>(p[2 * k + 1][j], p[2 * k + 2][j])
                     );
                 }
             }
@@ -1121,8 +1124,9 @@ unsafe fn put16<const STORE: u8, const OFF: usize>(d: *mut u8, v: __m128i) {
 /// `$base` (a constant) after `$d`: every store's offset is a constant of the instruction and
 /// every row index a constant. Same contract as [`emit_pair`] for the rows at `$d + $base`.
 macro_rules! emit_pair_const {
-    ($store:expr, $p:expr, $w:literal, $d:expr, $base:expr) => {{
-        let (p, d): (&[__m256i; 32], *mut u8) = ($p, $d);
+    ($store:expr, $p:expr, $j:expr, $w:literal, $d:expr, $base:expr) => {{
+        let (p, d): (&[[__m256i; PAIRS]; 32], *mut u8) = ($p, $d);
+        const J: usize = $j;
         const W: usize = $w;
         const H: usize = W / 2;
         const B: usize = $base;
@@ -1142,10 +1146,10 @@ macro_rules! emit_pair_const {
             macro_rules! row {
                 ($r:literal) => {
                     if $r < W {
-                        put16::<{ $store }, { B + $r * 16 }>(d, _mm256_castsi256_si128(p[$r]));
+                        put16::<{ $store }, { B + $r * 16 }>(d, _mm256_castsi256_si128(p[$r][J]));
                         put16::<{ $store }, { B + (W + $r) * 16 }>(
                             d,
-                            _mm256_extracti128_si256::<1>(p[$r]),
+                            _mm256_extracti128_si256::<1>(p[$r][J]),
                         );
                     }
                 };
@@ -1158,7 +1162,7 @@ macro_rules! emit_pair_const {
                     if $k < H {
                         put32::<{ $store }, { B + $k * 32 }>(
                             d,
-                            _mm256_permute2x128_si256::<0x20>(p[2 * $k], p[2 * $k + 1]),
+                            _mm256_permute2x128_si256::<0x20>(p[2 * $k][J], p[2 * $k + 1][J]),
                         );
                     }
                 };
@@ -1171,7 +1175,7 @@ macro_rules! emit_pair_const {
                         if $k < H {
                             put32::<{ $store }, { B + (H + $k) * 32 }>(
                                 d,
-                                _mm256_permute2x128_si256::<0x31>(p[2 * $k], p[2 * $k + 1]),
+                                _mm256_permute2x128_si256::<0x31>(p[2 * $k][J], p[2 * $k + 1][J]),
                             );
                         }
                     };
@@ -1182,14 +1186,17 @@ macro_rules! emit_pair_const {
                 // rows (1, 2), (3, 4), ….
                 put32::<{ $store }, { B + H * 32 }>(
                     d,
-                    _mm256_blend_epi32::<0xf0>(p[W - 1], p[0]),
+                    _mm256_blend_epi32::<0xf0>(p[W - 1][J], p[0][J]),
                 );
                 macro_rules! second {
                     ($k:literal) => {
                         if $k < H {
                             put32::<{ $store }, { B + (H + 1 + $k) * 32 }>(
                                 d,
-                                _mm256_permute2x128_si256::<0x31>(p[2 * $k + 1], p[2 * $k + 2]),
+                                _mm256_permute2x128_si256::<0x31>(
+                                    p[2 * $k + 1][J],
+                                    p[2 * $k + 2][J],
+                                ),
                             );
                         }
                     };
@@ -1200,34 +1207,45 @@ macro_rules! emit_pair_const {
     }};
 }
 
-/// The rows of eight vertices — pairs `p[0]`, `p[1]`, `p[2]`, `p[3]`, `8·w` rows at `d` —
+/// The rows of a whole step — the vertex pairs `p[0 .. PAIRS]`, `2·PAIRS·w` rows at `d` —
 /// with the widths of typical layouts (1 to 8 rows) as constants, so that each store is
 /// compiled with constant offsets and without the loop bounds tests of a run-time width.
 /// Same contract as [`emit_pair`] for each pair.
-macro_rules! emit_quad {
+macro_rules! emit_step {
     ($store:expr, $p:expr, $w:expr, $d:expr) => {{
-        let (p, w, d): ([&[__m256i; 32]; 4], usize, *mut [u32; 4]) = ($p, $w, $d);
-        macro_rules! four {
+        let (p, w, d): (&[[__m256i; PAIRS]; 32], usize, *mut [u32; 4]) = ($p, $w, $d);
+        macro_rules! all {
             ($k:literal) => {{
                 let b = d.cast::<u8>();
-                emit_pair_const!($store, p[0], $k, b, 0);
-                emit_pair_const!($store, p[1], $k, b, 32 * $k);
-                emit_pair_const!($store, p[2], $k, b, 64 * $k);
-                emit_pair_const!($store, p[3], $k, b, 96 * $k);
+                macro_rules! pair {
+                    ($j:literal) => {
+                        if $j < PAIRS {
+                            emit_pair_const!($store, p, $j % PAIRS, $k, b, 32 * $k * $j);
+                        }
+                    };
+                }
+                pair!(0);
+                pair!(1);
+                pair!(2);
+                pair!(3);
+                pair!(4);
+                pair!(5);
+                pair!(6);
+                pair!(7);
             }};
         }
         match w {
-            1 => four!(1),
-            2 => four!(2),
-            3 => four!(3),
-            4 => four!(4),
-            5 => four!(5),
-            6 => four!(6),
-            7 => four!(7),
-            8 => four!(8),
+            1 => all!(1),
+            2 => all!(2),
+            3 => all!(3),
+            4 => all!(4),
+            5 => all!(5),
+            6 => all!(6),
+            7 => all!(7),
+            8 => all!(8),
             _ => {
-                for (j, p) in p.into_iter().enumerate() {
-                    emit_pair!($store, p, w, d.add(2 * j * w));
+                for j in 0..PAIRS {
+                    emit_pair!($store, p, j, w, d.add(2 * j * w));
                 }
             }
         }
@@ -1241,9 +1259,14 @@ macro_rules! emit_quad {
 /// AVX2; `d` valid for `w` rows (`w ≤ 32`), 16-byte aligned unless `STORE` is [`ST_NORMAL`].
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn emit_one<const STORE: u8>(p: &[__m256i; 32], w: usize, d: *mut [u32; 4]) {
+unsafe fn emit_one<const STORE: u8>(
+    p: &[[__m256i; PAIRS]; 32],
+    j: usize,
+    w: usize,
+    d: *mut [u32; 4],
+) {
     for (r, v) in p[..w].iter().enumerate() {
-        let v = _mm256_castsi256_si128(*v);
+        let v = _mm256_castsi256_si128(v[j]);
         // SAFETY: the caller's contract.
         unsafe {
             if STORE == ST_NORMAL {
@@ -1279,13 +1302,14 @@ impl Walk {
 }
 
 /// Vertices `start .. start + count` of `walk` into rows `out[i·width .. (i + 1)·width]`:
-/// eight per step (four 256-bit vectors per row, one class dispatch), the last step of a run
-/// storing only the vertices it has. With `SKIP`, rows that read no memory are put in place once and
-/// each step converts only the others; with `SAME`, every loading row has the first loading
-/// row's stride (one slot: the usual case), so each step multiplies its vertices' element
-/// numbers by it once instead of once per row; a range's input is prefetched 64 vertices ahead
-/// ([`PREFETCH_AHEAD`]; the addresses are formed with wrapping arithmetic and a prefetch never
-/// faults).
+/// `2·PAIRS` per step ([`PAIRS`] 256-bit vectors per row, one class dispatch), the last step of
+/// a run storing only the vertices it has. With `SKIP`, rows that read no memory are put in
+/// place once and each step converts only the others; with `SAME`, every loading row has the
+/// first loading row's stride (one slot: the usual case), so each step of an index list
+/// multiplies its vertices' element numbers by it once (in 32-bit lanes) instead of once per
+/// row. A range's whole steps load every row from one base address per step, and its input
+/// is prefetched 64 vertices ahead ([`PREFETCH_AHEAD`]; the addresses are formed with wrapping
+/// arithmetic and a prefetch never faults).
 ///
 /// # Safety
 /// AVX2, FMA and F16C; for every vertex `i` of the run and every row, the 16-byte load at
@@ -1304,9 +1328,13 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
     out: *mut [u32; 4],
     width: usize,
 ) {
+    const STEP: usize = 2 * PAIRS;
     let zero = _mm256_setzero_si256();
-    let (mut p0, mut p1) = ([zero; 32], [zero; 32]);
-    let (mut p2, mut p3) = ([zero; 32], [zero; 32]);
+    // `p[r][j]`: row `r` of the step's vertices `2j` (low half) and `2j + 1` (high half).
+    // Row-major, so that no two rows of a width up to 16 lie a multiple of 4 KiB apart
+    // (pair-major arrays of 1 KiB each did for pairs 0 and 4: loads of one waited on stores
+    // to the other, "4K aliasing", and a 16-vertex step ran at 0.75 of an 8-vertex one).
+    let mut p = [[zero; PAIRS]; 32];
     // With `SKIP`, rows that read no memory (per-instance, unbound or wholly out-of-bounds
     // elements: W3's four matrix rows) hold the same lanes for every vertex: they are put in
     // place once here, and each step converts only the other rows (`active`). A constant row
@@ -1316,8 +1344,7 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
     let mut n_active = 0;
     for (r, e) in elems.iter().enumerate() {
         if SKIP && e.class == CONSTANT {
-            (p0[r], p1[r]) = (e.c.defaults, e.c.defaults);
-            (p2[r], p3[r]) = (e.c.defaults, e.c.defaults);
+            p[r] = [e.c.defaults; PAIRS];
         } else {
             active[n_active] = r as u8;
             n_active += 1;
@@ -1335,57 +1362,67 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
     let stride32 = _mm256_set1_epi32(pf_stride as i32);
     // SAFETY (whole body): the contract above bounds every load, index read and store.
     unsafe {
-        // One step of eight vertices: one class dispatch per row converts four vectors. A
-        // last step of `m < 8` repeats its last vertex in the missing places (loads inside the
-        // run's bounds) and stores only its `m` vertices. A macro, so that the full steps'
-        // loop is compiled with `m = 8` as a constant.
+        // One step of `STEP` vertices: one class dispatch per row converts `PAIRS` vectors. A
+        // last step of `m < STEP` repeats its last vertex in the missing places (loads inside
+        // the run's bounds) and stores only its `m` vertices. A macro, so that the full steps'
+        // loop is compiled with `m = STEP` as a constant.
         macro_rules! step {
             ($m:expr) => {{
                 let m: usize = $m;
-                let v: [usize; 8] =
-                    std::array::from_fn(|k| walk.vertex::<INDEXED>(i + k.min(m - 1)));
-                // With `SAME` every loading row has stride `pf_stride`: the eight element
-                // offsets are multiplied once per step, not once per row; for a whole step
-                // of an index list in 32-bit lanes (`vpaddd` + `vpmulld`: the caller checked
-                // that every product fits), not in emulated 64-bit ones.
-                let o: [usize; 8] = if SAME && INDEXED && m == 8 {
-                    let idx = _mm256_loadu_si256(walk.indices.add(i).cast());
-                    let off = _mm256_mullo_epi32(_mm256_add_epi32(idx, base32), stride32);
-                    let off: [u32; 8] = bytemuck::cast(off);
-                    off.map(|o| o as usize)
-                } else if SAME {
-                    v.map(|v| v * pf_stride)
-                } else {
-                    v
-                };
-                let step_offset = v[0] * pf_stride;
+                let whole = m == STEP;
+                let v0 = walk.vertex::<INDEXED>(i);
+                // Each vertex's element offset (in units of its row's stride unless `SAME`),
+                // for every step but a range's whole ones (which load from one base). With
+                // `SAME` every loading row has stride `pf_stride`: the offsets are multiplied
+                // once per step, not once per row; for a whole step of an index list in 32-bit
+                // lanes (`vpaddd` + `vpmulld`: the caller checked that every product fits),
+                // not in emulated 64-bit ones.
+                let mut o = [0usize; STEP];
+                if SAME && INDEXED && whole {
+                    for (c, o) in o.chunks_exact_mut(8).enumerate() {
+                        let idx = _mm256_loadu_si256(walk.indices.add(i + 8 * c).cast());
+                        let prod = _mm256_mullo_epi32(_mm256_add_epi32(idx, base32), stride32);
+                        for (o, p) in o.iter_mut().zip(bytemuck::cast::<__m256i, [u32; 8]>(prod)) {
+                            *o = p as usize;
+                        }
+                    }
+                } else if INDEXED || !whole {
+                    for (k, o) in o.iter_mut().enumerate() {
+                        let v = walk.vertex::<INDEXED>(i + k.min(m - 1));
+                        *o = if SAME { v * pf_stride } else { v };
+                    }
+                }
+                let step_offset = v0 * pf_stride;
                 if !INDEXED && pf_stride > 0 {
-                    // The lines of the vertices `PREFETCH_AHEAD` steps ahead (a prefetch never
+                    // The lines of the vertices `PREFETCH_AHEAD` ahead (a prefetch never
                     // faults, so an address past the buffer is harmless; the pointer is only
                     // formed with wrapping arithmetic).
-                    let a = pf_src.wrapping_add((v[0] + PREFETCH_AHEAD) * pf_stride);
+                    let a = pf_src.wrapping_add((v0 + PREFETCH_AHEAD) * pf_stride);
                     let mut off = 0;
-                    while off < 8 * pf_stride {
+                    while off < STEP * pf_stride {
                         _mm_prefetch::<_MM_HINT_T0>(a.wrapping_add(off).cast());
                         off += 64;
                     }
                 }
-                let mut x = [zero; 4];
+                let mut x = [zero; PAIRS];
                 macro_rules! row {
                     ($e:expr, $r:expr) => {{
                         let (e, r): (&FusedElem, usize) = ($e, $r);
-                        if !e.reuse && !INDEXED && m == 8 {
-                            // A whole step of a range: eight consecutive elements from one
-                            // base address, each load `base + k·stride` (an addressing mode
-                            // with the stride or its multiples in registers) instead of eight
-                            // products per step.
+                        if !e.reuse && !INDEXED && whole {
+                            // A whole step of a range: consecutive elements from one base
+                            // address, each load `base + k·stride` (addressing modes with the
+                            // stride or its multiples in registers) instead of a product per
+                            // vertex.
                             let s = if SAME { pf_stride } else { e.stride };
-                            let b = e.src.add(if SAME { step_offset } else { v[0] * s });
-                            let b4 = b.add(4 * s);
-                            x[0] = _mm256_loadu2_m128i(b.add(s).cast(), b.cast());
-                            x[1] = _mm256_loadu2_m128i(b.add(3 * s).cast(), b.add(2 * s).cast());
-                            x[2] = _mm256_loadu2_m128i(b4.add(s).cast(), b4.cast());
-                            x[3] = _mm256_loadu2_m128i(b4.add(3 * s).cast(), b4.add(2 * s).cast());
+                            let b = e.src.add(if SAME { step_offset } else { v0 * s });
+                            for (q, x) in x.chunks_exact_mut(2).enumerate() {
+                                let b = b.add(4 * q * s);
+                                x[0] = _mm256_loadu2_m128i(b.add(s).cast(), b.cast());
+                                x[1] = _mm256_loadu2_m128i(
+                                    b.add(3 * s).cast(),
+                                    b.add(2 * s).cast(),
+                                );
+                            }
                         } else if !e.reuse {
                             let s = if SAME { 1 } else { e.stride };
                             for (k, x) in x.iter_mut().enumerate() {
@@ -1395,11 +1432,8 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
                                 );
                             }
                         }
-                        let [a, b, c, d] = convert_rows4!(e, x);
-                        *p0.get_unchecked_mut(r) = a;
-                        *p1.get_unchecked_mut(r) = b;
-                        *p2.get_unchecked_mut(r) = c;
-                        *p3.get_unchecked_mut(r) = d;
+                        let y = convert_rows!(e, x);
+                        *p.get_unchecked_mut(r) = y;
                     }};
                 }
                 if SKIP {
@@ -1413,28 +1447,32 @@ unsafe fn fused_impl<const STORE: u8, const INDEXED: bool, const SKIP: bool, con
                     }
                 }
                 let d = out.add(i * width);
-                if m == 8 {
-                    emit_quad!(STORE, [&p0, &p1, &p2, &p3], width, d);
+                if whole {
+                    emit_step!(STORE, &p, width, d);
                 } else {
-                    let pairs = [&p0, &p1, &p2, &p3];
-                    for (j, p) in pairs[..m / 2].iter().enumerate() {
-                        emit_pair!(STORE, *p, width, d.add(2 * j * width));
+                    for j in 0..m / 2 {
+                        emit_pair!(STORE, &p, j, width, d.add(2 * j * width));
                     }
                     if m % 2 == 1 {
-                        emit_one::<STORE>(pairs[m / 2], width, d.add((m - 1) * width));
+                        emit_one::<STORE>(&p, m / 2, width, d.add((m - 1) * width));
                     }
                 }
             }};
         }
-        while i + 8 <= end {
-            step!(8);
-            i += 8;
+        while i + STEP <= end {
+            step!(STEP);
+            i += STEP;
         }
         if i < end {
             step!(end - i);
         }
     }
 }
+
+/// Vertex pairs per step of the fused kernel (two vertices per 256-bit vector). Eight pairs
+/// (16 vertices a step) took 10 % fewer instructions but ran W1 at 0.90 of four pairs on this
+/// project's 2-core AMD machine (more vectors live across the class dispatch: spills).
+const PAIRS: usize = 4;
 
 /// Vertices ahead of a range's current step whose bytes the fused kernel prefetches.
 const PREFETCH_AHEAD: usize = 64;
