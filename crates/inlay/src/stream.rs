@@ -52,6 +52,11 @@ impl<'a> PreparedDraw<'a> {
 /// quarter of what 1024 would on it (W3 of `inlay bench`: +13 % locally).
 const BATCH_INDICES: usize = 4096;
 
+/// Steps (index reads, cuts included) a batch may take beyond the vertices it may hold, so
+/// that cut indices do not split a call of the batch API into a full batch and a small one
+/// (W3 of `inlay bench`: 4096 vertices a call, one cut per 512 indices).
+const CUT_SLACK: usize = 256;
+
 /// The vertex stream of a draw: an iterator of [`AssembledVertex`] in draw order, in
 /// constant memory whatever the counts.
 ///
@@ -159,7 +164,17 @@ impl<'a> VertexStream<'a> {
         // stream (bounded work per call; see `Walker::all_cuts_after`).
         let mut cuts = 0u64;
         while n < cap {
-            let Some(batch) = self.walker.next_batch(cap - n, &mut indices) else {
+            // At most `cap − n` vertices (for an index list, the index buffer's length,
+            // with up to `CUT_SLACK` more steps than that: a batch that meets a few cuts
+            // still fills the call, instead of leaving a second batch, and its set-up, a
+            // handful of vertices).
+            let room = (cap - n).min(BATCH_INDICES);
+            let steps = if self.walker.params().indexed {
+                (cap - n).saturating_add(CUT_SLACK)
+            } else {
+                cap - n
+            };
+            let Some(batch) = self.walker.next_batch(steps, &mut indices[..room]) else {
                 break;
             };
             let k = batch.len();
@@ -227,6 +242,7 @@ impl<'a> VertexStream<'a> {
             );
             n += k;
         }
+        self.fast.end_batches(total_rows);
         n
     }
 

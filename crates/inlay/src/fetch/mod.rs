@@ -674,7 +674,10 @@ impl<'a> FetchPlan<'a> {
 
     /// [`FetchPlan::fetch_registers`] as one batch of a larger output of `total_rows` rows
     /// (the assembler's batch API): [`StoreMode::Auto`] decides on `total_rows`, so a draw
-    /// written in many small batches streams like one large call.
+    /// written in many small batches streams like one large call. The batch's non-temporal
+    /// stores are not fenced: the caller calls [`FetchPlan::end_batches`] with the same
+    /// `total_rows` before the output leaves it (one `sfence` per call of the batch API, not
+    /// one per batch: each waits for every store still in flight).
     pub(crate) fn fetch_registers_batch(
         &self,
         vertices: Vertices<'_>,
@@ -690,7 +693,7 @@ impl<'a> FetchPlan<'a> {
             });
         }
         let streaming = self.streaming(total_rows.max(needed as usize));
-        self.run(
+        self.run_unfenced(
             vertices,
             instance,
             &mut Sink::Registers(&mut out[..needed as usize]),
@@ -699,13 +702,37 @@ impl<'a> FetchPlan<'a> {
         Ok(())
     }
 
+    /// Ends the batches [`FetchPlan::fetch_registers_batch`] wrote for an output of
+    /// `total_rows` rows: an `sfence` when they streamed, so that their non-temporal stores
+    /// are ordered before any later store (a flag that hands the output to another thread,
+    /// say).
+    pub(crate) fn end_batches(&self, total_rows: usize) {
+        if self.streaming(total_rows) {
+            stream_fence(self.isa);
+        }
+    }
+
     /// The store mode.
     pub fn store_mode(&self) -> StoreMode {
         self.store
     }
 
-    /// The block loop shared by both output shapes.
+    /// The block loop shared by both output shapes, its non-temporal stores fenced at the end.
     fn run(
+        &self,
+        vertices: Vertices<'_>,
+        instance: Instance,
+        sink: &mut Sink<'_, '_>,
+        streaming: bool,
+    ) {
+        self.run_unfenced(vertices, instance, sink, streaming);
+        if streaming {
+            stream_fence(self.isa);
+        }
+    }
+
+    /// [`FetchPlan::run`] without the closing fence.
+    fn run_unfenced(
         &self,
         vertices: Vertices<'_>,
         instance: Instance,
@@ -727,9 +754,6 @@ impl<'a> FetchPlan<'a> {
             // and no scratch.
             start = self.fused_block(vertices, instance, out, streaming);
             if start == n {
-                if streaming {
-                    stream_fence(self.isa);
-                }
                 return;
             }
         }
@@ -795,9 +819,6 @@ impl<'a> FetchPlan<'a> {
                 }
             }
             start += m;
-        }
-        if streaming {
-            stream_fence(self.isa);
         }
     }
 
