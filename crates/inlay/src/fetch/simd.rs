@@ -2038,7 +2038,46 @@ mod tests {
     use crate::convert::{snorm_to_f32_bits, unorm_to_f32_bits};
     use crate::format::{Kind, vertex_formats};
 
-    /// Every UNORM and SNORM component width of the IA vertex formats, from the table.
+    /// `vertex_ids` (four 16-byte records a step) against records built field by field: every
+    /// length 0..=13 of the id list, an output shorter, equal and longer, positions that wrap
+    /// past 2^64; it writes the whole fours of `min(out, ids)` and nothing else.
+    #[test]
+    fn vertex_ids_are_the_records_field_by_field() {
+        if !has_avx2() {
+            eprintln!("SKIPPED vertex_ids_are_the_records_field_by_field: no AVX2");
+            return;
+        }
+        let junk = VertexIds {
+            position: 0xdead,
+            vertex_id: 0xbeef,
+            instance_id: 0xf00d,
+        };
+        for len in 0..=13usize {
+            let ids: Vec<u32> = (0..len as u32)
+                .map(|k| k.wrapping_mul(0x9e37_79b9))
+                .collect();
+            for out_len in [len.saturating_sub(3), len, len + 2] {
+                for first in [0u64, 5, u64::MAX - 1] {
+                    let mut out = vec![junk; out_len];
+                    let done = vertex_ids(&mut out, &ids, first, 0x1234_5678);
+                    assert_eq!(done, out_len.min(len) / 4 * 4, "len {len} out {out_len}");
+                    for (j, o) in out.iter().enumerate() {
+                        let want = if j < done {
+                            VertexIds {
+                                position: first.wrapping_add(j as u64),
+                                vertex_id: ids[j],
+                                instance_id: 0x1234_5678,
+                            }
+                        } else {
+                            junk
+                        };
+                        assert_eq!(*o, want, "len {len} out {out_len} first {first} record {j}");
+                    }
+                }
+            }
+        }
+    }
+
     /// `max_vertex` (eight lanes at a time, then the tail) against the plain maximum of the
     /// wrapped sums, for every length 0..=40 (whole vectors, tails, empty) and bases that make
     /// some sums wrap past 2^32.
@@ -2060,6 +2099,7 @@ mod tests {
         }
     }
 
+    /// Every UNORM and SNORM component width of the IA vertex formats, from the table.
     fn norm_widths() -> Vec<(Kind, u32)> {
         let mut w: Vec<(Kind, u32)> = vertex_formats()
             .flat_map(|f| f.present())
