@@ -1735,7 +1735,9 @@ fn avx2_run(
         // 32 bits (the kernel then multiplies in 32-bit lanes).
         let same = loading.all(|e| Some(e.stride) == first)
             && walk_last.is_none_or(|last| {
-                (last as u64).checked_mul(first.unwrap_or(0) as u64) <= Some(u32::MAX as u64)
+                (last as u64)
+                    .checked_mul(first.unwrap_or(0) as u64)
+                    .is_some_and(|end| end <= u32::MAX as u64)
             });
         macro_rules! go {
             ($st:expr, $start:expr, $count:expr) => {
