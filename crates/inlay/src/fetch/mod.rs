@@ -789,17 +789,7 @@ impl<'a> FetchPlan<'a> {
                 Sink::Elements(outs) => {
                     for (plan, out) in self.elements.iter().zip(outs.iter_mut()) {
                         let rows = &mut out[start..start + m];
-                        if streaming {
-                            // Decode into cache-resident scratch, then stream it out.
-                            for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
-                                let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
-                                let tmp = &mut scratch[..chunk.len()];
-                                self.element_block(plan, part, instance, tmp, 1, 0);
-                                stream_copy(self.isa, chunk, tmp);
-                            }
-                        } else {
-                            self.element_block(plan, verts, instance, rows, 1, 0);
-                        }
+                        self.element_rows4(plan, verts, instance, rows, streaming, &mut scratch);
                     }
                 }
                 Sink::Rows(outs) => {
@@ -1060,17 +1050,7 @@ impl FetchPlan<'_> {
         if lanes == 4
             && let Ok(rows) = bytemuck::try_cast_slice_mut::<u32, [u32; 4]>(dst)
         {
-            if streaming {
-                for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
-                    let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
-                    let tmp = &mut scratch[..chunk.len()];
-                    self.element_block(e, part, instance, tmp, 1, 0);
-                    stream_copy(self.isa, chunk, tmp);
-                }
-            } else {
-                self.element_block(e, verts, instance, rows, 1, 0);
-            }
-            return;
+            return self.element_rows4(e, verts, instance, rows, streaming, scratch);
         }
         if !streaming {
             return self.element_rows(e, verts, instance, dst, lanes);
@@ -1082,6 +1062,30 @@ impl FetchPlan<'_> {
             let tmp = &mut flat[..chunk.len()];
             self.element_rows(e, part, instance, tmp, lanes);
             stream_copy_lanes(self.isa, chunk, tmp);
+        }
+    }
+
+    /// One element over one block into its four-lane rows `rows` (one per vertex), directly
+    /// or (streaming) decoded into the cache-resident scratch and streamed out from there —
+    /// [`FetchPlan::fetch_elements`]'s blocks and the four-lane rows of
+    /// [`FetchPlan::fetch_element_rows`].
+    fn element_rows4(
+        &self,
+        e: &ElementPlan<'_>,
+        verts: Vertices<'_>,
+        instance: Instance,
+        rows: &mut [[u32; 4]],
+        streaming: bool,
+        scratch: &mut [[u32; 4]; SCRATCH_ROWS],
+    ) {
+        if !streaming {
+            return self.element_block(e, verts, instance, rows, 1, 0);
+        }
+        for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
+            let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
+            let tmp = &mut scratch[..chunk.len()];
+            self.element_block(e, part, instance, tmp, 1, 0);
+            stream_copy(self.isa, chunk, tmp);
         }
     }
 
