@@ -1013,10 +1013,53 @@ macro_rules! convert_rows {
 /// Stores of the fused kernel: 32-byte non-temporal stores (output 32-byte aligned).
 const ST_NT32: u8 = 2;
 
+/// Which rows the `k`-th 32-byte store (`k < w`) of a vertex pair of width `w` holds: the
+/// pair's `2·w` rows in address order are the first vertex's rows 0 … w − 1, then the
+/// second's, and `p[r][j]` holds row `r` of the first vertex in its low half and of the
+/// second in its high half. So with `h = ⌊w/2⌋`: stores `k < h` are the first vertex's rows
+/// (2k, 2k + 1) from the low halves ([`LOW`]); with `w` even, the rest are the second
+/// vertex's same pairs from the high halves ([`HIGH`]); with `w` odd, store `h` is the first
+/// vertex's last row beside the second's row 0 ([`MIXED`]: low half of `p[w − 1]`, high half
+/// of `p[0]`), then the second's rows (1, 2), (3, 4), …. The one order both [`emit_pair`]
+/// (run-time width) and [`emit_pair_const`] (width 1–8 as a constant) store in.
+const fn pair_store(w: usize, k: usize) -> (usize, usize, u8) {
+    let h = w / 2;
+    if k < h {
+        (2 * k, 2 * k + 1, LOW)
+    } else if w.is_multiple_of(2) {
+        (2 * (k - h), 2 * (k - h) + 1, HIGH)
+    } else if k == h {
+        (w - 1, 0, MIXED)
+    } else {
+        (2 * (k - h) - 1, 2 * (k - h), HIGH)
+    }
+}
+
+/// [`pair_store`]: both rows' low halves.
+const LOW: u8 = 0;
+/// [`pair_store`]: both rows' high halves.
+const HIGH: u8 = 1;
+/// [`pair_store`]: the first row's low half and the second row's high half.
+const MIXED: u8 = 2;
+
+/// The 32-byte vector of store `$s = pair_store(w, k)` of pair `$j` of `$p`
+/// (`vperm2i128` / `vpblendd`). To be expanded with AVX2 enabled.
+macro_rules! pair_vector {
+    ($p:expr, $j:expr, $s:expr) => {{
+        let (a, b, half): (usize, usize, u8) = $s;
+        let (x, y) = ($p[a][$j], $p[b][$j]);
+        match half {
+            LOW => _mm256_permute2x128_si256::<0x20>(x, y),
+            HIGH => _mm256_permute2x128_si256::<0x31>(x, y),
+            _ => _mm256_blend_epi32::<0xf0>(x, y),
+        }
+    }};
+}
+
 /// Stores the register-file rows of two vertices — `p[r][j]` holds row `r` of the first
 /// vertex in its low half and of the second in its high half — at `d` (`2·w` rows) in address
-/// order: 32-byte stores of two consecutive rows (`vperm2i128` / `vpblendd` put them
-/// together), or with [`ST_NT`] 16-byte non-temporal stores. A macro, so that it is compiled
+/// order: 32-byte stores of two consecutive rows in [`pair_store`]'s order, or with [`ST_NT`]
+/// 16-byte non-temporal stores. A macro, so that it is compiled
 /// into the kernel's loop. To be expanded inside `unsafe` with AVX2 enabled, `d` valid for
 /// `2·w` rows (`w ≤ 32`), 16-byte aligned with [`ST_NT`], 32-byte aligned with [`ST_NT32`].
 macro_rules! emit_pair {
@@ -1040,32 +1083,8 @@ macro_rules! emit_pair {
                     }
                 };
             }
-            let h = w / 2;
-            // First vertex: rows (0, 1), (2, 3), … from the low halves.
-            for k in 0..h {
-                put!(
-                    k,
-                    _mm256_permute2x128_si256::<0x20>(p[2 * k][j], p[2 * k + 1][j])
-                );
-            }
-            if w % 2 == 0 {
-                // Second vertex: the same pairs from the high halves.
-                for k in 0..h {
-                    put!(
-                        h + k,
-                        _mm256_permute2x128_si256::<0x31>(p[2 * k][j], p[2 * k + 1][j])
-                    );
-                }
-            } else {
-                // The first vertex's last row beside the second's first, then the second's
-                // rows (1, 2), (3, 4), ….
-                put!(h, _mm256_blend_epi32::<0xf0>(p[w - 1][j], p[0][j]));
-                for k in 0..h {
-                    put!(
-                        h + 1 + k,
-                        _mm256_permute2x128_si256::<0x31>(p[2 * k + 1][j], p[2 * k + 2][j])
-                    );
-                }
+            for k in 0..w {
+                put!(k, pair_vector!(p, j, pair_store(w, k)));
             }
         }
     }};
@@ -1128,7 +1147,6 @@ macro_rules! emit_pair_const {
         let (p, d): (&[[__m256i; PAIRS]; 32], *mut u8) = ($p, $d);
         const J: usize = $j;
         const W: usize = $w;
-        const H: usize = W / 2;
         const B: usize = $base;
         macro_rules! each {
             ($m:ident) => {
@@ -1156,53 +1174,15 @@ macro_rules! emit_pair_const {
             }
             each!(row);
         } else {
-            // First vertex: rows (0, 1), (2, 3), … from the low halves.
-            macro_rules! first {
+            macro_rules! store {
                 ($k:literal) => {
-                    if $k < H {
-                        put32::<{ $store }, { B + $k * 32 }>(
-                            d,
-                            _mm256_permute2x128_si256::<0x20>(p[2 * $k][J], p[2 * $k + 1][J]),
-                        );
+                    if $k < W {
+                        const S: (usize, usize, u8) = pair_store(W, $k);
+                        put32::<{ $store }, { B + $k * 32 }>(d, pair_vector!(p, J, S));
                     }
                 };
             }
-            each!(first);
-            if W % 2 == 0 {
-                // Second vertex: the same pairs from the high halves.
-                macro_rules! second {
-                    ($k:literal) => {
-                        if $k < H {
-                            put32::<{ $store }, { B + (H + $k) * 32 }>(
-                                d,
-                                _mm256_permute2x128_si256::<0x31>(p[2 * $k][J], p[2 * $k + 1][J]),
-                            );
-                        }
-                    };
-                }
-                each!(second);
-            } else {
-                // The first vertex's last row beside the second's first, then the second's
-                // rows (1, 2), (3, 4), ….
-                put32::<{ $store }, { B + H * 32 }>(
-                    d,
-                    _mm256_blend_epi32::<0xf0>(p[W - 1][J], p[0][J]),
-                );
-                macro_rules! second {
-                    ($k:literal) => {
-                        if $k < H {
-                            put32::<{ $store }, { B + (H + 1 + $k) * 32 }>(
-                                d,
-                                _mm256_permute2x128_si256::<0x31>(
-                                    p[2 * $k + 1][J],
-                                    p[2 * $k + 2][J],
-                                ),
-                            );
-                        }
-                    };
-                }
-                each!(second);
-            }
+            each!(store);
         }
     }};
 }
