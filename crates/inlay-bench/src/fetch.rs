@@ -11,15 +11,18 @@
 //!   (stride 20: POSITION R32G32B32_FLOAT @0, NORMAL R8G8B8A8_SNORM @12, TEXCOORD0
 //!   R16G16_FLOAT @16), slot 1 per-instance at step rate 1 (stride 64: a 4-row matrix,
 //!   TRANSFORM0…3 R32G32B32A32_FLOAT @0/16/32/48), 16 instances (more above ~2 M vertices) —
-//!   the assembler's batch path `VertexStream::fill_registers`, 4096 vertices a call (index walk, cut removal,
-//!   indexed fetch). Its roof reads 22 bytes per vertex: the 2-byte index and the 20 vertex
-//!   bytes, as if every vertex came from memory (they are reused from cache in fact).
+//!   the assembler's batch path `VertexStream::fill_registers_only`, 4096 vertices a call
+//!   (index walk, cut removal, indexed fetch). Its shader reads no system value, so the stream
+//!   writes only the registers, like W1 and W2 (`fill_registers`, which also writes each
+//!   vertex's 16-byte `VertexIds`, ran W3 about 13 % slower on the Intel CI host). Its roof
+//!   reads 22 bytes per vertex: the 2-byte index and the 20 vertex bytes, as if every vertex
+//!   came from memory (they are reused from cache in fact), and writes the 112 register bytes.
 //!
 //! The data is deterministic pseudo-random and valid: 32-bit floats in [−100, 100), halves
 //! normal and finite, every other component uniformly random bits (decided per component from
 //! the format table).
 
-use inlay::assembler::{DrawCall, InputAssembler, Topology, VertexIds};
+use inlay::assembler::{DrawCall, InputAssembler, Topology};
 use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::element::InputElementDesc;
 use inlay::fetch::{FetchPlan, Instance, Isa, STREAM_THRESHOLD_BYTES, StoreMode, Vertices};
@@ -298,7 +301,7 @@ impl StripDecode {
     }
 
     /// Draws instances `first .. first + count` into `out` (their register files, in draw
-    /// order) through `VertexStream::fill_registers`; returns the vertices written.
+    /// order) through `VertexStream::fill_registers_only`; returns the vertices written.
     pub fn draw(&self, first: u32, count: u32, out: &mut [[u32; 4]]) -> usize {
         let mut ia = InputAssembler::new(&self.layout, Target::default());
         let bound = ia
@@ -341,11 +344,12 @@ impl StripDecode {
         let whole = self.vertices() * self.output_bytes_per_vertex();
         let mut stream = draw.vertices().with_store_mode(store_mode(whole));
         let w = self.layout.elements().len();
-        // As many vertices per call as the stream reads indices per batch (4096).
-        let mut ids = [VertexIds::default(); 4096];
+        // As many vertices per call as the stream reads indices per batch (4096). W3's
+        // shader reads no system value, so the stream writes none (as W1 and W2 write none).
         let mut done = 0;
         while done * w < out.len() {
-            let k = stream.fill_registers(&mut ids, &mut out[done * w..]);
+            let end = out.len().min((done + 4096) * w);
+            let k = stream.fill_registers_only(&mut out[done * w..end]);
             if k == 0 {
                 break;
             }

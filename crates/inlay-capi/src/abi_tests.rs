@@ -315,9 +315,18 @@ fn fetch_all(
     stream: *mut inlay_stream,
     batch: usize,
 ) -> (Vec<inlay_vertex_ids>, Vec<[u32; 4]>, usize) {
+    fetch_all_with(stream, batch, true)
+}
+
+/// [`fetch_all`], passing NULL for the IDs unless `with_ids` (the IDs returned are then empty).
+fn fetch_all_with(
+    stream: *mut inlay_stream,
+    batch: usize,
+    with_ids: bool,
+) -> (Vec<inlay_vertex_ids>, Vec<[u32; 4]>, usize) {
     // SAFETY: `stream` is live with a draw begun.
     let w = unsafe { inlay_stream_register_count(stream) } as usize;
-    let mut ids = vec![inlay_vertex_ids::default(); batch];
+    let mut ids = vec![inlay_vertex_ids::default(); if with_ids { batch } else { 0 }];
     let mut regs = vec![[0u32; 4]; batch * w];
     let (mut all_ids, mut all_regs, mut allocs) = (Vec::new(), Vec::new(), 0);
     loop {
@@ -328,7 +337,11 @@ fn fetch_all(
             inlay_stream_fetch(
                 stream,
                 batch,
-                ids.as_mut_ptr(),
+                if with_ids {
+                    ids.as_mut_ptr()
+                } else {
+                    null_mut()
+                },
                 regs.as_mut_ptr(),
                 regs.len(),
                 &mut got,
@@ -340,7 +353,9 @@ fn fetch_all(
             return (all_ids, all_regs, allocs);
         }
         assert_eq!(hr, INLAY_S_OK);
-        all_ids.extend_from_slice(&ids[..got]);
+        if with_ids {
+            all_ids.extend_from_slice(&ids[..got]);
+        }
         all_regs.extend_from_slice(&regs[..got * w]);
     }
 }
@@ -480,6 +495,15 @@ fn streams_fetch_every_draw_kind_without_allocating() {
             assert_eq!(ids.len(), count, "{draw:?}");
             assert_eq!(regs.len(), 2 * count);
             assert_eq!(allocs, 0, "inlay_stream_fetch allocated for {draw:?}");
+            // Without IDs (the register-only batch form), in other batches: the same rows.
+            assert_eq!(inlay_stream_begin(s, layout, &state, &draw), INLAY_S_OK);
+            let (no_ids, same, allocs) = fetch_all_with(s, 1000, false);
+            assert!(no_ids.is_empty());
+            assert!(same == regs, "NULL ids changed the registers of {draw:?}");
+            assert_eq!(
+                allocs, 0,
+                "inlay_stream_fetch (NULL ids) allocated for {draw:?}"
+            );
             // Vertex 0 of the Draw: POSITION = bytes 0..12, read as floats.
             if draw.kind == INLAY_DRAW {
                 let lane =

@@ -473,7 +473,9 @@ unsafe fn begin(
 const ID_CHUNK: usize = 256;
 
 /// Fetches the next vertices of the draw begun on `stream`, at most `max_vertices`: vertex k
-/// gets its system values in `ids[k]` (`ids` may be NULL) and its input registers in
+/// gets its system values in `ids[k]` (`ids` may be NULL: a caller whose shader reads no
+/// system value saves their cost, and the registers are then fetched in larger batches) and
+/// its input registers in
 /// `registers[k·w … k·w + w − 1]`, four 32-bit lanes each, where w is the number of registers
 /// the layout feeds (`inlay_layout_register_mask`, lowest register first) — the exact bits
 /// the vertex shader receives. `registers` holds `register_rows` entries (it may be NULL
@@ -607,6 +609,16 @@ unsafe fn fetch(
         // (contract), size ≤ isize::MAX (checked above).
         Some(unsafe { std::slice::from_raw_parts_mut(ids, cap) })
     };
+    if out_ids.is_none() && w > 0 {
+        // No system values asked for: the register-only batch form over the whole request
+        // (no ID chunks, so one batch per 4096 indices instead of one per ID_CHUNK).
+        let n = vertices.fill_registers_only(regs);
+        if n < cap {
+            vertices.clear();
+            s.vertices_left = false;
+        }
+        return Ok(n);
+    }
     let mut chunk = [VertexIds::default(); ID_CHUNK];
     let mut n = 0;
     while n < cap {

@@ -156,6 +156,35 @@ impl<'a> VertexStream<'a> {
             Some(rows) => ids.len().min(rows),
             None => ids.len(),
         };
+        self.fill_batches(Some(ids), registers, cap)
+    }
+
+    /// [`VertexStream::fill_registers`] without the system values, for a vertex shader that
+    /// reads neither `SV_VertexID` nor `SV_InstanceID` (the input assembler generates system
+    /// values only for the shader inputs that declare them, ia-semantics §4): for the next
+    /// vertices of the stream, `registers[k·w .. (k + 1)·w]` gets the `k`-th one's fed
+    /// registers. Returns how many vertices were written, `registers.len() / w`, fewer only
+    /// at the end of the draw; the same lanes as `fill_registers`. A layout that feeds no
+    /// register (`w` = 0) gives this form nothing to write: it returns 0 and leaves the
+    /// stream where it was (its vertices' system values come from `fill_registers`).
+    ///
+    /// Writing no [`VertexIds`] saves their 16 bytes per vertex of stores (W3 of `inlay
+    /// bench`, an indexed strip: about 13 % of its time).
+    pub fn fill_registers_only(&mut self, registers: &mut [[u32; 4]]) -> usize {
+        let w = self.fast.registers().len();
+        let cap = registers.len().checked_div(w).unwrap_or(0);
+        self.fill_batches(None, registers, cap)
+    }
+
+    /// The batch forms' loop: up to `cap` vertices (`cap·w ≤ registers.len()`, and
+    /// `cap ≤ ids.len()` when given), their system values into `ids` when given.
+    fn fill_batches(
+        &mut self,
+        mut ids: Option<&mut [VertexIds]>,
+        registers: &mut [[u32; 4]],
+        cap: usize,
+    ) -> usize {
+        let w = self.fast.registers().len();
         let start = self.plan.start_instance;
         let total_rows = registers.len();
         let mut indices = [0u32; BATCH_INDICES];
@@ -202,7 +231,10 @@ impl<'a> VertexStream<'a> {
                     count,
                     first_position,
                 } => {
-                    for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                    let ids = ids
+                        .as_deref_mut()
+                        .map_or(&mut [][..], |ids| &mut ids[n..n + count]);
+                    for (j, id) in ids.iter_mut().enumerate() {
                         *id = VertexIds {
                             position: first_position + j as u64,
                             vertex_id: first_vertex_id.wrapping_add(j as u32),
@@ -221,12 +253,14 @@ impl<'a> VertexStream<'a> {
                     first_position,
                     ..
                 } => {
-                    crate::fetch::write_vertex_ids(
-                        &mut ids[n..n + count],
-                        &indices[..count],
-                        first_position,
-                        instance_id,
-                    );
+                    if let Some(ids) = ids.as_deref_mut() {
+                        crate::fetch::write_vertex_ids(
+                            &mut ids[n..n + count],
+                            &indices[..count],
+                            first_position,
+                            instance_id,
+                        );
+                    }
                     Vertices::Indexed {
                         indices: &indices[..count],
                         base_vertex,

@@ -914,6 +914,38 @@ fn assembler_batch_api_equals_the_iterator() {
             }
         }
         assert_eq!(k, want.len(), "round {round}");
+        // fill_registers_only: the same rows without system values, in other batches; a
+        // layout that feeds no register gets 0 and the stream stays where it was.
+        let mut stream = draw.vertices();
+        let mut k = 0;
+        loop {
+            let m = 1 + rng.below(5000) as usize;
+            let mut regs = vec![[0xdead_beef_u32; 4]; m * row.len()];
+            let got = stream.fill_registers_only(&mut regs);
+            if row.is_empty() {
+                assert_eq!(got, 0, "round {round}: no register row");
+                assert_eq!(stream.next(), want.first().copied(), "round {round}");
+                break;
+            }
+            assert!(got <= m, "round {round}");
+            for j in 0..got {
+                for (p, &r) in row.iter().enumerate() {
+                    assert_eq!(
+                        regs[j * row.len() + p],
+                        want[k + j].registers[r as usize],
+                        "round {round} vertex {} register {r} (registers only)",
+                        k + j
+                    );
+                }
+            }
+            k += got;
+            if got < m {
+                break;
+            }
+        }
+        if !row.is_empty() {
+            assert_eq!(k, want.len(), "round {round} (registers only)");
+        }
         // fill: whole AssembledVertex values.
         let mut stream = draw.vertices();
         let mut out = vec![AssembledVertex::default(); want.len() + 3];
