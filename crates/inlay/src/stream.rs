@@ -61,7 +61,8 @@ const CUT_SLACK: usize = 256;
 /// constant memory whatever the counts.
 ///
 /// The iterator runs the reference fetch ([`ReferencePlan::assemble`]) one vertex at a time;
-/// the batch forms [`VertexStream::fill`] and [`VertexStream::fill_registers`] run the fast
+/// the batch forms [`VertexStream::fill`], [`VertexStream::fill_registers`] and
+/// [`VertexStream::fill_registers_only`] run the fast
 /// fetch ([`crate::fetch::FetchPlan`], compiled from the same plan) over the walk's batches
 /// ([`Walker::next_batch`]) and give the same results.
 #[derive(Clone, Debug)]

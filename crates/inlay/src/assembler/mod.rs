@@ -9,7 +9,9 @@
 //!   ([`AssembledVertex`]: `SV_VertexID`, `SV_InstanceID`, input registers), also in batches
 //!   through the fast fetch ([`VertexStream::fill`](crate::stream::VertexStream::fill), and
 //!   [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers)
-//!   over caller-provided arrays);
+//!   over caller-provided arrays, and
+//!   [`VertexStream::fill_registers_only`](crate::stream::VertexStream::fill_registers_only)
+//!   without the system values);
 //! * [`PreparedDraw::primitives`] — the assembled primitives with `SV_PrimitiveID`;
 //! * [`PreparedDraw::walk`] — the bare walk (per position: IDs and the element number to
 //!   fetch, or a cut), for fetch implementations that want the same ordering rules.
