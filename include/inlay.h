@@ -620,12 +620,13 @@ int32_t inlay_stream_begin(struct inlay_stream *stream,
 
 /**
  * Fetches the next vertices of the draw begun on `stream`, at most `max_vertices`: vertex k
- * gets its system values in `ids[k]` (`ids` may be NULL) and its input registers in
- * `registers[k·w … k·w + w − 1]`, four 32-bit lanes each, where w is the number of registers
- * the layout feeds (`inlay_layout_register_mask`, lowest register first) — the exact bits
- * the vertex shader receives. `registers` holds `register_rows` entries (it may be NULL
- * when w is 0); at most `register_rows / w` vertices are written. The number written goes
- * to `*out_count`.
+ * gets its system values in `ids[k]` (`ids` may be NULL: a caller whose shader reads no
+ * system value saves their cost, and the registers are then fetched in larger batches) and
+ * its input registers in `registers[k·w … k·w + w − 1]`, four 32-bit lanes each, where w is
+ * the number of registers the layout feeds (`inlay_layout_register_mask`, lowest register
+ * first) — the exact bits the vertex shader receives. `registers` holds `register_rows`
+ * entries (it may be NULL when w is 0); at most `register_rows / w` vertices are written.
+ * The number written goes to `*out_count`.
  *
  * Returns `INLAY_S_OK` when at least one vertex was written, `INLAY_S_FALSE` (with
  * `*out_count` 0) when the draw has no more vertices (the stream then no longer reads the
