@@ -608,21 +608,19 @@ unsafe fn fetch(
         // (contract), size ≤ isize::MAX (checked above).
         Some(unsafe { std::slice::from_raw_parts_mut(ids, cap) })
     };
-    if out_ids.is_none() && w > 0 {
-        // No system values asked for: the register-only batch form over the whole request
-        // (no ID chunks, so one batch per 4096 indices instead of one per ID_CHUNK).
-        let n = vertices.fill_registers_only(regs);
-        if n < cap {
-            vertices.clear();
-            s.vertices_left = false;
-        }
-        return Ok(n);
-    }
+    // Without IDs asked for (and registers to write), the register-only batch form takes the
+    // whole request at once; otherwise ID_CHUNK vertices at a time through the stack buffer.
+    let registers_only = out_ids.is_none() && w > 0;
     let mut chunk = [VertexIds::default(); ID_CHUNK];
     let mut n = 0;
     while n < cap {
-        let m = (cap - n).min(ID_CHUNK);
-        let got = vertices.fill_registers(&mut chunk[..m], &mut regs[n * w..(n + m) * w]);
+        let (m, got) = if registers_only {
+            (cap - n, vertices.fill_registers_only(&mut regs[n * w..]))
+        } else {
+            let m = (cap - n).min(ID_CHUNK);
+            let got = vertices.fill_registers(&mut chunk[..m], &mut regs[n * w..(n + m) * w]);
+            (m, got)
+        };
         if let Some(out) = out_ids.as_deref_mut() {
             for (o, v) in out[n..n + got].iter_mut().zip(&chunk[..got]) {
                 *o = inlay_vertex_ids {

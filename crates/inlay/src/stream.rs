@@ -232,15 +232,14 @@ impl<'a> VertexStream<'a> {
                     count,
                     first_position,
                 } => {
-                    let ids = ids
-                        .as_deref_mut()
-                        .map_or(&mut [][..], |ids| &mut ids[n..n + count]);
-                    for (j, id) in ids.iter_mut().enumerate() {
-                        *id = VertexIds {
-                            position: first_position + j as u64,
-                            vertex_id: first_vertex_id.wrapping_add(j as u32),
-                            instance_id,
-                        };
+                    if let Some(ids) = ids.as_deref_mut() {
+                        for (j, id) in ids[n..n + count].iter_mut().enumerate() {
+                            *id = VertexIds {
+                                position: first_position + j as u64,
+                                vertex_id: first_vertex_id.wrapping_add(j as u32),
+                                instance_id,
+                            };
+                        }
                     }
                     Vertices::Range {
                         first: first_vertex_index,
