@@ -161,13 +161,14 @@ impl<'a> VertexStream<'a> {
     }
 
     /// [`VertexStream::fill_registers`] without the system values, for a vertex shader that
-    /// reads neither `SV_VertexID` nor `SV_InstanceID` (the input assembler generates system
-    /// values only for the shader inputs that declare them, ia-semantics §4): for the next
-    /// vertices of the stream, `registers[k·w .. (k + 1)·w]` gets the `k`-th one's fed
-    /// registers. Returns how many vertices were written, `registers.len() / w`, fewer only
-    /// at the end of the draw; the same lanes as `fill_registers`. A layout that feeds no
-    /// register (`w` = 0) gives this form nothing to write: it returns 0 and leaves the
-    /// stream where it was (its vertices' system values come from `fill_registers`).
+    /// reads neither `SV_VertexID` nor `SV_InstanceID` (the input assembler generates a system
+    /// value when the shader's input declaration carries its semantic: Microsoft's "Using
+    /// System-Generated Values" for the IA stage; the values themselves are ia-semantics §4):
+    /// for the next vertices of the stream, `registers[k·w .. (k + 1)·w]` gets the `k`-th
+    /// one's fed registers. Returns how many vertices were written, `registers.len() / w`,
+    /// fewer only at the end of the draw; the same lanes as `fill_registers`. A layout that
+    /// feeds no register (`w` = 0) gives this form nothing to write: it returns 0 and leaves
+    /// the stream where it was (its vertices' system values come from `fill_registers`).
     ///
     /// Writing no [`VertexIds`] saves their 16 bytes per vertex of stores (W3 of `inlay
     /// bench`, an indexed strip: about 13 % of its time).
