@@ -564,8 +564,10 @@ static void run_group(const Options *o, Device *d, const Case *c, const Group *g
     if (FAILED(hr)) { res->status = "fail"; str_put(&res->detail, "CreateInputLayout against the pass-through shader: "); put_hr(&res->detail, (uint32_t)hr); goto done; }
     decl[0] = (D3D11_SO_DECLARATION_ENTRY){0, "TEXCOORD", 0, 0, 2, 0};
     for (UINT k = 0; k < g->inputs; ++k) decl[k + 1] = (D3D11_SO_DECLARATION_ENTRY){0, "TEXCOORD", k + 1, 0, 4, 0};
+    /* Below 11_0 there is one stream and RasterizedStream must be 0; nothing is bound to
+     * rasterize into either way. */
     hr = ID3D11Device_CreateGeometryShaderWithStreamOutput(dev, gs_code, gs_size, decl, g->inputs + 1, &stride, 1,
-                                                          D3D11_SO_NO_RASTERIZED_STREAM, NULL, &gs);
+                                                          c->fl >= 0xb000 ? D3D11_SO_NO_RASTERIZED_STREAM : 0, NULL, &gs);
     if (FAILED(hr)) { res->status = "unsupported"; str_printf(&res->detail, "CreateGeometryShaderWithStreamOutput: 0x%08lx", hr); goto done; }
     for (UINT i = 0; i < c->nvb; ++i) {
         bufs[i] = make_buffer(dev, D3D11_BIND_VERTEX_BUFFER, 0, c->vb[i].data, c->vb[i].size);
@@ -638,7 +640,7 @@ static void run_group(const Options *o, Device *d, const Case *c, const Group *g
                    (unsigned long long)written, (unsigned long long)filled);
         written = filled;
     }
-    if (gi == 0) str_printf(&res->got, "%llu records", (unsigned long long)written);
+    if (gi == 0) str_printf(&res->got, "; %llu records", (unsigned long long)written);
     if (written != g->nrec) {
         res->status = "fail";
         str_printf(&res->detail, "pass %u: %llu stream-output records, expected %u (%u primitives of %u vertices)", gi,

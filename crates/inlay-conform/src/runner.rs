@@ -197,12 +197,7 @@ fn write_ids(text: &mut String, key: &str, ids: &[u32]) {
 
 /// The `CreateInputLayout` call and its expectation.
 fn write_creation(text: &mut String, case: &Case, shader: &str) {
-    let api = match case.api() {
-        Api::D3D10 => "d3d10",
-        Api::D3D10_1 => "d3d10.1",
-        Api::D3D11 => "d3d11",
-    };
-    let _ = writeln!(text, "api {api}");
+    let _ = writeln!(text, "api {}", case.api().as_str());
     let _ = writeln!(text, "fl {:x}", case.feature_level().d3d_value());
     match &case.elements {
         None => text.push_str("elements null\n"),
@@ -262,11 +257,8 @@ struct Group {
 fn plan_draw(case: &Case, code: &[u8]) -> Result<Option<DrawPlan>, String> {
     if case.api() != Api::D3D11 {
         return Err(format!(
-            "the runner drives d3d11.dll; {} cases need d3d10/d3d10_1.dll",
-            match case.api() {
-                Api::D3D10 => "D3D10",
-                _ => "D3D10.1",
-            }
+            "the runner drives d3d11.dll, and this is a {} case",
+            case.api().as_str()
         ));
     }
     let (Some(draw), Some(expect)) = (&case.draw, &case.expect_draw) else {
@@ -1039,6 +1031,75 @@ mod tests {
                 0x0100_003e,
             ]
         );
+    }
+
+    #[test]
+    fn passthrough_geometry_shader_emits_each_input_vertex_as_a_point() {
+        let blob = passthrough_geometry_shader(Topology::TriangleList, 1);
+        let c = Container::parse(&blob).unwrap();
+        assert!(c.checksum_matches());
+        let words: Vec<u32> = c
+            .chunk(*b"SHDR")
+            .unwrap()
+            .data
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        // fxc's encoding of: gs_4_0; dcl_input v[3][0].xy; dcl_input v[3][1].xyzw;
+        // dcl_inputprimitive triangle; dcl_outputtopology pointlist; dcl_output o0.xy;
+        // dcl_output o1.xyzw; dcl_maxout 3; then per vertex i: mov o0.xy, v[i][0].xyxx;
+        // mov o1.xyzw, v[i][1].xyzw; emit; and ret.
+        let mut want = vec![
+            0x0002_0040,
+            0, // length, filled below
+            0x0400_005f,
+            0x0020_1032,
+            3,
+            0, //
+            0x0400_005f,
+            0x0020_10f2,
+            3,
+            1, //
+            0x0100_185d,
+            0x0100_085c, //
+            0x0300_0065,
+            0x0010_2032,
+            0, //
+            0x0300_0065,
+            0x0010_20f2,
+            1, //
+            0x0200_005e,
+            3,
+        ];
+        for i in 0..3 {
+            want.extend([0x0600_0036, 0x0010_2032, 0, 0x0020_1046, i, 0]);
+            want.extend([0x0600_0036, 0x0010_20f2, 1, 0x0020_1e46, i, 1]);
+            want.push(0x0100_0013);
+        }
+        want.push(0x0100_003e);
+        want[1] = want.len() as u32;
+        assert_eq!(words, want);
+        // Each primitive kind declares its own input primitive and vertex count.
+        for (t, prim, n) in [
+            (Topology::PointList, 1, 1),
+            (Topology::LineStrip, 2, 2),
+            (Topology::TriangleStrip, 3, 3),
+            (Topology::LineListAdj, 6, 4),
+            (Topology::TriangleStripAdj, 7, 6),
+        ] {
+            let blob = passthrough_geometry_shader(t, 0);
+            let c = Container::parse(&blob).unwrap();
+            let w: Vec<u32> = c
+                .chunk(*b"SHDR")
+                .unwrap()
+                .data
+                .chunks_exact(4)
+                .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+                .collect();
+            assert_eq!(&w[2..6], &[0x0400_005f, 0x0020_1032, n, 0]);
+            assert_eq!(w[6], 0x0100_005d | (prim << 11), "{t:?}");
+            assert_eq!(w.iter().filter(|&&x| x == 0x0100_0013).count(), n as usize);
+        }
     }
 
     #[test]
