@@ -23,6 +23,8 @@
 #include <windows.h>
 #include <d3d11.h>
 #include <d3d11sdklayers.h>
+#include <d3d10_1.h>
+#include <d3d10sdklayers.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -400,6 +402,60 @@ static Device *device_for(const Options *o, UINT fl) {
     return NULL;
 }
 
+/* D3D10 and D3D10.1 creation cases run on d3d10.dll / d3d10_1.dll (loaded at run time: the
+ * runner starts where either is missing, and reports those cases unsupported). */
+typedef HRESULT(WINAPI *PFN_D3D10CreateDevice)(IDXGIAdapter *, D3D10_DRIVER_TYPE, HMODULE, UINT, UINT, ID3D10Device **);
+typedef HRESULT(WINAPI *PFN_D3D10CreateDevice1)(IDXGIAdapter *, D3D10_DRIVER_TYPE, HMODULE, UINT, D3D10_FEATURE_LEVEL1,
+                                               UINT, ID3D10Device1 **);
+typedef struct { int api1; UINT fl; ID3D10Device *dev; ID3D10InfoQueue *iq; int tried; } Device10;
+static Device10 g_devices10[8];
+
+static D3D10_DRIVER_TYPE driver10(D3D_DRIVER_TYPE t) {
+    switch (t) {
+    case D3D_DRIVER_TYPE_WARP: return D3D10_DRIVER_TYPE_WARP;
+    case D3D_DRIVER_TYPE_REFERENCE: return D3D10_DRIVER_TYPE_REFERENCE;
+    default: return D3D10_DRIVER_TYPE_HARDWARE;
+    }
+}
+
+static Device10 *device10_for(const Options *o, int api1, UINT fl) {
+    for (int i = 0; i < 8; ++i)
+        if (g_devices10[i].tried && g_devices10[i].api1 == api1 && g_devices10[i].fl == fl)
+            return g_devices10[i].dev ? &g_devices10[i] : NULL;
+    for (int i = 0; i < 8; ++i) {
+        Device10 *d = &g_devices10[i];
+        if (d->tried) continue;
+        d->tried = 1;
+        d->api1 = api1;
+        d->fl = fl;
+        HRESULT hr = E_FAIL;
+        for (int debug = o->debug; debug >= 0 && FAILED(hr); --debug) {
+            UINT flags = debug ? D3D10_CREATE_DEVICE_DEBUG : 0;
+            if (api1) {
+                HMODULE m = LoadLibraryA("d3d10_1.dll");
+                PFN_D3D10CreateDevice1 create = m ? (PFN_D3D10CreateDevice1)(void *)GetProcAddress(m, "D3D10CreateDevice1") : NULL;
+                ID3D10Device1 *dev1 = NULL;
+                if (create) hr = create(NULL, driver10(o->driver), NULL, flags, (D3D10_FEATURE_LEVEL1)fl, D3D10_1_SDK_VERSION, &dev1);
+                if (SUCCEEDED(hr)) d->dev = (ID3D10Device *)dev1;
+            } else {
+                HMODULE m = LoadLibraryA("d3d10.dll");
+                PFN_D3D10CreateDevice create = m ? (PFN_D3D10CreateDevice)(void *)GetProcAddress(m, "D3D10CreateDevice") : NULL;
+                if (create && fl == 0xa000) hr = create(NULL, driver10(o->driver), NULL, flags, D3D10_SDK_VERSION, &d->dev);
+            }
+        }
+        if (FAILED(hr) || !d->dev) { d->dev = NULL; return NULL; }
+        if (FAILED(ID3D10Device_QueryInterface(d->dev, &IID_ID3D10InfoQueue, (void **)&d->iq))) d->iq = NULL;
+        if (d->iq) {
+            ID3D10InfoQueue_SetMuteDebugOutput(d->iq, TRUE);
+            ID3D10InfoQueue_SetBreakOnSeverity(d->iq, D3D10_MESSAGE_SEVERITY_ERROR, FALSE);
+            ID3D10InfoQueue_SetBreakOnSeverity(d->iq, D3D10_MESSAGE_SEVERITY_CORRUPTION, FALSE);
+            ID3D10InfoQueue_SetMessageCountLimit(d->iq, 4096);
+        }
+        return d;
+    }
+    return NULL;
+}
+
 /* The debug layer's messages since the last clear: ids by severity. */
 typedef struct { UINT err[256], warn[256], other[256]; UINT nerr, nwarn, nother; } Messages;
 
@@ -420,6 +476,25 @@ static void take_messages(Device *d, Messages *m) {
         free(msg);
     }
     ID3D11InfoQueue_ClearStoredMessages(d->iq);
+}
+
+static void take_messages10(Device10 *d, Messages *m) {
+    memset(m, 0, sizeof *m);
+    if (!d->iq) return;
+    UINT64 n = ID3D10InfoQueue_GetNumStoredMessages(d->iq);
+    for (UINT64 i = 0; i < n; ++i) {
+        SIZE_T len = 0;
+        if (FAILED(ID3D10InfoQueue_GetMessage(d->iq, i, NULL, &len)) || len == 0 || len > (1u << 20)) continue;
+        D3D10_MESSAGE *msg = xcalloc(1, len);
+        if (SUCCEEDED(ID3D10InfoQueue_GetMessage(d->iq, i, msg, &len))) {
+            UINT id = (UINT)msg->ID;
+            if (msg->Severity <= D3D10_MESSAGE_SEVERITY_ERROR) { if (m->nerr < 256) m->err[m->nerr++] = id; }
+            else if (msg->Severity == D3D10_MESSAGE_SEVERITY_WARNING) { if (m->nwarn < 256) m->warn[m->nwarn++] = id; }
+            else if (m->nother < 256) m->other[m->nother++] = id;
+        }
+        free(msg);
+    }
+    ID3D10InfoQueue_ClearStoredMessages(d->iq);
 }
 
 static int contains(const UINT *v, UINT n, UINT x) {
@@ -682,28 +757,51 @@ static void run_case(const Options *o, const Case *c, Result *res) {
         str_printf(&res->expected, "; %u records", n);
     }
     if (c->unsupported) { res->status = "unsupported"; str_put(&res->detail, c->unsupported); return; }
-    if (strcmp(c->api, "d3d11") != 0) { res->status = "unsupported"; str_printf(&res->detail, "API %s", c->api); return; }
-    Device *d = device_for(o, c->fl);
-    if (!d) { res->status = "unsupported"; str_printf(&res->detail, "no device at feature level 0x%x", c->fl); return; }
+    int api10 = !strcmp(c->api, "d3d10"), api10_1 = !strcmp(c->api, "d3d10.1");
+    if (!api10 && !api10_1 && strcmp(c->api, "d3d11") != 0) { res->status = "unsupported"; str_printf(&res->detail, "API %s", c->api); return; }
+    Device *d = NULL;
+    Device10 *d10 = NULL;
+    if (api10 || api10_1) {
+        if (c->has_draw) { res->status = "unsupported"; str_put(&res->detail, "draws run through d3d11.dll only"); return; }
+        d10 = device10_for(o, api10_1, c->fl);
+        if (!d10) { res->status = "unsupported"; str_printf(&res->detail, "no %s device at feature level 0x%x", c->api, c->fl); return; }
+    } else {
+        d = device_for(o, c->fl);
+        if (!d) { res->status = "unsupported"; str_printf(&res->detail, "no device at feature level 0x%x", c->fl); return; }
+    }
     size_t size = 0;
     unsigned char *code = load_shader(o, c->shader, &size);
     if (!code) { res->status = "fail"; str_printf(&res->detail, "cannot read %s", c->shader); return; }
     Array arr = make_array(c);
-    if (d->iq) ID3D11InfoQueue_ClearStoredMessages(d->iq);
-    ID3D11InputLayout *il = NULL;
-    HRESULT hr = ID3D11Device_CreateInputLayout(d->dev, arr.descs, c->num_elements, code, size,
-                                                c->validate_only ? NULL : &il);
+    HRESULT hr;
     Messages m;
-    take_messages(d, &m);
+    int have_iq;
+    if (d10) {
+        /* D3D10_INPUT_ELEMENT_DESC is laid out as D3D11_INPUT_ELEMENT_DESC. */
+        if (d10->iq) ID3D10InfoQueue_ClearStoredMessages(d10->iq);
+        ID3D10InputLayout *il = NULL;
+        hr = ID3D10Device_CreateInputLayout(d10->dev, (const D3D10_INPUT_ELEMENT_DESC *)arr.descs, c->num_elements, code, size,
+                                            c->validate_only ? NULL : &il);
+        take_messages10(d10, &m);
+        if (il) ID3D10InputLayout_Release(il);
+        have_iq = d10->iq != NULL;
+    } else {
+        if (d->iq) ID3D11InfoQueue_ClearStoredMessages(d->iq);
+        ID3D11InputLayout *il = NULL;
+        hr = ID3D11Device_CreateInputLayout(d->dev, arr.descs, c->num_elements, code, size,
+                                            c->validate_only ? NULL : &il);
+        take_messages(d, &m);
+        if (il) ID3D11InputLayout_Release(il);
+        have_iq = d->iq != NULL;
+    }
     put_hr(&res->got, (uint32_t)hr);
     put_ids(&res->got, "errors", m.err, m.nerr);
     put_ids(&res->got, "warnings", m.warn, m.nwarn);
-    if (il) ID3D11InputLayout_Release(il);
     if ((uint32_t)hr != c->expect) {
         res->status = "fail";
         str_put(&res->detail, "CreateInputLayout returned ");
         put_hr(&res->detail, (uint32_t)hr);
-    } else if (d->iq) {
+    } else if (have_iq) {
         for (UINT i = 0; i < c->nerr && !res->detail.len; ++i)
             if (!contains(m.err, m.nerr, c->err[i])) { res->status = "fail"; str_printf(&res->detail, "error %u not reported", c->err[i]); }
         for (UINT i = 0; i < c->nwarn && !res->detail.len; ++i)
@@ -717,8 +815,8 @@ static void run_case(const Options *o, const Case *c, Result *res) {
         for (UINT gi = 0; gi < c->ngroups && !strcmp(res->status, "pass"); ++gi)
             run_group(o, d, c, &c->group[gi], &arr, res, gi);
     }
-    if (!d->iq && !strcmp(res->status, "pass") && (c->nerr || c->nwarn || c->nabsent))
-        str_put(&res->detail, "debug-layer messages not checked (no ID3D11InfoQueue)");
+    if (!have_iq && !strcmp(res->status, "pass") && (c->nerr || c->nwarn || c->nabsent))
+        str_put(&res->detail, "debug-layer messages not checked (no info queue)");
     free_array(&arr);
     free(code);
 }

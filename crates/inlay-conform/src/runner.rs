@@ -255,15 +255,16 @@ struct Group {
 /// Plans the draw of `case`: `Ok(None)` for a creation-only case, `Err(reason)` for a draw the
 /// runner cannot execute.
 fn plan_draw(case: &Case, code: &[u8]) -> Result<Option<DrawPlan>, String> {
+    let (Some(draw), Some(expect)) = (&case.draw, &case.expect_draw) else {
+        // Creation alone: D3D11 on d3d11.dll, D3D10/D3D10.1 on d3d10.dll/d3d10_1.dll.
+        return Ok(None);
+    };
     if case.api() != Api::D3D11 {
         return Err(format!(
-            "the runner drives d3d11.dll, and this is a {} case",
+            "the runner draws through d3d11.dll only, and this is a {} draw",
             case.api().as_str()
         ));
     }
-    let (Some(draw), Some(expect)) = (&case.draw, &case.expect_draw) else {
-        return Ok(None);
-    };
     let level = case.feature_level();
     if level.is_level9() {
         return Err("a draw at 9_x needs a level-9 vertex shader (4_0_level_9_x), which the runner does not write".into());
