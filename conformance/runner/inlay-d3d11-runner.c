@@ -745,17 +745,17 @@ done:
     free(gs_code);
 }
 
+/* What the case expects, in words. */
+static void describe_expected(const Case *c, Str *s) {
+    put_hr(s, c->expect);
+    put_ids(s, "errors", c->err, c->nerr);
+    put_ids(s, "warnings", c->warn, c->nwarn);
+    if (c->has_draw && c->ngroups) str_printf(s, "; %u records", c->group[0].nrec);
+}
+
 static void run_case(const Options *o, const Case *c, Result *res) {
     res->status = "pass";
-    /* What the case expects, in words. */
-    put_hr(&res->expected, c->expect);
-    put_ids(&res->expected, "errors", c->err, c->nerr);
-    put_ids(&res->expected, "warnings", c->warn, c->nwarn);
-    if (c->has_draw) {
-        UINT n = 0;
-        for (UINT i = 0; i < c->ngroups; ++i) n = c->group[i].nrec;
-        str_printf(&res->expected, "; %u records", n);
-    }
+    describe_expected(c, &res->expected);
     if (c->unsupported) { res->status = "unsupported"; str_put(&res->detail, c->unsupported); return; }
     int api10 = !strcmp(c->api, "d3d10"), api10_1 = !strcmp(c->api, "d3d10.1");
     if (!api10 && !api10_1 && strcmp(c->api, "d3d11") != 0) { res->status = "unsupported"; str_printf(&res->detail, "API %s", c->api); return; }
@@ -944,11 +944,20 @@ static int parent_main(int argc, char **argv, const Options *o, Cases *cs, const
             char detail[128];
             snprintf(detail, sizeof detail, code == 0xdead ? "no progress for %lu s" : "the process ended with 0x%08lx",
                      code == 0xdead ? (unsigned long)(timeout_ms / 1000) : (unsigned long)code);
-            rows[crashed].expected = _strdup("");
+            Str e = {0};
+            describe_expected(&cs->c[crashed], &e);
+            rows[crashed].expected = e.s ? e.s : _strdup("");
             rows[crashed].got = _strdup("");
             rows[crashed].detail = _strdup(detail);
             FILE *f = fopen(progress, "ab");
-            if (f) { fprintf(f, "result %ld crash - - ", crashed); put_token(f, detail); fputc('\n', f); fclose(f); }
+            if (f) {
+                fprintf(f, "result %ld crash ", crashed);
+                put_token(f, rows[crashed].expected);
+                fputs(" - ", f);
+                put_token(f, detail);
+                fputc('\n', f);
+                fclose(f);
+            }
             ++restarts;
             while (next < cs->n && rows[next].status) ++next;
             continue;
