@@ -805,8 +805,8 @@ pub struct Deviations {
     pub deviating: Vec<Deviation>,
     /// Cases the runner could not execute (with the reason).
     pub unsupported: Vec<(String, String)>,
-    /// Cases during which the implementation crashed.
-    pub crashed: Vec<(String, String)>,
+    /// Cases during which the implementation crashed (`got` is empty).
+    pub crashed: Vec<Deviation>,
 }
 
 /// One case on which the implementation deviates from the expected (Windows') result.
@@ -899,14 +899,20 @@ pub fn deviations(report: &RunnerReport, case_paths: &[PathBuf]) -> Deviations {
         match r.status.as_str() {
             "pass" => out.passed += 1,
             "unsupported" => out.unsupported.push((r.id.clone(), r.detail.clone())),
-            "crash" => out.crashed.push((r.id.clone(), r.detail.clone())),
-            _ => out.deviating.push(Deviation {
-                id: r.id.clone(),
-                expected: r.expected.clone(),
-                got: r.got.clone(),
-                detail: r.detail.clone(),
-                evidence: evidence.get(&r.id).cloned().unwrap_or_default(),
-            }),
+            status => {
+                let d = Deviation {
+                    id: r.id.clone(),
+                    expected: r.expected.clone(),
+                    got: r.got.clone(),
+                    detail: r.detail.clone(),
+                    evidence: evidence.get(&r.id).cloned().unwrap_or_default(),
+                };
+                if status == "crash" {
+                    out.crashed.push(d);
+                } else {
+                    out.deviating.push(d);
+                }
+            }
         }
     }
     out
@@ -931,19 +937,17 @@ impl Deviations {
         let mut s = String::from(
             "| case | expected | got | difference | evidence |\n|---|---|---|---|---|\n",
         );
-        for d in &self.deviating {
+        for d in self.deviating.iter().chain(&self.crashed) {
+            let got = if d.got.is_empty() { "crash" } else { &d.got };
             let _ = writeln!(
                 s,
                 "| `{}` | {} | {} | {} | {} |",
                 cell(&d.id),
                 cell(&d.expected),
-                cell(&d.got),
+                cell(got),
                 cell(&d.detail),
                 cell(&d.evidence)
             );
-        }
-        for (id, detail) in &self.crashed {
-            let _ = writeln!(s, "| `{}` | — | crash | {} | |", cell(id), cell(detail));
         }
         s
     }
