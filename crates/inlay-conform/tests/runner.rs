@@ -92,10 +92,11 @@ fn the_wine_table_lists_every_deviation_of_the_committed_run() {
         );
         assert!(!d.evidence.is_empty(), "{} has no case evidence", d.id);
     }
-    for (id, _) in &dev.crashed {
+    for d in &dev.crashed {
         assert!(
-            doc.contains(&format!("`{id}`")),
-            "{id} missing from wine.md"
+            doc.contains(&format!("`{}`", d.id)),
+            "{} missing from wine.md",
+            d.id
         );
     }
     // Every case of the suite is in the report (none lost between export and run).
