@@ -237,6 +237,10 @@ class Dump:
     warnings = property(lambda self: self._native.warnings,
                         doc="What the readers doubted (file:line: message).")
     sources = property(lambda self: self._native.sources, doc="Every file read.")
+    name = property(lambda self: self._native.name,
+                    doc="The capture's name: the dump's file name without its buffer and shader "
+                        "hashes (``LaSignoraFace3Head``, ``000001-vb0=5a1e0001``), a ``.fmt``'s "
+                        "stem (``Component 6``).")
     remapped = property(lambda self: self._native.remapped,
                         doc="Per element, the importer's remapped (semantic, index), or None.")
 
@@ -256,7 +260,7 @@ class Dump:
         return decode(self.layout, **args)
 
     def __repr__(self):
-        return (f"Dump({len(self.layout)} elements, slots {sorted(self.vertex_buffers)}, "
+        return (f"Dump({self.name!r}, {len(self.layout)} elements, slots {sorted(self.vertex_buffers)}, "
                 f"{self.topology}, {self.draw.get('kind')})")
 
 
@@ -264,7 +268,9 @@ def load_dump(path):
     """Reads a captured draw: a 3DMigoto frame-analysis vb/ib ``.txt`` (with its ``.buf``
     partners found beside it), an importer ``.fmt`` with its ``.vb``/``.ib``, or a RenderDoc
     mesh-view ``.csv``; ``path`` may also be a list of files of one draw. Returns a
-    :class:`Dump`. Raises :class:`DumpError` naming the file, line and value."""
+    :class:`Dump`. A file that is not there raises ``FileNotFoundError`` (an ``OSError``, as
+    ``open`` does); what is wrong inside a file raises :class:`DumpError` naming the file,
+    line and value."""
     paths = [path] if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else list(path)
     # Absolute paths: the readers compare a file with the partners they find beside it.
     return Dump(_inlay.load_dump([os.path.abspath(os.fsdecode(p)) for p in paths]))

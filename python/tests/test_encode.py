@@ -31,8 +31,10 @@ def test_hand_computed_bytes_and_roundings():
                       + bytes([0x81, 0x40, 255]))
     d3d = inlay.encode(layout, arrays, rounding="d3d")
     assert d3d[0][2:4] == struct.pack("<H", 0x7BFF)  # toward zero, largest finite
+    # An integer outside the 32-bit register's range is refused, as `inlay encode` refuses it.
     arrays["I2"] = [-5]
-    assert inlay.encode(layout, arrays)[0][10] == 0
+    with pytest.raises(inlay.LayoutError, match="I2.x: `-5` is not an integer from 0 to 4294967295"):
+        inlay.encode(layout, arrays)
 
 
 @pytest.mark.parametrize("fmt", IA_FORMATS)
@@ -102,13 +104,13 @@ def test_encode_errors():
         inlay.encode(layout, {"P": [[0, 0]]})
     with pytest.raises(inlay.LayoutError, match="`R` is not an element"):
         inlay.encode(layout, {"P": [[0, 0]], "Q": [0], "R": [1]})
-    with pytest.raises(inlay.LayoutError, match="arrays\\[Q\\]: 2 rows, but 1"):
+    with pytest.raises(inlay.LayoutError, match="arrays\\[Q\\]: Q0: 2 rows, but 1 are expected"):
         inlay.encode(layout, {"P": [[0, 0]], "Q": [0, 1]})
     with pytest.raises(inlay.LayoutError, match="rounding"):
         inlay.encode(layout, {"P": [[0, 0]], "Q": [0]}, rounding="up")
     with pytest.raises(inlay.LayoutError, match="stride 4 is smaller than the 9 bytes"):
         inlay.encode(layout, {"P": [[0, 0]], "Q": [0]}, strides=4)
-    with pytest.raises(inlay.LayoutError, match="5 components"):
+    with pytest.raises(inlay.LayoutError, match="P0: 5 values, a register has 4 lanes"):
         inlay.encode(layout, {"P": np.zeros((1, 5)), "Q": [0]})
 
 
@@ -136,3 +138,48 @@ def test_every_format_against_the_independent_encoding_model(fmt, rounding):
     got = inlay.encode([{"semantic": "V", "format": fmt, "offset": 0}],
                        {"V": lanes.view(dtype)}, rounding=rounding)[0]
     assert got.hex() == want.hex()
+
+
+# Issue 35 item 2: the checks of `inlay encode` (one library call, `inlay::encode::values`),
+# with the command line's own words, for the inputs Python used to write silently.
+ENCODE_REFUSALS = [
+    # (format, Python array, CLI JSON lanes, the library's message)
+    ("R8G8B8A8_UINT", np.full((1, 4), 1.5), [1.5, 1, 1, 1],
+     "A0.x: `1.5` is not an integer from 0 to 4294967295 (A0 is R8G8B8A8_UINT, a UINT format)"),
+    ("R16G16_FLOAT", np.zeros((1, 1), np.float32), [0.0],
+     "A0: 1 values, R16G16_FLOAT has 2 components"),
+    ("R32_SINT", np.array([[2**31]]), [2**31],
+     "A0.x: `2147483648` is not an integer from -2147483648 to 2147483647 (A0 is R32_SINT, a SINT format)"),
+    ("R32_UINT", np.array([[2**32]], np.uint64), [2**32],
+     "A0.x: `4294967296` is not an integer from 0 to 4294967295 (A0 is R32_UINT, a UINT format)"),
+    ("R32_FLOAT", np.zeros((1, 5)), [0, 0, 0, 0, 0], "A0: 5 values, a register has 4 lanes"),
+]
+
+
+@pytest.mark.parametrize("fmt,array,lanes,message", ENCODE_REFUSALS)
+def test_encode_refuses_what_the_cli_refuses(fmt, array, lanes, message, inlay_cli, tmp_path):
+    layout = [{"semantic": "A", "format": fmt, "offset": 0}]
+    with pytest.raises(inlay.LayoutError) as e:
+        inlay.encode(layout, {"A": array})
+    assert message in str(e.value)
+    (tmp_path / "l.json").write_text(json.dumps({"elements": layout}))
+    (tmp_path / "v.json").write_text(json.dumps([{"vertex_id": 0, "A0": lanes}]))
+    r = inlay_cli("encode", tmp_path / "l.json", "--input", tmp_path / "v.json",
+                  "--out", f"0={tmp_path / 'o.vb'}", check=False)
+    assert r.returncode != 0 and message in r.stderr, r.stderr
+    assert not (tmp_path / "o.vb").exists()
+
+
+def test_encode_float_array_for_an_integer_format():
+    """A (16, 3) float array for R8G8B8A8_UINT was written as [0, 5, 93, 0]: now refused
+    (3 lanes for a 4-lane format), and floats are refused for an integer format even when
+    whole, as the command line refuses `1.0`."""
+    layout = [{"semantic": "BLENDINDICES", "format": "R8G8B8A8_UINT", "offset": 0}]
+    with pytest.raises(inlay.LayoutError, match=r"arrays\[BLENDINDICES\]: BLENDINDICES0: "
+                       r"3 values, R8G8B8A8_UINT has 4 components"):
+        inlay.encode(layout, {"BLENDINDICES": np.ones((16, 3))})
+    with pytest.raises(inlay.LayoutError, match=r"arrays\[BLENDINDICES\]: row 0: "
+                       r"BLENDINDICES0.x: `1` is not an integer from 0 to 4294967295"):
+        inlay.encode(layout, {"BLENDINDICES": np.ones((16, 4))})
+    ok = inlay.encode(layout, {"BLENDINDICES": np.full((2, 4), 7, np.int64)})
+    assert ok[0] == bytes([7] * 8)
