@@ -169,6 +169,7 @@ def encode(
     padding=0,
     api="d3d11",
     feature_level=None,
+    original=None,
 ):
     """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
 
@@ -176,8 +177,11 @@ def encode(
     :func:`decode` names them) to arrays of shape (rows, components) or (rows,) for one
     component; every element of the layout needs one (the ``SV_*`` and ``primitives`` keys of a
     decoded dict are ignored, so ``encode(layout, decode(layout, ...))`` round-trips). Values
-    are float32 for FLOAT/UNORM/SNORM formats, integers for UINT/SINT (clipped to the 32-bit
-    range; the encoder saturates to the format's range). Per-vertex arrays have one row per
+    are floats for FLOAT/UNORM/SNORM formats (float16/float32 arrays are taken bit for bit,
+    float64 rounded to the nearest binary32) and integers for UINT/SINT (floats are refused
+    there, and integers outside the 32-bit register's range). Every array goes through the
+    checks ``inlay encode`` applies to its input, with its words: the lanes per row (at least
+    the format's components, at most 4), the rows, each value's kind and range. Per-vertex arrays have one row per
     vertex (``vertex_count``, default their row count); per-instance arrays one row per
     instance record (``instance_count`` instances at the slot's step rate; default from the
     first per-instance array).
@@ -185,6 +189,11 @@ def encode(
     ``rounding``: ``"nearest"`` (what a mesh tool wants) or ``"d3d"`` (the pipeline's
     conversion rules), as the conformance schema defines them. ``strides`` per slot (default
     each slot's smallest stride), ``padding`` the value of bytes no element covers.
+
+    ``original``: ``{slot: bytes}``, a slot's records as they were before an edit (one per
+    row, the output's stride): bytes no element covers are copied from them, and an element
+    whose values are exactly what its original bytes decode to keeps those bytes — so codes
+    that decode alike (SNORM −128 and −127) and NaN payloads survive an unedited round trip.
 
     Returns ``{slot: bytes}`` for each slot the layout uses.
     """
@@ -198,6 +207,7 @@ def encode(
         padding,
         api,
         feature_level,
+        original,
     )
 
 

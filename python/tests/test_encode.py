@@ -183,3 +183,24 @@ def test_encode_float_array_for_an_integer_format():
         inlay.encode(layout, {"BLENDINDICES": np.ones((16, 4))})
     ok = inlay.encode(layout, {"BLENDINDICES": np.full((2, 4), 7, np.int64)})
     assert ok[0] == bytes([7] * 8)
+
+
+def test_original_records_keep_unchanged_codes():
+    """`original=`: values equal to what the earlier bytes decode to keep those bytes
+    (SNORM -128 and a float16 NaN payload survive), changed ones are encoded, padding is
+    copied."""
+    layout = [{"semantic": "N", "format": "R8G8_SNORM", "offset": 0},
+              {"semantic": "H", "format": "R16_FLOAT", "offset": 2}]
+    raw = bytes([0x80, 0x81, 0x01, 0x7D, 0xEE, 0xEE,     # N = (-1, -1), H = NaN 0x7d01
+                 0x7F, 0x00, 0x00, 0x3C, 0xAB, 0xCD])    # N = (1, 0), H = 1.0
+    strides = {0: 6}
+    dec = inlay.decode(layout, raw, strides=strides, topology="point_list")
+    # A plain encode writes the canonical codes (-127, the quiet NaN) and zero padding.
+    plain = inlay.encode(layout, dec, strides=strides)[0]
+    assert plain != raw
+    assert inlay.encode(layout, dec, strides=strides, original={0: raw})[0] == raw
+    dec["H"][1] = 0.5
+    out = inlay.encode(layout, dec, strides=strides, original={0: raw})[0]
+    assert out == raw[:8] + bytes([0x00, 0x38]) + raw[10:]
+    with pytest.raises(inlay.LayoutError, match=r"original\[0\]: .*11 bytes"):
+        inlay.encode(layout, dec, strides=strides, original={0: raw[:-1]})

@@ -24,7 +24,7 @@ const SYSTEM_KEYS: [&str; 4] = [
 /// Encodes element arrays into one buffer per used slot; see `inlay.encode`.
 #[pyfunction]
 #[pyo3(signature = (layout, arrays, vertex_count=None, rounding="nearest", strides=None,
-    instance_count=None, padding=0, api="d3d11", feature_level=None))]
+    instance_count=None, padding=0, api="d3d11", feature_level=None, original=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn encode<'py>(
     py: Python<'py>,
@@ -37,6 +37,7 @@ pub fn encode<'py>(
     padding: u8,
     api: &str,
     feature_level: Option<&str>,
+    original: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let (layout, _) = resolve_layout(py, layout, api, feature_level)?;
@@ -202,6 +203,20 @@ pub fn encode<'py>(
     let mut writer = VertexWriter::with_options(&layout, vertices, instances, &options)
         .map_err(|e| layout_error(e.to_string()))?;
 
+    // The records as they were (`original=`): unchanged values keep their bytes.
+    if let Some(original) = original {
+        for (k, v) in original.iter() {
+            let slot: u32 = k
+                .extract()
+                .map_err(|_| layout_error("original: keys must be slot numbers"))?;
+            let bytes = np.call_method1("frombuffer", (v, "uint8"))?;
+            let bytes = bytes.cast_into::<numpy::PyArray1<u8>>()?;
+            let r = bytes.readonly();
+            writer
+                .start_from(slot, r.as_slice()?)
+                .map_err(|e| layout_error(format!("original[{slot}]: {e}")))?;
+        }
+    }
     let result = py.detach(|| -> Result<(), inlay::encode::EncodeError> {
         for (i, (data, cols)) in values.iter().zip(&widths).enumerate() {
             for (record, row) in data.chunks_exact(*cols).enumerate() {
