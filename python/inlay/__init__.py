@@ -49,6 +49,7 @@ __all__ = [
     "Dump",
     "load_dump",
     "export",
+    "fmt_text",
 ]
 
 __version__ = _inlay.__version__
@@ -170,6 +171,7 @@ def encode(
     api="d3d11",
     feature_level=None,
     original=None,
+    warnings=None,
 ):
     """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
 
@@ -195,6 +197,10 @@ def encode(
     whose values are exactly what its original bytes decode to keeps those bytes — so codes
     that decode alike (SNORM −128 and −127) and NaN payloads survive an unedited round trip.
 
+    ``warnings``: a list to which one line per element is appended when some of its values
+    are ones its format cannot hold and the encoder changes (clamped UNORM/SNORM values,
+    saturated integers, finite floats that become infinity), naming the first row.
+
     Returns ``{slot: bytes}`` for each slot the layout uses.
     """
     return _inlay.encode(
@@ -208,6 +214,7 @@ def encode(
         api,
         feature_level,
         original,
+        warnings,
     )
 
 
@@ -296,3 +303,12 @@ def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",
     if not isinstance(dump, Dump):
         dump = load_dump(dump)
     return _inlay.export(dump._native, path, instances, patch_triangles, api, feature_level)
+
+
+def fmt_text(layout, strides, topology="triangle_list", index_format=None):
+    """The text of an importer's ``.fmt`` file (what :func:`load_dump` reads beside ``.vb`` /
+    ``.vbN`` and ``.ib`` files): ``strides`` is ``{slot: stride}`` (slot 0 alone is written
+    ``stride: N`` for a ``NAME.vb``; otherwise ``vbN stride: N`` for ``NAME.vbN``), then the
+    topology, the index format (``"R16_UINT"``/``"R32_UINT"``, or None) and every element of
+    ``layout`` (a :class:`Layout` or ELEMENT dicts)."""
+    return _inlay.fmt_text(layout, dict(strides), topology, index_format)

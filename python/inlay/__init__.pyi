@@ -130,6 +130,7 @@ def encode(
     api: str = "d3d11",
     feature_level: Optional[str] = None,
     original: Optional[Mapping[int, Buffer]] = None,
+    warnings: Optional[List[str]] = None,
 ) -> Dict[int, bytes]: ...
 def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...
 
@@ -175,3 +176,9 @@ def export(
     api: str = "d3d11",
     feature_level: Optional[str] = None,
 ) -> List[str]: ...
+def fmt_text(
+    layout: LayoutLike,
+    strides: Mapping[int, int],
+    topology: str = "triangle_list",
+    index_format: Optional[Literal["R16_UINT", "R32_UINT"]] = None,
+) -> str: ...

@@ -204,3 +204,24 @@ def test_original_records_keep_unchanged_codes():
     assert out == raw[:8] + bytes([0x00, 0x38]) + raw[10:]
     with pytest.raises(inlay.LayoutError, match=r"original\[0\]: .*11 bytes"):
         inlay.encode(layout, dec, strides=strides, original={0: raw[:-1]})
+
+
+def test_encode_warns_of_values_a_format_cannot_hold():
+    layout = [{"semantic": "C", "format": "R8G8_UNORM", "offset": 0},
+              {"semantic": "H", "format": "R16_FLOAT", "offset": 2},
+              {"semantic": "I", "format": "R8_UINT", "offset": 4}]
+    w = []
+    out = inlay.encode(layout, {"C": [[0.5, 1.5], [2, 0]], "H": [1.0, 70000.0], "I": [3, 300]},
+                       warnings=w)
+    assert out[0] == bytes([128, 255, 0x00, 0x3C, 3, 255, 0, 0x00, 0x7C, 255])
+    assert w == [
+        "arrays[C]: 2 value(s) the format cannot hold; first, row 0: C0 (R8G8_UNORM) lane y: "
+        "1.5 is outside 0..1 and is clamped",
+        "arrays[H]: 1 value(s) the format cannot hold; first, row 1: H0 (R16_FLOAT) lane x: "
+        "70000 is beyond the format's largest value and becomes infinity",
+        "arrays[I]: 1 value(s) the format cannot hold; first, row 1: I0 (R8_UINT) lane x: "
+        "300 is beyond 8 bits and is saturated",
+    ]
+    w = []
+    inlay.encode(layout, {"C": [[0, 1]], "H": [65504.0], "I": [255]}, warnings=w)
+    assert w == []

@@ -217,3 +217,42 @@ pub fn export(
     })?;
     Ok(mesh.warnings.clone())
 }
+
+/// The text of an importer's `.fmt` file for a layout (`inlay::capture::fmt::FmtFile::to_text`).
+#[pyfunction]
+#[pyo3(signature = (layout, strides, topology="triangle_list", index_format=None))]
+pub fn fmt_text(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    strides: std::collections::BTreeMap<u32, u32>,
+    topology: &str,
+    index_format: Option<&str>,
+) -> PyResult<String> {
+    use inlay::capture::fmt::FmtFile;
+    let elements = crate::layout::elements_of(py, layout)?;
+    let topology = capture::parse_topology(topology)
+        .ok_or_else(|| layout_error(format!("topology: unknown topology `{topology}`")))?;
+    let index_format = index_format
+        .map(|s| {
+            capture::parse_index_format(s).ok_or_else(|| {
+                layout_error(format!("index_format: `{s}` is not R16_UINT or R32_UINT"))
+            })
+        })
+        .transpose()?;
+    // One slot 0: `stride:` (the importers' `NAME.vb`); otherwise `vbN stride:` per slot.
+    let strides = if strides.len() == 1 && strides.contains_key(&0) {
+        vec![(None, strides[&0])]
+    } else {
+        strides.into_iter().map(|(s, n)| (Some(s), n)).collect()
+    };
+    let remapped = vec![None; elements.len()];
+    Ok(FmtFile {
+        strides,
+        topology: Some(topology),
+        index_format,
+        elements,
+        remapped,
+        warnings: Vec::new(),
+    }
+    .to_text())
+}

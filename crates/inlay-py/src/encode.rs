@@ -24,7 +24,8 @@ const SYSTEM_KEYS: [&str; 4] = [
 /// Encodes element arrays into one buffer per used slot; see `inlay.encode`.
 #[pyfunction]
 #[pyo3(signature = (layout, arrays, vertex_count=None, rounding="nearest", strides=None,
-    instance_count=None, padding=0, api="d3d11", feature_level=None, original=None))]
+    instance_count=None, padding=0, api="d3d11", feature_level=None, original=None,
+    warnings=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn encode<'py>(
     py: Python<'py>,
@@ -38,6 +39,7 @@ pub fn encode<'py>(
     api: &str,
     feature_level: Option<&str>,
     original: Option<&Bound<'py, PyDict>>,
+    warnings: Option<&Bound<'py, pyo3::types::PyList>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let (layout, _) = resolve_layout(py, layout, api, feature_level)?;
@@ -138,9 +140,27 @@ pub fn encode<'py>(
             let data = r.as_slice()?;
             py.detach(|| convert(col, data, shape.1, |c, l, v| c.lane_from_int(l, v.into())))
         };
-        values.push(
-            lanes.map_err(|(row, er)| layout_error(format!("arrays[{name}]: row {row}: {er}")))?,
-        );
+        let lanes =
+            lanes.map_err(|(row, er)| layout_error(format!("arrays[{name}]: row {row}: {er}")))?;
+        // Values the format must change (clamp, saturate, overflow): one warning per element,
+        // with the first row and how many, when the caller asks for them.
+        if let Some(w) = warnings {
+            let width = shape.1.max(1);
+            let mut first = None;
+            let mut count = 0usize;
+            for (i, &bits) in lanes.iter().enumerate() {
+                if let Some(why) = col.clamped(i % width, bits) {
+                    count += 1;
+                    first.get_or_insert((i / width, why));
+                }
+            }
+            if let Some((row, why)) = first {
+                w.append(format!(
+                    "arrays[{name}]: {count} value(s) the format cannot hold; first, row {row}: {why}"
+                ))?;
+            }
+        }
+        values.push(lanes);
         widths.push(shape.1);
     }
 

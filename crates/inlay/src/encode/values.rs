@@ -208,6 +208,77 @@ impl ElementValues {
         Ok(value.to_bits())
     }
 
+    /// Why the format cannot hold the lane's value and the encoder must change it (clamp a
+    /// UNORM/SNORM value to its range, write NaN as 0, saturate an integer to its field, round
+    /// a finite float to infinity, or a negative one to 0 in an unsigned float), or `None`
+    /// when the value is held up to the format's rounding. `bits` is the register lane as
+    /// [`VertexWriter`](super::VertexWriter) takes it.
+    pub fn clamped(&self, lane: usize, bits: u32) -> Option<String> {
+        let info = self.format.info()?;
+        let comp = info.present().find(|c| c.channel.lane() == Some(lane))?;
+        let f = f32::from_bits(bits);
+        let what = || {
+            format!(
+                "{} ({}) lane {}",
+                self.name,
+                self.format,
+                LANES[lane.min(3)]
+            )
+        };
+        match comp.kind {
+            Kind::Unorm | Kind::Snorm if f.is_nan() => {
+                Some(format!("{}: NaN is written as 0", what()))
+            }
+            Kind::Unorm if !(0.0..=1.0).contains(&f) => {
+                Some(format!("{}: {f} is outside 0..1 and is clamped", what()))
+            }
+            Kind::Snorm if !(-1.0..=1.0).contains(&f) => {
+                Some(format!("{}: {f} is outside -1..1 and is clamped", what()))
+            }
+            Kind::Float if comp.bits < 32 && !f.is_nan() => {
+                let code = super::encode_component(comp, bits, super::Rounding::Nearest);
+                let back = f32::from_bits(crate::convert::convert_component(
+                    Kind::Float,
+                    comp.bits as u32,
+                    code,
+                ));
+                if f.is_finite() && back.is_infinite() {
+                    Some(format!(
+                        "{}: {f} is beyond the format's largest value and becomes infinity",
+                        what()
+                    ))
+                } else if f < 0.0 && back == 0.0 {
+                    Some(format!(
+                        "{}: {f} is negative and the format has no sign: written as 0",
+                        what()
+                    ))
+                } else {
+                    None
+                }
+            }
+            Kind::Uint if comp.bits < 32 && bits > super::element::field_mask(comp.bits as u32) => {
+                Some(format!(
+                    "{}: {bits} is beyond {} bits and is saturated",
+                    what(),
+                    comp.bits
+                ))
+            }
+            Kind::Sint if comp.bits < 32 => {
+                let v = bits as i32;
+                let max = (1i32 << (comp.bits - 1)) - 1;
+                let min = -(1i32 << (comp.bits - 1));
+                (v > max || v < min).then(|| {
+                    format!(
+                        "{}: {v} is beyond {} signed bits and is saturated",
+                        what(),
+                        comp.bits
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
     fn int_range(&self, lane: usize, value: &dyn std::fmt::Display) -> ValueError {
         let range = if self.kind == Kind::Uint {
             "from 0 to 4294967295"
@@ -288,6 +359,16 @@ mod tests {
             v[0].lane_from_text(1, "7fc00001", true).unwrap(),
             0x7fc0_0001
         );
+        assert_eq!(v[0].clamped(0, 1.0f32.to_bits()), None);
+        assert_eq!(
+            v[0].clamped(1, 65520.0f32.to_bits()).unwrap(),
+            "TEXCOORD1 (R16G16_FLOAT) lane y: 65520 is beyond the format's largest value and becomes infinity"
+        );
+        assert_eq!(v[0].clamped(1, 65519.0f32.to_bits()), None);
+        assert_eq!(v[1].clamped(0, 255), None);
+        assert!(v[1].clamped(0, 256).unwrap().contains("beyond 8 bits"));
+        assert!(v[2].clamped(1, (-32769i32) as u32).is_some());
+        assert_eq!(v[2].clamped(1, (-32768i32) as u32), None);
         assert_eq!(
             v[0].check_rows(3, 4, "vertex_count").unwrap_err().0,
             "TEXCOORD1: 3 rows, but 4 are expected (vertex_count)"
