@@ -135,6 +135,30 @@ def test_triangle_strip_with_cuts_and_base_vertex():
     assert out["SV_PrimitiveID"].tolist() == [0, 1, 2]
 
 
+def test_list_primitives_per_instance_and_after_a_cut():
+    """Lists without cuts take the direct path: whole groups per instance (a leftover vertex
+    makes none), IDs restarting per instance; a cut sends the draw through the assembler."""
+    data = np.arange(8, dtype=np.float32)
+    one = [{"semantic": "X", "format": "R32_FLOAT", "offset": 0}]
+    out = inlay.decode(one, {0: data}, topology="triangle_list",
+                       draw={"kind": "draw_instanced", "vertex_count_per_instance": 7,
+                             "instance_count": 2})
+    assert out["primitives"].tolist() == [[0, 1, 2], [3, 4, 5], [7, 8, 9], [10, 11, 12]]
+    assert out["SV_PrimitiveID"].tolist() == [0, 1, 0, 1]
+    assert out["primitives"].dtype == np.uint32 and out["SV_PrimitiveID"].dtype == np.uint32
+    out = inlay.decode(one, {0: data}, topology="line_list_adj",
+                       draw={"kind": "draw", "vertex_count": 8})
+    assert out["primitives"].tolist() == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    # A cut ends the strip of a list too: 0 1 | 2 3 4 5 gives one triangle, (2 3 4) at
+    # stream positions 2..4, and 5 is left over.
+    ib = np.array([0, 1, 0xFFFF, 2, 3, 4, 5], dtype=np.uint16)
+    out = inlay.decode(one, {0: data}, index_buffer=ib, topology="triangle_list",
+                       draw={"kind": "draw_indexed"})
+    assert out["SV_VertexID"].tolist() == [0, 1, 2, 3, 4, 5]
+    assert out["primitives"].tolist() == [[2, 3, 4]]
+    assert out["SV_PrimitiveID"].tolist() == [0]
+
+
 def test_large_draw_matches_the_reference_on_every_path(inlay_cli, tmp_path):
     """10,000 indexed vertices, 3 instances, block boundaries and a buffer edge: the fast
     decode equals the CLI's vertex-by-vertex reference."""

@@ -736,30 +736,46 @@ pub fn decode<'py>(
                 call.name()
             )));
         }
-        let count = py.detach(|| prepared.primitives().count());
-        let prims = np
-            .call_method1("empty", ((count, k), np.getattr("uint32")?))?
-            .cast_into::<PyArray2<u32>>()?;
-        let ids = np
-            .call_method1("empty", (count, np.getattr("uint32")?))?
-            .cast_into::<PyArray1<u32>>()?;
-        {
-            let mut pb = prims.readwrite();
-            let mut ib = ids.readwrite();
-            let (ps, is) = (pb.as_slice_mut()?, ib.as_slice_mut()?);
+        // A list topology over a stream without cuts (the draw's every step is a vertex) is
+        // primitive k = positions k·n … k·n+n−1 of each instance (its steps are consecutive
+        // stream positions; the primitive ID restarts per instance), which the table's rows
+        // state; it is written straight away. Every other draw takes the assembler's
+        // primitives in one pass.
+        let list = matches!(
+            topology,
+            Topology::PointList
+                | Topology::LineList
+                | Topology::TriangleList
+                | Topology::LineListAdj
+                | Topology::TriangleListAdj
+                | Topology::PatchList(_)
+        );
+        let (flat, id_list) = if list && k > 0 && total as u64 == params.steps() {
+            let per = params.count as usize / k;
+            let instances = params.instance_count as usize;
             py.detach(|| {
-                for ((p, row), id) in prepared
-                    .primitives()
-                    .zip(ps.chunks_exact_mut(k.max(1)))
-                    .zip(is.iter_mut())
-                {
-                    for (d, &s) in row.iter_mut().zip(p.vertices()) {
-                        *d = s as u32;
-                    }
-                    *id = p.id;
+                let mut flat = Vec::with_capacity(per * k * instances);
+                let mut id_list = Vec::with_capacity(per * instances);
+                for j in 0..instances {
+                    let base = j * params.count as usize;
+                    flat.extend((0..per * k).map(|q| (base + q) as u32));
+                    id_list.extend(0..per as u32);
                 }
-            });
-        }
+                (flat, id_list)
+            })
+        } else {
+            py.detach(|| {
+                let (mut flat, mut id_list) = (Vec::new(), Vec::new());
+                for p in prepared.primitives() {
+                    flat.extend(p.vertices().iter().map(|&s| s as u32));
+                    id_list.push(p.id);
+                }
+                (flat, id_list)
+            })
+        };
+        let count = id_list.len();
+        let prims = PyArray1::from_vec(py, flat).reshape([count, k])?;
+        let ids = PyArray1::from_vec(py, id_list);
         set_reserved(&out, "primitives", prims.into_any())?;
         set_reserved(&out, "SV_PrimitiveID", ids.into_any())?;
     }
