@@ -12,6 +12,7 @@ exact bytes (non-canonical codes, NaN payloads, padding included).
 
 import json
 import os
+import time
 
 import numpy as np
 
@@ -24,6 +25,22 @@ LANES = "xyzw"
 # How close (cosine) a corner's normal must be to the captured NORMAL to count as unedited:
 # Blender keeps custom normals as two 16-bit angles, a few 1e-5 radians apart.
 NORMAL_SAME = 1.0 - 1e-6
+
+
+# When a list, import_capture appends (stage, wall seconds, process CPU seconds) to it, for
+# blender/benchmark.py.
+STAGES = None
+
+
+class _Clock:
+    def __init__(self):
+        self.t = (time.perf_counter(), time.process_time())
+
+    def __call__(self, stage):
+        if STAGES is not None:
+            now = (time.perf_counter(), time.process_time())
+            STAGES.append((stage, now[0] - self.t[0], now[1] - self.t[1]))
+            self.t = now
 
 
 class InlayError(Exception):
@@ -150,7 +167,9 @@ def _faces(dump, elements, n):
 
 def import_capture(path, context=None, name=None):
     """Imports the capture at `path`: returns the new object (linked to the scene)."""
+    clock = _Clock()
     dump = load(path)
+    clock("read files")
     elements = _elements(dump)
     roles = _roles(elements)
     raw, n = _records(dump, elements)
@@ -159,7 +178,9 @@ def import_capture(path, context=None, name=None):
                            topology="point_list", draw={"kind": "draw", "vertex_count": n},
                            strides={s: r.shape[1] for s, r in raw.items()},
                            primitives=False, system_values=False)
+    clock("decode records")
     faces, dropped = _faces(dump, elements, n)
+    clock("walk the draw")
     warnings = list(dump.warnings)
     if dropped:
         warnings.append(f"{dropped} triangle(s) with a repeated vertex or a vertex past the "
@@ -167,12 +188,12 @@ def import_capture(path, context=None, name=None):
 
     mesh = bpy.data.meshes.new(name or dump.name)
     mesh.vertices.add(n)
-    pos = np.zeros((n, 3), np.float32)
     mesh.loops.add(faces.size)
-    mesh.loops.foreach_set("vertex_index", faces.ravel())
     mesh.polygons.add(len(faces))
-    mesh.polygons.foreach_set("loop_start", np.arange(0, faces.size, 3, dtype=np.int32))
     loops = faces.ravel()
+    _fill(mesh, ".corner_vert", "value", loops, lambda: mesh.loops, "vertex_index")
+    mesh.polygons.foreach_set("loop_start", np.arange(0, faces.size, 3, dtype=np.int32))
+    pos = np.zeros((n, 3), np.float32)
     normals = None
     for e in vertex_elements:
         k = _key(e)
@@ -182,9 +203,9 @@ def import_capture(path, context=None, name=None):
             pos[:, :held] = v[:, :held]
         elif role == "normal":
             normals = v[:, :3]
-        elif role == "uv":
-            uv = mesh.uv_layers.new(name=k)
-            uv.data.foreach_set("uv", np.ascontiguousarray(v[loops, :2]).ravel())
+        elif role == "uv":  # a 2D float corner attribute is a UV map
+            uv = mesh.attributes.new(name=k, type="FLOAT2", domain="CORNER")
+            uv.data.foreach_set("vector", np.ascontiguousarray(v[loops, :2]).ravel())
         elif role == "color":
             rgba = np.zeros((n, 4), np.float32)
             rgba[:, 3] = 1.0
@@ -198,7 +219,7 @@ def import_capture(path, context=None, name=None):
                                     type="INT" if integer else "FLOAT", domain="POINT")
             a.data.foreach_set("value", np.ascontiguousarray(v[:, lane]).view(
                 np.int32 if integer else np.float32))
-    mesh.vertices.foreach_set("co", pos.ravel())
+    _fill(mesh, "position", "vector", pos.ravel(), lambda: mesh.vertices, "co")
     # each record's bytes, four at a time, for export's `original=`
     for s, r in raw.items():
         stride = r.shape[1]
@@ -208,12 +229,16 @@ def import_capture(path, context=None, name=None):
         for k in range(words.shape[1]):
             a = mesh.attributes.new(name=RAW.format(slot=s, k=k), type="INT", domain="POINT")
             a.data.foreach_set("value", np.ascontiguousarray(words[:, k]))
-    mesh.update()
+    clock("mesh data")
+    mesh.update()  # Blender makes the edges
+    clock("edges")
     if normals is not None and len(faces):
         mesh.normals_split_custom_set_from_vertices(np.ascontiguousarray(normals, np.float32))
+    clock("custom normals")
 
     obj = bpy.data.objects.new(name or dump.name, mesh)
     _vertex_groups(obj, records, roles, n)
+    clock("vertex groups")
     instance = {str(s): dump.vertex_buffers[s].hex() for s in dump.vertex_buffers
                 if s not in raw}
     meta = {
@@ -231,41 +256,64 @@ def import_capture(path, context=None, name=None):
     return obj, warnings
 
 
+def _fill(mesh, attribute, field, values, collection, prop):
+    """Writes `values` through the mesh's built-in attribute (one copy), or, where this
+    Blender has no such attribute, through the older per-item collection."""
+    a = mesh.attributes.get(attribute)
+    if a is not None:
+        a.data.foreach_set(field, values)
+    else:
+        collection().foreach_set(prop, values)
+
+
 def _vertex_groups(obj, records, roles, n):
-    """Vertex groups named by blend index from every BLENDINDICES/BLENDWEIGHT(S) pair: one
-    `add` call per (group, weight) (weights of a vertex's lanes of one index are summed)."""
-    vs, gs, ws = [], [], []
-    for k, (role, held) in roles.items():
-        if role != "blend":
-            continue
-        idx = records[k][:, :held].astype(np.int64)
-        w = records[WEIGHTS[k]][:, :held]
-        vs.append(np.repeat(np.arange(n), held))
-        gs.append(idx.ravel())
-        ws.append(w.ravel())
-    if not vs:
+    """Vertex groups named by blend index from every BLENDINDICES/BLENDWEIGHT(S) pair (the
+    weights of a vertex's lanes that name one index summed in lane order, as float32)."""
+    sets = [(k, held) for k, (role, held) in roles.items() if role == "blend"]
+    if not sets or not n:
         return
-    v, g, w = np.concatenate(vs), np.concatenate(gs), np.concatenate(ws).astype(np.float32)
-    keep = w != 0
-    v, g, w = v[keep], g[keep], w[keep]
-    if (g < 0).any():
+    g = np.concatenate([records[k][:, :h].astype(np.int64) for k, h in sets], 1)
+    w = np.concatenate([records[WEIGHTS[k]][:, :h].astype(np.float32) for k, h in sets], 1)
+    if (g[w != 0] < 0).any():
         raise InlayError("a blend index is negative: it cannot name a vertex group")
-    # sum the weights of one (vertex, group) pair
-    pair = v * (int(g.max(initial=0)) + 1) + g
-    order = np.argsort(pair, kind="stable")
-    pair, v, g, w = pair[order], v[order], g[order], w[order]
-    starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]])
-    w = np.add.reduceat(w, starts) if len(w) else w
-    v, g = v[starts], g[starts]
-    for i in range(int(g.max(initial=-1)) + 1):
+    top = int(g[w != 0].max(initial=-1))
+    if top >= GROUPS_MAX:
+        raise InlayError(f"blend index {top} with a nonzero weight: more than {GROUPS_MAX} "
+                         "vertex groups (the element does not hold blend indices)")
+    # Within each vertex, lanes by index (stable: equal indices keep their lane order); a
+    # lane naming the index of the lane before it adds its weight to that run's first lane.
+    g = np.where(w != 0, g, GROUPS_MAX)  # zero weights make no group entry
+    order = np.argsort(g, axis=1, kind="stable")
+    g = np.take_along_axis(g, order, 1)
+    w = np.take_along_axis(w, order, 1)
+    first = np.ones(g.shape, bool)
+    first[:, 1:] = g[:, 1:] != g[:, :-1]
+    run = np.zeros(g.shape, np.int64)
+    for j in range(1, g.shape[1]):
+        run[:, j] = np.where(first[:, j], j, run[:, j - 1])
+        rows = np.flatnonzero(~first[:, j])
+        w[rows, run[rows, j]] += w[rows, j]
+    keep = first & (g < GROUPS_MAX)
+    v = np.broadcast_to(np.arange(n)[:, None], g.shape)[keep]
+    g, w = g[keep], w[keep]
+    for i in range(top + 1):
         obj.vertex_groups.new(name=str(i))
-    bits = w.view(np.uint32)
-    order = np.lexsort((v, bits, g))
-    v, g, w, bits = v[order], g[order], w[order], bits[order]
-    cut = np.flatnonzero(np.r_[True, (g[1:] != g[:-1]) | (bits[1:] != bits[:-1]), True])
-    groups = obj.vertex_groups
-    for a, b in zip(cut[:-1], cut[1:]):
-        groups[int(g[a])].add(v[a:b].tolist(), float(w[a]), "REPLACE")
+    # One `add` per (vertex block, group, weight): Blender's `add` costs about a microsecond
+    # a call and a cache miss an entry when its vertices are spread over the whole mesh, so
+    # the vertices go in blocks whose deform data stay in cache. Entries are in vertex order,
+    # and the sort is stable.
+    key = ((v // VERTEX_BLOCK) << 48) | (g << 32) | w.view(np.uint32).astype(np.int64)
+    order = np.argsort(key, kind="stable")
+    key, v, g, w = key[order], v[order], g[order], w[order]
+    cut = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
+    groups = list(obj.vertex_groups)
+    vl, gl, wl = v.tolist(), g[cut[:-1]].tolist(), w[cut[:-1]].tolist()
+    for a, b, gi, wi in zip(cut[:-1].tolist(), cut[1:].tolist(), gl, wl):
+        groups[gi].add(vl[a:b], wi, "REPLACE")
+
+
+GROUPS_MAX = 1 << 16
+VERTEX_BLOCK = 1 << 15
 
 
 # --------------------------------------------------------------------------------------------
@@ -358,11 +406,11 @@ def plan_export(obj, normals="CAPTURED"):
         k = _key(e)
         role, held = roles[k]
         if role == "uv":
-            uv = mesh.uv_layers.get(k)
-            if uv is None:
+            uv = mesh.attributes.get(k)
+            if uv is None or mesh.uv_layers.get(k) is None:
                 raise InlayError(f"the UV map {k} was removed; {k} needs it")
             a = np.zeros(L * 2, np.float32)
-            uv.data.foreach_get("uv", a)
+            uv.data.foreach_get("vector", a)
             corner[k] = a.reshape(-1, 2)
             key_cols.append(corner[k].view(np.uint32))
         elif role == "normal" and L and normals == "BLENDER":
