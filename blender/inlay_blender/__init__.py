@@ -10,18 +10,22 @@ from . import core
 
 
 class IMPORT_MESH_OT_inlay(bpy.types.Operator, ImportHelper):
-    """Import a captured draw (3DMigoto txt/buf dump, .fmt with .vb/.ib, RenderDoc CSV)
-    with its exact vertex values"""
+    """Import a captured draw (3DMigoto txt/buf dump, .fmt with .vb/.ib, RenderDoc CSV) or a
+    finished 3DMigoto mod (its .ini: one object per part) with its exact vertex values"""
 
     bl_idname = "import_mesh.inlay"
     bl_label = "Import Direct3D vertex data (inlay)"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default="*.txt;*.buf;*.fmt;*.csv", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.txt;*.buf;*.fmt;*.csv;*.ini", options={"HIDDEN"})
 
     def execute(self, context):
         try:
-            obj, warnings = core.import_capture(self.filepath, context)
+            if self.filepath.lower().endswith(".ini"):
+                objects, warnings = core.import_mod(self.filepath, context)
+            else:
+                obj, warnings = core.import_capture(self.filepath, context)
+                objects = [obj]
         except core.InlayError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -32,10 +36,11 @@ class IMPORT_MESH_OT_inlay(bpy.types.Operator, ImportHelper):
             self.report({"WARNING"}, w)
         for o in context.view_layer.objects:
             o.select_set(False)
-        context.view_layer.objects.active = obj
-        obj.select_set(True)
-        self.report({"INFO"}, f"inlay: imported {obj.name}: {len(obj.data.vertices)} vertices, "
-                              f"{len(obj.data.polygons)} triangles")
+        for obj in objects:
+            obj.select_set(True)
+            self.report({"INFO"}, f"inlay: imported {obj.name}: {len(obj.data.vertices)} "
+                                  f"vertices, {len(obj.data.polygons)} triangles")
+        context.view_layer.objects.active = objects[0]
         return {"FINISHED"}
 
 

@@ -165,10 +165,32 @@ def _faces(dump, elements, n):
     return faces[ok].astype(np.int32), int((~ok).sum())
 
 
+def import_mod(path, context=None, state=None):
+    """Imports a finished 3DMigoto mod (its INI, read by `inlay.load_mod` for the default
+    state, or `state` ({"$var": value})): one object per drawn part, named by the part.
+    Returns (objects, warnings)."""
+    try:
+        mod = inlay.load_mod(path, set=state)
+    except FileNotFoundError as e:
+        raise InlayError(f"{e.filename}: no such file") from None
+    except (inlay.LayoutError, OSError) as e:
+        raise InlayError(str(e)) from None
+    if not mod.parts:
+        raise InlayError(f"{os.path.basename(path)}: no part of the mod draws mesh data in this "
+                         "state")
+    objects, warnings = [], list(mod.warnings)
+    for part in mod.parts:
+        obj, w = import_capture(part, context, name=part.name)
+        objects.append(obj)
+        warnings += [f"{part.name}: {x}" for x in w]
+    return objects, warnings
+
+
 def import_capture(path, context=None, name=None):
-    """Imports the capture at `path`: returns the new object (linked to the scene)."""
+    """Imports the capture at `path` (or a dump inlay has read, such as a mod's part):
+    returns the new object (linked to the scene) and the warnings."""
     clock = _Clock()
-    dump = load(path)
+    dump = path if isinstance(path, inlay.Dump) else load(path)
     clock("read files")
     elements = _elements(dump)
     roles = _roles(elements)
@@ -250,6 +272,10 @@ def import_capture(path, context=None, name=None):
         "records": n, "triangles": int(len(faces)), "dropped_triangles": dropped,
         "instance_buffers": instance, "warnings": warnings,
     }
+    if hasattr(dump, "info"):  # a mod's part: where the INI draws it
+        meta["mod_part"] = {k: dump.info.get(k) for k in ("name", "section", "at", "component",
+                                                          "conditions", "hash", "start",
+                                                          "count", "indexed")}
     obj[META] = json.dumps(meta)
     scene = (context or bpy.context).scene
     scene.collection.objects.link(obj)

@@ -269,7 +269,109 @@ def synthetic(tmp):
         "format: DXGI_FORMAT_R32_UINT\n\n" % tris.size
         + "".join(f"{a} {b} {c}\n" for a, b, c in tris))
     pathlib.Path(str(ibn) + ".buf").write_bytes(tris.astype("<u4").tobytes())
-    return [d / "Synth.fmt", pathlib.Path(str(d / "000012-vb0=0000aa00-vs=1111222233334444") + ".txt")]
+    # A bent grid whose vertices are shared by several triangles (UV seams and split normals
+    # need vertices with more than one corner); float32 normals, so Blender's corner normals
+    # are written exactly.
+    side = 4
+    gx, gy = np.meshgrid(np.arange(side, dtype=np.float32), np.arange(side, dtype=np.float32))
+    gz = rng.uniform(-0.5, 0.5, size=gx.shape).astype(np.float32)
+    gpos = np.stack([gx.ravel(), gy.ravel(), gz.ravel()], 1).astype("<f4")
+    gnor = rng.normal(size=(side * side, 3)).astype(np.float32) * 0.2 + [0, 0, 1]
+    gnor = (gnor / np.linalg.norm(gnor, axis=1)[:, None]).astype("<f4")
+    guv = (gpos[:, :2] / side).astype("<f2")
+    grid = np.zeros((side * side, 28), np.uint8)
+    grid[:, 0:12] = gpos.view(np.uint8)
+    grid[:, 12:24] = gnor.view(np.uint8)
+    grid[:, 24:28] = guv.view(np.uint8)
+    q = (np.arange(side - 1)[None, :] + side * np.arange(side - 1)[:, None]).ravel()
+    gtris = np.stack([q, q + 1, q + side, q + 1, q + side + 1, q + side], 1).reshape(-1, 3)
+    gel = [{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0},
+           {"semantic": "NORMAL", "format": "R32G32B32_FLOAT", "offset": 12},
+           {"semantic": "TEXCOORD", "format": "R16G16_FLOAT", "offset": 24}]
+    (d / "Grid.fmt").write_text(inlay.fmt_text(gel, {0: 28}, "triangle_list", "R16_UINT"))
+    (d / "Grid.vb").write_bytes(grid.tobytes())
+    (d / "Grid.ib").write_bytes(gtris.astype("<u2").tobytes())
+    return [d / "Synth.fmt", pathlib.Path(str(d / "000012-vb0=0000aa00-vs=1111222233334444") + ".txt"),
+            d / "Grid.fmt"]
+
+
+def grid_records(stem):
+    """Records (rows of 28 bytes) and triangles of a Grid.fmt export."""
+    vb = np.frombuffer(pathlib.Path(stem + ".vb").read_bytes(), np.uint8).reshape(-1, 28)
+    ib = np.frombuffer(pathlib.Path(stem + ".ib").read_bytes(), "<u2").reshape(-1, 3)
+    return vb, ib
+
+
+def uv_seam(tmp):
+    """A UV edited on one corner of a shared vertex: that corner becomes a new vertex (the
+    original's bytes with the new TEXCOORD), its index points there, nothing else moves; the
+    export imports and exports again byte for byte."""
+    src = tmp / "synthetic" / "Grid"
+    vb0, ib0 = grid_records(str(src))
+    obj = run_import(str(src) + ".fmt")
+    me = obj.data
+    lv = np.zeros(len(me.loops), np.int32)
+    me.loops.foreach_get("vertex_index", lv)
+    v = 5  # an inner vertex: six corners
+    corners = np.flatnonzero(lv == v)
+    assert len(corners) == 6, corners
+    last = int(corners[-1])
+    me.uv_layers["TEXCOORD"].data[last].uv = (0.5, 0.25)  # exact in float16
+    out = tmp / "grid-seam.fmt"
+    assert run_export(obj, out) == {"FINISHED"}
+    vb, ib = grid_records(str(out)[:-4])
+    assert len(vb) == len(vb0) + 1, len(vb)
+    assert np.array_equal(vb[:len(vb0)], vb0), "an original record changed"
+    want = vb0[v].copy()
+    want[24:28] = np.array([0.5, 0.25], "<f2").view(np.uint8)
+    assert np.array_equal(vb[len(vb0)], want), (vb[len(vb0)], want)
+    flat0, flat = ib0.ravel().copy(), ib.ravel()
+    flat0[last] = len(vb0)
+    assert np.array_equal(flat, flat0), "indices other than the edited corner's changed"
+    obj = run_import(out)
+    again = tmp / "grid-seam-again.fmt"
+    assert run_export(obj, again) == {"FINISHED"}
+    vb2, ib2 = grid_records(str(again)[:-4])
+    assert vb2.tobytes() == vb.tobytes() and ib2.tobytes() == ib.tobytes()
+
+
+def blender_normals(tmp):
+    """Export's Normals option: "Blender's" on an unedited import writes the captured NORMAL
+    bytes; after the mesh is shaded flat (custom normals cleared), every corner's NORMAL is
+    Blender's corner normal, read here from Blender, exactly (float32), and the vertices split
+    where their corners differ; every other byte is the source vertex's."""
+    src = tmp / "synthetic" / "Grid"
+    vb0, ib0 = grid_records(str(src))
+    obj = run_import(str(src) + ".fmt")
+    out = tmp / "grid-bn-a.fmt"
+    bpy.context.view_layer.objects.active = obj
+    assert op(bpy.ops.export_mesh.inlay, filepath=str(out), normals="BLENDER") == {"FINISHED"}
+    vb, ib = grid_records(str(out)[:-4])
+    assert vb.tobytes() == vb0.tobytes() and ib.tobytes() == ib0.tobytes()
+    me = obj.data
+    me.normals_split_custom_set([(0.0, 0.0, 0.0)] * len(me.loops))  # back to Blender's own
+    me.shade_flat()
+    me.update()
+    cn = np.zeros(len(me.loops) * 3, np.float32)
+    me.corner_normals.foreach_get("vector", cn)
+    cn = cn.reshape(-1, 3)
+    out = tmp / "grid-bn-b.fmt"
+    assert op(bpy.ops.export_mesh.inlay, filepath=str(out), normals="BLENDER") == {"FINISHED"}
+    vb, ib = grid_records(str(out)[:-4])
+    corners = ib.ravel()
+    assert len(vb) > len(vb0), "flat shading split no vertex"
+    got = vb[corners, 12:24].copy().view("<f4")
+    assert np.array_equal(got.view(np.uint32), cn.astype("<f4").view(np.uint32)), \
+        "a corner's NORMAL is not Blender's corner normal"
+    # every record is its source vertex's bytes but NORMAL; the captured vertex order is kept
+    source = np.full(len(vb), -1)
+    source[corners] = ib0.ravel()
+    source[:len(vb0)] = np.arange(len(vb0))
+    keep = np.r_[0:12, 24:28]
+    assert np.array_equal(vb[:, keep], vb0[source][:, keep]), "bytes other than NORMAL changed"
+    # one record per distinct (vertex, normal)
+    pairs = {(int(a), bytes(b)) for a, b in zip(ib0.ravel(), vb[corners, 12:24])}
+    assert len(vb) == len(vb0) + len(pairs) - len({p[0] for p in pairs})
 
 
 def shared_samples():
@@ -310,6 +412,10 @@ def main():
                 continue
             round_trips(f, tmp)
         check("export pre-flight errors name the vertex, write nothing", lambda: preflight(tmp))
+        check("UV seam: an edited corner splits its vertex, round trip exact",
+              lambda: uv_seam(tmp))
+        check("Normals option: Blender's normals exact, split where corners differ",
+              lambda: blender_normals(tmp))
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
 
