@@ -17,8 +17,10 @@ and that captures inlay refuses, and exports the pre-flight refuses, end in an e
 With INLAY_REQUIRE_SHARED=1 a missing ../shared is a failure.
 """
 
+import json
 import os
 import pathlib
+import struct
 import sys
 import tempfile
 import traceback
@@ -412,12 +414,58 @@ def main():
                 continue
             round_trips(f, tmp)
         check("export pre-flight errors name the vertex, write nothing", lambda: preflight(tmp))
+        check("a finished mod imports, one object per part; parts export its buffers",
+              lambda: mod_import(tmp))
         check("UV seam: an edited corner splits its vertex, round trip exact",
               lambda: uv_seam(tmp))
         check("Normals option: Blender's normals exact, split where corners differ",
               lambda: blender_normals(tmp))
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
+
+
+def mod_import(tmp):
+    """File > Import of a finished mod's INI (examples/mod/Box.ini): one object per part,
+    named by the part; its triangles' positions are the buffer's (read here with struct);
+    an unedited export writes the mod's own buffer files' bytes and the part's index range."""
+    ini = ROOT / "examples" / "mod" / "Box.ini"
+    meshes = ini.parent / "Meshes"
+    for o in list(bpy.data.objects):
+        bpy.data.objects.remove(o)
+    res = op(bpy.ops.import_mesh.inlay, filepath=str(ini))
+    assert res == {"FINISHED"}, res
+    objs = {o.name: o for o in bpy.data.objects}
+    assert sorted(objs) == ["TextureOverrideBoxCaps", "TextureOverrideBoxSides"], sorted(objs)
+    pos_buf = (meshes / "BoxPosition.buf").read_bytes()
+    positions = [struct.unpack_from("<3f", pos_buf, 40 * v) for v in range(len(pos_buf) // 40)]
+    ib_buf = (meshes / "Box.ib").read_bytes()
+    ib = struct.unpack(f"<{len(ib_buf) // 2}H", ib_buf)
+    files = {40: (meshes / "BoxPosition.buf").read_bytes(), 32: (meshes / "BoxBlend.buf").read_bytes(),
+             12: (meshes / "BoxTexcoord.buf").read_bytes()}
+    for name, start, count in (("TextureOverrideBoxCaps", 0, 12), ("TextureOverrideBoxSides", 12, 24)):
+        obj = objs[name]
+        me = obj.data
+        assert len(me.polygons) == count // 3, (name, len(me.polygons))
+        lv = np.zeros(len(me.loops), np.int32)
+        me.loops.foreach_get("vertex_index", lv)
+        co = np.zeros(len(me.vertices) * 3, np.float32)
+        me.vertices.foreach_get("co", co)
+        co = co.reshape(-1, 3)
+        assert list(lv) == list(ib[start:start + count]), name
+        for v in lv:
+            assert tuple(co[v]) == positions[v], (name, v)
+        out = tmp / f"{name}.fmt"
+        assert run_export(obj, out) == {"FINISHED"}
+        meta = json.loads(obj["inlay"])
+        strides = {int(k): v for k, v in meta["strides"].items()}
+        for slot, stride in strides.items():
+            got = pathlib.Path(str(out)[:-4] + f".vb{slot}").read_bytes()
+            assert got == files[stride], (name, slot)
+        got_ib = pathlib.Path(str(out)[:-4] + ".ib").read_bytes()
+        assert got_ib == ib_buf[2 * start:2 * (start + count)], name
+        assert meta["mod_part"]["section"] == name and meta["mod_part"]["component"] == "Box"
+    res = op(bpy.ops.import_mesh.inlay, filepath=str(ini.parent / "Missing.ini"))
+    assert res == {"CANCELLED"}, res
 
 
 def preflight(tmp):
