@@ -169,6 +169,9 @@ def import_mod(path, context=None, state=None):
     """Imports a finished 3DMigoto mod (its INI, read by `inlay.load_mod` for the default
     state, or `state` ({"$var": value})): one object per drawn part, named by the part.
     Returns (objects, warnings)."""
+    if not hasattr(inlay, "load_mod"):
+        raise InlayError(f"{os.path.basename(path)}: this inlay package reads no mods (it has no "
+                         "inlay.load_mod)")
     try:
         mod = inlay.load_mod(path, set=state)
     except FileNotFoundError as e:

