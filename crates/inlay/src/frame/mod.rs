@@ -1385,3 +1385,110 @@ fn check(d: &mut Draw) {
     }
     d.problems.extend(p);
 }
+
+fn hex8(h: Option<u32>) -> String {
+    h.map_or(String::new(), |h| format!("{h:08x}"))
+}
+
+fn hex16(h: Option<u64>) -> String {
+    h.map_or(String::new(), |h| format!("{h:016x}"))
+}
+
+impl Draw {
+    /// The columns of [`Draw::row`], in order (the CSV header of `inlay frame --csv`).
+    pub const COLUMNS: [&'static str; 17] = [
+        "draw",
+        "call",
+        "index_count",
+        "vertex_count",
+        "instance_count",
+        "topology",
+        "vb",
+        "ib",
+        "vs",
+        "hs",
+        "ds",
+        "gs",
+        "ps",
+        "cs",
+        "strides",
+        "layout",
+        "problems",
+    ];
+
+    /// The draw as one row of text fields ([`Draw::COLUMNS`]): hashes in hex, `vb` as
+    /// `SLOT=HASH` joined by spaces, strides as `SLOT:STRIDE`.
+    pub fn row(&self) -> Vec<String> {
+        let opt = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
+        vec![
+            self.id(),
+            self.call().map_or("?".into(), |c| c.name().to_string()),
+            opt(self.index_count()),
+            opt(self.vertex_count()),
+            opt(self.instance_count()),
+            self.topology.map_or(String::new(), |t| t.name()),
+            self.vbs
+                .iter()
+                .map(|v| format!("{}={}", v.slot, hex8(v.hash)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            hex8(self.ib.as_ref().and_then(|i| i.hash)),
+            hex16(self.shaders.vs),
+            hex16(self.shaders.hs),
+            hex16(self.shaders.ds),
+            hex16(self.shaders.gs),
+            hex16(self.shaders.ps),
+            hex16(self.shaders.cs),
+            self.vbs
+                .iter()
+                .filter_map(|v| v.stride.map(|s| format!("{}:{s}", v.slot)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            self.layout_brief(),
+            self.problems.len().to_string(),
+        ]
+    }
+
+    /// The draw as JSON: what the log says, each dump with its files, the layout and the
+    /// problems (the record of `inlay frame --json`, the page's list and Python's draws).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        json!({
+            "draw": self.id(),
+            "number": self.number,
+            "frame": self.frame,
+            "context": self.context.map(|c| format!("0x{c:016X}")),
+            "call": self.call().map(|c| c.name()),
+            "call_text": self.call().map(|c| c.text()),
+            "log_line": self.log.as_ref().map(|l| l.line),
+            "index_count": self.index_count(),
+            "vertex_count": self.vertex_count(),
+            "instance_count": self.instance_count(),
+            "topology": self.topology.map(|t| t.name()),
+            "shaders": self.shaders.iter().filter_map(|(s, h)| h.map(|h| (s.to_string(), json!(format!("{h:016x}"))))).collect::<serde_json::Map<_, _>>(),
+            "vbs": self.vbs.iter().map(|v| json!({
+                "slot": v.slot, "hash": v.hash.map(|h| format!("{h:08x}")), "stride": v.stride,
+                "offset": v.offset, "first_vertex": v.first_vertex, "vertex_count": v.vertex_count,
+                "txt": path(&v.txt), "buf": path(&v.buf), "buf_bytes": v.buf_bytes,
+            })).collect::<Vec<_>>(),
+            "ib": self.ib.as_ref().map(|i| json!({
+                "hash": i.hash.map(|h| format!("{h:08x}")), "format": i.format.map(|f| f.format().to_string()),
+                "offset": i.offset, "first_index": i.first_index, "index_count": i.index_count,
+                "txt": path(&i.txt), "buf": path(&i.buf), "buf_bytes": i.buf_bytes,
+            })),
+            "resources": self.resources.iter().map(|r| json!({
+                "register": format!("{}{}", r.stage.map(|s| format!("{s}s-")).unwrap_or_default(), r.register.name()),
+                "hash": r.hash.map(|h| format!("{h:08x}")), "file": r.path.display().to_string(),
+            })).collect::<Vec<_>>(),
+            "layout": self.layout.as_ref().map(|l| l.iter().map(|e| json!({
+                "semantic": e.name(), "index": e.semantic_index, "format": e.format.to_string(),
+                "slot": e.input_slot,
+                "offset": if e.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT { json!("append") } else { json!(e.aligned_byte_offset) },
+                "class": if e.input_slot_class == crate::element::INPUT_PER_INSTANCE_DATA { "per-instance" } else { "per-vertex" },
+                "step_rate": e.instance_data_step_rate,
+            })).collect::<Vec<_>>()),
+            "problems": self.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        })
+    }
+}

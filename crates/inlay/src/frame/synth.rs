@@ -74,6 +74,9 @@ pub struct SynthOptions {
     pub problems: bool,
     /// Hash salt: a different salt gives every resource a new hash (a "game patch").
     pub salt: u32,
+    /// A patch that also changes a layout: the one-slot meshes store TEXCOORD as
+    /// R16G16_FLOAT instead of R32G32_FLOAT (same stride).
+    pub layout_change: bool,
 }
 
 impl Default for SynthOptions {
@@ -93,6 +96,7 @@ impl Default for SynthOptions {
             marks: false,
             problems: false,
             salt: 0,
+            layout_change: false,
         }
     }
 }
@@ -240,14 +244,24 @@ fn el(name: &str, index: u32, format: Format, slot: u32, offset: u32) -> InputEl
 }
 
 impl Family {
-    fn elements(self) -> Vec<InputElementDesc> {
+    fn elements(self, changed: bool) -> Vec<InputElementDesc> {
         let a = APPEND_ALIGNED_ELEMENT;
         match self {
             Family::Simple => vec![
                 el("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
                 el("NORMAL", 0, Format::R32G32B32_FLOAT, 0, 12),
                 el("TANGENT", 0, Format::R32G32B32A32_FLOAT, 0, 24),
-                el("TEXCOORD", 0, Format::R32G32_FLOAT, 0, 40),
+                el(
+                    "TEXCOORD",
+                    0,
+                    if changed {
+                        Format::R16G16_FLOAT
+                    } else {
+                        Format::R32G32_FLOAT
+                    },
+                    0,
+                    40,
+                ),
             ],
             Family::Character => vec![
                 el("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0),
@@ -369,7 +383,7 @@ fn make_mesh(i: u32, o: &SynthOptions) -> Mesh {
         ^ (i as u64 + 1) * 0x1234_5678_9abc_def1
         | 1);
     let family = FAMILIES[(i as usize) % FAMILIES.len()];
-    let elements = family.elements();
+    let elements = family.elements(o.layout_change);
     let vertices = (o.vertices / 2 + rng.below(o.vertices as u64 + 1) as u32).max(4);
     let instances = if family == Family::Instanced { 3 } else { 1 };
     let created =
