@@ -23,6 +23,7 @@ mod source;
 mod style;
 mod tools;
 mod view;
+mod view_frame;
 
 use std::io::{self, Write};
 use std::process::ExitCode;

@@ -226,3 +226,60 @@ fn bad_draws_never_stop_the_batch() {
     assert_eq!(j["draws"].as_array().unwrap().len(), 1);
     std::fs::remove_dir_all(&w).unwrap();
 }
+
+#[test]
+fn view_lists_the_draws_and_opens_one() {
+    use std::io::{BufRead, Read, Write};
+    let w = workdir("view");
+    ok(&inlay(
+        &["frame", "--generate", "fa", "--generate-draws", "8"],
+        &w,
+    ));
+    let out = ok(&inlay(&["view", "fa", "--output", "list.html"], &w));
+    assert!(out.starts_with("wrote list.html: 9 draws"), "{out}");
+    let html = std::fs::read_to_string(w.join("list.html")).unwrap();
+    assert!(html.contains("\"draw\":\"000001\"") && html.contains("\"served\":false"));
+    // Served: the list at /, a draw's page at /draw/ID.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inlay"))
+        .args(["view", "fa"])
+        .current_dir(&w)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.as_mut().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+        let mut r = String::new();
+        s.read_to_string(&mut r).unwrap();
+        r
+    };
+    let list = get("/");
+    assert!(
+        list.starts_with("HTTP/1.1 200") && list.contains("\"served\":true"),
+        "{}",
+        &list[..200.min(list.len())]
+    );
+    let draw = get("/draw/000001");
+    assert!(
+        draw.starts_with("HTTP/1.1 200") && draw.contains("000001 DrawIndexed("),
+        "{}",
+        &draw[..300.min(draw.len())]
+    );
+    let missing = get("/draw/999999");
+    assert!(missing.starts_with("HTTP/1.1 422") && missing.contains("no draw 999999"));
+    child.kill().unwrap();
+    let _ = child.wait();
+    std::fs::remove_dir_all(&w).unwrap();
+}
