@@ -796,6 +796,36 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     load_files(&files)
 }
 
+/// The header of a vb text dump: its lines up to `vertex-data:`, `instance-data:` or the
+/// first data line (`vbN[i]…`), read in blocks so a large dump's values are not read.
+fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
+    use std::io::Read;
+    let file = name_of(path);
+    let at = At { file: &file, line: None };
+    let mut f = std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+    let mut text = Vec::new();
+    let mut scanned = 0;
+    let mut block = vec![0u8; 16 * 1024];
+    loop {
+        let n = f.read(&mut block).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+        text.extend_from_slice(&block[..n]);
+        // Look at the complete lines not yet scanned.
+        let end = if n == 0 { text.len() } else { text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) };
+        while scanned < end {
+            let stop = text[scanned..end].iter().position(|&b| b == b'\n').map_or(end, |p| scanned + p + 1);
+            let t = text[scanned..stop].trim_ascii();
+            if t == b"vertex-data:" || t == b"instance-data:" || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit())) {
+                text.truncate(scanned);
+                return Ok(text);
+            }
+            scanned = stop;
+        }
+        if n == 0 || text.len() as u64 > super::MAX_FILE_BYTES {
+            return Ok(text);
+        }
+    }
+}
+
 /// The text dump of one buffer of a draw and the binary dump of the same buffer, if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlotFiles {
@@ -858,7 +888,12 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
             line: None,
         };
         let binary = files.buf.as_deref().map(read_file).transpose()?;
-        let text = read_file(path)?;
+        // With a binary dump only the header and layout are read: the values are in the .buf.
+        let text = if binary.is_some() {
+            read_header(path)?
+        } else {
+            read_file(path)?
+        };
         sources.push(path.clone());
         let vb = parse_vb_txt(&file, &text, binary.is_none())?;
         warnings.extend(vb.warnings.iter().cloned());
