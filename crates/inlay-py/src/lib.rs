@@ -19,6 +19,7 @@ mod create;
 mod decode;
 mod dump;
 mod encode;
+mod frame;
 mod errors;
 mod layout;
 
@@ -38,6 +39,9 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dump::NativeDump>()?;
     m.add_function(wrap_pyfunction!(dump::load_dump, m)?)?;
     m.add_function(wrap_pyfunction!(dump::export, m)?)?;
+    // `inlay.load_frame` (frame.rs).
+    m.add_class::<frame::NativeFrame>()?;
+    m.add_function(wrap_pyfunction!(frame::load_frame, m)?)?;
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;
