@@ -22,7 +22,11 @@ pub struct NativeFrame {
 impl NativeFrame {
     /// The selected draws as JSON records (`Draw::to_json`, what `inlay frame --json` prints).
     fn draws_json(&self) -> String {
-        let v: Vec<serde_json::Value> = self.selected.iter().map(|&i| self.frame.draws[i].to_json()).collect();
+        let v: Vec<serde_json::Value> = self
+            .selected
+            .iter()
+            .map(|&i| self.frame.draws[i].to_json())
+            .collect();
         serde_json::Value::Array(v).to_string()
     }
 
@@ -38,7 +42,9 @@ impl NativeFrame {
             .draws
             .iter()
             .find(|d| d.id() == id)
-            .ok_or_else(|| errors::DumpError::new_err(format!("{}: no draw {id}", self.frame.root.display())))?;
+            .ok_or_else(|| {
+                errors::DumpError::new_err(format!("{}: no draw {id}", self.frame.root.display()))
+            })?;
         let capture = py
             .detach(|| self.frame.load(d))
             .map_err(|e| errors::DumpError::new_err(e.to_string()))?;

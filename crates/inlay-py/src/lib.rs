@@ -19,8 +19,8 @@ mod create;
 mod decode;
 mod dump;
 mod encode;
-mod frame;
 mod errors;
+mod frame;
 mod layout;
 
 use pyo3::prelude::*;

@@ -801,20 +801,36 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
 fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
     use std::io::Read;
     let file = name_of(path);
-    let at = At { file: &file, line: None };
-    let mut f = std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+    let at = At {
+        file: &file,
+        line: None,
+    };
+    let mut f =
+        std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
     let mut text = Vec::new();
     let mut scanned = 0;
     let mut block = vec![0u8; 16 * 1024];
     loop {
-        let n = f.read(&mut block).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+        let n = f
+            .read(&mut block)
+            .map_err(|e| at.error(None, format!("cannot read: {e}")))?;
         text.extend_from_slice(&block[..n]);
         // Look at the complete lines not yet scanned.
-        let end = if n == 0 { text.len() } else { text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) };
+        let end = if n == 0 {
+            text.len()
+        } else {
+            text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+        };
         while scanned < end {
-            let stop = text[scanned..end].iter().position(|&b| b == b'\n').map_or(end, |p| scanned + p + 1);
+            let stop = text[scanned..end]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(end, |p| scanned + p + 1);
             let t = text[scanned..stop].trim_ascii();
-            if t == b"vertex-data:" || t == b"instance-data:" || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit())) {
+            if t == b"vertex-data:"
+                || t == b"instance-data:"
+                || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+            {
                 text.truncate(scanned);
                 return Ok(text);
             }

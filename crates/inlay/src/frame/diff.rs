@@ -155,6 +155,7 @@ impl Part {
         }
     }
 
+    #[allow(clippy::type_complexity)]
     fn hash_key(&self) -> (Vec<(u32, Option<u32>)>, Option<u32>, u32) {
         (self.vb_hashes.clone(), self.ib_hash, self.first_index)
     }
@@ -182,6 +183,7 @@ impl Part {
 }
 
 /// The distinct meshes a frame draws (dispatches and draws without dumps are left out).
+#[allow(clippy::type_complexity)]
 pub fn parts_of_frame(frame: &Frame) -> Vec<Part> {
     let mut parts: Vec<Part> = Vec::new();
     let mut at: HashMap<

@@ -290,6 +290,7 @@ fn split_number(line: &str) -> Option<(Option<u32>, u32, &str)> {
 }
 
 /// `NAME(K:v, K:v)TAIL` → (NAME, pairs, TAIL).
+#[allow(clippy::type_complexity)]
 fn split_call(text: &str) -> Option<(&str, Vec<(&str, &str)>, &str)> {
     let open = text.find('(')?;
     let name = &text[..open];

@@ -380,7 +380,7 @@ fn put_value(out: &mut Vec<u8>, f: Format, rng: &mut Rng, slot_kind: u32) {
 
 fn make_mesh(i: u32, o: &SynthOptions) -> Mesh {
     let mut rng = Rng(o.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        ^ (i as u64 + 1) * 0x1234_5678_9abc_def1
+        ^ ((i as u64 + 1) * 0x1234_5678_9abc_def1)
         | 1);
     let family = FAMILIES[(i as usize) % FAMILIES.len()];
     let elements = family.elements(o.layout_change);
