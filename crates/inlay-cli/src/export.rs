@@ -1,7 +1,7 @@
 //! `inlay export`: a captured draw (3DMigoto dumps, importer `.fmt` files, RenderDoc CSV, or
 //! a layout with buffers) written as a mesh: `.glb`, `.gltf` + `.bin`, `.obj` or `.ply`.
 
-use std::io::Write;
+use std::io::{Cursor, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -10,7 +10,7 @@ use inlay::mesh::{self, FileKind, Instances, Mesh, MeshInput, MeshOptions};
 
 use crate::CliError;
 use crate::draw_source::{MeshSourceArgs, load_draw};
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 
 /// Write a captured draw as a mesh (glTF, OBJ, PLY)
 #[derive(Args, Debug)]
@@ -21,6 +21,7 @@ Examples:
   inlay export capture.csv --output mesh.obj          (RenderDoc mesh-view CSV)
   inlay export layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_strip \\
       --output mesh.ply
+
   inlay export FrameAnalysis-2024-05-01 --select has=BLENDINDICES --output-dir meshes/
   inlay export FA --select vs=e8425f64cfb887cd,draws=100-200 --output-dir out --format obj --jobs 4
 
@@ -41,7 +42,8 @@ in meshes[0].extras.inlay, which `inlay import` reads back.")]
 pub struct ExportArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
-    /// The mesh file to write: .glb, .gltf (+ .bin beside it), .obj or .ply
+    /// The mesh file to write: .glb, .gltf (+ .bin beside it), .obj or .ply (`-`: standard
+    /// output, .glb unless --format says otherwise)
     #[arg(
         long,
         short,
@@ -58,15 +60,57 @@ pub struct ExportArgs {
     /// With a frame folder: threads [default: every core]
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub jobs: usize,
-    /// With a frame folder: glb, gltf, obj or ply
-    #[arg(long, value_name = "KIND", default_value = "glb")]
-    pub format: String,
+    /// The mesh format, when the output's extension does not say it (or to override it); with
+    /// a frame folder, every draw's format (default glb)
+    #[arg(long, value_name = "glb|gltf|obj|ply", value_parser = parse_kind)]
+    pub format: Option<FileKind>,
     /// Replace the output if it exists
     #[arg(long)]
     pub force: bool,
     /// Per-instance data: first instance only, one mesh per instance, or EXT_mesh_gpu_instancing attributes
     #[arg(long, default_value = "first", value_name = "first|expand|attributes")]
     pub instances: Instances,
+}
+
+const KINDS: [FileKind; 4] = [FileKind::Glb, FileKind::Gltf, FileKind::Obj, FileKind::Ply];
+
+/// `--format NAME`: the kind whose name (as the library prints it) is NAME.
+fn parse_kind(s: &str) -> Result<FileKind, String> {
+    KINDS
+        .into_iter()
+        .find(|k| k.to_string().eq_ignore_ascii_case(s))
+        .ok_or_else(|| {
+            let names: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();
+            format!("expected one of {}", names.join(", "))
+        })
+}
+
+/// `--output` (one draw); empty when only `--output-dir` is given.
+fn out(args: &ExportArgs) -> &Path {
+    args.output.as_deref().unwrap_or(Path::new(""))
+}
+
+/// The output's format: `--format`, else the extension, else (standard output) glb.
+fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
+    let stdout = output::is_dash(out(args));
+    let kind = match args.format {
+        Some(k) => k,
+        None if stdout => FileKind::Glb,
+        None => FileKind::from_path(out(args)).ok_or_else(|| {
+            CliError::usage(format!(
+                "--output {}: the extension must be .glb, .gltf, .obj or .ply (or give \
+                 --format)",
+                out(args).display()
+            ))
+        })?,
+    };
+    if stdout && kind == FileKind::Gltf {
+        return Err(CliError::usage(
+            "--output -: a .gltf needs its .bin file beside it; standard output takes glb, obj \
+             or ply (--format)",
+        ));
+    }
+    Ok(kind)
 }
 
 /// Runs `inlay export`.
@@ -79,16 +123,10 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             "--output-dir and --select apply to a frame-analysis folder; for one draw give --output FILE",
         ));
     }
-    let output = args
-        .output
-        .as_ref()
-        .ok_or_else(|| CliError::usage("--output FILE is needed"))?;
-    let kind = FileKind::from_path(output).ok_or_else(|| {
-        CliError::usage(format!(
-            "--output {}: the extension must be .glb, .gltf, .obj or .ply",
-            output.display()
-        ))
-    })?;
+    if args.output.is_none() {
+        return Err(CliError::usage("--output FILE is needed"));
+    }
+    let kind = output_kind(args)?;
     if kind != FileKind::Glb && kind != FileKind::Gltf && args.instances != Instances::First {
         return Err(CliError::usage(format!(
             "--instances {:?} needs glTF output: OBJ and PLY hold one instance",
@@ -104,16 +142,23 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         &args.source,
         &options,
         &|all| check_output_paths(args, all),
-        |input| write_mesh(args, &input.files, kind, input, &options),
+        |input| write_mesh(args, &input.files, kind, input, &options, &mut *stdout),
     )?;
     let err_style = crate::style::stderr();
     for w in &done.warnings {
         eprintln!("{}: {w}", err_style.warning("warning"));
     }
+    // With `--output -` the mesh is standard output, and this line standard error.
+    let mut stderr = std::io::stderr();
+    let report = output::report_stream(stdout, &mut stderr, &[out(args)]);
     writeln!(
-        stdout,
+        report,
         "wrote {}: {} vertices, {} {} ({} attributes{})",
-        output.display(),
+        if output::is_dash(out(args)) {
+            "standard output".to_string()
+        } else {
+            out(args).display().to_string()
+        },
         done.vertex_count,
         done.primitives,
         match done.mode {
@@ -137,10 +182,9 @@ fn bin_path(output: &Path) -> PathBuf {
 }
 
 fn check_output_paths(args: &ExportArgs, inputs: &[&Path]) -> Result<(), CliError> {
-    let output = args.output.as_deref().unwrap_or(Path::new(""));
-    crate::output::check_destination(output, inputs, args.force)?;
-    if FileKind::from_path(output) == Some(FileKind::Gltf) {
-        crate::output::check_destination(&bin_path(output), inputs, args.force)?;
+    crate::output::check_destination(out(args), inputs, args.force)?;
+    if output_kind(args)? == FileKind::Gltf {
+        crate::output::check_destination(&bin_path(out(args)), inputs, args.force)?;
     }
     Ok(())
 }
@@ -153,17 +197,23 @@ fn write_mesh(
     kind: FileKind,
     input: &MeshInput<'_>,
     options: &MeshOptions,
+    stdout: &mut dyn Write,
 ) -> Result<Exported, CliError> {
     let all: Vec<&Path> = inputs.iter().map(Path::new).collect();
-    let output = args.output.as_deref().unwrap_or(Path::new(""));
-    let name = output.display().to_string();
+    let name = out(args).display().to_string();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);
     let xerr = |e: ExportError| match e {
         ExportError::Mesh(e) => CliError::usage(e.to_string()),
         ExportError::Io(e) => werr(e),
     };
     let built = || Mesh::build(input, options).map_err(|e| CliError::usage(e.to_string()));
-    let mut file = AtomicFile::create(output, &all, args.force)?;
+    // Standard output cannot seek (a .glb's header is written last): the mesh is built in
+    // memory and then copied there.
+    let mut file = if output::is_dash(out(args)) {
+        Sink::Memory(Cursor::new(Vec::new()))
+    } else {
+        Sink::File(AtomicFile::create(out(args), &all, args.force)?)
+    };
     let done = match kind {
         FileKind::Glb => mesh::gltf::export_glb(input, options, &mut file).map_err(xerr)?,
         FileKind::Obj => {
@@ -177,7 +227,7 @@ fn write_mesh(
             Exported::of_mesh(&mesh)
         }
         FileKind::Gltf => {
-            let bin = bin_path(output);
+            let bin = bin_path(out(args));
             let uri = bin
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -190,8 +240,44 @@ fn write_mesh(
             done
         }
     };
-    file.commit()?;
+    match file {
+        Sink::File(f) => f.commit()?,
+        Sink::Memory(m) => stdout
+            .write_all(&m.into_inner())
+            .map_err(CliError::stdout)?,
+    }
     Ok(done)
+}
+
+/// Where the mesh is written: a file, or memory bound for standard output.
+enum Sink {
+    File(AtomicFile),
+    Memory(Cursor<Vec<u8>>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Memory(m) => m.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Memory(m) => m.flush(),
+        }
+    }
+}
+
+impl Seek for Sink {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        match self {
+            Sink::File(f) => f.seek(pos),
+            Sink::Memory(m) => m.seek(pos),
+        }
+    }
 }
 
 /// `inlay export DIR`: every selected draw of a frame, in parallel.
@@ -202,12 +288,7 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
     let out_dir = args.output_dir.as_ref().ok_or_else(|| {
         CliError::usage("a frame-analysis folder is exported with --output-dir DIR")
     })?;
-    let kind = FileKind::from_path(Path::new(&format!("x.{}", args.format))).ok_or_else(|| {
-        CliError::usage(format!(
-            "--format {}: expected glb, gltf, obj or ply",
-            args.format
-        ))
-    })?;
+    let kind = args.format.unwrap_or(FileKind::Glb);
     let filter: Filter = match &args.select {
         Some(s) => s
             .parse()

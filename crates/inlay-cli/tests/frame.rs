@@ -1,7 +1,7 @@
 //! `inlay frame`, `inlay export DIR`, `inlay diff` on generated frame-analysis folders, run
 //! through the real binary as the README and `--help` show them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn inlay(args: &[&str], cwd: &Path) -> Output {
@@ -24,11 +24,13 @@ fn ok(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
 
-fn workdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("inlay-cli-frame-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A folder of its own for a test, removed with everything in it when the guard drops (also
+/// when the test fails). Every frame here is a few hundred kB.
+fn workdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("inlay-cli-frame-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn json(s: &str) -> serde_json::Value {
@@ -37,7 +39,8 @@ fn json(s: &str) -> serde_json::Value {
 
 #[test]
 fn find_export_and_diff_as_the_readme_shows() {
-    let w = workdir("loop");
+    let guard = workdir("loop");
+    let w = guard.path().to_path_buf();
     ok(&inlay(
         &["frame", "--generate", "before", "--generate-draws", "30"],
         &w,
@@ -157,12 +160,12 @@ fn find_export_and_diff_as_the_readme_shows() {
         std::fs::read_to_string(w.join("hash.json")).unwrap(),
         hash_json.replace(&old_vb, new_vb).replace(&old_ib, new_ib)
     );
-    std::fs::remove_dir_all(&w).unwrap();
 }
 
 #[test]
 fn bad_draws_never_stop_the_batch() {
-    let w = workdir("bad");
+    let guard = workdir("bad");
+    let w = guard.path().to_path_buf();
     ok(&inlay(
         &[
             "frame",
@@ -224,13 +227,13 @@ fn bad_draws_never_stop_the_batch() {
     // Draw 2 lost its vb0 text: it is still listed, with the problem, and its other slots.
     let j = json(&ok(&inlay(&["frame", "fa", "--draws", "2", "--json"], &w)));
     assert_eq!(j["draws"].as_array().unwrap().len(), 1);
-    std::fs::remove_dir_all(&w).unwrap();
 }
 
 #[test]
 fn view_lists_the_draws_and_opens_one() {
     use std::io::{BufRead, Read, Write};
-    let w = workdir("view");
+    let guard = workdir("view");
+    let w = guard.path().to_path_buf();
     ok(&inlay(
         &["frame", "--generate", "fa", "--generate-draws", "8"],
         &w,
@@ -281,5 +284,4 @@ fn view_lists_the_draws_and_opens_one() {
     assert!(missing.starts_with("HTTP/1.1 422") && missing.contains("no draw 999999"));
     child.kill().unwrap();
     let _ = child.wait();
-    std::fs::remove_dir_all(&w).unwrap();
 }

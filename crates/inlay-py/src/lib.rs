@@ -39,6 +39,7 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dump::NativeDump>()?;
     m.add_function(wrap_pyfunction!(dump::load_dump, m)?)?;
     m.add_function(wrap_pyfunction!(dump::export, m)?)?;
+    m.add_function(wrap_pyfunction!(dump::fmt_text, m)?)?;
     // `inlay.load_frame` (frame.rs).
     m.add_class::<frame::NativeFrame>()?;
     m.add_function(wrap_pyfunction!(frame::load_frame, m)?)?;

@@ -2,16 +2,19 @@
 //! compared with what was written; each draw opened as a capture and compared, byte for
 //! byte, with its text-only twin.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use inlay::capture::SlotData;
 use inlay::frame::synth::{Dedupe, SynthOptions, SynthReport, generate};
 use inlay::frame::{Filter, Frame};
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("inlay-frame-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+/// A folder of its own for a test, removed with everything in it when the guard drops (also
+/// when the test fails). Every frame here is a few hundred kB.
+fn tmp(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("inlay-frame-test-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn check_against_truth(frame: &Frame, truth: &SynthReport) {
@@ -64,7 +67,8 @@ fn every_storage_variant_indexes_to_the_truth() {
     .enumerate()
     {
         for register_first in [false, true] {
-            let dir = tmp(&format!("v{i}-{register_first}"));
+            let guard = tmp(&format!("v{i}-{register_first}"));
+            let dir = guard.path().join("fa");
             let o = SynthOptions {
                 dedupe,
                 register_first,
@@ -90,7 +94,6 @@ fn every_storage_variant_indexes_to_the_truth() {
                     .unwrap_or_else(|e| panic!("{dedupe:?} {}: {e}", d.id()));
                 assert_eq!(c.elements, **d.layout.as_ref().unwrap());
             }
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -99,8 +102,9 @@ fn every_storage_variant_indexes_to_the_truth() {
 fn text_values_equal_the_binary_dumps() {
     // The same frame twice: with .buf files, and text only. Every element of every vertex
     // must decode to the same register bits from the text as from the bytes.
-    let both = tmp("both");
-    let text = tmp("text");
+    let guard = tmp("text");
+    let both = guard.path().join("both");
+    let text = guard.path().join("text");
     let o = SynthOptions {
         dedupe: Dedupe::Copies,
         dispatches: false,
@@ -154,13 +158,12 @@ fn text_values_equal_the_binary_dumps() {
         }
     }
     assert!(compared > 1000, "{compared}");
-    std::fs::remove_dir_all(&both).unwrap();
-    std::fs::remove_dir_all(&text).unwrap();
 }
 
 #[test]
 fn filters_select_the_draws_they_name() {
-    let dir = tmp("filters");
+    let guard = tmp("filters");
+    let dir = guard.path().join("fa");
     let truth = generate(&dir, &SynthOptions::default()).unwrap();
     let frame = open(&dir);
     let t = &truth.draws[3];
@@ -192,5 +195,4 @@ fn filters_select_the_draws_they_name() {
         .collect();
     assert!(!want.is_empty());
     assert_eq!(got, want);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
