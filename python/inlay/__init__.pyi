@@ -167,6 +167,27 @@ class Dump:
 DumpPath = Union[str, bytes, PathLike[str]]
 
 def load_dump(path: Union[DumpPath, Sequence[DumpPath]]) -> Dump: ...
+
+class FrameDraw:
+    """One draw of a frame analysis read by :func:`load_frame` (its ``inlay frame --json`` record)."""
+    record: Dict[str, Any]
+    id: str
+    number: Optional[int]
+    call: Optional[str]
+    call_text: Optional[str]
+    index_count: Optional[int]
+    vertex_count: Optional[int]
+    instance_count: Optional[int]
+    topology: Optional[str]
+    shaders: Optional[Dict[str, str]]
+    vbs: Any
+    ib: Any
+    layout: Any
+    problems: Any
+    def open(self) -> Dump: ...
+
+def load_frame(path: Union[str, PathLike[str]], select: Optional[str] = ...) -> List[FrameDraw]: ...
+
 def export(
     dump: Union[Dump, DumpPath, Sequence[DumpPath]],
     path: Union[str, PathLike[str]],
