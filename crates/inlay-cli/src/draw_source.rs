@@ -21,7 +21,8 @@ use crate::{CliError, TargetArgs, style};
 /// Where a draw comes from: dumps, or a layout file with its buffers and draw.
 #[derive(Args, Debug, Clone)]
 pub struct MeshSourceArgs {
-    /// Dump files (vb/ib .txt, .buf, .fmt, .csv) or a layout file (C/C++, JSON, TOML) with --vb
+    /// Dump files (vb/ib .txt, .buf, .fmt, .csv; `-`: a RenderDoc CSV on standard input) or a
+    /// layout file (any layout source, `-` too) with --vb
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// With a layout: vertex buffer of a slot, as `decode` takes it (repeatable)

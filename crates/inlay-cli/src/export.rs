@@ -5,6 +5,7 @@ use std::io::{Cursor, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use inlay::diag::count;
 use inlay::mesh::gltf::{ExportError, Exported};
 use inlay::mesh::{self, FileKind, Instances, Mesh, MeshInput, MeshOptions};
 
@@ -111,22 +112,24 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let report = output::report_stream(stdout, &mut stderr, &[&args.output]);
     writeln!(
         report,
-        "wrote {}: {} vertices, {} {} ({} attributes{})",
+        "wrote {}: {}, {} ({}{})",
         if output::is_dash(&args.output) {
             "standard output".to_string()
         } else {
             args.output.display().to_string()
         },
-        done.vertex_count,
-        done.primitives,
+        count(done.vertex_count.into(), "vertex", "vertices"),
         match done.mode {
-            mesh::Mode::Points => "points",
-            mesh::Mode::Lines => "lines",
-            mesh::Mode::Triangles => "triangles",
+            mesh::Mode::Points => count(done.primitives.into(), "point", "points"),
+            mesh::Mode::Lines => count(done.primitives.into(), "line", "lines"),
+            mesh::Mode::Triangles => count(done.primitives.into(), "triangle", "triangles"),
         },
-        done.attributes,
+        count(done.attributes as u64, "attribute", "attributes"),
         if done.instance_count > 1 {
-            format!(", {} instances", done.instance_count)
+            format!(
+                ", {}",
+                count(done.instance_count.into(), "instance", "instances")
+            )
         } else {
             String::new()
         }

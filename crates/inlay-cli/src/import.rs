@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use inlay::diag::count;
 use inlay::element::InputElementDesc;
 use inlay::encode::Rounding;
 use inlay::mesh::gltf::{self, ImportedMesh};
@@ -167,8 +168,8 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     writeln!(
         stdout,
-        "{} vertices; index buffer {}; topology {}; draw {}",
-        mesh.vertex_count,
+        "{}; index buffer {}; topology {}; draw {}",
+        count(mesh.vertex_count as u64, "vertex", "vertices"),
         result.index.0.format(),
         result.topology,
         result.draw
