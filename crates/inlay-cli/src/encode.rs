@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use inlay::encode::values::{ElementValues as Column, LANES};
 use inlay::encode::{EncodeError, Rounding, SlotBuffer, VertexWriter, WriterOptions};
-use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
 use crate::output::{self, AtomicFile};
@@ -203,38 +203,9 @@ pub fn write_buffers(
     Ok(())
 }
 
-/// How one element's values are read.
-struct Column {
-    /// `NAME<index>` as `decode` prints it.
-    name: String,
-    kind: Kind,
-    format: String,
-    /// Lanes the format stores (bit 0 = x).
-    mask: u8,
-}
-
 fn columns(layout: &InputLayout) -> Result<Vec<Column>, CliError> {
-    let mut cols: Vec<Column> = Vec::new();
-    for e in layout.elements() {
-        let info =
-            inlay::encode::check_format(e.format).map_err(|er| CliError::usage(er.to_string()))?;
-        let name = format!("{}{}", e.semantic_name, e.semantic_index);
-        if cols.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
-            return Err(CliError::usage(format!(
-                "two elements of the layout are both named {name} in the values' columns"
-            )));
-        }
-        cols.push(Column {
-            name,
-            kind: info.first_kind().unwrap_or(Kind::Float),
-            format: e.format.to_string(),
-            mask: info.lane_mask(),
-        });
-    }
-    Ok(cols)
+    Column::of_layout(layout).map_err(|e| CliError::usage(e.0))
 }
-
-const LANES: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Where a value came from, for messages.
 struct At<'a> {
@@ -253,7 +224,7 @@ impl At<'_> {
     }
 }
 
-/// One value as a 32-bit lane of an element of `col`.
+/// One value as a 32-bit lane of an element of `col` (the library's check and message).
 fn parse_value(
     col: &Column,
     lane: usize,
@@ -261,43 +232,7 @@ fn parse_value(
     hex: bool,
     at: &At<'_>,
 ) -> Result<u32, CliError> {
-    let t = text.trim();
-    let what = format!("{}.{}", col.name, LANES[lane]);
-    if hex {
-        if t.len() == 8 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(u32::from_str_radix(t, 16).expect("8 hex digits"));
-        }
-        return Err(at.err(format!(
-            "{what}: `{t}` is not a 32-bit register as 8 hex digits (--hex)"
-        )));
-    }
-    match col.kind {
-        Kind::Uint => t.parse::<u32>().map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from 0 to 4294967295 ({} is {}, a UINT format)",
-                col.name, col.format
-            ))
-        }),
-        Kind::Sint => t.parse::<i32>().map(|v| v as u32).map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from -2147483648 to 2147483647 ({} is {}, a SINT format)",
-                col.name, col.format
-            ))
-        }),
-        _ => {
-            // Rust's float syntax, which is what decode prints: 1.0, -0.0, 1e-45, NaN, inf, -inf.
-            let ok = !t.is_empty()
-                && t.bytes()
-                    .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
-            match t.parse::<f32>() {
-                Ok(v) if ok => Ok(v.to_bits()),
-                _ => Err(at.err(format!(
-                    "{what}: `{t}` is not a number ({} is {}, whose values are floats)",
-                    col.name, col.format
-                ))),
-            }
-        }
-    }
+    col.lane_from_text(lane, text, hex).map_err(|e| at.err(e.0))
 }
 
 /// One parsed vertex: ids and per element the lanes (None = element not given).
@@ -399,12 +334,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
             for (l, lane) in lanes.iter_mut().enumerate() {
                 match lane_cols[e][l] {
                     Some(ci) => *lane = parse_value(c, l, cells[ci], hex, &at)?,
-                    None if c.mask & (1 << l) != 0 => {
-                        return Err(at.err(format!(
-                            "{}: lane {} is missing ({} has it; the header lacks {}.{})",
-                            c.name, LANES[l], c.format, c.name, LANES[l]
-                        )));
-                    }
+                    None if c.mask & (1 << l) != 0 => return Err(at.err(c.missing_lane(l).0)),
                     None => {}
                 }
             }
@@ -479,22 +409,7 @@ fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<
             let list = val
                 .as_array()
                 .ok_or_else(|| at.err(format!("{}: expected an array of lane values", c.name)))?;
-            let needed = (0..4).filter(|l| c.mask & (1 << l) != 0).count();
-            if list.len() < needed {
-                return Err(at.err(format!(
-                    "{}: {}, {} has {needed} components",
-                    c.name,
-                    inlay::diag::count(list.len() as u64, "value", "values"),
-                    c.format
-                )));
-            }
-            if list.len() > 4 {
-                return Err(at.err(format!(
-                    "{}: {} values, a register has 4 lanes",
-                    c.name,
-                    list.len()
-                )));
-            }
+            c.check_lane_count(list.len()).map_err(|e| at.err(e.0))?;
             // Values are the format's lanes in x..w order (decode prints the present ones,
             // or all four with --all-lanes).
             let lanes_of: Vec<usize> = if list.len() == 4 {
