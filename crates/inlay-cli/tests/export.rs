@@ -729,3 +729,38 @@ fn export_of_a_bare_name_in_the_current_folder() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Issue 35 item 7: an exported OBJ's object takes the capture's name — the name the Blender
+/// add-on and Python give the same capture (`inlay::capture::capture_name`), not `draw` and
+/// not nothing: a numbered 3DMigoto dump keeps its buffer hash, an importer's `.fmt` its stem.
+#[test]
+fn obj_object_takes_the_capture_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/dump");
+    let vb_txt = root.join("000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt");
+    let out = scratch("obj-name");
+    let r = export(&out, &[vb_txt.to_str().unwrap(), "--output", "draw.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let text = std::fs::read_to_string(out.join("draw.obj")).unwrap();
+    let objects: Vec<&str> = text.lines().filter(|l| l.starts_with("o ")).collect();
+    assert_eq!(objects, ["o 000001-vb0=5a1e0001"], "{text}");
+    // A layout file with buffers: the layout file's stem; spaces kept (OBJ's `o` takes the
+    // rest of the line).
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/layout.h"),
+        out.join("My Mesh.h"),
+    )
+    .unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mesh.vb"),
+        out.join("mesh.vb"),
+    )
+    .unwrap();
+    let r = export(
+        &out,
+        &["My Mesh.h", "--vb", "0=mesh.vb", "--output", "mine.obj"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let text = std::fs::read_to_string(out.join("mine.obj")).unwrap();
+    assert_eq!(text.lines().nth(1), Some("o My Mesh"), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}

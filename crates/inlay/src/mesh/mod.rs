@@ -297,6 +297,12 @@ impl Mesh {
         Mesh::build(&input_of(capture), options)
     }
 
+    /// The capture's name ([`crate::capture::capture_name`] of the first source file): what
+    /// an exported mesh or object is called.
+    pub fn name(&self) -> String {
+        crate::capture::capture_name(self.files.first().map(std::path::Path::new))
+    }
+
     /// Builds the mesh of a draw.
     pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
         let target = options.target;
