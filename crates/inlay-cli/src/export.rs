@@ -364,11 +364,12 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
     let (written, same, failed) = report.counts();
     writeln!(
         stdout,
-        "exported {} of {} draws into {}: {written} files ({} bytes), {same} identical to one written, {failed} failed",
+        "exported {} of {} draws into {}: {} ({}), {same} identical to one written, {failed} failed",
         written + same,
         draws.len(),
         out_dir.display(),
-        report.bytes_written
+        count(written as u64, "file", "files"),
+        count(report.bytes_written, "byte", "bytes")
     )
     .map_err(CliError::stdout)?;
     Ok(if failed > 0 { 1 } else { 0 })

@@ -83,9 +83,9 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         output::write_file(out, html.as_bytes(), &[dir.as_path()], args.force)?;
         writeln!(
             stdout,
-            "wrote {}: {} draws",
+            "wrote {}: {}",
             out.display(),
-            frame.draws.len()
+            inlay::diag::count(frame.draws.len() as u64, "draw", "draws")
         )
         .map_err(CliError::stdout)?;
         return Ok(0);
@@ -105,8 +105,8 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let url = format!("http://{addr}/");
     writeln!(
         stdout,
-        "serving {url} (Ctrl-C stops): {} draws",
-        frame.draws.len()
+        "serving {url} (Ctrl-C stops): {}",
+        inlay::diag::count(frame.draws.len() as u64, "draw", "draws")
     )
     .map_err(CliError::stdout)?;
     stdout.flush().map_err(CliError::stdout)?;

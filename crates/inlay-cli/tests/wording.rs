@@ -30,8 +30,10 @@ fn counts_are_in_the_right_number() {
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
     assert!(r.stdout.starts_with("4 vertices\n"), "{}", r.stdout);
-    // A signature-only blob has one chunk.
-    let r = inlay_in(&ex, &["shader", "vs.dxbc"]);
+    // A signature-only blob has one chunk (examples/vs.dxbc is a compiled shader: three).
+    let r = inlay_in(&ex, &["signature", "sig.toml", "--out", "sig.dxbc"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = inlay_in(&ex, &["shader", "sig.dxbc"]);
     assert!(r.stdout.contains(", 1 chunk:\n"), "{}", r.stdout);
     // One vertex, one point, one index.
     std::fs::write(ex.join("one.vb"), [0u8; 24]).unwrap();
@@ -70,6 +72,25 @@ fn counts_are_in_the_right_number() {
         "{}",
         r.stdout
     );
+    // A frame of one draw: "1 draw", "1 file (N bytes)".
+    let r = inlay_in(&ex, &["frame", "--generate", "fa", "--generate-draws", "1"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = inlay_in(&ex, &["frame", "fa", "--csv"]);
+    let draws = r.stdout.lines().count() - 1;
+    let r = inlay_in(&ex, &["view", "fa", "--output", "list.html"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let said = if draws == 1 {
+        "1 draw\n".to_string()
+    } else {
+        format!("{draws} draws\n")
+    };
+    assert!(r.stdout.ends_with(&format!(": {said}")), "{}", r.stdout);
+    let r = inlay_in(
+        &ex,
+        &["export", "fa", "--select", "draw=1", "--output-dir", "one"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(r.stdout.contains(": 1 file ("), "{}", r.stdout);
     let _ = std::fs::remove_dir_all(ex.parent().unwrap());
 }
 
