@@ -634,9 +634,9 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             "slot {}: {} of {} bytes -> {} ({} bytes)",
             b.slot,
             if b.class == InputClass::PerVertex {
-                inlay::diag::count(b.records() as u64, "vertex", "vertices")
+                inlay::diag::count(b.records(), "vertex", "vertices")
             } else {
-                inlay::diag::count(b.records() as u64, "instance record", "instance records")
+                inlay::diag::count(b.records(), "instance record", "instance records")
             },
             b.stride,
             crate::output::shown(p),

@@ -162,9 +162,9 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         },
         count(done.vertex_count.into(), "vertex", "vertices"),
         match done.mode {
-            mesh::Mode::Points => count(done.primitives.into(), "point", "points"),
-            mesh::Mode::Lines => count(done.primitives.into(), "line", "lines"),
-            mesh::Mode::Triangles => count(done.primitives.into(), "triangle", "triangles"),
+            mesh::Mode::Points => count(done.primitives, "point", "points"),
+            mesh::Mode::Lines => count(done.primitives, "line", "lines"),
+            mesh::Mode::Triangles => count(done.primitives, "triangle", "triangles"),
         },
         count(done.attributes as u64, "attribute", "attributes"),
         if done.instance_count > 1 {
