@@ -111,13 +111,16 @@ impl Default for SynthOptions {
     }
 }
 
+/// What one `analyse_options` word sets in [`SynthOptions`].
+pub type SetOption = fn(&mut SynthOptions);
+
 /// The `analyse_options` words (3DMigoto's `d3dx.ini` spelling) the generator follows, each
 /// with what it sets: `dump_vb`, `dump_ib` (which buffers are dumped), `txt`, `buf` (text
 /// and binary dumps), `dump_vb_txt`/`dump_ib_txt` (both), `filename_reg` (register-first
 /// names), `hold` (frame-number prefix, frame 1), `symlink` (symbolic links to `deduped/`),
 /// `deferred_ctx_immediate` (a deferred context's log and folder too). A list replaces the
 /// defaults of the options it can name (`dump_vb dump_ib txt buf`).
-pub const ANALYSE_OPTIONS: [(&str, fn(&mut SynthOptions)); 10] = [
+pub const ANALYSE_OPTIONS: [(&str, SetOption); 10] = [
     ("dump_vb", |o| o.dump_vb = true),
     ("dump_ib", |o| o.dump_ib = true),
     ("txt", |o| o.txt = true),
