@@ -313,6 +313,77 @@ def check_orientation(drv, options, initial):
           f"in place ({found[0]} and {found[1]} points; grid y = {g['y']}, step {g['step']})")
 
 
+def check_frame(drv, inlay, d):
+    """`inlay view DIR`: the frame's draw list served, filtered and sorted in the page, and a
+    draw opened from its link as the one-draw viewer."""
+    fa = os.path.join(d, "fa")
+    run([inlay, "frame", "--generate", fa, "--generate-draws", "24"])
+    every = json.loads(run([inlay, "frame", fa, "--json"]))["draws"]
+    blend = json.loads(run([inlay, "frame", fa, "--has", "BLENDINDICES", "--json"]))["draws"]
+    assert 0 < len(blend) < len(every), (len(blend), len(every))
+    srv = subprocess.Popen([inlay, "view", fa], stdout=subprocess.PIPE, text=True)
+    try:
+        line = srv.stdout.readline()  # serving http://127.0.0.1:PORT/ (Ctrl-C stops): N draws
+        url = line[line.index("http://"):].split()[0]
+        base = url[:url.index("/", len("http://"))]
+        drv.get(base + "/")
+        rows = lambda: drv.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => r.cells[0].textContent)")
+        t0 = time.time()
+        while len(rows()) != len(every):
+            if time.time() - t0 > 30:
+                fail(f"frame page: {len(rows())} rows, {len(every)} draws")
+            time.sleep(0.05)
+        if rows() != [x["draw"] for x in every]:
+            fail(f"frame page rows {rows()} differ from inlay frame's draws")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"frame page console errors: {errs}")
+        # The filter box takes the filter terms: the same draws as `inlay frame --has`.
+        q = drv.find_element(By.ID, "q")
+        q.send_keys("has=BLENDINDICES")
+        if rows() != [x["draw"] for x in blend]:
+            fail(f"filter has=BLENDINDICES: {rows()} vs {[x['draw'] for x in blend]}")
+        q.clear()
+        q.send_keys(" ")
+        # Sorting: the list starts in draw order; a click on DRAW reverses it, another restores
+        # it; a click on IDX orders by index count.
+        head = drv.find_element(By.CSS_SELECTOR, "th[data-key=draw]")
+        head.click()
+        if rows() != [x["draw"] for x in every][::-1]:
+            fail(f"sorted by DRAW descending: {rows()}")
+        head.click()
+        if rows() != [x["draw"] for x in every]:
+            fail(f"sorted by DRAW ascending: {rows()}")
+        drv.find_element(By.CSS_SELECTOR, "th[data-key=index_count]").click()
+        counts = drv.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => r.cells[2].textContent)")
+        nums = [int(c) for c in counts if c]
+        if nums != sorted(nums) or len(nums) != sum(1 for x in every if x.get("index_count")):
+            fail(f"sorted by IDX: {counts}")
+        head.click()
+        # A draw's link opens the one-draw viewer of that draw.
+        link = drv.find_element(By.LINK_TEXT, "000001")
+        href = link.get_attribute("href")
+        if not href.endswith("/draw/000001"):
+            fail(f"draw link {href}")
+        load(drv, href)
+        want = next(x for x in every if x["draw"] == "000001")
+        title = drv.title
+        if "000001 " + want["call"] not in drv.page_source:
+            fail(f"draw page does not show draw 000001's call {want['call']} ({title})")
+        if drv.execute_script("return document.getElementById('glerror').hidden") is not True:
+            fail("draw page reports: " + drv.find_element(By.ID, "glerror").text)
+        print(f"frame page: {len(every)} draws listed, {len(blend)} after has=BLENDINDICES, "
+              f"sorted, draw 000001 opened ({title})")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"draw page console errors: {errs}")
+    finally:
+        srv.kill()
+        srv.wait()
+
+
 def fail(msg):
     sys.exit("FAIL: " + msg)
 
@@ -510,6 +581,8 @@ def main():
         print(paint_line("written (file://)", written_ms))
         print(f"(load average {loadavg} on {os.cpu_count()} cores)")
         print("=" * 72)
+
+        check_frame(drv, args.inlay, d)
 
         if args.screenshot:
             shared = os.environ.get("INLAY_SHARED", os.path.join(os.path.dirname(__file__), "../../../../shared"))

@@ -230,6 +230,8 @@ pub enum Pairing {
     IndexBuffer,
     /// Same counts, other layout.
     Counts,
+    /// Two inputs without hashes (two layout files): compared as given.
+    Given,
 }
 
 impl Pairing {
@@ -240,6 +242,7 @@ impl Pairing {
             Pairing::Content => "matched by content",
             Pairing::IndexBuffer => "same index buffer",
             Pairing::Counts => "same counts",
+            Pairing::Given => "compared as given",
         }
     }
 }
@@ -632,7 +635,9 @@ pub fn diff(old: Vec<Part>, new: Vec<Part>) -> Diff {
     let mut pairs = Vec::new();
     // A whole-side comparison of one part each (two dumps, two layouts) pairs them outright.
     if old.len() == 1 && new.len() == 1 {
-        let pairing = if old[0].hash_key() == new[0].hash_key() {
+        let pairing = if old[0].vb_hashes.is_empty() && new[0].vb_hashes.is_empty() {
+            Pairing::Given
+        } else if old[0].hash_key() == new[0].hash_key() {
             Pairing::SameHashes
         } else if old[0].content_key() == new[0].content_key() {
             Pairing::Content
