@@ -522,11 +522,11 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     );
     assert_eq!(r.code, 2, "{}", r.transcript);
     assert!(r.stderr.contains("already exists"), "{}", r.transcript);
-    // A mesh without extras (another tool's glTF): values by semantic, the rest zero + warning.
+    // Another layout: values by semantic; an element the mesh does not provide is an error
+    // naming it and the vertices (issue 31 item 3), unless --allow-missing or --default.
     let layout = write(&out, "other.json", br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}, {"semantic": "FOG", "format": "R8_UNORM", "offset": 12}]"#);
-    let r = import(
-        &out,
-        &[
+    let other = |extra: &[&str]| {
+        let mut a = vec![
             "d.glb",
             "--layout",
             layout.to_str().unwrap(),
@@ -534,12 +534,28 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
             "other",
             "--stride",
             "0=16",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.transcript);
+            "--force",
+        ];
+        a.extend_from_slice(extra);
+        import(&out, &a)
+    };
+    let r = other(&[]);
+    assert_eq!(r.code, 1, "{}", r.transcript);
     assert!(
         r.stderr
-            .contains("element 1 (FOG0): the mesh has no attribute for it"),
+            .contains("element 1 (FOG0): no value for 4 of 4 vertices (looked for _FOG_X…)")
+            && r.stderr
+                .contains("--default NAME=x,y,z,w, or --allow-missing"),
+        "{}",
+        r.transcript
+    );
+    assert!(!out.join("other").join("d.vb").exists());
+    let r = other(&["--allow-missing"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "element 1 (FOG0): 4 of 4 vertices written as zero (--allow-missing; the mesh has none: looked for _FOG_X…)"
+        ),
         "{}",
         r.transcript
     );
@@ -547,6 +563,18 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     assert_eq!(back.len(), 4 * 16);
     assert_eq!(back[..12], vb0[..12]);
     assert_eq!(back[16..28], vb0[20..32]);
+    assert_eq!([back[12], back[28], back[44], back[60]], [0; 4]);
+    let r = other(&["--default", "FOG=0.5"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("element 1 (FOG0): 4 of 4 vertices took the --default value"),
+        "{}",
+        r.transcript
+    );
+    let back = std::fs::read(out.join("other").join("d.vb")).unwrap();
+    // 0.5 as R8_UNORM, rounded to nearest: 127.5 → 128.
+    assert_eq!([back[12], back[28], back[44], back[60]], [128; 4]);
 
     let Some(d) = shared_dumps() else { return };
     let rover = d.join("SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale");

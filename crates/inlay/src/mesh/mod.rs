@@ -268,6 +268,30 @@ fn layout_elements(layout: &InputLayout) -> &[LayoutElement] {
     layout.elements()
 }
 
+/// The name exported meshes, nodes and objects take: the first source file's stem (a
+/// 3DMigoto dump's `000042-vb0=8a2c31f0-vs=…`, an importer's `Component 6`, a layout
+/// file's name), without its folders; `draw` when there is no file.
+///
+/// ```
+/// let files = vec!["dumps/Rover/Component 6.fmt".to_string()];
+/// assert_eq!(inlay::mesh::capture_name(&files), "Component 6");
+/// ```
+pub fn capture_name(files: &[String]) -> String {
+    let Some(first) = files.first() else {
+        return "draw".into();
+    };
+    let name = first.rsplit(['/', '\\']).next().unwrap_or(first);
+    let stem = match name.rfind('.') {
+        Some(dot) if dot > 0 => &name[..dot],
+        _ => name,
+    };
+    if stem.is_empty() {
+        "draw".into()
+    } else {
+        stem.to_string()
+    }
+}
+
 /// A draw call as the command line's `--draw` spells it ([`DrawCall::spec_keys`]); an
 /// indirect call or `DrawAuto` by its name.
 pub fn draw_text(call: &DrawCall<'_>) -> String {

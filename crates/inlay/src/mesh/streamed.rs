@@ -621,6 +621,14 @@ fn try_stream<W: Write + Seek>(
             failed?;
         }
     }
+    // The parts made with the document (the skin's inverse bind matrices).
+    let mut fixed = Vec::new();
+    for (i, part) in parts.iter().enumerate().filter(|(_, p)| p.fixed) {
+        fixed.clear();
+        doc.render_fixed(i, &mut fixed);
+        bin.seek(SeekFrom::Start(base + part.offset as u64))?;
+        bin.write_all(&fixed)?;
+    }
     // The zeros between and after the parts.
     let zeros = [0u8; 64];
     for (i, part) in parts.iter().enumerate() {

@@ -31,7 +31,8 @@ use std::io::{Seek, Write};
 use super::{MeshInput, MeshOptions};
 
 mod reader;
-mod stats;
+pub mod schema;
+pub(crate) mod stats;
 mod writer;
 
 pub use reader::{ImportedMesh, ReadError, read_glb, read_gltf};
@@ -39,6 +40,7 @@ pub(crate) use stats::{Stats, finite_lanes};
 pub(crate) use writer::{
     Document, IndexInfo, Part, document, glb_head, gltf_json, plan_stats, render_indices,
 };
+pub(crate) use writer::{LANE_NAMES, extras_of};
 pub use writer::{write_glb, write_gltf};
 
 pub use super::streamed::{ExportError, Exported, StreamOptions};

@@ -1,9 +1,8 @@
 //! The glTF reader: a `.glb` or `.gltf` (+ buffers) read back into [`ImportedMesh`] for
 //! import.
 
-use serde_json::Value;
-
-use super::writer::{BYTE, FLOAT, SHORT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT};
+use super::schema::component::{BYTE, FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT};
+use super::schema::{self, InlayExtras, Root};
 
 fn uri_unescape(s: &str) -> String {
     let bytes = s.as_bytes();
@@ -39,8 +38,15 @@ pub struct ImportedMesh {
     pub indices: Vec<u32>,
     /// glTF primitive mode (0 points, 1 lines, 4 triangles, …).
     pub mode: u32,
-    /// `meshes[0].extras.inlay`, if present.
-    pub inlay: Option<Value>,
+    /// `meshes[0].extras.inlay`, if present and of the version this inlay reads.
+    pub inlay: Option<InlayExtras>,
+    /// Why `meshes[0].extras.inlay` was present but not read (another version, a tool
+    /// that changed it).
+    pub inlay_problem: Option<String>,
+    /// The skin of the node that places the mesh: per joint (what `JOINTS_n` values
+    /// number), the blend index its name gives (`inlay export` names joints by blend
+    /// index; `None` for a name that is no number). `None` without a skin.
+    pub joints: Option<Vec<Option<u32>>>,
     /// Per-instance attributes of `EXT_mesh_gpu_instancing` on the node using the mesh.
     pub instance_attributes: Vec<(String, Vec<[u32; 4]>, bool)>,
 }
@@ -117,8 +123,8 @@ pub fn read_glb(
         pos = end.next_multiple_of(4);
     }
     let json = json.ok_or_else(|| err("no JSON chunk".into()))?;
-    let doc: Value = serde_json::from_slice(json).map_err(|e| err(format!("JSON chunk: {e}")))?;
-    read_document(file, &doc, bin, external)
+    let doc: Root = serde_json::from_slice(json).map_err(|e| err(format!("JSON chunk: {e}")))?;
+    read_document(file, &doc, bin, bytes.len(), external)
 }
 
 /// Reads a `.gltf` JSON document; `external` resolves buffer URIs (relative file names).
@@ -127,17 +133,20 @@ pub fn read_gltf(
     json: &[u8],
     external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<ImportedMesh, ReadError> {
-    let doc: Value = serde_json::from_slice(json).map_err(|e| ReadError {
+    let doc: Root = serde_json::from_slice(json).map_err(|e| ReadError {
         file: file.to_string(),
         message: format!("not glTF JSON: {e}"),
     })?;
-    read_document(file, &doc, None, external)
+    read_document(file, &doc, None, json.len(), external)
 }
 
+/// Reads the document: `glb_bin` is the GLB's BIN chunk, `file_len` the bytes of the file
+/// itself (what bounds an accessor that has no bytes behind it).
 fn read_document(
     file: &str,
-    doc: &Value,
+    doc: &Root,
     glb_bin: Option<&[u8]>,
+    file_len: usize,
     external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<ImportedMesh, ReadError> {
     let err = |m: String| ReadError {
@@ -145,14 +154,8 @@ fn read_document(
         message: m,
     };
     let mut buffers: Vec<Vec<u8>> = Vec::new();
-    for (i, b) in doc["buffers"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        let data = match b["uri"].as_str() {
+    for (i, b) in doc.buffers.iter().enumerate() {
+        let data = match b.uri.as_deref() {
             None => glb_bin
                 .ok_or_else(|| {
                     err(format!(
@@ -168,142 +171,186 @@ fn read_document(
             Some(uri) => external(&uri_unescape(uri))
                 .map_err(|e| err(format!("buffers[{i}] `{uri}`: {e}")))?,
         };
-        let declared = b["byteLength"].as_u64().unwrap_or(0);
-        if (data.len() as u64) < declared {
+        if (data.len() as u64) < b.byte_length {
             return Err(err(format!(
-                "buffers[{i}] is {} bytes, byteLength says {declared}",
-                data.len()
+                "buffers[{i}] is {} bytes, byteLength says {}",
+                data.len(),
+                b.byte_length
             )));
         }
         buffers.push(data);
     }
-    let mesh = &doc["meshes"][0];
-    if mesh.is_null() {
-        return Err(err("no meshes[0]".into()));
-    }
-    let prim = &mesh["primitives"][0];
-    if prim.is_null() {
-        return Err(err("meshes[0] has no primitives".into()));
-    }
-    let read = |index: &Value, what: &str| -> Result<(Vec<[u32; 4]>, bool), ReadError> {
-        let i = index
-            .as_u64()
-            .ok_or_else(|| err(format!("{what}: not an accessor index")))? as usize;
-        read_accessor(doc, &buffers, i).map_err(|m| err(format!("{what} (accessors[{i}]): {m}")))
+    // An accessor without a bufferView holds zeros that no byte backs: at most one element
+    // per byte of everything read (file and buffers), so that memory stays bounded by what
+    // was read.
+    let read_bytes = buffers
+        .iter()
+        .fold(file_len as u64, |n, b| n.saturating_add(b.len() as u64));
+    let mesh = doc
+        .meshes
+        .first()
+        .ok_or_else(|| err("no meshes[0]".into()))?;
+    let prim = mesh
+        .primitives
+        .first()
+        .ok_or_else(|| err("meshes[0] has no primitives".into()))?;
+    let read = |i: u32, what: &str| -> Result<(Vec<[u32; 4]>, bool), ReadError> {
+        read_accessor(doc, &buffers, i as usize, read_bytes)
+            .map_err(|m| err(format!("{what} (accessors[{i}]): {m}")))
     };
     let mut attributes = Vec::new();
     let mut vertex_count = None;
-    if let Some(map) = prim["attributes"].as_object() {
-        for (name, idx) in map {
-            let (vals, float) = read(idx, &format!("attribute {name}"))?;
-            if let Some(n) = vertex_count
-                && n != vals.len()
-            {
-                return Err(err(format!(
-                    "attribute {name} has {} values, others have {n}",
-                    vals.len()
-                )));
-            }
-            vertex_count = Some(vals.len());
-            attributes.push((name.clone(), vals, float));
-        }
-    }
-    let vertex_count = vertex_count.unwrap_or(0);
-    let indices = if prim["indices"].is_null() {
-        (0..vertex_count as u32).collect()
-    } else {
-        let (v, _) = read(&prim["indices"], "indices")?;
-        let idx: Vec<u32> = v.iter().map(|x| x[0]).collect();
-        if let Some(bad) = idx.iter().find(|&&i| i as usize >= vertex_count) {
+    for (name, &idx) in &prim.attributes {
+        let (vals, float) = read(idx, &format!("attribute {name}"))?;
+        if let Some(n) = vertex_count
+            && n != vals.len()
+        {
             return Err(err(format!(
-                "index {bad} is past the {vertex_count} vertices"
+                "attribute {name} has {} values, others have {n}",
+                vals.len()
             )));
         }
-        idx
+        vertex_count = Some(vals.len());
+        attributes.push((name.clone(), vals, float));
+    }
+    let vertex_count = vertex_count.unwrap_or(0);
+    let indices = match prim.indices {
+        None => (0..vertex_count as u32).collect(),
+        Some(i) => {
+            let (v, _) = read(i, "indices")?;
+            let idx: Vec<u32> = v.iter().map(|x| x[0]).collect();
+            if let Some(bad) = idx.iter().find(|&&i| i as usize >= vertex_count) {
+                return Err(err(format!(
+                    "index {bad} is past the {vertex_count} vertices"
+                )));
+            }
+            idx
+        }
     };
+    let node = doc.nodes.iter().find(|n| n.mesh == Some(0));
     let mut instance_attributes = Vec::new();
-    if let Some(nodes) = doc["nodes"].as_array()
-        && let Some(node) = nodes.iter().find(|n| n["mesh"].as_u64() == Some(0))
-        && let Some(map) = node["extensions"]["EXT_mesh_gpu_instancing"]["attributes"].as_object()
+    if let Some(inst) = node
+        .and_then(|n| n.extensions.as_ref())
+        .and_then(|e| e.gpu_instancing.as_ref())
     {
-        for (name, idx) in map {
+        for (name, &idx) in &inst.attributes {
             let (vals, float) = read(idx, &format!("instance attribute {name}"))?;
             instance_attributes.push((name.clone(), vals, float));
         }
     }
+    let joints = match node.and_then(|n| n.skin) {
+        None => None,
+        Some(s) => {
+            let skin = doc.skins.get(s as usize).ok_or_else(|| {
+                err(format!(
+                    "the mesh's node names skins[{s}], which is missing"
+                ))
+            })?;
+            Some(
+                skin.joints
+                    .iter()
+                    .map(|&j| {
+                        doc.nodes
+                            .get(j as usize)
+                            .and_then(|n| n.name.as_deref())
+                            .and_then(|name| name.trim().parse::<u32>().ok())
+                    })
+                    .collect(),
+            )
+        }
+    };
+    let (inlay, inlay_problem) = match mesh.extras.as_ref().and_then(|x| x.inlay_record()) {
+        None => (None, None),
+        Some(Ok(x)) => (Some(x), None),
+        Some(Err(why)) => (None, Some(why)),
+    };
     Ok(ImportedMesh {
         attributes,
         vertex_count,
         indices,
-        mode: prim["mode"].as_u64().unwrap_or(4) as u32,
-        inlay: mesh["extras"].get("inlay").cloned(),
+        mode: prim.mode.unwrap_or(4),
+        inlay,
+        inlay_problem,
+        joints,
         instance_attributes,
     })
 }
 
 /// Reads accessor `i` into lanes; `true` when its values are floats (FLOAT or normalised).
+/// Every element count is checked against the bytes behind it before anything is
+/// allocated; an accessor without a bufferView (all zeros) may hold at most `zero_bound`
+/// elements.
 fn read_accessor(
-    doc: &Value,
+    doc: &Root,
     buffers: &[Vec<u8>],
     i: usize,
+    zero_bound: u64,
 ) -> Result<(Vec<[u32; 4]>, bool), String> {
-    let a = &doc["accessors"][i];
-    if a.is_null() {
-        return Err("no such accessor".into());
-    }
-    let ctype = a["componentType"].as_u64().unwrap_or(0) as u32;
-    let count = a["count"].as_u64().ok_or("no count")? as usize;
-    let comps = match a["type"].as_str() {
-        Some("SCALAR") => 1,
-        Some("VEC2") => 2,
-        Some("VEC3") => 3,
-        Some("VEC4") => 4,
+    let a = doc.accessors.get(i).ok_or("no such accessor")?;
+    let ctype = a.component_type;
+    let comps = match a.kind {
+        schema::AccessorType::Scalar => 1,
+        schema::AccessorType::Vec2 => 2,
+        schema::AccessorType::Vec3 => 3,
+        schema::AccessorType::Vec4 => 4,
         other => return Err(format!("type {other:?} is not SCALAR or VEC2..4")),
     };
-    let normalized = a["normalized"].as_bool().unwrap_or(false);
-    let csize = match ctype {
-        BYTE | UNSIGNED_BYTE => 1,
-        SHORT | UNSIGNED_SHORT => 2,
-        UNSIGNED_INT | FLOAT => 4,
-        c => return Err(format!("componentType {c} is not a glTF component type")),
-    };
+    let normalized = a.normalized;
+    let csize = schema::component::size(ctype)
+        .ok_or_else(|| format!("componentType {ctype} is not a glTF component type"))?;
     let esize = csize * comps;
-    if a["sparse"].is_object() {
+    if a.sparse.is_some() {
         return Err("sparse accessors are not read".into());
     }
-    let mut out = vec![[0u32, 0, 0, 0]; count];
-    let Some(view_index) = a["bufferView"].as_u64() else {
-        return Ok((out, ctype == FLOAT || normalized));
-    };
-    let view = &doc["bufferViews"][view_index as usize];
-    let buffer = view["buffer"].as_u64().ok_or("bufferView without buffer")? as usize;
-    let data = buffers
-        .get(buffer)
-        .ok_or("bufferView names a missing buffer")?;
-    let vstart = view["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let vlen = view["byteLength"]
-        .as_u64()
-        .ok_or("bufferView without byteLength")? as usize;
-    let stride = view["byteStride"]
-        .as_u64()
-        .map(|s| s as usize)
-        .unwrap_or(esize);
-    let aoff = a["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let view_data = vstart
-        .checked_add(vlen)
-        .and_then(|e| data.get(vstart..e))
-        .ok_or("bufferView runs past its buffer")?;
-    if count > 0 {
-        let last = aoff
-            .checked_add((count - 1).checked_mul(stride).ok_or("too large")?)
-            .and_then(|x| x.checked_add(esize))
-            .ok_or("too large")?;
-        if last > view_data.len() {
+    let float = ctype == FLOAT || normalized;
+    let Some(view_index) = a.buffer_view else {
+        if a.count > zero_bound {
             return Err(format!(
-                "{count} elements of {esize} bytes every {stride} bytes run past the bufferView"
+                "count {} without a bufferView: more zero elements than the {zero_bound} bytes read",
+                a.count
+            ));
+        }
+        return Ok((vec![[0u32; 4]; a.count as usize], float));
+    };
+    let view = doc
+        .buffer_views
+        .get(view_index as usize)
+        .ok_or_else(|| format!("bufferView {view_index} is missing"))?;
+    let data = buffers
+        .get(view.buffer as usize)
+        .ok_or("bufferView names a missing buffer")?;
+    let stride = match view.byte_stride {
+        Some(s) if s < esize as u64 => {
+            return Err(format!(
+                "byteStride {s} is less than the {esize} bytes of an element"
+            ));
+        }
+        Some(s) => s,
+        None => esize as u64,
+    };
+    let view_data = view
+        .byte_offset
+        .checked_add(view.byte_length)
+        .filter(|&e| e <= data.len() as u64)
+        .map(|e| &data[view.byte_offset as usize..e as usize])
+        .ok_or("bufferView runs past its buffer")?;
+    let aoff = a.byte_offset.unwrap_or(0);
+    let count = a.count;
+    if count > 0 {
+        let last = (count - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(aoff))
+            .and_then(|x| x.checked_add(esize as u64));
+        if last.is_none_or(|l| l > view_data.len() as u64) {
+            return Err(format!(
+                "{count} elements of {esize} bytes every {stride} bytes from byte {aoff} run past the {}-byte bufferView",
+                view_data.len()
             ));
         }
     }
+    // Bounded now: count × stride bytes lie in the view.
+    let (count, stride, aoff) = (count as usize, stride as usize, aoff as usize);
+    let mut out = vec![[0u32, 0, 0, 0]; count];
     for (k, o) in out.iter_mut().enumerate() {
         let e = &view_data[aoff + k * stride..aoff + k * stride + esize];
         for c in 0..comps {
@@ -345,5 +392,5 @@ fn read_accessor(
             };
         }
     }
-    Ok((out, ctype == FLOAT || normalized))
+    Ok((out, float))
 }

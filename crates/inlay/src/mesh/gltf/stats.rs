@@ -4,6 +4,48 @@
 
 use crate::format::Kind;
 
+/// Which tool conventions [`FloatStats::fragile`] looks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fragile {
+    /// None (the attribute gets an exact copy whatever its values).
+    No,
+    /// −0.0 lanes (positions).
+    NegZero,
+    /// −0.0 lanes and v flips (texture coordinates).
+    NegZeroAndFlip,
+}
+
+/// BLENDINDICES that may become `JOINTS_n`: which indices its lanes use.
+#[derive(Clone, Debug)]
+pub(crate) struct JointStats {
+    /// Lanes read (the format's components, at most 4).
+    pub(crate) components: usize,
+    /// Whether every lane read is a joint index (0…65535).
+    pub(crate) in_range: bool,
+    /// A bit per index 0…65535: whether a lane holds it.
+    pub(crate) used: Vec<u64>,
+}
+
+impl JointStats {
+    /// Statistics of no values, `components` lanes read.
+    pub(crate) fn new(components: usize) -> JointStats {
+        JointStats {
+            components: components.min(4),
+            in_range: true,
+            used: vec![0; 1024],
+        }
+    }
+
+    /// The indices used, in increasing order.
+    pub(crate) fn indices(&self) -> impl Iterator<Item = u16> + '_ {
+        self.used.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| (w * 64 + b) as u16)
+        })
+    }
+}
+
 /// The change glTF requires of an attribute's float lanes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Conv {
@@ -114,7 +156,7 @@ pub(crate) fn float_stats(
     conv: Conv,
     with_bounds: bool,
 ) -> (bool, u64, Vec<f64>, Vec<f64>) {
-    let mut stats = FloatStats::new(comps, kind, conv, with_bounds);
+    let mut stats = FloatStats::new(comps, kind, conv, with_bounds, Fragile::No);
     stats.feed(values);
     let (min, max) = stats.bounds();
     (stats.changed, stats.non_finite, min, max)
@@ -126,6 +168,12 @@ pub(crate) fn float_stats(
 #[derive(Clone, Debug)]
 pub(crate) struct FloatStats {
     pub(crate) comps: usize,
+    /// Which tool conventions to look for ([`FloatStats::fragile`]).
+    pub(crate) fragile_check: Fragile,
+    /// A lane below `comps` is −0.0.
+    pub(crate) neg_zero: bool,
+    /// A value's lane 1 does not survive `v → 1 − v → 1 − (1 − v)` in binary32.
+    pub(crate) flip_inexact: bool,
     pub(crate) kind: Kind,
     pub(crate) conv: Conv,
     pub(crate) with_bounds: bool,
@@ -138,9 +186,18 @@ pub(crate) struct FloatStats {
 }
 
 impl FloatStats {
-    pub(crate) fn new(comps: usize, kind: Kind, conv: Conv, with_bounds: bool) -> FloatStats {
+    pub(crate) fn new(
+        comps: usize,
+        kind: Kind,
+        conv: Conv,
+        with_bounds: bool,
+        fragile_check: Fragile,
+    ) -> FloatStats {
         FloatStats {
             comps,
+            fragile_check,
+            neg_zero: false,
+            flip_inexact: false,
             kind,
             conv,
             with_bounds,
@@ -167,6 +224,7 @@ impl FloatStats {
     pub(crate) fn feed(&mut self, values: &[[u32; 4]]) {
         let (comps, kind, conv, with_bounds) = (self.comps, self.kind, self.conv, self.with_bounds);
         self.count += values.len();
+        self.check_fragile(values);
         let int = matches!(kind, Kind::Uint | Kind::Sint);
         if conv == Conv::Keep && !int && (1..=4).contains(&comps) {
             // The lanes are the bits themselves: count the non-finite ones, bound the rest.
@@ -223,11 +281,45 @@ impl FloatStats {
 }
 
 impl FloatStats {
+    /// Whether the values as written hold a lane that a common tool convention would not
+    /// keep bit for bit: −0.0 (tools that merge vertices by value, or transform positions
+    /// by matrices, make it +0.0), and for texture coordinates a v that does not survive
+    /// the `1 − v` flip of tools whose texture origin is the bottom left (Blender).
+    pub(crate) fn fragile(&self) -> bool {
+        self.neg_zero || self.flip_inexact
+    }
+
+    /// Looks for [`FloatStats::fragile`] lanes among `values`' first `comps` lanes (float
+    /// lanes kept as they are only: other attributes get exact copies anyway).
+    fn check_fragile<const W: usize>(&mut self, values: &[[u32; W]]) {
+        if self.fragile_check == Fragile::No
+            || self.conv != Conv::Keep
+            || matches!(self.kind, Kind::Uint | Kind::Sint)
+        {
+            return;
+        }
+        let comps = self.comps.min(W);
+        let flip = self.fragile_check == Fragile::NegZeroAndFlip && comps >= 2;
+        let (mut neg_zero, mut inexact) = (false, false);
+        for v in values {
+            for &bits in &v[..comps] {
+                neg_zero |= bits == 0x8000_0000;
+            }
+            if flip {
+                let y = f32::from_bits(finite_bits(v[1]));
+                inexact |= (1.0 - (1.0 - y)).to_bits() != y.to_bits();
+            }
+        }
+        self.neg_zero |= neg_zero;
+        self.flip_inexact |= inexact;
+    }
+
     /// [`FloatStats::feed`] of rows holding only the `W` lanes the statistics read: a float
     /// kept as it is (`W` = its written lanes) or a normal (`W` = 3); see
     /// [`Stats::row_lanes`].
     pub(crate) fn feed_narrow<const W: usize>(&mut self, values: &[[u32; W]]) {
         self.count += values.len();
+        self.check_fragile(values);
         let (min, max) = (&mut self.min, &mut self.max);
         if self.conv == Conv::Normal {
             let (changed, non_finite) = normal_stats::<W>(values);
@@ -245,6 +337,8 @@ impl FloatStats {
     /// one's as one more value, which picks among equal values (±0) as the running fold does.
     pub(crate) fn merge(&mut self, later: &FloatStats) {
         self.count += later.count;
+        self.neg_zero |= later.neg_zero;
+        self.flip_inexact |= later.flip_inexact;
         self.changed |= later.changed;
         self.non_finite += later.non_finite;
         for l in 0..4 {
@@ -385,9 +479,8 @@ pub(crate) struct Stats {
     /// The standard float attribute the element may become (POSITION, NORMAL, TANGENT,
     /// TEXCOORD_n, COLOR_n, WEIGHTS_n).
     pub(crate) float: Option<FloatStats>,
-    /// BLENDINDICES that may become JOINTS_n: the lanes below `components` (at most 4):
-    /// whether all are joint indices (0…65535), whether one is past 255.
-    pub(crate) joints: Option<(usize, bool, bool)>,
+    /// BLENDINDICES that may become JOINTS_n: the indices its lanes use.
+    pub(crate) joints: Option<JointStats>,
     /// Non-finite lanes of the four, for a float custom attribute.
     pub(crate) raw_float: Option<u64>,
     /// Whether every lane of an integer attribute is exact as a float (|value| ≤ 2^24).
@@ -445,8 +538,10 @@ impl Stats {
             f.merge(g);
         }
         if let (Some(j), Some(k)) = (&mut self.joints, &later.joints) {
-            j.1 &= k.1;
-            j.2 |= k.2;
+            j.in_range &= k.in_range;
+            for (a, b) in j.used.iter_mut().zip(&k.used) {
+                *a |= b;
+            }
         }
         if let (Some(nf), Some(more)) = (&mut self.raw_float, later.raw_float) {
             *nf += more;
@@ -462,12 +557,15 @@ impl Stats {
         if let Some(f) = &mut self.float {
             f.feed(values);
         }
-        if let Some((components, in_range, wide)) = &mut self.joints {
-            let c = *components;
+        if let Some(j) = &mut self.joints {
+            let c = j.components;
             for v in values {
                 for &x in &v[..c] {
-                    *in_range &= (x as i32 as i64) >= 0 && x <= 65535;
-                    *wide |= x > 255;
+                    if x <= 65535 {
+                        j.used[x as usize / 64] |= 1 << (x % 64);
+                    } else {
+                        j.in_range = false;
+                    }
                 }
             }
         }
@@ -552,6 +650,7 @@ mod tests {
                 if !changed {
                     let acc = |conv| Acc {
                         name: String::new(),
+                        lanes: Vec::new(),
                         ctype: FLOAT,
                         comps: 3,
                         count: values.len(),

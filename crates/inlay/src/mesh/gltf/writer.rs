@@ -1,24 +1,34 @@
 //! The glTF writer: each element's accessors from its name, format and [`Stats`], the
-//! document (JSON and the BIN chunk's layout), and the bytes of `.glb` / `.gltf` + `.bin`.
+//! document ([`schema::Root`] and the BIN chunk's layout), and the bytes of `.glb` /
+//! `.gltf` + `.bin`.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::Arc;
 
-use serde_json::{Value, json};
-
+use super::schema::{
+    self, ARRAY_BUFFER, AccessorType, ELEMENT_ARRAY_BUFFER, ExtrasAttribute, ExtrasElement,
+    ExtrasSlot, InlayExtras, Root, component,
+};
 use super::stats::*;
 use crate::format::Kind;
 use crate::mesh::{Attribute, Instances, Mesh, Mode};
 
-pub(crate) const FLOAT: u32 = 5126;
-pub(crate) const BYTE: u32 = 5120;
-pub(crate) const UNSIGNED_BYTE: u32 = 5121;
-pub(crate) const SHORT: u32 = 5122;
-pub(crate) const UNSIGNED_SHORT: u32 = 5123;
-pub(crate) const UNSIGNED_INT: u32 = 5125;
+pub(crate) use component::{FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT};
 
-/// One accessor before it is laid out: its shape, and where its bytes come from.
+/// The letters of the lanes in the names of exact copies (`_TANGENT_X` …).
+pub(crate) const LANE_NAMES: [&str; 4] = ["X", "Y", "Z", "W"];
+
+/// One bufferView's content before it is laid out: its shape, where its bytes come from,
+/// and the accessors that read it.
 pub(crate) struct Acc {
+    /// The accessor's name (attribute name), when one accessor reads the whole element.
     pub(crate) name: String,
+    /// One SCALAR accessor per component instead, with these names: an exact copy, whose
+    /// lanes are read as separate attributes (one shape for every copy: Blender 4.2's
+    /// importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658, and
+    /// makes four-component float attributes colours).
+    pub(crate) lanes: Vec<String>,
     pub(crate) ctype: u32,
     pub(crate) comps: usize,
     pub(crate) count: usize,
@@ -30,6 +40,20 @@ pub(crate) struct Acc {
 }
 
 impl Acc {
+    /// One accessor named `name` reading the whole element.
+    fn whole(name: String, ctype: u32, comps: usize, count: usize, data: Data) -> Acc {
+        Acc {
+            name,
+            lanes: Vec::new(),
+            ctype,
+            comps,
+            count,
+            data,
+            min_max: None,
+            normalized: false,
+        }
+    }
+
     pub(crate) fn element_size(&self) -> usize {
         self.comps * ctype_size(self.ctype)
     }
@@ -55,28 +79,37 @@ impl Acc {
             }
             Data::Ints { sint, .. } => {
                 let value = |b: u32| -> i64 { if *sint { b as i32 as i64 } else { b as i64 } };
-                for (d, v) in dst.chunks_exact_mut(16).zip(&lanes[start..end]) {
+                for (d, v) in dst.chunks_exact_mut(4 * comps).zip(&lanes[start..end]) {
                     for (d, &b) in d.chunks_exact_mut(4).zip(v) {
                         d.copy_from_slice(&(value(b) as f32).to_le_bytes());
                     }
                 }
             }
             Data::Halves { shift, .. } => {
-                for (d, v) in dst.chunks_exact_mut(16).zip(&lanes[start..end]) {
+                for (d, v) in dst.chunks_exact_mut(4 * comps).zip(&lanes[start..end]) {
                     for (d, &b) in d.chunks_exact_mut(4).zip(v) {
                         d.copy_from_slice(&(((b >> shift) & 0xffff) as f32).to_le_bytes());
                     }
                 }
             }
             Data::Joints {
-                components, wide, ..
+                components,
+                wide,
+                remap,
+                ..
             } => {
                 let size = if *wide { 8 } else { 4 };
                 for (d, v) in dst.chunks_exact_mut(size).zip(&lanes[start..end]) {
                     for (l, &lane) in v.iter().enumerate() {
-                        let x = if l < *components { lane } else { 0 };
+                        // Lanes past the format's and indices out of range (a plan never
+                        // maps those) become joint 0, with weight 0.
+                        let x = if l < *components {
+                            remap.get(lane as usize).copied().unwrap_or(0)
+                        } else {
+                            0
+                        };
                         if *wide {
-                            d[2 * l..2 * l + 2].copy_from_slice(&(x as u16).to_le_bytes());
+                            d[2 * l..2 * l + 2].copy_from_slice(&x.to_le_bytes());
                         } else {
                             d[l] = x as u8;
                         }
@@ -131,15 +164,18 @@ pub(crate) enum Data {
     /// Lanes `0..comps` of each value as floats ([`float_lane`] of `kind`), NaN and infinity
     /// replaced by 0 in all four lanes, then changed by `conv`.
     Floats { src: Src, kind: Kind, conv: Conv },
-    /// All four integer lanes as their float values (signed when `sint`).
+    /// Integer lanes `0..comps` as their float values (signed when `sint`).
     Ints { src: Src, sint: bool },
-    /// All four lanes' 16-bit halves at `shift` as float values.
+    /// Lanes `0..comps`' 16-bit halves at `shift` as float values.
     Halves { src: Src, shift: u32 },
-    /// Joint indices: the lanes below `components` (the others 0) as u8, or u16 when `wide`.
+    /// Joint numbers: the blend index in each lane below `components` through `remap`
+    /// (blend index → position in the skin's joints), the other lanes 0; u8, or u16 when
+    /// `wide`.
     Joints {
         src: Src,
         components: usize,
         wide: bool,
+        remap: Arc<[u16]>,
     },
     /// The mesh's indices as u16, or u32 when `wide`.
     Indices { wide: bool },
@@ -163,20 +199,7 @@ impl Data {
 }
 
 pub(crate) fn ctype_size(c: u32) -> usize {
-    match c {
-        BYTE | UNSIGNED_BYTE => 1,
-        SHORT | UNSIGNED_SHORT => 2,
-        _ => 4,
-    }
-}
-
-pub(crate) fn type_name(comps: usize) -> &'static str {
-    match comps {
-        1 => "SCALAR",
-        2 => "VEC2",
-        3 => "VEC3",
-        _ => "VEC4",
-    }
+    component::size(c).unwrap_or(4)
 }
 
 /// What one layout element became.
@@ -184,8 +207,10 @@ pub(crate) struct Mapped {
     pub(crate) element: usize,
     /// The standard attribute, if any.
     pub(crate) standard: Option<String>,
-    /// The custom attribute(s) with the exact lanes, if any.
+    /// The custom attributes with the exact lanes, one per component, if any.
     pub(crate) raw: Vec<String>,
+    /// The custom attributes with the high halves of integer lanes, if any.
+    pub(crate) raw_high: Vec<String>,
     pub(crate) conversion: String,
 }
 
@@ -193,9 +218,11 @@ pub(crate) fn is(semantic: &str, names: &[&str]) -> bool {
     names.iter().any(|n| semantic.eq_ignore_ascii_case(n))
 }
 
+/// The standard attribute role an element may take, from its name and format alone.
 pub(crate) enum Role {
-    /// A float attribute: name, lanes written, conversion, whether min/max are recorded.
-    Float(String, usize, Conv, bool),
+    /// A float attribute: name, lanes written, conversion, whether min/max are recorded,
+    /// which tool conventions decide whether it also gets an exact copy.
+    Float(String, usize, Conv, bool, Fragile),
     /// JOINTS_n (if its values are joint indices).
     Joints,
     /// WEIGHTS_n (if the BLENDINDICES of its index become JOINTS_n).
@@ -216,15 +243,17 @@ pub(crate) fn roles(attrs: &[Attribute]) -> Vec<Role> {
         .map(|(i, a)| {
             let comps = a.components();
             if is(&a.semantic, &["POSITION"]) && a.semantic_index == 0 {
-                Role::Float("POSITION".into(), 3, Conv::Keep, true)
+                Role::Float("POSITION".into(), 3, Conv::Keep, true, Fragile::NegZero)
             } else if is(&a.semantic, &["NORMAL"]) && a.semantic_index == 0 {
-                Role::Float("NORMAL".into(), 3, Conv::Normal, false)
+                Role::Float("NORMAL".into(), 3, Conv::Normal, false, Fragile::No)
             } else if is(&a.semantic, &["TANGENT"]) && a.semantic_index == 0 {
-                Role::Float("TANGENT".into(), 4, Conv::Tangent, false)
+                Role::Float("TANGENT".into(), 4, Conv::Tangent, false, Fragile::No)
             } else if let Some(set) = tex.iter().position(|&t| t == i) {
-                Role::Float(format!("TEXCOORD_{set}"), 2, Conv::Keep, false)
+                let name = format!("TEXCOORD_{set}");
+                Role::Float(name, 2, Conv::Keep, false, Fragile::NegZeroAndFlip)
             } else if let Some(set) = col.iter().position(|&t| t == i) {
-                Role::Float(format!("COLOR_{set}"), comps.min(4), Conv::Keep, false)
+                let name = format!("COLOR_{set}");
+                Role::Float(name, comps.min(4), Conv::Keep, false, Fragile::No)
             } else if is(&a.semantic, &["BLENDINDICES"]) && joint_candidate(attrs, a) {
                 Role::Joints
             } else if is(&a.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"]) {
@@ -258,22 +287,24 @@ pub(crate) fn plan_stats(attrs: &[Attribute]) -> Vec<Stats> {
             let int = matches!(kind, Kind::Uint | Kind::Sint);
             let comps = a.components();
             let float = match &role {
-                Role::Float(_, out, conv, bounds) => {
-                    Some(FloatStats::new(*out, kind, *conv, *bounds))
+                Role::Float(_, out, conv, bounds, fragile) => {
+                    Some(FloatStats::new(*out, kind, *conv, *bounds, *fragile))
                 }
                 Role::Weights => Some(FloatStats::new(
                     4,
                     kind,
                     Conv::Weights { components: comps },
                     false,
+                    Fragile::No,
                 )),
                 _ => None,
             };
             Stats {
                 count: 0,
                 float,
-                joints: matches!(role, Role::Joints).then_some((comps.min(4), true, false)),
-                // A standard float attribute's own count covers the non-finite lanes.
+                joints: matches!(role, Role::Joints).then(|| JointStats::new(comps)),
+                // A float attribute's exact copy: its non-finite lanes (a standard float
+                // attribute's own statistics count them; a copy beside it counts the same).
                 raw_float: (!int && !matches!(role, Role::Float(..))).then_some(0),
                 raw_int: int.then_some(true),
                 sint: kind == Kind::Sint,
@@ -291,18 +322,23 @@ pub(crate) fn stats_of(attrs: &[Attribute]) -> Vec<Stats> {
     stats
 }
 
-/// The exact lanes of an attribute as custom accessors: always VEC4 FLOAT — the four register
-/// lanes the input assembler delivers — so that every custom attribute has one shape (Blender
-/// 4.2's importer mixes up custom attributes of different shapes, glTF-Blender-IO #2658).
-/// Integers are exact as floats up to 2^24; past that the low and high 16-bit halves go to
-/// `_NAME` and `_NAME_HI`. Returns them with the non-finite lanes of a float attribute.
+/// The exact lanes of an attribute as custom attributes: one bufferView of the format's
+/// components as floats, read by one SCALAR FLOAT accessor per component (`_NAME_X`,
+/// `_NAME_Y`, …: see [`Acc::lanes`]). Integers are exact as floats up to 2^24; past that
+/// their low 16-bit halves go to `_NAME_X` … and their high halves to `_NAME_X_HI` ….
+/// Returns the bufferViews with the non-finite lanes of a float attribute.
 pub(crate) fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) -> (Vec<Acc>, u64) {
     let kind = a.kind();
+    let comps = a.components().clamp(1, 4);
     let count = stats.count;
-    let acc = |name: String, data: Data| Acc {
-        name,
+    let acc = |suffix: &str, data: Data| Acc {
+        name: String::new(),
+        lanes: LANE_NAMES[..comps]
+            .iter()
+            .map(|l| format!("{name}_{l}{suffix}"))
+            .collect(),
         ctype: FLOAT,
-        comps: 4,
+        comps,
         count,
         data,
         min_max: None,
@@ -314,36 +350,36 @@ pub(crate) fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) 
             kind: Kind::Float,
             conv: Conv::Keep,
         };
-        return (
-            vec![acc(name.to_string(), data)],
-            stats.raw_float.unwrap_or(0),
-        );
+        let non_finite = match (&stats.float, stats.raw_float) {
+            (_, Some(n)) => n,
+            (Some(f), None) => f.non_finite,
+            _ => 0,
+        };
+        return (vec![acc("", data)], non_finite);
     }
     let sint = kind == Kind::Sint;
     if stats.raw_int.unwrap_or(false) {
-        return (vec![acc(name.to_string(), Data::Ints { src, sint })], 0);
+        return (vec![acc("", Data::Ints { src, sint })], 0);
     }
     (
         vec![
-            acc(name.to_string(), Data::Halves { src, shift: 0 }),
-            acc(format!("{name}_HI"), Data::Halves { src, shift: 16 }),
+            acc("", Data::Halves { src, shift: 0 }),
+            acc("_HI", Data::Halves { src, shift: 16 }),
         ],
         0,
     )
 }
 
+/// The base name of an attribute's exact copies: `_SEMANTIC` (`_SEMANTICi` for index
+/// i > 0), upper case, made unique among `taken` (case-insensitively) by `_2`, `_3`, ….
 pub(crate) fn custom_name(a: &Attribute, taken: &mut Vec<String>) -> String {
-    let mut base = format!("_{}", a.semantic);
+    let mut base = format!("_{}", a.semantic.to_ascii_uppercase());
     if a.semantic_index > 0 {
         base.push_str(&a.semantic_index.to_string());
     }
     let mut name = base.clone();
     let mut k = 2;
-    while taken.iter().any(|t| t.eq_ignore_ascii_case(&name))
-        || taken
-            .iter()
-            .any(|t| t.eq_ignore_ascii_case(&format!("{name}_HI")))
-    {
+    while taken.iter().any(|t| t.eq_ignore_ascii_case(&name)) {
         name = format!("{base}_{k}");
         k += 1;
     }
@@ -369,13 +405,14 @@ pub(crate) fn continuous(
     sets
 }
 
-/// The per-vertex accessors of a mesh's attributes and what each element became, from the
-/// attributes' names and formats and their values' [`Stats`].
+/// The per-vertex accessors of a mesh's attributes, what each element became, and the
+/// blend indices that became joints (in joint order), from the attributes' names and
+/// formats and their values' [`Stats`].
 pub(crate) fn vertex_accessors(
     attrs: &[Attribute],
     stats: &[Stats],
     warnings: &mut Vec<String>,
-) -> (Vec<Acc>, Vec<Mapped>) {
+) -> VertexAccessors {
     let mut accs = Vec::new();
     let mut mapped = Vec::new();
     let mut taken: Vec<String> = Vec::new();
@@ -386,9 +423,34 @@ pub(crate) fn vertex_accessors(
             .position(|b| std::ptr::eq(a, b))
             .unwrap_or(usize::MAX);
         matches!(roles.get(i), Some(Role::Joints))
-            && stats.get(i).and_then(|s| s.joints).is_some_and(|j| j.1)
+            && stats
+                .get(i)
+                .and_then(|s| s.joints.as_ref())
+                .is_some_and(|j| j.in_range)
     };
     let joints = continuous(attrs, &["BLENDINDICES"], joints_ok);
+    // The skin's joints: every blend index any JOINTS set uses, in increasing order.
+    let mut used = vec![0u64; 1024];
+    for &j in &joints {
+        if let Some(js) = &stats[j].joints {
+            for (u, w) in used.iter_mut().zip(&js.used) {
+                *u |= w;
+            }
+        }
+    }
+    let joint_list: Vec<u16> = JointStats {
+        components: 0,
+        in_range: true,
+        used,
+    }
+    .indices()
+    .collect();
+    let mut remap = vec![0u16; 65536];
+    for (k, &b) in joint_list.iter().enumerate() {
+        remap[b as usize] = k as u16;
+    }
+    let remap: Arc<[u16]> = remap.into();
+    let wide_joints = joint_list.len() > 256;
     let mut non_finite_total = 0u64;
     for (i, (a, st)) in attrs.iter().zip(stats).enumerate() {
         let kind = a.kind();
@@ -398,34 +460,37 @@ pub(crate) fn vertex_accessors(
             element: a.element,
             standard: None,
             raw: Vec::new(),
+            raw_high: Vec::new(),
             conversion: String::new(),
         };
-        let mut push_std = |name: String, accs: &mut Vec<Acc>| -> (bool, u64) {
+        let mut push_std = |name: String, accs: &mut Vec<Acc>| -> (bool, u64, bool) {
             let Some(f) = &st.float else {
-                return (true, 0);
+                return (true, 0, false);
             };
             taken.push(name.clone());
-            accs.push(Acc {
+            let mut acc = Acc::whole(
                 name,
-                ctype: FLOAT,
-                comps: f.comps,
-                count: st.count,
+                FLOAT,
+                f.comps,
+                st.count,
                 // A conversion that changed no value is left out of the writing: the bytes
                 // are those of the lanes as they are.
-                data: Data::Floats {
+                Data::Floats {
                     src,
                     kind,
                     conv: if f.changed { f.conv } else { Conv::Keep },
                 },
-                min_max: f.with_bounds.then(|| f.bounds()),
-                normalized: false,
-            });
-            (f.changed, f.non_finite)
+            );
+            acc.min_max = f.with_bounds.then(|| f.bounds());
+            accs.push(acc);
+            (f.changed, f.non_finite, f.fragile())
         };
         let int = matches!(kind, Kind::Uint | Kind::Sint);
+        // Whether the standard attribute alone holds the element exactly, in every tool
+        // that keeps glTF's values: else it also gets an exact copy.
         let exact;
-        if let Role::Float(name, ..) = &roles[i] {
-            let (changed, nf) = push_std(name.clone(), &mut accs);
+        if let Role::Float(name, _, _, _, fragile) = &roles[i] {
+            let (changed, nf, fragile_values) = push_std(name.clone(), &mut accs);
             non_finite_total += nf;
             m.standard = Some(name.clone());
             let name = name.as_str();
@@ -437,38 +502,44 @@ pub(crate) fn vertex_accessors(
                 _ => ("as decoded", true),
             };
             m.conversion = conversion.into();
-            exact = !changed && nf == 0 && fits && !int;
+            // Normals, tangents and colours are re-encoded by the tools that edit them
+            // (custom normals, recomputed tangents, colour management): always copied.
+            exact =
+                *fragile != Fragile::No && !changed && nf == 0 && fits && !int && !fragile_values;
         } else if let Some(set) = joints.iter().position(|&t| t == i) {
             let name = format!("JOINTS_{set}");
-            let wide = st.joints.is_some_and(|j| j.2);
-            let ct = if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE };
+            let ct = if wide_joints {
+                UNSIGNED_SHORT
+            } else {
+                UNSIGNED_BYTE
+            };
             taken.push(name.clone());
-            accs.push(Acc {
-                name: name.clone(),
-                ctype: ct,
-                comps: 4,
-                count: st.count,
-                data: Data::Joints {
+            accs.push(Acc::whole(
+                name.clone(),
+                ct,
+                4,
+                st.count,
+                Data::Joints {
                     src,
                     components: comps,
-                    wide,
+                    wide: wide_joints,
+                    remap: remap.clone(),
                 },
-                min_max: None,
-                normalized: false,
-            });
+            ));
             m.standard = Some(name);
-            m.conversion = "joint indices".into();
-            exact = comps <= 4;
+            m.conversion = "joint numbers: the skin's joints are named by blend index".into();
+            // Tools sort a vertex's influences by weight: the lanes' order needs the copy.
+            exact = false;
         } else if let Some(set) = joints.iter().position(|&j| {
             is(&a.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
                 && attrs[j].semantic_index == a.semantic_index
         }) {
             let name = format!("WEIGHTS_{set}");
-            let (changed, nf) = push_std(name.clone(), &mut accs);
+            let (_, nf, _) = push_std(name.clone(), &mut accs);
             non_finite_total += nf;
             m.standard = Some(name);
             m.conversion = "weights scaled to sum 1".into();
-            exact = !changed && nf == 0 && !int;
+            exact = false;
         } else {
             exact = false;
             m.conversion = "custom attribute".into();
@@ -479,7 +550,8 @@ pub(crate) fn vertex_accessors(
             if m.standard.is_none() {
                 non_finite_total += nf;
             }
-            m.raw = raw.iter().map(|r| r.name.clone()).collect();
+            m.raw = raw[0].lanes.clone();
+            m.raw_high = raw.get(1).map(|r| r.lanes.clone()).unwrap_or_default();
             accs.extend(raw);
         }
         mapped.push(m);
@@ -489,18 +561,42 @@ pub(crate) fn vertex_accessors(
             "{non_finite_total} NaN or infinite values were written as 0 (glTF accessors hold finite numbers only)"
         ));
     }
-    (accs, mapped)
+    let joint_list = match (joints.is_empty(), joint_list.is_empty()) {
+        (true, _) => Vec::new(),
+        // No values: joint 0 still exists for the (empty) JOINTS accessors to name.
+        (false, true) => vec![0],
+        (false, false) => joint_list,
+    };
+    VertexAccessors {
+        accs,
+        mapped,
+        joints: joint_list,
+        taken,
+    }
+}
+
+/// What [`vertex_accessors`] made.
+pub(crate) struct VertexAccessors {
+    /// The bufferViews and their accessors.
+    pub(crate) accs: Vec<Acc>,
+    /// What each attribute became.
+    pub(crate) mapped: Vec<Mapped>,
+    /// The blend indices that became the skin's joints, in joint order (none without
+    /// `JOINTS_n`).
+    pub(crate) joints: Vec<u16>,
+    /// The attribute names and exact copies' base names given out.
+    pub(crate) taken: Vec<String>,
 }
 
 /// The glTF document and its binary buffer's layout.
 pub(crate) struct Document {
-    pub(crate) json: Value,
-    /// (byte offset, accessor, element stride) of each accessor's data in the buffer.
+    pub(crate) root: Root,
+    /// (byte offset, accessor, element stride) of each bufferView's data in the buffer.
     pub(crate) bin_parts: Vec<(usize, Acc, usize)>,
     pub(crate) bin_len: usize,
 }
 
-/// One accessor's place in the buffer, as the streaming writer needs it.
+/// One bufferView's place in the buffer, as the streaming writer needs it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Part {
     /// Byte offset in the buffer.
@@ -518,6 +614,8 @@ pub(crate) struct Part {
     /// `Some(c)` when the bytes are each source value's first `c` float lanes as they are,
     /// non-finite lanes written as 0 (and the elements packed: `stride` = `esize` = 4c).
     pub float_lanes: Option<usize>,
+    /// Whether the bytes were made with the document ([`Document::render_fixed`]).
+    pub fixed: bool,
 }
 
 impl Document {
@@ -526,12 +624,12 @@ impl Document {
         self.bin_len
     }
 
-    /// Accessors in the buffer, in offset order.
+    /// BufferViews in the buffer, in offset order.
     pub(crate) fn part_count(&self) -> usize {
         self.bin_parts.len()
     }
 
-    /// Accessor `i`'s place.
+    /// BufferView `i`'s place.
     pub(crate) fn part(&self, i: usize) -> Part {
         let (offset, acc, stride) = &self.bin_parts[i];
         Part {
@@ -561,14 +659,22 @@ impl Document {
                 }
                 _ => None,
             },
+            fixed: matches!(acc.data, Data::Bytes(_) | Data::Zeros),
         }
     }
 
-    /// Appends accessor `i`'s bytes for `len` values whose lanes are `lanes` (a block of its
+    /// Appends bufferView `i`'s bytes for `len` values whose lanes are `lanes` (a block of its
     /// source attribute's values), at its stride.
     pub(crate) fn render_part(&self, i: usize, lanes: &[[u32; 4]], len: usize, out: &mut Vec<u8>) {
         let (_, acc, stride) = &self.bin_parts[i];
         render_strided(acc, *stride, lanes, &[], 0, len, out);
+    }
+
+    /// Appends the bytes of bufferView `i`, made with the document (a [`Part::fixed`] one),
+    /// at its stride.
+    pub(crate) fn render_fixed(&self, i: usize, out: &mut Vec<u8>) {
+        let (_, acc, stride) = &self.bin_parts[i];
+        render_strided(acc, *stride, &[], &[], 0, acc.count, out);
     }
 }
 
@@ -597,59 +703,106 @@ impl IndexInfo {
     }
 }
 
-pub(crate) fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> Value {
-    let layout: Vec<Value> = mesh
+/// A path's last component (the whole text when it has none): exported files name the
+/// files read, never the folders they were in.
+fn file_name(path: &str) -> String {
+    path.rsplit(['/', '\\'])
+        .next()
+        .filter(|n| !n.is_empty())
+        .unwrap_or(path)
+        .to_string()
+}
+
+/// `text` with every path of `files` replaced by its file name.
+fn without_folders(text: &str, files: &[String]) -> String {
+    let mut out = text.to_string();
+    // Longest first, so that a path is not cut by a shorter one it contains.
+    let mut paths: Vec<&String> = files.iter().collect();
+    paths.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    for p in paths {
+        let name = file_name(p);
+        if *p != name {
+            out = out.replace(p.as_str(), &name);
+        }
+    }
+    out
+}
+
+/// The `meshes[0].extras.inlay` record of `mesh`.
+fn inlay_extras(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> InlayExtras {
+    let layout = mesh
         .layout
         .iter()
         .zip(&mesh.descs)
-        .map(|(l, d)| {
-            json!({
-                "semantic": l.semantic_name,
-                "index": l.semantic_index,
-                "format": l.format.to_string(),
-                "slot": l.slot,
-                "offset": l.offset,
-                "declared_offset": if d.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT {
-                    json!("append")
-                } else {
-                    json!(d.aligned_byte_offset)
-                },
-                "class": l.class.as_str(),
-                "step_rate": l.step_rate,
-            })
+        .map(|(l, d)| ExtrasElement {
+            semantic: l.semantic_name.clone(),
+            index: l.semantic_index,
+            format: l.format.to_string(),
+            slot: l.slot,
+            offset: l.offset,
+            declared_offset: if d.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT {
+                schema::DeclaredOffset::Append(schema::AppendTag::Append)
+            } else {
+                schema::DeclaredOffset::Bytes(d.aligned_byte_offset)
+            },
+            class: l.class.as_str().to_string(),
+            step_rate: l.step_rate,
         })
         .collect();
-    let attributes: Vec<Value> = mapped
+    let attributes = mapped
         .iter()
-        .map(|m| {
-            json!({
-                "element": m.element,
-                "attribute": m.standard,
-                "exact": if m.raw.is_empty() { m.standard.clone().map(Value::from).unwrap_or(Value::Null) } else { json!(m.raw[0]) },
-                "exact_high": m.raw.get(1),
-                "conversion": m.conversion,
-            })
+        .map(|m| ExtrasAttribute {
+            element: m.element,
+            attribute: m.standard.clone(),
+            conversion: m.conversion.clone(),
+            exact: m.raw.clone(),
+            exact_high: m.raw_high.clone(),
         })
         .collect();
-    let mut warnings: Vec<String> = mesh.warnings.clone();
-    warnings.extend(extra_warnings.iter().cloned());
-    json!({
-        "generator": "inlay",
-        "version": 1,
-        "layout": layout,
-        "slots": mesh.slots.iter().map(|s| json!({"slot": s.slot, "stride": s.stride, "offset": s.offset})).collect::<Vec<_>>(),
-        "topology": mesh.topology.name(),
-        "draw": mesh.draw,
-        "index_format": mesh.index_format.map(|f| f.format().to_string()),
-        "vertex_base": mesh.vertex_base,
-        "vertex_count": mesh.vertex_count,
-        "compacted": mesh.vertex_elements.is_some(),
-        "instances": match mesh.instances { Instances::First => "first", Instances::Expand => "expand", Instances::Attributes => "attributes" },
-        "instance_count": mesh.instance_count,
-        "attributes": attributes,
-        "files": mesh.files,
-        "warnings": warnings,
-    })
+    let warnings = mesh
+        .warnings
+        .iter()
+        .chain(extra_warnings)
+        .map(|w| without_folders(w, &mesh.files))
+        .collect();
+    InlayExtras {
+        generator: "inlay".into(),
+        version: InlayExtras::VERSION,
+        name: super::super::capture_name(&mesh.files),
+        layout,
+        slots: mesh
+            .slots
+            .iter()
+            .map(|s| ExtrasSlot {
+                slot: s.slot,
+                stride: s.stride,
+                offset: s.offset,
+            })
+            .collect(),
+        topology: mesh.topology.name().to_string(),
+        draw: mesh.draw.clone(),
+        index_format: mesh.index_format.map(|f| f.format().to_string()),
+        vertex_base: mesh.vertex_base,
+        vertex_count: mesh.vertex_count,
+        compacted: mesh.vertex_elements.is_some(),
+        instances: match mesh.instances {
+            Instances::First => "first",
+            Instances::Expand => "expand",
+            Instances::Attributes => "attributes",
+        }
+        .into(),
+        instance_count: mesh.instance_count,
+        attributes,
+        files: mesh.files.iter().map(|f| file_name(f)).collect(),
+        warnings,
+    }
+}
+
+/// The `extras.inlay` record an export of `mesh` writes (what each element becomes).
+pub(crate) fn extras_of(mesh: &Mesh) -> InlayExtras {
+    let stats = stats_of(&mesh.attributes);
+    let made = vertex_accessors(&mesh.attributes, &stats, &mut Vec::new());
+    inlay_extras(mesh, &made.mapped, &[])
 }
 
 /// The document of a mesh: its per-vertex attributes' accessors from `stats` (one per
@@ -657,12 +810,27 @@ pub(crate) fn layout_json(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[Stri
 /// per-instance attributes (expand and attributes modes) are read from the mesh.
 pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Document {
     let mut warnings = Vec::new();
-    let (vaccs, mapped) = vertex_accessors(&mesh.attributes, stats, &mut warnings);
-    let mut accessors: Vec<Value> = Vec::new();
-    let mut views: Vec<Value> = Vec::new();
+    let VertexAccessors {
+        accs: vaccs,
+        mapped,
+        joints: joint_list,
+        taken: vertex_taken,
+    } = vertex_accessors(&mesh.attributes, stats, &mut warnings);
+    let mut root = Root {
+        asset: schema::Asset {
+            version: "2.0".into(),
+            generator: Some("inlay".into()),
+        },
+        ..Root::default()
+    };
     let mut parts: Vec<(usize, Acc, usize)> = Vec::new();
     let mut offset = 0usize;
-    let mut add = |acc: Acc, target: Option<u32>, vertex_attribute: bool| -> usize {
+    // Lays out `acc` as a bufferView and its accessor(s); returns them by name.
+    let mut add = |root: &mut Root,
+                   acc: Acc,
+                   target: Option<u32>,
+                   vertex_attribute: bool|
+     -> Vec<(String, u32)> {
         let esize = acc.element_size();
         let stride = if vertex_attribute {
             esize.next_multiple_of(4)
@@ -674,161 +842,210 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
         } else {
             stride * acc.count
         };
-        let mut view = json!({"buffer": 0, "byteOffset": offset, "byteLength": len.max(4)});
-        if vertex_attribute && stride != esize {
-            view["byteStride"] = json!(stride);
-        }
-        if let Some(t) = target {
-            view["target"] = json!(t);
-        }
-        views.push(view);
-        let mut a = json!({
-            "bufferView": views.len() - 1,
-            "componentType": acc.ctype,
-            "count": acc.count,
-            "type": type_name(acc.comps),
+        let view = root.buffer_views.len() as u32;
+        root.buffer_views.push(schema::BufferView {
+            buffer: 0,
+            byte_offset: offset as u64,
+            byte_length: len.max(4) as u64,
+            // Required where several accessors share the view (an exact copy's lanes).
+            byte_stride: (vertex_attribute && (stride != esize || !acc.lanes.is_empty()))
+                .then_some(stride as u64),
+            target,
         });
-        if acc.normalized {
-            a["normalized"] = json!(true);
+        let accessor = |byte_offset: Option<u64>, kind: AccessorType| schema::Accessor {
+            buffer_view: Some(view),
+            byte_offset,
+            component_type: acc.ctype,
+            normalized: acc.normalized,
+            count: acc.count as u64,
+            kind,
+            max: acc.min_max.as_ref().map(|m| m.1.clone()),
+            min: acc.min_max.as_ref().map(|m| m.0.clone()),
+            sparse: None,
+        };
+        let mut names = Vec::new();
+        if acc.lanes.is_empty() {
+            names.push((acc.name.clone(), root.accessors.len() as u32));
+            let kind = if acc.comps == 16 {
+                AccessorType::Mat4
+            } else {
+                AccessorType::vector(acc.comps)
+            };
+            root.accessors.push(accessor(None, kind));
+        } else {
+            let csize = ctype_size(acc.ctype) as u64;
+            for (l, lane) in acc.lanes.iter().enumerate() {
+                names.push((lane.clone(), root.accessors.len() as u32));
+                let at = (l > 0).then_some(l as u64 * csize);
+                root.accessors.push(accessor(at, AccessorType::Scalar));
+            }
         }
-        if let Some((min, max)) = &acc.min_max {
-            a["min"] = json!(min);
-            a["max"] = json!(max);
-        }
-        accessors.push(a);
         let data_len = len.max(4);
         parts.push((offset, acc, stride));
         offset += data_len.next_multiple_of(4);
-        accessors.len() - 1
+        names
     };
-    let mut attributes = serde_json::Map::new();
+    let mut attributes = BTreeMap::new();
     for acc in vaccs {
-        let name = acc.name.clone();
-        let i = add(acc, Some(34962), true);
-        attributes.insert(name, json!(i));
+        attributes.extend(add(&mut root, acc, Some(ARRAY_BUFFER), true));
     }
     let wide = mesh.vertex_count > 65535;
     let index_acc = (index.count > 0).then(|| {
-        add(
-            Acc {
-                name: String::new(),
-                ctype: if wide { UNSIGNED_INT } else { UNSIGNED_SHORT },
-                comps: 1,
-                count: index.count,
-                data: Data::Indices { wide },
-                min_max: Some((vec![index.min as f64], vec![index.max as f64])),
-                normalized: false,
-            },
-            Some(34963),
-            false,
-        )
+        let mut acc = Acc::whole(
+            String::new(),
+            if wide { UNSIGNED_INT } else { UNSIGNED_SHORT },
+            1,
+            index.count,
+            Data::Indices { wide },
+        );
+        acc.min_max = Some((vec![index.min as f64], vec![index.max as f64]));
+        add(&mut root, acc, Some(ELEMENT_ARRAY_BUFFER), false)[0].1
+    });
+    // One joint per blend index used, identity inverse bind matrices: the mesh as drawn is
+    // its bind pose, and the skin makes the weights vertex groups named by blend index.
+    let skin = (!joint_list.is_empty()).then(|| {
+        let mut ibm = Vec::with_capacity(joint_list.len() * 64);
+        for _ in &joint_list {
+            for r in 0..4 {
+                for c in 0..4 {
+                    ibm.extend_from_slice(&(if r == c { 1f32 } else { 0.0 }).to_le_bytes());
+                }
+            }
+        }
+        let acc = Acc::whole(String::new(), FLOAT, 16, joint_list.len(), Data::Bytes(ibm));
+        add(&mut root, acc, None, false)[0].1
     });
     let mode = match mesh.mode {
         Mode::Points => 0,
         Mode::Lines => 1,
         Mode::Triangles => 4,
     };
-    let primitive = |attrs: &serde_json::Map<String, Value>| {
-        let mut p = json!({"attributes": attrs, "mode": mode});
-        if let Some(i) = index_acc {
-            p["indices"] = json!(i);
-        }
-        p
+    let primitive = |attributes: BTreeMap<String, u32>| schema::Primitive {
+        attributes,
+        indices: index_acc,
+        mode: Some(mode),
     };
-    let extras_warnings = warnings.clone();
-    let extras = layout_json(mesh, &mapped, &extras_warnings);
-    let mut meshes = Vec::new();
-    let mut nodes = Vec::new();
-    let mut extensions_used: Vec<&str> = Vec::new();
+    let name = super::super::capture_name(&mesh.files);
+    let extras = Some(schema::MeshExtras {
+        inlay: serde_json::to_value(inlay_extras(mesh, &mapped, &warnings)).ok(),
+    });
+    let skin_index = skin.map(|_| 0u32);
     match mesh.instances {
         Instances::First => {
-            meshes.push(json!({"name": "draw", "primitives": [primitive(&attributes)], "extras": {"inlay": extras}}));
-            nodes.push(json!({"name": "draw", "mesh": 0}));
+            root.meshes.push(schema::Mesh {
+                name: Some(name.clone()),
+                primitives: vec![primitive(attributes)],
+                extras,
+            });
+            root.nodes.push(schema::Node {
+                name: Some(name.clone()),
+                mesh: Some(0),
+                skin: skin_index,
+                ..schema::Node::default()
+            });
         }
         Instances::Expand => {
             let n = mesh.vertex_count as usize;
             for id in 0..mesh.instance_count as usize {
                 let mut attrs = attributes.clone();
-                let mut taken: Vec<String> = attrs.keys().cloned().collect();
+                let mut taken = vertex_taken.clone();
                 for ia in &mesh.instance_attributes {
                     let one = Attribute {
                         values: vec![ia.values.get(id).copied().unwrap_or([0; 4]); n],
                         ..ia.clone()
                     };
-                    let name = custom_name(ia, &mut taken);
+                    let base = custom_name(ia, &mut taken);
                     let one_stats = stats_of(std::slice::from_ref(&one));
-                    let (raw, _) = raw_accessors(Src::Vertex(0), &one, &one_stats[0], &name);
+                    let (raw, _) = raw_accessors(Src::Vertex(0), &one, &one_stats[0], &base);
                     for acc in raw.into_iter().map(|a| a.owned(&one.values)) {
-                        let nm = acc.name.clone();
-                        let i = add(acc, Some(34962), true);
-                        attrs.insert(nm, json!(i));
+                        attrs.extend(add(&mut root, acc, Some(ARRAY_BUFFER), true));
                     }
                 }
-                let mut m =
-                    json!({"name": format!("instance {id}"), "primitives": [primitive(&attrs)]});
-                if id == 0 {
-                    m["extras"] = json!({"inlay": extras.clone()});
-                }
-                meshes.push(m);
-                nodes.push(json!({"name": format!("instance {id}"), "mesh": id}));
+                let label = format!("{name} instance {id}");
+                root.meshes.push(schema::Mesh {
+                    name: Some(label.clone()),
+                    primitives: vec![primitive(attrs)],
+                    extras: if id == 0 { extras.clone() } else { None },
+                });
+                root.nodes.push(schema::Node {
+                    name: Some(label),
+                    mesh: Some(id as u32),
+                    skin: skin_index,
+                    ..schema::Node::default()
+                });
             }
         }
         Instances::Attributes => {
-            let mut inst = serde_json::Map::new();
+            let mut inst = BTreeMap::new();
             let mut taken: Vec<String> = Vec::new();
             let inst_stats = stats_of(&mesh.instance_attributes);
             for (k, (ia, st)) in mesh.instance_attributes.iter().zip(&inst_stats).enumerate() {
-                let name = custom_name(ia, &mut taken);
-                let (raw, _) = raw_accessors(Src::Instance(k), ia, st, &name);
+                let base = custom_name(ia, &mut taken);
+                let (raw, _) = raw_accessors(Src::Instance(k), ia, st, &base);
                 for acc in raw {
-                    let nm = acc.name.clone();
-                    let i = add(acc, None, false);
-                    inst.insert(nm, json!(i));
+                    inst.extend(add(&mut root, acc, None, false));
                 }
             }
             if !inst.is_empty() {
                 // Identity placements: the extension's viewers (Blender among them) need a
                 // transform attribute to instance the mesh at all.
-                let i = add(
-                    Acc {
-                        name: "TRANSLATION".into(),
-                        ctype: FLOAT,
-                        comps: 3,
-                        count: mesh.instance_count as usize,
-                        data: Data::Zeros,
-                        min_max: None,
-                        normalized: false,
-                    },
-                    None,
-                    false,
+                let acc = Acc::whole(
+                    "TRANSLATION".into(),
+                    FLOAT,
+                    3,
+                    mesh.instance_count as usize,
+                    Data::Zeros,
                 );
-                inst.insert("TRANSLATION".into(), json!(i));
+                inst.extend(add(&mut root, acc, None, false));
             }
-            meshes.push(json!({"name": "draw", "primitives": [primitive(&attributes)], "extras": {"inlay": extras}}));
-            let mut node = json!({"name": "draw", "mesh": 0});
+            root.meshes.push(schema::Mesh {
+                name: Some(name.clone()),
+                primitives: vec![primitive(attributes)],
+                extras,
+            });
+            let mut node = schema::Node {
+                name: Some(name.clone()),
+                mesh: Some(0),
+                skin: skin_index,
+                ..schema::Node::default()
+            };
             if !inst.is_empty() {
-                node["extensions"] = json!({"EXT_mesh_gpu_instancing": {"attributes": inst}});
-                extensions_used.push("EXT_mesh_gpu_instancing");
+                node.extensions = Some(schema::NodeExtensions {
+                    gpu_instancing: Some(schema::GpuInstancing { attributes: inst }),
+                });
+                root.extensions_used.push("EXT_mesh_gpu_instancing".into());
             }
-            nodes.push(node);
+            root.nodes.push(node);
         }
     }
-    let node_ids: Vec<usize> = (0..nodes.len()).collect();
-    let mut json = json!({
-        "asset": {"version": "2.0", "generator": "inlay"},
-        "scene": 0,
-        "scenes": [{"nodes": node_ids}],
-        "nodes": nodes,
-        "meshes": meshes,
-        "accessors": accessors,
-        "bufferViews": views,
-        "buffers": [{"byteLength": offset.max(4)}],
-    });
-    if !extensions_used.is_empty() {
-        json["extensionsUsed"] = json!(extensions_used);
+    let mut scene_nodes: Vec<u32> = (0..root.nodes.len() as u32).collect();
+    if let Some(ibm) = skin {
+        let first = root.nodes.len() as u32;
+        for b in &joint_list {
+            root.nodes.push(schema::Node {
+                name: Some(b.to_string()),
+                ..schema::Node::default()
+            });
+        }
+        let joints: Vec<u32> = (first..root.nodes.len() as u32).collect();
+        scene_nodes.extend(&joints);
+        root.skins.push(schema::Skin {
+            name: Some(format!("{name} blend indices")),
+            inverse_bind_matrices: Some(ibm),
+            joints,
+        });
     }
+    root.scene = Some(0);
+    root.scenes.push(schema::Scene {
+        name: None,
+        nodes: scene_nodes,
+    });
+    root.buffers.push(schema::Buffer {
+        byte_length: offset.max(4) as u64,
+        uri: None,
+    });
     Document {
-        json,
+        root,
         bin_parts: parts,
         bin_len: offset.max(4),
     }
@@ -922,7 +1139,7 @@ pub(crate) fn too_large(what: &str) -> io::Error {
 /// Everything of a GLB file before the BIN chunk's data: header, JSON chunk, BIN chunk
 /// header.
 pub(crate) fn glb_head(doc: &Document) -> io::Result<Vec<u8>> {
-    let mut json = serde_json::to_vec(&doc.json).map_err(io::Error::other)?;
+    let mut json = serde_json::to_vec(&doc.root).map_err(io::Error::other)?;
     while json.len() % 4 != 0 {
         json.push(b' ');
     }
@@ -948,8 +1165,10 @@ pub(crate) fn gltf_json(
     bin_uri: &str,
     json_out: &mut dyn Write,
 ) -> io::Result<()> {
-    doc.json["buffers"][0]["uri"] = json!(uri_escape(bin_uri));
-    serde_json::to_writer_pretty(&mut *json_out, &doc.json).map_err(io::Error::other)?;
+    if let Some(b) = doc.root.buffers.first_mut() {
+        b.uri = Some(uri_escape(bin_uri));
+    }
+    serde_json::to_writer_pretty(&mut *json_out, &doc.root).map_err(io::Error::other)?;
     json_out.write_all(b"\n")
 }
 
