@@ -757,3 +757,186 @@ fn export_of_a_bare_name_in_the_current_folder() {
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// `bytes` (a .glb) with its JSON changed by `f`, the chunks laid out again.
+fn patch_glb(bytes: &[u8], f: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    f(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while text.len() % 4 != 0 {
+        text.push(b' ');
+    }
+    let bin = &bytes[20 + json_len..];
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+/// A layout of one POSITION and a 120-byte vertex buffer (ten vertices): issue 34's inputs.
+fn small_draw(out: &Path) -> (PathBuf, String) {
+    let layout = write(
+        out,
+        "p.json",
+        br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}]"#,
+    );
+    let vb: Vec<u8> = (0..30)
+        .flat_map(|k| (k as f32 * 0.5).to_le_bytes())
+        .collect();
+    let vb = write(out, "p.vb", &vb);
+    (layout, format!("0={}", vb.display()))
+}
+
+/// Issue 34 item 1: an accessor whose count no byte backs is refused (exit 2, bad input, as
+/// decode) before anything is allocated for it (it aborted with a 64 GB allocation): with a bufferView, and without
+/// one (zeros).
+#[test]
+fn import_refuses_an_accessor_count_no_byte_backs() {
+    let out = scratch("hostile-count");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=9",
+            "--topology",
+            "triangle_list",
+            "--output",
+            "p.glb",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let glb = std::fs::read(out.join("p.glb")).unwrap();
+    let position = |j: &serde_json::Value| {
+        j["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize
+    };
+    let huge = patch_glb(&glb, |j| {
+        let p = position(j);
+        j["accessors"][p]["count"] = 4294967295u64.into();
+    });
+    std::fs::write(out.join("huge.glb"), huge).unwrap();
+    let r = import(&out, &["huge.glb", "--layout", l, "--output-dir", "a"]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("4294967295 elements of 12 bytes") && r.stderr.contains("run past the"),
+        "{}",
+        r.transcript
+    );
+    let zeros = patch_glb(&glb, |j| {
+        let p = position(j);
+        let a = j["accessors"][p].as_object_mut().unwrap();
+        a.remove("bufferView");
+        a.remove("byteOffset");
+        a.insert("count".into(), 4294967295u64.into());
+    });
+    std::fs::write(out.join("zeros.glb"), zeros).unwrap();
+    let r = import(&out, &["zeros.glb", "--layout", l, "--output-dir", "b"]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("count 4294967295 without a bufferView"),
+        "{}",
+        r.transcript
+    );
+    assert!(!out.join("a").join("p.vb").exists() && !out.join("b").join("p.vb").exists());
+}
+
+/// Issue 34 item 2: a draw of 2^28 vertices over a 120-byte buffer is refused by export
+/// (every format) and view with decode's guard (--max-vertices) before anything is built
+/// or written (it took 7.3 GB and wrote a 4.38 GB .ply of zeros); raising the bound is the
+/// caller's choice, and a draw within the bound still exports.
+#[test]
+fn export_and_view_refuse_a_draw_of_out_of_bounds_zeros() {
+    let out = scratch("hostile-draw");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    let draw = "draw,vertex_count=268435456";
+    for name in ["big.ply", "big.glb", "big.gltf", "big.obj"] {
+        let r = export(
+            &out,
+            &[
+                l,
+                "--vb",
+                &vb,
+                "--draw",
+                draw,
+                "--topology",
+                "point_list",
+                "--output",
+                name,
+            ],
+        );
+        assert_eq!(r.code, 2, "{name}: {}", r.transcript);
+        assert!(
+            r.stderr.contains(
+                "268435446 consecutive vertices that read nothing but out-of-bounds zeros"
+            ) && r.stderr.contains("--max-vertices"),
+            "{name}: {}",
+            r.transcript
+        );
+        assert!(!out.join(name).exists(), "{name} was written");
+    }
+    let r = inlay_in(
+        &out,
+        &[
+            "view",
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            draw,
+            "--topology",
+            "point_list",
+            "--output",
+            "big.html",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(r.stderr.contains("--max-vertices"), "{}", r.transcript);
+    assert!(!out.join("big.html").exists());
+    // Ten vertices past the data, and a bound of ten: exported, with the warning.
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=20",
+            "--topology",
+            "point_list",
+            "--max-vertices",
+            "10",
+            "--output",
+            "ok.ply",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=21",
+            "--topology",
+            "point_list",
+            "--max-vertices",
+            "10",
+            "--output",
+            "no.ply",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+}

@@ -125,6 +125,9 @@ pub struct MissingElement {
     pub element: usize,
     /// Its name (`TANGENT0`).
     pub name: String,
+    /// The lanes without a value: empty for the whole element, else their letters (`w`
+    /// when the standard attribute holds x, y, z of a four-component element).
+    pub lanes: String,
     /// Vertices (or instances) without a value.
     pub missing: u64,
     /// Vertices (or instances) written.
@@ -149,8 +152,13 @@ fn missing_message(list: &[MissingElement]) -> String {
     let items: Vec<String> = list
         .iter()
         .map(|m| {
+            let what = if m.lanes.is_empty() {
+                String::new()
+            } else {
+                format!("lanes {} in ", m.lanes)
+            };
             format!(
-                "element {} ({}): no value for {} of {} vertices (looked for {})",
+                "element {} ({}): no value for {what}{} of {} vertices (looked for {})",
                 m.element,
                 m.name,
                 m.missing,
@@ -206,7 +214,9 @@ fn standard_name(e: &LayoutElement) -> Option<String> {
 pub enum Transport {
     /// Bit for bit, except −0 = +0 (POSITION).
     Exact,
-    /// Each component within 10⁻³ (NORMAL, TANGENT xyz; TANGENT w by sign).
+    /// Each component within 0.05 (NORMAL, TANGENT xyz; TANGENT w by sign): Blender keeps
+    /// custom normals relative to the faces around a vertex and bends those that lean
+    /// further than the faces allow (0.022 per component seen on a RenderDoc capture).
     Direction,
     /// Within 2⁻²² × max(1, |v|) (TEXCOORD: `1 − (1 − v)`).
     Coordinate,
@@ -259,7 +269,7 @@ fn same_within(transport: Transport, lanes: usize, want: &[f32; 4], got: &[f32; 
         match transport {
             Transport::Exact => a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0),
             Transport::Direction if l == 3 => (a < 0.0) == (b < 0.0),
-            Transport::Direction => (a - b).abs() <= 1e-3,
+            Transport::Direction => (a - b).abs() <= 0.05,
             Transport::Coordinate => (a - b).abs() <= a.abs().max(1.0) * (1.0 / 4_194_304.0),
             Transport::Colour => (srgb(a) - srgb(b)).abs() <= 1.0 / 255.0 + 1e-6,
         }
@@ -430,8 +440,6 @@ fn lanes_from_vec4(
 /// vertex it is (see [`match_original`]).
 struct Identity {
     of: Vec<Option<usize>>,
-    /// Every original vertex matched exactly once.
-    bijective: bool,
 }
 
 /// Writes `mesh` in `layout` (see the module notes).
@@ -574,7 +582,9 @@ pub fn import_with_original(
                     copies_found |= x.is_some();
                     return x;
                 }
-                // The export found the standard attribute exact.
+                // The export found the standard attribute exact: then no lane was −0.0
+                // (the export copies those), so a −0.0 is a tool's (Blender's axis
+                // conversion turns +0.0 into −0.0 and back), and is +0.0.
                 if let Some((name, (_, vals, float))) = &standard[i]
                     && !name.starts_with("JOINTS_")
                 {
@@ -582,8 +592,15 @@ pub fn import_with_original(
                     let values = vals
                         .iter()
                         .map(|v| {
-                            let (l, r) = convert(*v, *float, kind);
+                            let (mut l, r) = convert(*v, *float, kind);
                             rounded += r as u64;
+                            if kind.is_float_like() {
+                                for x in &mut l {
+                                    if *x == 0x8000_0000 {
+                                        *x = 0;
+                                    }
+                                }
+                            }
                             l
                         })
                         .collect();
@@ -653,87 +670,42 @@ pub fn import_with_original(
         _ => None,
     };
     let known = |k: usize| -> bool { identity.as_ref().is_none_or(|id| id.of[k].is_some()) };
-    // The record each mesh vertex is written at.
-    let reorder = identity
-        .as_ref()
-        .filter(|id| id.bijective && !options.rebase && !extras.is_some_and(|x| x.compacted));
-    let record_of = |k: usize| -> u32 {
-        match reorder {
-            Some(id) => vertex_base + id.of[k].unwrap_or(k) as u32,
-            None => vertex_base + k as u32,
-        }
-    };
     // Blend influences: edited or not, per vertex, over every set.
     let skin = skin_sets(elements, &kinds);
+    let skin_std = skin_standard(&skin, &standard);
     let skin_edited: Vec<Option<bool>> = (0..n)
         .map(|k| {
-            if !known(k) {
+            if !known(k) || skin_std.is_empty() {
                 return None;
             }
-            let mut exact_inf = Vec::new();
-            let mut std_inf = Vec::new();
+            let mut sets = Vec::new();
             for &(bi, bw) in &skin {
                 let (Some(ei), Some(ew)) = (&exact[bi], &exact[bw]) else {
                     return None;
                 };
-                let (Some((_, (_, js, _))), Some((_, (_, ws, wf)))) =
-                    (&standard[bi], &standard[bw])
-                else {
-                    return None;
-                };
-                let comps = elements[bi]
-                    .format
-                    .info()
-                    .map_or(4, |f| f.component_count());
-                let w = float_value(
-                    &ew.values[k],
-                    4,
+                sets.push((
+                    ei.values[k],
+                    ew.values[k],
+                    comps_of(&elements[bi]).min(comps_of(&elements[bw])),
                     kinds[bw],
-                    Conv::Weights { components: comps },
-                )
-                .0;
-                exact_inf.extend(ei.values[k].iter().copied().zip(w));
-                let sw = std_floats(&ws[k], *wf);
-                for (&j, w) in js[k].iter().zip(sw) {
-                    std_inf.push((joint_of(j)?, w));
-                }
+                ));
             }
-            (!skin.is_empty()).then(|| !same_influences(&exact_inf, &std_inf))
+            let got = std_influences(&skin_std, k, &joint_of)?;
+            Some(!same_influences(&influences(&sets), &got))
         })
         .collect();
-    let mut writer = VertexWriter::with_options(
-        layout,
-        vertex_base + mesh_vertices,
-        instance_count,
-        &WriterOptions {
-            rounding: options.rounding,
-            strides: strides.clone(),
-            ..WriterOptions::default()
-        },
-    )
-    .map_err(|e| other(e.to_string()))?;
+    // Each per-vertex element's lanes per mesh vertex.
+    let mut rows: Vec<Vec<[u32; 4]>> = vec![Vec::new(); elements.len()];
     let mut missing_list = Vec::new();
+    let mut element_sources: Vec<String> = vec![String::new(); elements.len()];
     for (i, e) in elements.iter().enumerate() {
         let kind = kinds[i];
         let label = format!("element {i} ({})", element_name(e));
         let default = default_for(options, e, kind).map_err(|m| other(format!("{label}: {m}")))?;
         if e.class != InputClass::PerVertex {
-            per_instance(
-                mesh,
-                e,
-                i,
-                kind,
-                mapping[i],
-                default,
-                options,
-                &label,
-                &mut writer,
-                &mut sources,
-                &mut warnings,
-                &mut missing_list,
-            )?;
             continue;
         }
+        let mut out = Vec::with_capacity(n);
         let std = standard[i].as_ref();
         let comps = e.format.info().map_or(4, |f| f.component_count());
         let role = std.and_then(|(name, _)| std_role(name, comps));
@@ -741,6 +713,10 @@ pub fn import_with_original(
         let (mut from_exact, mut from_std, mut edited, mut missing, mut rounded) =
             (0u64, 0u64, 0u64, 0u64, 0u64);
         let mut unknown_joints = 0u64;
+        // Vertices whose standard attribute holds only the first `held` lanes, with no exact
+        // lanes for the rest.
+        let held = role.map_or(4, |r| r.lanes).min(comps);
+        let mut partial = 0u64;
         for k in 0..n {
             let ex = exact[i].as_ref().filter(|_| known(k)).map(|x| x.values[k]);
             let st = std.map(|(_, (_, v, f))| (v[k], *f));
@@ -774,9 +750,15 @@ pub fn import_with_original(
                     };
                     let (mut lanes, r) = convert(s.0, s.1, kind);
                     rounded += r as u64;
-                    // Lanes the standard attribute does not hold come from the exact ones.
-                    if let (Some(x), Some(r)) = (ex, role) {
-                        lanes[r.lanes.min(4)..].copy_from_slice(&x[r.lanes.min(4)..]);
+                    // Lanes the standard attribute does not hold come from the exact ones, else
+                    // from --default.
+                    match (ex, default) {
+                        (Some(x), _) => lanes[held..].copy_from_slice(&x[held..]),
+                        (None, d) if held < comps => {
+                            partial += 1;
+                            lanes[held..].copy_from_slice(&d.unwrap_or_default()[held..]);
+                        }
+                        _ => {}
                     }
                     lanes
                 }
@@ -789,10 +771,9 @@ pub fn import_with_original(
                     default.unwrap_or_default()
                 }
             };
-            writer
-                .write_element(i, record_of(k), &lanes)
-                .map_err(|err| other(format!("{label}: {err}")))?;
+            out.push(lanes);
         }
+        rows[i] = out;
         let mut parts = Vec::new();
         if from_exact > 0 {
             let src = exact[i].as_ref().map_or("?".into(), |x| x.source.clone());
@@ -825,33 +806,116 @@ pub fn import_with_original(
                 "{label}: {unknown_joints} influences name a joint whose name is no blend index (a bone added in the editor?), written as blend index 0"
             ));
         }
-        if missing > 0 {
+        for (missing, lanes) in [
+            (missing, String::new()),
+            (partial, lane_letters(held, comps)),
+        ] {
+            if missing == 0 {
+                continue;
+            }
             let looked_for = looked_for(e, mapping[i]);
+            let what = if lanes.is_empty() {
+                String::new()
+            } else {
+                format!(" lanes {lanes} of")
+            };
             match (default, options.allow_missing) {
                 (Some(_), _) => {
-                    parts.push(format!("--default for {missing} vertices"));
+                    parts.push(format!("--default for{what} {missing} vertices"));
                     warnings.push(format!(
-                        "{label}: {missing} of {n} vertices took the --default value (the mesh has none: looked for {})",
+                        "{label}:{what} {missing} of {n} vertices took the --default value (the mesh has none: looked for {})",
                         looked_for.join(", ")
                     ));
                 }
                 (None, true) => {
-                    parts.push(format!("zero for {missing} vertices"));
+                    parts.push(format!("zero for{what} {missing} vertices"));
                     warnings.push(format!(
-                        "{label}: {missing} of {n} vertices written as zero (--allow-missing; the mesh has none: looked for {})",
+                        "{label}:{what} {missing} of {n} vertices written as zero (--allow-missing; the mesh has none: looked for {})",
                         looked_for.join(", ")
                     ));
                 }
                 (None, false) => missing_list.push(MissingElement {
                     element: i,
                     name: element_name(e),
+                    lanes,
                     missing,
                     of: n as u64,
                     looked_for,
                 }),
             }
         }
-        sources.push(format!("{label} ← {}", parts.join("; ")));
+        element_sources[i] = format!("{label} ← {}", parts.join("; "));
+    }
+    // Where each mesh vertex goes: at its original record when every original vertex is
+    // there (vertices a tool split are one record again), else in the glTF's order.
+    let ids = vertex_ids(mesh, extras)
+        .or_else(|| identity.as_ref().map(|id| id.of.clone()))
+        .filter(|_| !options.rebase && !extras.is_some_and(|x| x.compacted));
+    let count = extras.map_or(n, |x| x.vertex_count as usize);
+    let placed = ids.as_deref().and_then(|ids| place(ids, count, &rows));
+    match &placed {
+        None if ids.is_some() => warnings.push(format!(
+            "every per-vertex element: the mesh lacks some of the export's {count} vertices (deleted in the editor): its {n} vertices are written in the glTF's order"
+        )),
+        Some((_, appended)) if *appended > 0 => warnings.push(format!(
+            "every per-vertex element: {appended} vertices are new or differ from another copy of their vertex (added, or split with other values, in the editor): written after the export's {count} vertices"
+        )),
+        _ => {}
+    }
+    let records = placed.as_ref().map_or(n, |(_, a)| count + a);
+    let record_of = |k: usize| -> u32 {
+        vertex_base
+            + match &placed {
+                Some((p, _)) => p[k] as u32,
+                None => k as u32,
+            }
+    };
+    let records = u32::try_from(records)
+        .ok()
+        .and_then(|r| r.checked_add(vertex_base))
+        .ok_or_else(|| {
+            other(format!(
+                "{records} vertices from element {vertex_base} are too many"
+            ))
+        })?;
+    let mut writer = VertexWriter::with_options(
+        layout,
+        records,
+        instance_count,
+        &WriterOptions {
+            rounding: options.rounding,
+            strides: strides.clone(),
+            ..WriterOptions::default()
+        },
+    )
+    .map_err(|e| other(e.to_string()))?;
+    for (i, e) in elements.iter().enumerate() {
+        let label = format!("element {i} ({})", element_name(e));
+        if e.class != InputClass::PerVertex {
+            let default =
+                default_for(options, e, kinds[i]).map_err(|m| other(format!("{label}: {m}")))?;
+            per_instance(
+                mesh,
+                e,
+                i,
+                kinds[i],
+                mapping[i],
+                default,
+                options,
+                &label,
+                &mut writer,
+                &mut sources,
+                &mut warnings,
+                &mut missing_list,
+            )?;
+            continue;
+        }
+        for (k, lanes) in rows[i].iter().enumerate() {
+            writer
+                .write_element(i, record_of(k), lanes)
+                .map_err(|err| other(format!("{label}: {err}")))?;
+        }
+        sources.push(std::mem::take(&mut element_sources[i]));
     }
     if !missing_list.is_empty() {
         return Err(ImportError::Missing(missing_list));
@@ -924,6 +988,11 @@ fn custom_base(e: &LayoutElement) -> String {
     base
 }
 
+/// The letters of lanes `from..to` (`z, w`).
+fn lane_letters(from: usize, to: usize) -> String {
+    ["x", "y", "z", "w"][from.min(4)..to.min(4)].join(", ")
+}
+
 /// The attribute names an element was looked for under.
 fn looked_for(e: &LayoutElement, mapping: Option<&ExtrasAttribute>) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
@@ -936,6 +1005,88 @@ fn looked_for(e: &LayoutElement, mapping: Option<&ExtrasAttribute>) -> Vec<Strin
         names.extend(standard_name(e));
     }
     names
+}
+
+/// Each mesh vertex's number in the export, from the vertex-number attribute inlay
+/// writes (`None` for a vertex whose value is no vertex number; `None` in all when the
+/// attribute is absent).
+fn vertex_ids(mesh: &ImportedMesh, extras: Option<&InlayExtras>) -> Option<Vec<Option<usize>>> {
+    let names: Vec<String> = match extras {
+        Some(x) if !x.vertex_id.is_empty() => x.vertex_id.clone(),
+        _ => vec![
+            super::gltf::VERTEX_ID.to_string(),
+            format!("{}_HI", super::gltf::VERTEX_ID),
+        ],
+    };
+    let (_, low, lf) = find(&mesh.attributes, &names[0])?;
+    let high = names.get(1).and_then(|h| find(&mesh.attributes, h));
+    let whole = |x: u32, float: bool| -> Option<u64> {
+        if !float {
+            return Some(x as u64);
+        }
+        let f = f32::from_bits(x);
+        (f >= 0.0 && f.fract() == 0.0 && f < 16_777_217.0).then_some(f as u64)
+    };
+    Some(
+        (0..mesh.vertex_count)
+            .map(|k| {
+                let lo = whole(low.get(k)?[0], *lf)?;
+                let id = match high {
+                    Some((_, hv, hf)) => {
+                        let hi = whole(hv.get(k)?[0], *hf)?;
+                        (lo < 1 << 16 && hi < 1 << 16).then_some(lo | hi << 16)?
+                    }
+                    None => lo,
+                };
+                usize::try_from(id).ok()
+            })
+            .collect(),
+    )
+}
+
+/// Each mesh vertex's record (from 0) when `ids` name every one of the export's `count`
+/// vertices: each vertex back at its record, the copies of a vertex that a tool split go
+/// to the same record when they have the same lanes in every element, and vertices with
+/// no number or whose lanes differ from the first copy's (a new seam, a vertex made by
+/// extruding) after the export's vertices, in the glTF's order. `None` when a vertex
+/// number is missing (the editor deleted vertices): then the glTF's order is kept. Also
+/// returns how many records were appended.
+fn place(
+    ids: &[Option<usize>],
+    count: usize,
+    rows: &[Vec<[u32; 4]>],
+) -> Option<(Vec<usize>, usize)> {
+    let mut first: Vec<Option<usize>> = vec![None; count];
+    for (k, id) in ids.iter().enumerate() {
+        if let Some(id) = *id
+            && id < count
+            && first[id].is_none()
+        {
+            first[id] = Some(k);
+        }
+    }
+    if first.iter().any(Option::is_none) {
+        return None;
+    }
+    let mut appended = 0;
+    let out = ids
+        .iter()
+        .enumerate()
+        .map(|(k, id)| match (*id).filter(|&i| i < count) {
+            Some(id)
+                if first[id].is_some_and(|f| {
+                    f == k || rows.iter().all(|r| r.is_empty() || r[f] == r[k])
+                }) =>
+            {
+                id
+            }
+            _ => {
+                appended += 1;
+                count + appended - 1
+            }
+        })
+        .collect();
+    Some((out, appended))
 }
 
 /// The `--default` lanes of element `e`, if given.
@@ -1015,18 +1166,69 @@ fn skin_sets(elements: &[LayoutElement], kinds: &[Kind]) -> Vec<(usize, usize)> 
         .collect()
 }
 
-/// Whether two lists of (blend index, weight) influences are one set of influences: the
-/// weights of each index summed and scaled to sum 1, those of at most 10⁻⁴ left out
-/// (Blender's exporter drops them), each within 10⁻⁵.
+/// The format components of an element.
+fn comps_of(e: &LayoutElement) -> usize {
+    e.format.info().map_or(4, |f| f.component_count())
+}
+
+/// One set's standard `JOINTS_n` and `WEIGHTS_n` lanes, and whether the weights are floats.
+type SkinSet<'m> = (&'m [[u32; 4]], &'m [[u32; 4]], bool);
+
+/// The standard `JOINTS_n` / `WEIGHTS_n` of the skin sets the mesh has: (joints, weights,
+/// weights are floats).
+fn skin_standard<'m>(skin: &[(usize, usize)], standard: &[StdAttr<'m>]) -> Vec<SkinSet<'m>> {
+    skin.iter()
+        .filter_map(|&(bi, bw)| {
+            let (_, (_, js, _)) = standard[bi].as_ref()?;
+            let (_, (_, ws, wf)) = standard[bw].as_ref()?;
+            Some((js.as_slice(), ws.as_slice(), *wf))
+        })
+        .collect()
+}
+
+/// Vertex `k`'s influences in the standard attributes: (blend index, weight) per lane, the
+/// blend index from the skin's joint names (`None` when one is no blend index).
+fn std_influences(
+    sets: &[SkinSet<'_>],
+    k: usize,
+    joint_of: &dyn Fn(u32) -> Option<u32>,
+) -> Option<Vec<(u32, f32)>> {
+    let mut out = Vec::new();
+    for (js, ws, wf) in sets {
+        for (&j, w) in js[k].iter().zip(std_floats(&ws[k], *wf)) {
+            out.push((joint_of(j)?, w));
+        }
+    }
+    Some(out)
+}
+
+/// A vertex's influences from exact lanes: per set (blend indices, weight lanes, the
+/// lanes both have, the weights' kind), the weights as decoded (over every set, they are
+/// scaled to sum 1 together as export's skin is).
+fn influences(sets: &[([u32; 4], [u32; 4], usize, Kind)]) -> Vec<(u32, f32)> {
+    let mut out = Vec::new();
+    for &(idx, w, comps, kind) in sets {
+        let w = float_value(&w, 4, kind, Conv::Keep).0;
+        out.extend((0..comps.min(4)).map(|l| (idx[l], w[l])));
+    }
+    out
+}
+
+/// Whether standard influences `b` carry exact influences `a`: the weights of each index
+/// summed and scaled to sum 1 (no weight at all: weight 1 on the first index, as export
+/// writes it), those of at most 10⁻⁴ left out (Blender's exporter drops
+/// them), `a` cut to its `b.len()` heaviest and scaled again (Blender exports the four
+/// heaviest by default), each weight within 10⁻⁵.
 fn same_influences(a: &[(u32, f32)], b: &[(u32, f32)]) -> bool {
     fn set(list: &[(u32, f32)]) -> Vec<(u32, f32)> {
-        let total: f32 = list.iter().map(|x| x.1.max(0.0)).sum();
+        let weight = |w: f32| if w.is_finite() { w.max(0.0) } else { 0.0 };
+        let total: f32 = list.iter().map(|x| weight(x.1)).sum();
         let mut out: Vec<(u32, f32)> = Vec::new();
         if total <= 0.0 {
             return out;
         }
         for &(j, w) in list {
-            let w = w.max(0.0) / total;
+            let w = weight(w) / total;
             match out.iter_mut().find(|x| x.0 == j) {
                 Some(x) => x.1 += w,
                 None => out.push((j, w)),
@@ -1036,7 +1238,18 @@ fn same_influences(a: &[(u32, f32)], b: &[(u32, f32)]) -> bool {
         out.sort_by_key(|x| x.0);
         out
     }
-    let (a, b) = (set(a), set(b));
+    // A vertex without weight is exported as weight 1 on its first blend index.
+    let unweighted = a.first().map(|&(j, _)| vec![(j, 1.0)]);
+    let mut a = match set(a) {
+        empty if empty.is_empty() => unweighted.map_or(empty, |one| set(&one)),
+        a => a,
+    };
+    if a.len() > b.len() {
+        a.sort_by(|x, y| y.1.total_cmp(&x.1));
+        a.truncate(b.len());
+        a = set(&a);
+    }
+    let b = set(b);
     a.len() == b.len()
         && a.iter()
             .zip(&b)
@@ -1088,13 +1301,10 @@ fn match_original(
             })
             .collect::<Vec<_>>(),
     );
-    let skin_std: Vec<_> = skin
+    let skin_std = skin_standard(&skin, standard);
+    let skin_original: Vec<(&Attribute, &Attribute)> = skin
         .iter()
-        .filter_map(|&(bi, bw)| {
-            let (_, (_, js, _)) = standard[bi].as_ref()?;
-            let (_, (_, ws, wf)) = standard[bw].as_ref()?;
-            Some((attr_of(bi)?, attr_of(bw)?, js, ws, *wf))
-        })
+        .filter_map(|&(bi, bw)| Some((attr_of(bi)?, attr_of(bw)?)))
         .collect();
     let fits = |k: usize, c: usize| -> bool {
         checks.iter().all(|ch| {
@@ -1106,30 +1316,17 @@ fn match_original(
                 &want,
                 &std_floats(&ch.lanes[k], ch.float),
             )
-        }) && {
-            let mut x = Vec::new();
-            let mut y = Vec::new();
-            let mut ok = true;
-            for (ai, aw, js, ws, wf) in &skin_std {
-                let comps = ai.components();
-                let w = float_value(
-                    &aw.values[c],
-                    4,
-                    aw.kind(),
-                    Conv::Weights { components: comps },
-                )
-                .0;
-                let sw = std_floats(&ws[k], *wf);
-                x.extend(ai.values[c].iter().copied().zip(w));
-                for (&j, w) in js[k].iter().zip(sw) {
-                    match joint_of(j) {
-                        Some(j) => y.push((j, w)),
-                        None => ok = false,
-                    }
-                }
-            }
-            ok && same_influences(&x, &y)
-        }
+        }) && (skin_std.is_empty() || {
+            let sets: Vec<_> = skin_original
+                .iter()
+                .map(|(ai, aw)| {
+                    let comps = ai.components().min(aw.components());
+                    (ai.values[c], aw.values[c], comps, aw.kind())
+                })
+                .collect();
+            std_influences(&skin_std, k, joint_of)
+                .is_some_and(|got| same_influences(&influences(&sets), &got))
+        })
     };
     let count = original.attributes.first().map_or(0, |a| a.values.len());
     let mut of: Vec<Option<usize>> = vec![None; n];
@@ -1165,16 +1362,7 @@ fn match_original(
             }
         }
     }
-    let mut seen = vec![false; count];
-    let bijective = n == count
-        && of.iter().all(|m| match m {
-            Some(c) if !seen[*c] => {
-                seen[*c] = true;
-                true
-            }
-            _ => false,
-        });
-    Identity { of, bijective }
+    Identity { of }
 }
 
 /// A per-instance element: from the node's `EXT_mesh_gpu_instancing` attributes, else from
@@ -1285,6 +1473,7 @@ fn per_instance(
         (None, false) => missing_list.push(MissingElement {
             element: i,
             name: element_name(e),
+            lanes: String::new(),
             missing: 1,
             of: 1,
             looked_for: looked,

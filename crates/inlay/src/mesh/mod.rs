@@ -98,7 +98,7 @@ impl Mode {
 }
 
 /// Options of [`Mesh::build`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct MeshOptions {
     /// Per-instance data handling.
     pub instances: Instances,
@@ -106,6 +106,22 @@ pub struct MeshOptions {
     pub target: Target,
     /// Export 3-control-point patch lists as triangles instead of points.
     pub patch_triangles: bool,
+    /// Refuse a draw with more than this many consecutive vertices that read nothing but
+    /// out-of-bounds zeros ([`DrawReport::refusal`](crate::assembler::validate::DrawReport::refusal),
+    /// decode's `--max-vertices`): a mesh is never built from what a draw asks for beyond
+    /// its data.
+    pub max_zero_vertices: u64,
+}
+
+impl Default for MeshOptions {
+    fn default() -> MeshOptions {
+        MeshOptions {
+            instances: Instances::default(),
+            target: Target::default(),
+            patch_triangles: false,
+            max_zero_vertices: crate::assembler::validate::DEFAULT_MAX_ZERO_VERTICES,
+        }
+    }
 }
 
 /// Why a mesh could not be built.
@@ -328,7 +344,7 @@ impl Mesh {
         let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
-        let (ia, _) = bind(input, layout, target, &mut warnings)?;
+        let (ia, _) = bind(input, layout, options, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -606,9 +622,10 @@ fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout,
 fn bind<'l>(
     input: &MeshInput<'l>,
     layout: &'l InputLayout,
-    target: Target,
+    options: &MeshOptions,
     warnings: &mut Vec<String>,
 ) -> Result<(InputAssembler<'l>, Option<IndexSpan>), MeshError> {
+    let target = options.target;
     let elements = layout_elements(layout);
     let mut ia = InputAssembler::new(layout, target);
     for s in &input.slots {
@@ -644,6 +661,10 @@ fn bind<'l>(
     // counted by the builder over the vertices actually exported, so those are left to it.
     let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
+    // Before anything is allocated for the draw's vertices.
+    if let Some(why) = report.refusal(options.max_zero_vertices) {
+        return Err(MeshError::TooLarge(why));
+    }
     for w in &report.warnings {
         let source = w
             .slot

@@ -40,7 +40,7 @@ pub(crate) use stats::{Stats, finite_lanes};
 pub(crate) use writer::{
     Document, IndexInfo, Part, document, glb_head, gltf_json, plan_stats, render_indices,
 };
-pub(crate) use writer::{LANE_NAMES, extras_of};
+pub(crate) use writer::{LANE_NAMES, SkinBlock, VERTEX_ID, extras_of};
 pub use writer::{write_glb, write_gltf};
 
 pub use super::streamed::{ExportError, Exported, StreamOptions};

@@ -356,6 +356,10 @@ pub struct InlayExtras {
     /// Per layout element (per-vertex ones; per-instance ones under `attributes`): what it
     /// became.
     pub attributes: Vec<ExtrasAttribute>,
+    /// The attribute holding each vertex's number in the mesh (and the one with its high
+    /// 16 bits past 2^24), as whole floats: what tools that reorder or split vertices keep.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vertex_id: Vec<String>,
     /// The files read, as names (never the folders they were in).
     pub files: Vec<String>,
     /// The export's warnings.

@@ -156,7 +156,7 @@ pub(crate) fn float_stats(
     conv: Conv,
     with_bounds: bool,
 ) -> (bool, u64, Vec<f64>, Vec<f64>) {
-    let mut stats = FloatStats::new(comps, kind, conv, with_bounds, Fragile::No);
+    let mut stats = FloatStats::new(comps, kind, conv, with_bounds, Fragile::No, comps);
     stats.feed(values);
     let (min, max) = stats.bounds();
     (stats.changed, stats.non_finite, min, max)
@@ -174,6 +174,11 @@ pub(crate) struct FloatStats {
     pub(crate) neg_zero: bool,
     /// A value's lane 1 does not survive `v → 1 − v → 1 − (1 − v)` in binary32.
     pub(crate) flip_inexact: bool,
+    /// The format's components (where a [`Fragile`] check looks for special lanes).
+    pub(crate) components: usize,
+    /// A lane below `components` is −0.0 or non-finite: an exact copy of the attribute
+    /// must hold its lanes as 16-bit halves (see [`RawStats::plain`]).
+    pub(crate) special: bool,
     pub(crate) kind: Kind,
     pub(crate) conv: Conv,
     pub(crate) with_bounds: bool,
@@ -192,12 +197,15 @@ impl FloatStats {
         conv: Conv,
         with_bounds: bool,
         fragile_check: Fragile,
+        components: usize,
     ) -> FloatStats {
         FloatStats {
             comps,
             fragile_check,
             neg_zero: false,
             flip_inexact: false,
+            components: components.clamp(1, 4),
+            special: false,
             kind,
             conv,
             with_bounds,
@@ -299,11 +307,15 @@ impl FloatStats {
             return;
         }
         let comps = self.comps.min(W);
+        let components = self.components.min(W);
         let flip = self.fragile_check == Fragile::NegZeroAndFlip && comps >= 2;
-        let (mut neg_zero, mut inexact) = (false, false);
+        let (mut neg_zero, mut inexact, mut special) = (false, false, false);
         for v in values {
             for &bits in &v[..comps] {
                 neg_zero |= bits == 0x8000_0000;
+            }
+            for &bits in &v[..components] {
+                special |= bits == 0x8000_0000 || bits & 0x7f80_0000 == 0x7f80_0000;
             }
             if flip {
                 let y = f32::from_bits(finite_bits(v[1]));
@@ -312,6 +324,7 @@ impl FloatStats {
         }
         self.neg_zero |= neg_zero;
         self.flip_inexact |= inexact;
+        self.special |= special;
     }
 
     /// [`FloatStats::feed`] of rows holding only the `W` lanes the statistics read: a float
@@ -339,6 +352,7 @@ impl FloatStats {
         self.count += later.count;
         self.neg_zero |= later.neg_zero;
         self.flip_inexact |= later.flip_inexact;
+        self.special |= later.special;
         self.changed |= later.changed;
         self.non_finite += later.non_finite;
         for l in 0..4 {
@@ -481,12 +495,58 @@ pub(crate) struct Stats {
     pub(crate) float: Option<FloatStats>,
     /// BLENDINDICES that may become JOINTS_n: the indices its lanes use.
     pub(crate) joints: Option<JointStats>,
-    /// Non-finite lanes of the four, for a float custom attribute.
-    pub(crate) raw_float: Option<u64>,
-    /// Whether every lane of an integer attribute is exact as a float (|value| ≤ 2^24).
-    pub(crate) raw_int: Option<bool>,
-    /// Whether the integer lanes are signed.
+    /// What an exact copy of the attribute needs to know (none for a standard float
+    /// attribute whose [`FloatStats`] look at every component: see
+    /// [`FloatStats::special`]).
+    pub(crate) raw: Option<RawStats>,
+}
+
+/// What an exact copy needs to know of an attribute's lanes below its format's components:
+/// whether plain floats carry them exactly.
+#[derive(Clone, Debug)]
+pub(crate) struct RawStats {
+    /// The format's components (the lanes copied).
+    pub(crate) components: usize,
+    /// Integer lanes (signed when `sint`).
+    pub(crate) int: bool,
     pub(crate) sint: bool,
+    /// Integers: every lane is exact as a float (|value| ≤ 2^24). Floats: no lane is −0.0
+    /// or non-finite (glTF holds no NaN or infinity, and tools that merge vertices by value
+    /// make −0.0 +0.0). Else the copy holds each lane as two 16-bit halves.
+    pub(crate) plain: bool,
+}
+
+impl RawStats {
+    /// Statistics of no values of an attribute of `components` lanes of `kind`.
+    pub(crate) fn new(components: usize, kind: Kind) -> RawStats {
+        RawStats {
+            components: components.clamp(1, 4),
+            int: matches!(kind, Kind::Uint | Kind::Sint),
+            sint: kind == Kind::Sint,
+            plain: true,
+        }
+    }
+
+    fn feed(&mut self, values: &[[u32; 4]]) {
+        let c = self.components;
+        let mut plain = true;
+        if self.int {
+            let sint = self.sint;
+            for v in values {
+                for &b in &v[..c] {
+                    let value = if sint { b as i32 as i64 } else { b as i64 };
+                    plain &= value.abs() <= 1 << 24;
+                }
+            }
+        } else {
+            for v in values {
+                for &b in &v[..c] {
+                    plain &= b != 0x8000_0000 && b & 0x7f80_0000 != 0x7f80_0000;
+                }
+            }
+        }
+        self.plain &= plain;
+    }
 }
 
 impl Stats {
@@ -497,8 +557,8 @@ impl Stats {
         match &self.float {
             Some(f)
                 if self.joints.is_none()
-                    && self.raw_float.is_none()
-                    && self.raw_int.is_none()
+                    && self.raw.is_none()
+                    && f.components <= f.comps
                     && !matches!(f.kind, Kind::Uint | Kind::Sint)
                     && (f.conv == Conv::Keep || (f.conv == Conv::Normal && f.comps == 3))
                     && (1..=3).contains(&f.comps) =>
@@ -543,11 +603,8 @@ impl Stats {
                 *a |= b;
             }
         }
-        if let (Some(nf), Some(more)) = (&mut self.raw_float, later.raw_float) {
-            *nf += more;
-        }
-        if let (Some(exact), Some(also)) = (&mut self.raw_int, later.raw_int) {
-            *exact &= also;
+        if let (Some(r), Some(more)) = (&mut self.raw, &later.raw) {
+            r.plain &= more.plain;
         }
     }
 
@@ -569,18 +626,8 @@ impl Stats {
                 }
             }
         }
-        if let Some(nf) = &mut self.raw_float {
-            let (mut min, mut max) = ([0.0; 4], [0.0; 4]);
-            *nf += keep_stats::<4, 4, false>(values, &mut min, &mut max);
-        }
-        if let Some(exact) = &mut self.raw_int {
-            let sint = self.sint;
-            for v in values {
-                for &b in v {
-                    let value = if sint { b as i32 as i64 } else { b as i64 };
-                    *exact &= value.abs() <= 1 << 24;
-                }
-            }
+        if let Some(r) = &mut self.raw {
+            r.feed(values);
         }
     }
 }
@@ -588,7 +635,7 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::gltf::writer::{Acc, Data, FLOAT, Src};
+    use crate::mesh::gltf::writer::{Acc, Data, FLOAT, SkinBlock, Src};
 
     /// The per-value definition of [`float_stats`]' changed flag and non-finite count.
     fn reference(values: &[[u32; 4]], comps: usize, kind: Kind, conv: Conv) -> (bool, u64) {
@@ -663,8 +710,22 @@ mod tests {
                         normalized: false,
                     };
                     let (mut a, mut b) = (Vec::new(), Vec::new());
-                    acc(Conv::Normal).render(values, &[], 0, values.len(), &mut a);
-                    acc(Conv::Keep).render(values, &[], 0, values.len(), &mut b);
+                    acc(Conv::Normal).render(
+                        values,
+                        &[],
+                        &SkinBlock::default(),
+                        0,
+                        values.len(),
+                        &mut a,
+                    );
+                    acc(Conv::Keep).render(
+                        values,
+                        &[],
+                        &SkinBlock::default(),
+                        0,
+                        values.len(),
+                        &mut b,
+                    );
                     assert_eq!(a, b);
                     checked += 1;
                 }

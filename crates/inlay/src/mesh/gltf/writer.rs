@@ -16,6 +16,9 @@ use crate::mesh::{Attribute, Instances, Mesh, Mode};
 
 pub(crate) use component::{FLOAT, UNSIGNED_BYTE, UNSIGNED_INT, UNSIGNED_SHORT};
 
+/// The attribute holding each vertex's number.
+pub(crate) const VERTEX_ID: &str = "_INLAY_VERTEX";
+
 /// The letters of the lanes in the names of exact copies (`_TANGENT_X` …).
 pub(crate) const LANE_NAMES: [&str; 4] = ["X", "Y", "Z", "W"];
 
@@ -60,11 +63,13 @@ impl Acc {
 
     /// Appends the bytes of elements `start..end` to `out`: from `lanes[start..end]` (the
     /// source attribute's lanes, or a block of them with `start` counted from the block's
-    /// first value), `indices[start..end]` for [`Data::Indices`].
+    /// first value), `indices[start..end]` for [`Data::Indices`], `skin` (made for at least
+    /// `start..end`, counted the same way) for [`Data::Joints`] and [`Data::Weights`].
     pub(crate) fn render(
         &self,
         lanes: &[[u32; 4]],
         indices: &[u32],
+        skin: &SkinBlock,
         start: usize,
         end: usize,
         out: &mut Vec<u8>,
@@ -92,31 +97,35 @@ impl Acc {
                     }
                 }
             }
-            Data::Joints {
-                components,
-                wide,
-                remap,
-                ..
-            } => {
+            Data::Joints { set, wide, .. } => {
                 let size = if *wide { 8 } else { 4 };
-                for (d, v) in dst.chunks_exact_mut(size).zip(&lanes[start..end]) {
-                    for (l, &lane) in v.iter().enumerate() {
-                        // Lanes past the format's and indices out of range (a plan never
-                        // maps those) become joint 0, with weight 0.
-                        let x = if l < *components {
-                            remap.get(lane as usize).copied().unwrap_or(0)
-                        } else {
-                            0
-                        };
+                for (d, k) in dst.chunks_exact_mut(size).zip(start..end) {
+                    for (l, &(joint, _)) in skin.of(k, *set).iter().enumerate() {
                         if *wide {
-                            d[2 * l..2 * l + 2].copy_from_slice(&x.to_le_bytes());
+                            d[2 * l..2 * l + 2].copy_from_slice(&joint.to_le_bytes());
                         } else {
-                            d[l] = x as u8;
+                            d[l] = joint as u8;
                         }
                     }
                 }
             }
+            Data::Weights { set, .. } => {
+                for (d, k) in dst.chunks_exact_mut(16).zip(start..end) {
+                    for (d, &(_, w)) in d.chunks_exact_mut(4).zip(skin.of(k, *set)) {
+                        d.copy_from_slice(&w.to_le_bytes());
+                    }
+                }
+            }
             Data::Indices { wide } => render_indices(&indices[start..end], 0, *wide, dst),
+            Data::VertexIds { shift } => {
+                for (d, k) in dst.chunks_exact_mut(4).zip(start..end) {
+                    let v = match shift {
+                        None => k as f32,
+                        Some(s) => ((k as u64 >> s) & 0xffff) as f32,
+                    };
+                    d.copy_from_slice(&v.to_le_bytes());
+                }
+            }
             Data::Zeros => {}
             Data::Bytes(bytes) => {
                 let size = self.element_size();
@@ -129,7 +138,7 @@ impl Acc {
     /// outlive the call).
     pub(crate) fn owned(self, lanes: &[[u32; 4]]) -> Acc {
         let mut bytes = Vec::new();
-        self.render(lanes, &[], 0, self.count, &mut bytes);
+        self.render(lanes, &[], &SkinBlock::default(), 0, self.count, &mut bytes);
         Acc {
             data: Data::Bytes(bytes),
             ..self
@@ -168,17 +177,15 @@ pub(crate) enum Data {
     Ints { src: Src, sint: bool },
     /// Lanes `0..comps`' 16-bit halves at `shift` as float values.
     Halves { src: Src, shift: u32 },
-    /// Joint numbers: the blend index in each lane below `components` through `remap`
-    /// (blend index → position in the skin's joints), the other lanes 0; u8, or u16 when
-    /// `wide`.
-    Joints {
-        src: Src,
-        components: usize,
-        wide: bool,
-        remap: Arc<[u16]>,
-    },
+    /// `JOINTS_n` of skin set `set` ([`Skin::influences`]): u8, or u16 when `wide`.
+    Joints { src: Src, set: usize, wide: bool },
+    /// `WEIGHTS_n` of skin set `set` ([`Skin::influences`]), as floats.
+    Weights { src: Src, set: usize },
     /// The mesh's indices as u16, or u32 when `wide`.
     Indices { wide: bool },
+    /// Each vertex's own number (its index in the mesh) as a float: whole, or its 16-bit
+    /// half at `shift` for numbers past 2^24.
+    VertexIds { shift: Option<u32> },
     /// All zero.
     Zeros,
     /// Bytes made beforehand.
@@ -192,7 +199,8 @@ impl Data {
             Data::Floats { src, .. }
             | Data::Ints { src, .. }
             | Data::Halves { src, .. }
-            | Data::Joints { src, .. } => Some(src),
+            | Data::Joints { src, .. }
+            | Data::Weights { src, .. } => Some(src),
             _ => None,
         }
     }
@@ -216,6 +224,168 @@ pub(crate) struct Mapped {
 
 pub(crate) fn is(semantic: &str, names: &[&str]) -> bool {
     names.iter().any(|n| semantic.eq_ignore_ascii_case(n))
+}
+
+/// The blend sets that became `JOINTS_n` / `WEIGHTS_n`: a vertex's influences over every
+/// set are written as one valid glTF skin ([`Skin::influences`]); the exact copies keep the
+/// values as they were.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Skin {
+    /// Per set, in set order.
+    pub(crate) sets: Vec<SkinSet>,
+    /// Blend index → the joint's position in the skin's joints.
+    pub(crate) remap: Arc<[u16]>,
+}
+
+/// One `JOINTS_n` / `WEIGHTS_n` pair's sources.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SkinSet {
+    /// The BLENDINDICES attribute (a per-vertex one) and its components.
+    pub(crate) joints: usize,
+    pub(crate) joint_lanes: usize,
+    /// The BLENDWEIGHT(S) attribute of the same index, its kind and components.
+    pub(crate) weights: Option<(usize, Kind, usize)>,
+}
+
+/// The influences of a run of vertices: [`Skin::influences`] of each, one
+/// `[(joint, weight); 4]` per set.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SkinBlock {
+    /// The first vertex (counted as the lanes the block was made from are).
+    first: usize,
+    sets: usize,
+    values: Vec<[(u16, f32); 4]>,
+}
+
+impl SkinBlock {
+    /// Vertex `k`'s influences in set `set`.
+    fn of(&self, k: usize, set: usize) -> &[(u16, f32); 4] {
+        &self.values[(k - self.first) * self.sets + set]
+    }
+}
+
+/// The validator's tolerance for a vertex's weight sum: 2·10⁻⁷ per non-zero weight, the
+/// weights added in binary32 lane by lane, each lane over every set.
+fn weight_sum(sets: &[[(u16, f32); 4]]) -> (f32, f64) {
+    let (mut sum, mut tolerance) = (0f32, 0f64);
+    for l in 0..4 {
+        for s in sets {
+            if s[l].1 != 0.0 {
+                sum += s[l].1;
+                tolerance += 2e-7;
+            }
+        }
+    }
+    (sum, tolerance)
+}
+
+impl Skin {
+    /// Vertices `start..end`'s influences, the lanes of per-vertex attribute `a` being
+    /// `lanes(a)` (indexed as `start..end` are).
+    pub(crate) fn block<'a>(
+        &self,
+        lanes: impl Fn(usize) -> &'a [[u32; 4]],
+        start: usize,
+        end: usize,
+    ) -> SkinBlock {
+        let n = self.sets.len();
+        let mut values = vec![[(0u16, 0f32); 4]; (end - start) * n];
+        if n > 0 {
+            let sources: Vec<(&[[u32; 4]], Option<(&[[u32; 4]], Kind, usize)>)> = self
+                .sets
+                .iter()
+                .map(|s| (lanes(s.joints), s.weights.map(|(w, k, c)| (lanes(w), k, c))))
+                .collect();
+            for (v, k) in values.chunks_exact_mut(n).zip(start..end) {
+                self.influences(&sources, k, v);
+            }
+        }
+        SkinBlock {
+            first: start,
+            sets: n,
+            values,
+        }
+    }
+
+    /// Vertex `k`'s influences as valid glTF (what the Khronos validator checks): a blend
+    /// index given twice has its weights summed into its first lane; lanes of weight 0
+    /// (negative, NaN and infinite weights are 0) name joint 0; the weights are scaled to
+    /// sum 1 as the validator adds them (binary32, within 2·10⁻⁷ per weight), and a vertex
+    /// without weight gets weight 1 on its first blend index. Lanes past a format's
+    /// components are joint 0, weight 0.
+    fn influences(
+        &self,
+        sources: &[(&[[u32; 4]], Option<(&[[u32; 4]], Kind, usize)>)],
+        k: usize,
+        out: &mut [[(u16, f32); 4]],
+    ) {
+        let joint = |b: u32| self.remap.get(b as usize).copied().unwrap_or(0);
+        for ((set, (j, w)), o) in self.sets.iter().zip(sources).zip(out.iter_mut()) {
+            for l in 0..4 {
+                let weight = match w {
+                    Some((w, kind, comps)) if l < *comps && l < set.joint_lanes => {
+                        let x = float_lane(w[k][l], *kind);
+                        if x.is_finite() && x > 0.0 { x } else { 0.0 }
+                    }
+                    _ => 0.0,
+                };
+                let b = if l < set.joint_lanes { j[k][l] } else { 0 };
+                o[l] = (joint(b), weight);
+            }
+        }
+        // One lane per joint: later lanes' weights go to its first.
+        let flat = |i: usize| (i / 4, i % 4);
+        for i in 0..out.len() * 4 {
+            let (s, l) = flat(i);
+            let (jn, w) = out[s][l];
+            if w == 0.0 {
+                continue;
+            }
+            if let Some(first) = (0..i).find(|&p| {
+                let (ps, pl) = flat(p);
+                out[ps][pl].1 != 0.0 && out[ps][pl].0 == jn
+            }) {
+                let (ps, pl) = flat(first);
+                out[ps][pl].1 += w;
+                out[s][l].1 = 0.0;
+            }
+        }
+        let total: f64 = out.iter().flatten().map(|x| x.1 as f64).sum();
+        if !(total > 0.0 && total.is_finite()) {
+            let first = sources.first().map_or(0, |(j, _)| {
+                if self.sets[0].joint_lanes > 0 {
+                    j[k][0]
+                } else {
+                    0
+                }
+            });
+            for o in out.iter_mut() {
+                *o = [(0, 0.0); 4];
+            }
+            if let Some(o) = out.first_mut() {
+                o[0] = (joint(first), 1.0);
+            }
+            return;
+        }
+        for x in out.iter_mut().flatten() {
+            if x.1 == 0.0 {
+                x.0 = 0;
+            } else {
+                x.1 = (x.1 as f64 / total) as f32;
+            }
+        }
+        // The sum as the validator adds it: the heaviest weight takes up the difference.
+        for _ in 0..8 {
+            let (sum, tolerance) = weight_sum(out);
+            if ((sum as f64) - 1.0).abs() <= tolerance {
+                break;
+            }
+            let Some(heaviest) = out.iter_mut().flatten().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+                break;
+            };
+            heaviest.1 = (heaviest.1 as f64 + (1.0 - sum as f64)) as f32;
+        }
+    }
 }
 
 /// The standard attribute role an element may take, from its name and format alone.
@@ -288,7 +458,7 @@ pub(crate) fn plan_stats(attrs: &[Attribute]) -> Vec<Stats> {
             let comps = a.components();
             let float = match &role {
                 Role::Float(_, out, conv, bounds, fragile) => {
-                    Some(FloatStats::new(*out, kind, *conv, *bounds, *fragile))
+                    Some(FloatStats::new(*out, kind, *conv, *bounds, *fragile, comps))
                 }
                 Role::Weights => Some(FloatStats::new(
                     4,
@@ -296,18 +466,17 @@ pub(crate) fn plan_stats(attrs: &[Attribute]) -> Vec<Stats> {
                     Conv::Weights { components: comps },
                     false,
                     Fragile::No,
+                    comps,
                 )),
                 _ => None,
             };
+            // A float attribute checked for fragile values looks at every component itself.
+            let checked = matches!(&role, Role::Float(_, _, _, _, f) if *f != Fragile::No) && !int;
             Stats {
                 count: 0,
                 float,
                 joints: matches!(role, Role::Joints).then(|| JointStats::new(comps)),
-                // A float attribute's exact copy: its non-finite lanes (a standard float
-                // attribute's own statistics count them; a copy beside it counts the same).
-                raw_float: (!int && !matches!(role, Role::Float(..))).then_some(0),
-                raw_int: int.then_some(true),
-                sint: kind == Kind::Sint,
+                raw: (!checked).then(|| RawStats::new(comps, kind)),
             }
         })
         .collect()
@@ -324,10 +493,10 @@ pub(crate) fn stats_of(attrs: &[Attribute]) -> Vec<Stats> {
 
 /// The exact lanes of an attribute as custom attributes: one bufferView of the format's
 /// components as floats, read by one SCALAR FLOAT accessor per component (`_NAME_X`,
-/// `_NAME_Y`, …: see [`Acc::lanes`]). Integers are exact as floats up to 2^24; past that
-/// their low 16-bit halves go to `_NAME_X` … and their high halves to `_NAME_X_HI` ….
-/// Returns the bufferViews with the non-finite lanes of a float attribute.
-pub(crate) fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) -> (Vec<Acc>, u64) {
+/// `_NAME_Y`, …: see [`Acc::lanes`]). Integers up to 2^24 and floats other than −0.0, NaN
+/// and infinity are their own float values; else every lane's low 16-bit half goes to
+/// `_NAME_X` … and its high half to `_NAME_X_HI` … (as whole numbers, which every tool keeps).
+pub(crate) fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) -> Vec<Acc> {
     let kind = a.kind();
     let comps = a.components().clamp(1, 4);
     let count = stats.count;
@@ -344,30 +513,29 @@ pub(crate) fn raw_accessors(src: Src, a: &Attribute, stats: &Stats, name: &str) 
         min_max: None,
         normalized: false,
     };
-    if !matches!(kind, Kind::Uint | Kind::Sint) {
-        let data = Data::Floats {
-            src,
-            kind: Kind::Float,
-            conv: Conv::Keep,
-        };
-        let non_finite = match (&stats.float, stats.raw_float) {
-            (_, Some(n)) => n,
-            (Some(f), None) => f.non_finite,
-            _ => 0,
-        };
-        return (vec![acc("", data)], non_finite);
-    }
-    let sint = kind == Kind::Sint;
-    if stats.raw_int.unwrap_or(false) {
-        return (vec![acc("", Data::Ints { src, sint })], 0);
-    }
-    (
-        vec![
+    let plain = match (&stats.raw, &stats.float) {
+        (Some(r), _) => r.plain,
+        (None, Some(f)) => !f.special,
+        (None, None) => false,
+    };
+    match (plain, kind) {
+        (true, Kind::Uint | Kind::Sint) => {
+            let sint = kind == Kind::Sint;
+            vec![acc("", Data::Ints { src, sint })]
+        }
+        (true, _) => vec![acc(
+            "",
+            Data::Floats {
+                src,
+                kind: Kind::Float,
+                conv: Conv::Keep,
+            },
+        )],
+        (false, _) => vec![
             acc("", Data::Halves { src, shift: 0 }),
             acc("_HI", Data::Halves { src, shift: 16 }),
         ],
-        0,
-    )
+    }
 }
 
 /// The base name of an attribute's exact copies: `_SEMANTIC` (`_SEMANTICi` for index
@@ -451,6 +619,53 @@ pub(crate) fn vertex_accessors(
     }
     let remap: Arc<[u16]> = remap.into();
     let wide_joints = joint_list.len() > 256;
+    let weights_of = |j: usize| {
+        attrs.iter().position(|w| {
+            is(&w.semantic, &["BLENDWEIGHT", "BLENDWEIGHTS"])
+                && w.semantic_index == attrs[j].semantic_index
+        })
+    };
+    let skin = Arc::new(Skin {
+        sets: joints
+            .iter()
+            .map(|&j| SkinSet {
+                joints: j,
+                joint_lanes: attrs[j].components(),
+                weights: weights_of(j)
+                    .filter(|&w| stats[w].float.is_some())
+                    .map(|w| (w, attrs[w].kind(), attrs[w].components())),
+            })
+            .collect(),
+        remap: remap.clone(),
+    });
+    // Each vertex's number, which tools carry as a custom attribute: the vertex's identity
+    // through reordering and splitting (import puts each back at its record).
+    let count = stats.first().map_or(0, |s| s.count);
+    let mut vertex_id = Vec::new();
+    if count > 0 {
+        let halves = count > 1 << 24;
+        let shifts: &[Option<u32>] = if halves {
+            &[Some(0), Some(16)]
+        } else {
+            &[None]
+        };
+        for (h, &shift) in shifts.iter().enumerate() {
+            let name = if h == 0 {
+                VERTEX_ID
+            } else {
+                "_INLAY_VERTEX_HI"
+            };
+            taken.push(name.to_string());
+            vertex_id.push(name.to_string());
+            accs.push(Acc::whole(
+                name.to_string(),
+                FLOAT,
+                1,
+                count,
+                Data::VertexIds { shift },
+            ));
+        }
+    }
     let mut non_finite_total = 0u64;
     for (i, (a, st)) in attrs.iter().zip(stats).enumerate() {
         let kind = a.kind();
@@ -521,9 +736,8 @@ pub(crate) fn vertex_accessors(
                 st.count,
                 Data::Joints {
                     src,
-                    components: comps,
+                    set,
                     wide: wide_joints,
-                    remap: remap.clone(),
                 },
             ));
             m.standard = Some(name);
@@ -535,8 +749,15 @@ pub(crate) fn vertex_accessors(
                 && attrs[j].semantic_index == a.semantic_index
         }) {
             let name = format!("WEIGHTS_{set}");
-            let (_, nf, _) = push_std(name.clone(), &mut accs);
-            non_finite_total += nf;
+            taken.push(name.clone());
+            accs.push(Acc::whole(
+                name.clone(),
+                FLOAT,
+                4,
+                st.count,
+                Data::Weights { src, set },
+            ));
+            non_finite_total += st.float.as_ref().map_or(0, |f| f.non_finite);
             m.standard = Some(name);
             m.conversion = "weights scaled to sum 1".into();
             exact = false;
@@ -546,10 +767,7 @@ pub(crate) fn vertex_accessors(
         }
         if !exact {
             let name = custom_name(a, &mut taken);
-            let (raw, nf) = raw_accessors(src, a, st, &name);
-            if m.standard.is_none() {
-                non_finite_total += nf;
-            }
+            let raw = raw_accessors(src, a, st, &name);
             m.raw = raw[0].lanes.clone();
             m.raw_high = raw.get(1).map(|r| r.lanes.clone()).unwrap_or_default();
             accs.extend(raw);
@@ -558,7 +776,7 @@ pub(crate) fn vertex_accessors(
     }
     if non_finite_total > 0 {
         warnings.push(format!(
-            "{non_finite_total} NaN or infinite values were written as 0 (glTF accessors hold finite numbers only)"
+            "{non_finite_total} NaN or infinite values were written as 0 in the standard attributes (glTF accessors hold finite numbers only; the exact copies keep them)"
         ));
     }
     let joint_list = match (joints.is_empty(), joint_list.is_empty()) {
@@ -571,7 +789,9 @@ pub(crate) fn vertex_accessors(
         accs,
         mapped,
         joints: joint_list,
+        skin,
         taken,
+        vertex_id,
     }
 }
 
@@ -584,8 +804,12 @@ pub(crate) struct VertexAccessors {
     /// The blend indices that became the skin's joints, in joint order (none without
     /// `JOINTS_n`).
     pub(crate) joints: Vec<u16>,
+    /// The sets `JOINTS_n` / `WEIGHTS_n` are made from.
+    pub(crate) skin: Arc<Skin>,
     /// The attribute names and exact copies' base names given out.
     pub(crate) taken: Vec<String>,
+    /// The attribute(s) holding each vertex's number (low and high halves past 2^24).
+    pub(crate) vertex_id: Vec<String>,
 }
 
 /// The glTF document and its binary buffer's layout.
@@ -594,6 +818,8 @@ pub(crate) struct Document {
     /// (byte offset, accessor, element stride) of each bufferView's data in the buffer.
     pub(crate) bin_parts: Vec<(usize, Acc, usize)>,
     pub(crate) bin_len: usize,
+    /// The sets `JOINTS_n` / `WEIGHTS_n` are made from (none without a skin).
+    pub(crate) skin: Arc<Skin>,
 }
 
 /// One bufferView's place in the buffer, as the streaming writer needs it.
@@ -616,6 +842,10 @@ pub(crate) struct Part {
     pub float_lanes: Option<usize>,
     /// Whether the bytes were made with the document ([`Document::render_fixed`]).
     pub fixed: bool,
+    /// Whether the bytes are the vertices' numbers ([`Document::render_ids`]).
+    pub ids: bool,
+    /// Whether the bytes are `JOINTS_n` / `WEIGHTS_n`, made from [`Document::skin`]'s block.
+    pub skin: bool,
 }
 
 impl Document {
@@ -660,21 +890,57 @@ impl Document {
                 _ => None,
             },
             fixed: matches!(acc.data, Data::Bytes(_) | Data::Zeros),
+            skin: matches!(acc.data, Data::Joints { .. } | Data::Weights { .. }),
+            ids: matches!(acc.data, Data::VertexIds { .. }),
         }
     }
 
     /// Appends bufferView `i`'s bytes for `len` values whose lanes are `lanes` (a block of its
     /// source attribute's values), at its stride.
-    pub(crate) fn render_part(&self, i: usize, lanes: &[[u32; 4]], len: usize, out: &mut Vec<u8>) {
+    /// `skin` is [`Document::skin`]'s block for the same values (made when a part is a
+    /// [`Part::skin`] one).
+    pub(crate) fn render_part(
+        &self,
+        i: usize,
+        lanes: &[[u32; 4]],
+        skin: &SkinBlock,
+        len: usize,
+        out: &mut Vec<u8>,
+    ) {
         let (_, acc, stride) = &self.bin_parts[i];
-        render_strided(acc, *stride, lanes, &[], 0, len, out);
+        render_strided(acc, *stride, lanes, &[], skin, 0, len, out);
+    }
+
+    /// Appends bufferView `i`'s bytes for vertices `first..first + len` (a [`Part::ids`]
+    /// one), at its stride.
+    pub(crate) fn render_ids(&self, i: usize, first: usize, len: usize, out: &mut Vec<u8>) {
+        let (_, acc, stride) = &self.bin_parts[i];
+        render_strided(
+            acc,
+            *stride,
+            &[],
+            &[],
+            &SkinBlock::default(),
+            first,
+            first + len,
+            out,
+        );
     }
 
     /// Appends the bytes of bufferView `i`, made with the document (a [`Part::fixed`] one),
     /// at its stride.
     pub(crate) fn render_fixed(&self, i: usize, out: &mut Vec<u8>) {
         let (_, acc, stride) = &self.bin_parts[i];
-        render_strided(acc, *stride, &[], &[], 0, acc.count, out);
+        render_strided(
+            acc,
+            *stride,
+            &[],
+            &[],
+            &SkinBlock::default(),
+            0,
+            acc.count,
+            out,
+        );
     }
 }
 
@@ -729,7 +995,12 @@ fn without_folders(text: &str, files: &[String]) -> String {
 }
 
 /// The `meshes[0].extras.inlay` record of `mesh`.
-fn inlay_extras(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> InlayExtras {
+fn inlay_extras(
+    mesh: &Mesh,
+    mapped: &[Mapped],
+    vertex_id: &[String],
+    extra_warnings: &[String],
+) -> InlayExtras {
     let layout = mesh
         .layout
         .iter()
@@ -793,6 +1064,7 @@ fn inlay_extras(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> In
         .into(),
         instance_count: mesh.instance_count,
         attributes,
+        vertex_id: vertex_id.to_vec(),
         files: mesh.files.iter().map(|f| file_name(f)).collect(),
         warnings,
     }
@@ -802,7 +1074,7 @@ fn inlay_extras(mesh: &Mesh, mapped: &[Mapped], extra_warnings: &[String]) -> In
 pub(crate) fn extras_of(mesh: &Mesh) -> InlayExtras {
     let stats = stats_of(&mesh.attributes);
     let made = vertex_accessors(&mesh.attributes, &stats, &mut Vec::new());
-    inlay_extras(mesh, &made.mapped, &[])
+    inlay_extras(mesh, &made.mapped, &made.vertex_id, &[])
 }
 
 /// The document of a mesh: its per-vertex attributes' accessors from `stats` (one per
@@ -814,7 +1086,9 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
         accs: vaccs,
         mapped,
         joints: joint_list,
+        skin: skin_sets,
         taken: vertex_taken,
+        vertex_id,
     } = vertex_accessors(&mesh.attributes, stats, &mut warnings);
     let mut root = Root {
         asset: schema::Asset {
@@ -927,7 +1201,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
     };
     let name = super::super::capture_name(&mesh.files);
     let extras = Some(schema::MeshExtras {
-        inlay: serde_json::to_value(inlay_extras(mesh, &mapped, &warnings)).ok(),
+        inlay: serde_json::to_value(inlay_extras(mesh, &mapped, &vertex_id, &warnings)).ok(),
     });
     let skin_index = skin.map(|_| 0u32);
     match mesh.instances {
@@ -956,7 +1230,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
                     };
                     let base = custom_name(ia, &mut taken);
                     let one_stats = stats_of(std::slice::from_ref(&one));
-                    let (raw, _) = raw_accessors(Src::Vertex(0), &one, &one_stats[0], &base);
+                    let raw = raw_accessors(Src::Vertex(0), &one, &one_stats[0], &base);
                     for acc in raw.into_iter().map(|a| a.owned(&one.values)) {
                         attrs.extend(add(&mut root, acc, Some(ARRAY_BUFFER), true));
                     }
@@ -981,7 +1255,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
             let inst_stats = stats_of(&mesh.instance_attributes);
             for (k, (ia, st)) in mesh.instance_attributes.iter().zip(&inst_stats).enumerate() {
                 let base = custom_name(ia, &mut taken);
-                let (raw, _) = raw_accessors(Src::Instance(k), ia, st, &base);
+                let raw = raw_accessors(Src::Instance(k), ia, st, &base);
                 for acc in raw {
                     inst.extend(add(&mut root, acc, None, false));
                 }
@@ -1028,7 +1302,14 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
             });
         }
         let joints: Vec<u32> = (first..root.nodes.len() as u32).collect();
-        scene_nodes.extend(&joints);
+        // One parent for every joint: a skin's joints need a common root (the validator's
+        // SKIN_NO_COMMON_ROOT), and tools make it the armature.
+        scene_nodes.push(root.nodes.len() as u32);
+        root.nodes.push(schema::Node {
+            name: Some(format!("{name} skeleton")),
+            children: joints.clone(),
+            ..schema::Node::default()
+        });
         root.skins.push(schema::Skin {
             name: Some(format!("{name} blend indices")),
             inverse_bind_matrices: Some(ibm),
@@ -1048,6 +1329,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
         root,
         bin_parts: parts,
         bin_len: offset.max(4),
+        skin: skin_sets,
     }
 }
 
@@ -1092,9 +1374,25 @@ pub(crate) fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io:
         let lanes = mesh_lanes(mesh, acc.data.src());
         let per_block = BIN_BLOCK.div_ceil(stride);
         let mut start = 0;
+        let is_skin = matches!(acc.data, Data::Joints { .. } | Data::Weights { .. });
         while start < acc.count {
             let end = (start + per_block).min(acc.count);
-            render_strided(acc, stride, lanes, &mesh.indices, start, end, &mut block);
+            let skin = if is_skin {
+                doc.skin
+                    .block(|a| &mesh.attributes[a].values[..], start, end)
+            } else {
+                SkinBlock::default()
+            };
+            render_strided(
+                acc,
+                stride,
+                lanes,
+                &mesh.indices,
+                &skin,
+                start,
+                end,
+                &mut block,
+            );
             written += (end - start) * stride;
             start = end;
             if block.len() >= BIN_BLOCK {
@@ -1109,21 +1407,23 @@ pub(crate) fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io:
 
 /// [`Acc::render`] of elements `start..end` at `stride` bytes each: padded to 4-byte
 /// strides (glTF §3.6.2.4) when the elements are smaller.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn render_strided(
     acc: &Acc,
     stride: usize,
     lanes: &[[u32; 4]],
     indices: &[u32],
+    skin: &SkinBlock,
     start: usize,
     end: usize,
     out: &mut Vec<u8>,
 ) {
     let esize = acc.element_size();
     if esize == stride {
-        acc.render(lanes, indices, start, end, out);
+        acc.render(lanes, indices, skin, start, end, out);
     } else {
         for k in start..end {
-            acc.render(lanes, indices, k, k + 1, out);
+            acc.render(lanes, indices, skin, k, k + 1, out);
             out.resize(out.len() + stride - esize, 0);
         }
     }
@@ -1211,4 +1511,112 @@ pub(crate) fn uri_escape(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A skin of `sets` (blend indices attribute, its lanes, weights attribute, its lanes;
+    /// float weights), blend indices 3, 5, 7, 9, 200 being joints 0..5.
+    fn skin(sets: &[(usize, usize, usize, usize)]) -> Skin {
+        let mut remap = vec![0u16; 256];
+        for (k, b) in [3usize, 5, 7, 9, 200].into_iter().enumerate() {
+            remap[b] = k as u16;
+        }
+        Skin {
+            sets: sets
+                .iter()
+                .map(|&(j, jl, w, wl)| SkinSet {
+                    joints: j,
+                    joint_lanes: jl,
+                    weights: Some((w, Kind::Float, wl)),
+                })
+                .collect(),
+            remap: remap.into(),
+        }
+    }
+
+    fn f(x: [f32; 4]) -> [u32; 4] {
+        x.map(f32::to_bits)
+    }
+
+    /// The influences of one vertex whose attributes' lanes are `attrs`.
+    fn one(s: &Skin, attrs: &[[u32; 4]]) -> Vec<[(u16, f32); 4]> {
+        let cols: Vec<Vec<[u32; 4]>> = attrs.iter().map(|a| vec![*a]).collect();
+        let b = s.block(|a| &cols[a][..], 0, 1);
+        (0..s.sets.len()).map(|set| *b.of(0, set)).collect()
+    }
+
+    /// The Khronos validator's rule (gltf-validator 2.0.0-dev.3.10): weights added in
+    /// binary32, lane by lane over every set, within 2·10⁻⁷ of 1 per non-zero weight; no
+    /// joint twice with weight; a zero weight names joint 0.
+    fn valid(v: &[[(u16, f32); 4]]) -> bool {
+        let (mut sum, mut tol, mut seen) = (0f32, 0f64, Vec::new());
+        for l in 0..4 {
+            for s in v {
+                let (j, w) = s[l];
+                if w != 0.0 {
+                    if seen.contains(&j) {
+                        return false;
+                    }
+                    seen.push(j);
+                    sum += w;
+                    tol += 2e-7;
+                } else if j != 0 {
+                    return false;
+                }
+            }
+        }
+        ((sum as f64) - 1.0).abs() <= tol
+    }
+
+    #[test]
+    fn skin_influences_are_valid_gltf() {
+        let s = skin(&[(0, 4, 1, 4)]);
+        // A blend index twice (3): its weights summed into its first lane; the zero weight
+        // names joint 0; weights summing to 0.5 scaled to 1.
+        let v = one(&s, &[ints(&[3, 200, 7, 3]), f([0.125, 0.25, 0.0, 0.125])]);
+        assert_eq!(v, vec![[(0, 0.5), (4, 0.5), (0, 0.0), (0, 0.0)]]);
+        // No weight at all (negative, NaN, infinite count as 0): weight 1 on the first.
+        let v = one(
+            &s,
+            &[ints(&[7, 9, 3, 5]), f([-1.0, f32::NAN, f32::INFINITY, 0.0])],
+        );
+        assert_eq!(v, vec![[(2, 1.0), (0, 0.0), (0, 0.0), (0, 0.0)]]);
+        // Two sets, the second of two lanes: the sum is over both; a joint of set 0 given
+        // again in set 1 is summed into set 0's lane; lanes past a format's are zero.
+        let s2 = skin(&[(0, 4, 1, 4), (2, 2, 3, 2)]);
+        let v = one(
+            &s2,
+            &[
+                ints(&[5, 5, 5, 5]),
+                f([0.25, 0.0, 0.0, 0.0]),
+                ints(&[5, 9, 200, 200]),
+                f([0.25, 0.5, 1.0, 1.0]),
+            ],
+        );
+        assert_eq!(
+            v,
+            vec![
+                [(1, 0.5), (0, 0.0), (0, 0.0), (0, 0.0)],
+                [(0, 0.0), (3, 0.5), (0, 0.0), (0, 0.0)],
+            ]
+        );
+        // Weights whose binary32 sum is not 1 after scaling pass the validator's rule.
+        for w in [
+            [0.1f32, 0.2, 0.3, 0.4],
+            [0.7, 0.1, 0.1, 0.1],
+            [1e-7, 0.3333, 0.3333, 0.3333],
+            [0.9, 0.05, 0.03, 0.019_999],
+        ] {
+            let v = one(&s, &[ints(&[3, 5, 7, 9]), f(w)]);
+            assert!(valid(&v), "{w:?}: {v:?}");
+        }
+    }
+
+    /// Integer lanes (blend indices) as they are.
+    fn ints(j: &[u32; 4]) -> [u32; 4] {
+        *j
+    }
 }
