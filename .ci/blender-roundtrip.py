@@ -8,6 +8,8 @@ crates/inlay-cli/tests/blender.rs runs it once). For each FILE.glb it writes, be
   FILE.moved.glb          every mesh vertex translated by (0.0625, -0.125, 0.03125) in Blender's axes
                           ((0.5, 1.25, 2) in glTF's), then exported ticked
   FILE.moved-default.glb  the same translation, exported with default settings
+  FILE.groups.txt         the vertex groups Blender's import made (one name a line, sorted):
+                          the skin's joints, named by blend index
 
 The translation is a binary32 addition per coordinate (numpy), so the expected positions are
 exact. Exits 1 if any import or export fails.
@@ -58,6 +60,12 @@ for src in sys.argv[1:]:
         out = f"{stem}.{tag}.glb"
         try:
             load(src)
+            if tag == "default":
+                groups = sorted(
+                    {g.name for o in bpy.context.scene.objects if o.type == "MESH" for g in o.vertex_groups}
+                )
+                with open(f"{stem}.groups.txt", "w") as fh:
+                    fh.write("".join(g + "\n" for g in groups))
             if moved:
                 move()
             save(out, options)

@@ -585,6 +585,28 @@ fn blender_round_trips_are_exact() {
     let delta = [0.0625f32, 0.03125, 0.125];
     let mut report = Vec::new();
     for ((s, (reference, extras)), glb) in all.iter().zip(&references).zip(&glbs) {
+        // The skin's joints became Blender's vertex groups, named by blend index.
+        let exported = read_glb("x", &std::fs::read(glb).unwrap(), &mut |_| {
+            Err("none".into())
+        })
+        .unwrap();
+        let mut joints: Vec<String> = exported
+            .joints
+            .iter()
+            .flatten()
+            .map(|j| j.expect("joints are named by blend index").to_string())
+            .collect();
+        joints.sort();
+        let groups = std::fs::read_to_string(glb.with_extension("groups.txt")).unwrap();
+        let groups: Vec<&str> = groups.lines().collect();
+        assert_eq!(groups, joints, "{}: Blender's vertex groups", s.tag);
+        if !joints.is_empty() {
+            report.push(format!(
+                "{}: {} vertex groups in Blender",
+                s.tag,
+                joints.len()
+            ));
+        }
         // The vertices whose normal Blender itself changed when they moved (faces the move's
         // binary32 rounding made degenerate: their custom normals cannot be kept); import
         // takes those as edited, so their NORMAL bytes are the one allowed difference.

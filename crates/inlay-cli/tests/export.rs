@@ -940,3 +940,48 @@ fn export_and_view_refuse_a_draw_of_out_of_bounds_zeros() {
     );
     assert_eq!(r.code, 2, "{}", r.transcript);
 }
+
+/// Issue 31 item 2: an exported mesh holds file *names*, never the folders given (a shared
+/// mod must not carry the modder's folders), and its mesh and node are named after the
+/// capture (not `draw`), in .glb and .gltf alike.
+#[test]
+fn exported_meshes_hold_names_not_folders() {
+    let out = scratch("names");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    for name in ["n.glb", "n.gltf"] {
+        let r = export(
+            &out,
+            &[
+                l,
+                "--vb",
+                &vb,
+                "--draw",
+                "draw,vertex_count=9",
+                "--topology",
+                "triangle_list",
+                "--output",
+                name,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let bytes = std::fs::read(out.join(name)).unwrap();
+        let json: &[u8] = if name.ends_with(".glb") {
+            let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+            &bytes[20..20 + len]
+        } else {
+            &bytes
+        };
+        let text = std::str::from_utf8(json).unwrap();
+        let folder = out.display().to_string();
+        assert!(!text.contains(&folder), "{name} holds {folder}: {text}");
+        let j: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(j["meshes"][0]["name"], "p", "{text}");
+        assert_eq!(j["nodes"][0]["name"], "p", "{text}");
+        assert_eq!(
+            j["meshes"][0]["extras"]["inlay"]["files"],
+            serde_json::json!(["p.json", "p.vb"]),
+            "{text}"
+        );
+    }
+}
