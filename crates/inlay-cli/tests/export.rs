@@ -764,7 +764,7 @@ fn patch_glb(bytes: &[u8], f: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
     f(&mut json);
     let mut text = serde_json::to_vec(&json).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let bin = &bytes[20 + json_len..];

@@ -247,6 +247,10 @@ pub(crate) struct SkinSet {
     pub(crate) weights: Option<(usize, Kind, usize)>,
 }
 
+/// One skin set's lanes: its blend indices', and its weights' with their kind and
+/// components.
+type SetLanes<'a> = (&'a [[u32; 4]], Option<(&'a [[u32; 4]], Kind, usize)>);
+
 /// The influences of a run of vertices: [`Skin::influences`] of each, one
 /// `[(joint, weight); 4]` per set.
 #[derive(Clone, Debug, Default)]
@@ -291,7 +295,7 @@ impl Skin {
         let n = self.sets.len();
         let mut values = vec![[(0u16, 0f32); 4]; (end - start) * n];
         if n > 0 {
-            let sources: Vec<(&[[u32; 4]], Option<(&[[u32; 4]], Kind, usize)>)> = self
+            let sources: Vec<SetLanes<'_>> = self
                 .sets
                 .iter()
                 .map(|s| (lanes(s.joints), s.weights.map(|(w, k, c)| (lanes(w), k, c))))
@@ -313,12 +317,7 @@ impl Skin {
     /// sum 1 as the validator adds them (binary32, within 2·10⁻⁷ per weight), and a vertex
     /// without weight gets weight 1 on its first blend index. Lanes past a format's
     /// components are joint 0, weight 0.
-    fn influences(
-        &self,
-        sources: &[(&[[u32; 4]], Option<(&[[u32; 4]], Kind, usize)>)],
-        k: usize,
-        out: &mut [[(u16, f32); 4]],
-    ) {
+    fn influences(&self, sources: &[SetLanes<'_>], k: usize, out: &mut [[(u16, f32); 4]]) {
         let joint = |b: u32| self.remap.get(b as usize).copied().unwrap_or(0);
         for ((set, (j, w)), o) in self.sets.iter().zip(sources).zip(out.iter_mut()) {
             for l in 0..4 {
