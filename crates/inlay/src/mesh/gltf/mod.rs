@@ -45,7 +45,7 @@ pub use writer::{write_glb, write_gltf};
 
 pub use super::streamed::{ExportError, Exported, StreamOptions};
 
-/// Exports the draw `input` as a binary glTF to `out`: the bytes [`Mesh::build`] and
+/// Exports the draw `input` as a binary glTF to `out`: the bytes [`Mesh::build`](crate::mesh::Mesh::build) and
 /// [`write_glb`] give, without building the mesh where the draw allows (see
 /// [`Exported::streamed`]): two passes over the draw in blocks of about 1 MiB that are
 /// reused — one that reads (bounds, statistics), one that writes each block's accessor bytes
@@ -55,7 +55,7 @@ pub use super::streamed::{ExportError, Exported, StreamOptions};
 /// calling thread alone. Memory stays bounded by the block size and the thread count,
 /// whatever the draw's size. Other
 /// draws (text-dump slots, `--instances expand|attributes`, element numbers spread too far
-/// for a range) are built as a [`Mesh`] first. `out` is left at the end of what was written.
+/// for a range) are built as a [`Mesh`](crate::mesh::Mesh) first. `out` is left at the end of what was written.
 ///
 /// ```no_run
 /// use inlay::capture::load_dump;
@@ -86,7 +86,7 @@ pub fn export_glb_with<W: Write + Seek>(
 }
 
 /// Exports the draw `input` as glTF JSON to `json_out` and its buffer to `bin_out` (named
-/// `bin_uri` in the JSON): the bytes [`Mesh::build`] and [`write_gltf`] give, streamed as
+/// `bin_uri` in the JSON): the bytes [`Mesh::build`](crate::mesh::Mesh::build) and [`write_gltf`] give, streamed as
 /// [`export_glb`] streams.
 pub fn export_gltf<B: Write + Seek>(
     input: &MeshInput<'_>,
