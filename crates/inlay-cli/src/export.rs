@@ -306,6 +306,7 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
             instances: args.instances,
             target: args.source.target.target()?,
             patch_triangles: args.source.patch_triangles,
+            max_zero_vertices: args.source.max_vertices,
         },
         ..BatchOptions::default()
     };
