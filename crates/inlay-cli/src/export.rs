@@ -138,6 +138,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: args.instances,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
+        max_zero_vertices: args.source.max_vertices,
     };
     let (done, _, _) = load_draw(
         &args.source,
@@ -308,6 +309,7 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
             instances: args.instances,
             target: args.source.target.target()?,
             patch_triangles: args.source.patch_triangles,
+            max_zero_vertices: args.source.max_vertices,
         },
         ..BatchOptions::default()
     };
