@@ -5,6 +5,7 @@ use std::io::{Cursor, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use inlay::diag::count;
 use inlay::mesh::gltf::{ExportError, Exported};
 use inlay::mesh::{self, FileKind, Instances, Mesh, MeshInput, MeshOptions};
 
@@ -137,6 +138,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: args.instances,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
+        max_zero_vertices: args.source.max_vertices,
     };
     let (done, _, _) = load_draw(
         &args.source,
@@ -153,22 +155,24 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let report = output::report_stream(stdout, &mut stderr, &[out(args)]);
     writeln!(
         report,
-        "wrote {}: {} vertices, {} {} ({} attributes{})",
+        "wrote {}: {}, {} ({}{})",
         if output::is_dash(out(args)) {
             "standard output".to_string()
         } else {
             out(args).display().to_string()
         },
-        done.vertex_count,
-        done.primitives,
+        count(done.vertex_count.into(), "vertex", "vertices"),
         match done.mode {
-            mesh::Mode::Points => "points",
-            mesh::Mode::Lines => "lines",
-            mesh::Mode::Triangles => "triangles",
+            mesh::Mode::Points => count(done.primitives, "point", "points"),
+            mesh::Mode::Lines => count(done.primitives, "line", "lines"),
+            mesh::Mode::Triangles => count(done.primitives, "triangle", "triangles"),
         },
-        done.attributes,
+        count(done.attributes as u64, "attribute", "attributes"),
         if done.instance_count > 1 {
-            format!(", {} instances", done.instance_count)
+            format!(
+                ", {}",
+                count(done.instance_count.into(), "instance", "instances")
+            )
         } else {
             String::new()
         }
@@ -305,6 +309,7 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
             instances: args.instances,
             target: args.source.target.target()?,
             patch_triangles: args.source.patch_triangles,
+            max_zero_vertices: args.source.max_vertices,
         },
         ..BatchOptions::default()
     };
@@ -361,11 +366,12 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
     let (written, same, failed) = report.counts();
     writeln!(
         stdout,
-        "exported {} of {} draws into {}: {written} files ({} bytes), {same} identical to one written, {failed} failed",
+        "exported {} of {} draws into {}: {} ({}), {same} identical to one written, {failed} failed",
         written + same,
         draws.len(),
         out_dir.display(),
-        report.bytes_written
+        count(written as u64, "file", "files"),
+        count(report.bytes_written, "byte", "bytes")
     )
     .map_err(CliError::stdout)?;
     Ok(if failed > 0 { 1 } else { 0 })

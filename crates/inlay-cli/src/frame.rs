@@ -101,6 +101,18 @@ pub struct FrameArgs {
     /// layout changed (TEXCOORD R32G32_FLOAT -> R16G16_FLOAT in the one-slot meshes)
     #[arg(long = "generate-patched", requires = "generate")]
     pub generate_patched: bool,
+    /// With --generate: 3DMigoto's analyse_options words (dump_vb, dump_ib, txt, buf,
+    /// dump_vb_txt, dump_ib_txt, filename_reg, hold, symlink, deferred_ctx_immediate)
+    #[arg(
+        long = "generate-analyse",
+        value_name = "WORDS",
+        default_value = "dump_vb dump_ib txt buf",
+        requires = "generate"
+    )]
+    pub generate_analyse: String,
+    /// With --generate: draw the packed meshes through a geometry shader (`-gs=` names)
+    #[arg(long = "generate-gs", requires = "generate")]
+    pub generate_gs: bool,
 }
 
 /// The filter the options name.
@@ -190,8 +202,11 @@ pub fn run(args: &FrameArgs, out: &mut dyn Write) -> Result<u8, CliError> {
                 args.generate_salt
             },
             layout_change: args.generate_patched,
+            geometry_shader: args.generate_gs,
             ..SynthOptions::default()
-        };
+        }
+        .with_analyse_options(&args.generate_analyse)
+        .map_err(|e| CliError::usage(format!("--generate-analyse: {e}")))?;
         let r = inlay::frame::synth::generate(dir, &o)
             .map_err(|e| CliError::io(format!("cannot write {}", dir.display()), e))?;
         writeln!(

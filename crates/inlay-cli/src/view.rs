@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use clap::Args;
+use inlay::diag::count;
 use inlay::fetch::Instance;
 use inlay::format::Kind;
 use inlay::layout::{InputClass, LayoutElement};
@@ -525,6 +526,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: Instances::Expand,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
+        max_zero_vertices: args.source.max_vertices,
     };
     let loaded = match load_mesh(&args.source, &options, &check) {
         Ok(l) => l,
@@ -560,19 +562,19 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 .write_all(html.as_bytes())
                 .map_err(CliError::stdout)?;
             eprintln!(
-                "wrote the page to standard output: {} vertices, {} indices",
-                mesh.vertex_count,
-                mesh.indices.len()
+                "wrote the page to standard output: {}, {}",
+                count(mesh.vertex_count.into(), "vertex", "vertices"),
+                count(mesh.indices.len() as u64, "index", "indices")
             );
             return Ok(0);
         }
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
             stdout,
-            "wrote {}: {} vertices, {} indices",
+            "wrote {}: {}, {}",
             out.display(),
-            mesh.vertex_count,
-            mesh.indices.len()
+            count(mesh.vertex_count.into(), "vertex", "vertices"),
+            count(mesh.indices.len() as u64, "index", "indices")
         )
         .map_err(CliError::stdout)?;
         return Ok(0);

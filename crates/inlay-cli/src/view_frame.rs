@@ -43,7 +43,7 @@ fn draw_page(frame: &Frame, id: &str, options: &MeshOptions) -> Result<String, S
         .find(|d| d.id() == id)
         .ok_or_else(|| format!("no draw {id}"))?;
     let capture = frame.load(d).map_err(|e| e.to_string())?;
-    let mut opts = options.clone();
+    let mut opts = *options;
     let mesh = match Mesh::from_capture(&capture, &opts) {
         Ok(m) => m,
         Err(_) => {
@@ -83,9 +83,9 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         output::write_file(out, html.as_bytes(), &[dir.as_path()], args.force)?;
         writeln!(
             stdout,
-            "wrote {}: {} draws",
+            "wrote {}: {}",
             out.display(),
-            frame.draws.len()
+            inlay::diag::count(frame.draws.len() as u64, "draw", "draws")
         )
         .map_err(CliError::stdout)?;
         return Ok(0);
@@ -94,6 +94,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: Instances::Expand,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
+        max_zero_vertices: args.source.max_vertices,
     };
     let list = list_page(&frame, true);
     let port = args.port.unwrap_or(0);
@@ -105,8 +106,8 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let url = format!("http://{addr}/");
     writeln!(
         stdout,
-        "serving {url} (Ctrl-C stops): {} draws",
-        frame.draws.len()
+        "serving {url} (Ctrl-C stops): {}",
+        inlay::diag::count(frame.draws.len() as u64, "draw", "draws")
     )
     .map_err(CliError::stdout)?;
     stdout.flush().map_err(CliError::stdout)?;

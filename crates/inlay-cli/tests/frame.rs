@@ -95,11 +95,18 @@ fn find_export_and_diff_as_the_readme_shows() {
     assert_eq!(csv.lines().count(), 6);
 
     // Export: every draw with dumps; identical draws once; each file equals the one-draw export.
-    let out = ok(&inlay(
+    let o = inlay(
         &["export", "before", "--output-dir", "meshes", "--jobs", "2"],
         &w,
-    ));
+    );
+    let out = ok(&o);
     assert!(out.contains("0 failed"), "{out}");
+    // A faithful frame exports without a warning (none is a false alarm).
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let manifest = json(&std::fs::read_to_string(w.join("meshes/export.json")).unwrap());
     let entries = manifest["draws"].as_array().unwrap();
     assert_eq!(entries.len(), 30);
@@ -160,6 +167,80 @@ fn find_export_and_diff_as_the_readme_shows() {
         std::fs::read_to_string(w.join("hash.json")).unwrap(),
         hash_json.replace(&old_vb, new_vb).replace(&old_ib, new_ib)
     );
+
+    // Two dumps: draw 1 before and after the patch (a one-slot mesh whose TEXCOORD changed).
+    let dump = |dir: &str| {
+        let j = json(&ok(&inlay(&["frame", dir, "--draws", "1", "--json"], &w)));
+        j["draws"][0]["vbs"][0]["txt"].as_str().unwrap().to_string()
+    };
+    let (a, b) = (dump("before"), dump("after"));
+    let d = json(&ok(&inlay(&["diff", &a, &b, "--json"], &w)));
+    let p = &d["pairs"][0];
+    assert_eq!(d["pairs"].as_array().unwrap().len(), 1);
+    assert_eq!(p["pairing"], "same counts");
+    let old_hash = a.split("vb0=").nth(1).unwrap()[..8].to_string();
+    let new_hash = b.split("vb0=").nth(1).unwrap()[..8].to_string();
+    assert_eq!(p["hashes"][0]["what"], "vb0");
+    assert_eq!(p["hashes"][0]["old"], old_hash.as_str());
+    assert_eq!(p["hashes"][0]["new"], new_hash.as_str());
+    assert_eq!(d["hash_pairs"][0], serde_json::json!([old_hash, new_hash]));
+    assert_eq!(
+        p["elements"],
+        serde_json::json!([{"change": "format", "element": "TEXCOORD0",
+            "old": "R32G32_FLOAT", "new": "R16G16_FLOAT"}])
+    );
+    assert_eq!(p["repack"]["lossless"], false);
+    let text = ok(&inlay(&["diff", &a, &b], &w));
+    assert!(
+        text.contains(&format!("vb0 hash {old_hash} -> {new_hash}"))
+            && text.contains("~ TEXCOORD0 format R32G32_FLOAT -> R16G16_FLOAT")
+            && text.contains("TEXCOORD0: R32G32_FLOAT -> R16G16_FLOAT, lossy"),
+        "{text}"
+    );
+
+    // Two layout files: element by element, with the repack plan.
+    let layout = |fmt: &str, extra: &str| {
+        format!(
+            "const D3D11_INPUT_ELEMENT_DESC layout[] = {{\n\
+             {{ \"POSITION\", 0, DXGI_FORMAT_R32G32B32_FLOAT, 0, 0, D3D11_INPUT_PER_VERTEX_DATA, 0 }},\n\
+             {{ \"TEXCOORD\", 0, DXGI_FORMAT_{fmt}, 0, 12, D3D11_INPUT_PER_VERTEX_DATA, 0 }},\n{extra}}};\n"
+        )
+    };
+    std::fs::write(w.join("old.h"), layout("R16G16_FLOAT", "")).unwrap();
+    std::fs::write(
+        w.join("new.h"),
+        layout(
+            "R32G32_FLOAT",
+            "{ \"COLOR\", 0, DXGI_FORMAT_R8G8B8A8_UNORM, 0, 20, D3D11_INPUT_PER_VERTEX_DATA, 0 },\n",
+        ),
+    )
+    .unwrap();
+    let d = json(&ok(&inlay(&["diff", "old.h", "new.h", "--json"], &w)));
+    let p = &d["pairs"][0];
+    assert_eq!(
+        p["elements"],
+        serde_json::json!([
+            {"change": "format", "element": "TEXCOORD0", "old": "R16G16_FLOAT", "new": "R32G32_FLOAT"},
+            {"change": "added", "element": "COLOR0"}
+        ])
+    );
+    assert!(
+        p["repack"]["impossible"]
+            .as_str()
+            .is_some_and(|m| m.contains("COLOR")),
+        "{p}"
+    );
+    assert_eq!(p["pairing"], "compared as given");
+    assert_eq!(p["repack"]["lossless"], false);
+    // Without COLOR the plan is a conversion that loses nothing (16-bit to 32-bit floats).
+    let d = json(&ok(&inlay(&["diff", "old.h", "old.h", "--json"], &w)));
+    assert_eq!(d["pairs"][0]["same"], true);
+    std::fs::write(w.join("new.h"), layout("R32G32_FLOAT", "")).unwrap();
+    let d = json(&ok(&inlay(&["diff", "old.h", "new.h", "--json"], &w)));
+    let r = &d["pairs"][0]["repack"];
+    assert_eq!(r["lossless"], true, "{r}");
+    assert_eq!(r["elements"][1]["from"], "R16G16_FLOAT");
+    assert_eq!(r["elements"][1]["to"], "R32G32_FLOAT");
 }
 
 #[test]
@@ -227,6 +308,34 @@ fn bad_draws_never_stop_the_batch() {
     // Draw 2 lost its vb0 text: it is still listed, with the problem, and its other slots.
     let j = json(&ok(&inlay(&["frame", "fa", "--draws", "2", "--json"], &w)));
     assert_eq!(j["draws"].as_array().unwrap().len(), 1);
+
+    // The generator takes 3DMigoto's analyse_options words, and names a word it does not know.
+    let args = [
+        "frame",
+        "--generate",
+        "ib",
+        "--generate-analyse",
+        "dump_ib,txt",
+        "--generate-draws",
+        "4",
+    ];
+    ok(&inlay(&args, &w));
+    assert!(std::fs::read_dir(w.join("ib")).unwrap().all(|e| {
+        let n = e.unwrap().file_name().into_string().unwrap();
+        !n.contains("-vb0=") && !n.ends_with(".buf")
+    }));
+    let o = inlay(
+        &[
+            "frame",
+            "--generate",
+            "x",
+            "--generate-analyse",
+            "dump_vb dump_xx",
+        ],
+        &w,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("analyse option \"dump_xx\""));
 }
 
 #[test]

@@ -31,7 +31,7 @@ use super::{
 };
 use crate::assembler::Topology;
 use crate::buffer::IndexFormat;
-use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+use crate::element::{APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA, InputElementDesc};
 use crate::format::{FormatInfo, Kind};
 use crate::validation::layout_without_shader;
 
@@ -944,15 +944,34 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
             Some(b) => {
                 let buf = files.buf.clone().unwrap_or_default();
                 sources.push(buf.clone());
-                let need = vb.byte_offset as u64
-                    + stride as u64
-                        * (vb.first_vertex as u64 + vb.vertex_count.unwrap_or(0) as u64);
+                // Rows the draw reads: vertices for a slot with per-vertex data; for a slot
+                // of per-instance data only, StartInstanceLocation + ceil(instances / step
+                // rate) (one row at step rate 0), whatever the header's vertex count says.
+                let of_slot = || vb.elements.iter().filter(|e| e.input_slot == slot);
+                let rows = if of_slot().all(|e| e.input_slot_class == INPUT_PER_INSTANCE_DATA)
+                    && of_slot().next().is_some()
+                {
+                    let rate = of_slot()
+                        .map(|e| e.instance_data_step_rate)
+                        .min()
+                        .unwrap_or(1);
+                    let count = vb.instance_count.unwrap_or(1) as u64;
+                    vb.first_instance as u64
+                        + if rate == 0 {
+                            1
+                        } else {
+                            count.div_ceil(rate as u64)
+                        }
+                } else {
+                    vb.first_vertex as u64 + vb.vertex_count.unwrap_or(0) as u64
+                };
+                let need = vb.byte_offset as u64 + stride as u64 * rows;
                 if (b.len() as u64) < need {
                     warnings.push(At { file: &name_of(&buf), line: None }.warning(
                         Some(b.len().to_string().as_bytes()),
                         format!(
                             "the .buf holds fewer bytes than the header's byte offset + stride × \
-                             (first vertex + vertex count) = {need}; vertices past its end read as missing"
+                             the rows the draw reads = {need}; rows past its end read as missing"
                         ),
                     ));
                 }

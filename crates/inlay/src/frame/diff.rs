@@ -16,7 +16,7 @@
 //! For each pair it lists the hash changes, element-by-element layout differences
 //! (semantic name and index are the identity; format, slot, resolved offset, class and step
 //! rate are compared), stride and count changes, and — where the layout changed — the
-//! [`repack`](crate::encode::repack) plan from the old layout to the new: per element the
+//! [`crate::encode::repack`] plan from the old layout to the new: per element the
 //! conversion and whether it can lose information, lanes filled from defaults, elements
 //! dropped, or the element the old data cannot supply. Parts left unpaired are listed per
 //! side. [`Diff::hash_pairs`] is what `--fix-hashes` writes into a hash file.
@@ -230,6 +230,8 @@ pub enum Pairing {
     IndexBuffer,
     /// Same counts, other layout.
     Counts,
+    /// Two inputs without hashes (two layout files): compared as given.
+    Given,
 }
 
 impl Pairing {
@@ -240,6 +242,7 @@ impl Pairing {
             Pairing::Content => "matched by content",
             Pairing::IndexBuffer => "same index buffer",
             Pairing::Counts => "same counts",
+            Pairing::Given => "compared as given",
         }
     }
 }
@@ -632,7 +635,9 @@ pub fn diff(old: Vec<Part>, new: Vec<Part>) -> Diff {
     let mut pairs = Vec::new();
     // A whole-side comparison of one part each (two dumps, two layouts) pairs them outright.
     if old.len() == 1 && new.len() == 1 {
-        let pairing = if old[0].hash_key() == new[0].hash_key() {
+        let pairing = if old[0].vb_hashes.is_empty() && new[0].vb_hashes.is_empty() {
+            Pairing::Given
+        } else if old[0].hash_key() == new[0].hash_key() {
             Pairing::SameHashes
         } else if old[0].content_key() == new[0].content_key() {
             Pairing::Content

@@ -220,13 +220,21 @@ impl Draw {
         }
     }
 
-    /// Every resource hash of the draw: vertex buffers, index buffer, other resources.
+    /// Every resource hash of the draw: vertex buffers, index buffer, other resources, and
+    /// the buffers the log binds at it (also those not dumped: `dump_ib` without `dump_vb`).
     pub fn resource_hashes(&self) -> impl Iterator<Item = u32> + '_ {
+        let logged = self.log.iter().flat_map(|l| {
+            l.vbs
+                .iter()
+                .filter_map(|b| b.hash)
+                .chain(l.ib.as_ref().and_then(|i| i.hash))
+        });
         self.vbs
             .iter()
             .filter_map(|v| v.hash)
             .chain(self.ib.as_ref().and_then(|i| i.hash))
             .chain(self.resources.iter().filter_map(|r| r.hash))
+            .chain(logged)
     }
 
     /// The layout in brief: `POSITION R32G32B32_FLOAT, NORMAL R32G32B32_FLOAT, …` with the

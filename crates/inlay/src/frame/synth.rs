@@ -77,6 +77,13 @@ pub struct SynthOptions {
     /// A patch that also changes a layout: the one-slot meshes store TEXCOORD as
     /// R16G16_FLOAT instead of R32G32_FLOAT (same stride).
     pub layout_change: bool,
+    /// Dump vertex buffers (`dump_vb` option); without it only the log knows them.
+    pub dump_vb: bool,
+    /// Dump index buffers (`dump_ib` option).
+    pub dump_ib: bool,
+    /// Draw the packed meshes through a geometry shader (`-gs=` in their names,
+    /// `GSSetShader` in the log).
+    pub geometry_shader: bool,
 }
 
 impl Default for SynthOptions {
@@ -97,7 +104,64 @@ impl Default for SynthOptions {
             problems: false,
             salt: 0,
             layout_change: false,
+            dump_vb: true,
+            dump_ib: true,
+            geometry_shader: false,
         }
+    }
+}
+
+/// What one `analyse_options` word sets in [`SynthOptions`].
+pub type SetOption = fn(&mut SynthOptions);
+
+/// The `analyse_options` words (3DMigoto's `d3dx.ini` spelling) the generator follows, each
+/// with what it sets: `dump_vb`, `dump_ib` (which buffers are dumped), `txt`, `buf` (text
+/// and binary dumps), `dump_vb_txt`/`dump_ib_txt` (both), `filename_reg` (register-first
+/// names), `hold` (frame-number prefix, frame 1), `symlink` (symbolic links to `deduped/`),
+/// `deferred_ctx_immediate` (a deferred context's log and folder too). A list replaces the
+/// defaults of the options it can name (`dump_vb dump_ib txt buf`).
+pub const ANALYSE_OPTIONS: [(&str, SetOption); 10] = [
+    ("dump_vb", |o| o.dump_vb = true),
+    ("dump_ib", |o| o.dump_ib = true),
+    ("txt", |o| o.txt = true),
+    ("buf", |o| o.buf = true),
+    ("dump_vb_txt", |o| {
+        o.dump_vb = true;
+        o.txt = true
+    }),
+    ("dump_ib_txt", |o| {
+        o.dump_ib = true;
+        o.txt = true
+    }),
+    ("filename_reg", |o| o.register_first = true),
+    ("hold", |o| o.hold = Some(1)),
+    ("symlink", |o| o.dedupe = Dedupe::Symlinks),
+    ("deferred_ctx_immediate", |o| o.deferred = true),
+];
+
+impl SynthOptions {
+    /// These options with an `analyse_options` list applied (words separated by spaces or
+    /// commas, see [`ANALYSE_OPTIONS`]); an unknown word is an error naming it.
+    pub fn with_analyse_options(mut self, words: &str) -> Result<Self, String> {
+        self.dump_vb = false;
+        self.dump_ib = false;
+        self.txt = false;
+        self.buf = false;
+        for w in words.split([' ', ',']).filter(|w| !w.is_empty()) {
+            let (_, set) = ANALYSE_OPTIONS
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case(w))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = ANALYSE_OPTIONS.iter().map(|(n, _)| *n).collect();
+                    format!("analyse option {w:?}: expected one of {}", names.join(", "))
+                })?;
+            set(&mut self);
+        }
+        if !self.txt && !self.buf {
+            // 3DMigoto dumps buffers as text when neither format is named.
+            self.txt = true;
+        }
+        Ok(self)
     }
 }
 
@@ -331,6 +395,8 @@ struct Mesh {
     max_index: u32,
     vs: u64,
     ps: u64,
+    /// Geometry shader, if the mesh is drawn through one.
+    gs: Option<u64>,
 }
 
 fn put_value(out: &mut Vec<u8>, f: Format, rng: &mut Rng, slot_kind: u32) {
@@ -445,7 +511,10 @@ fn make_mesh(i: u32, o: &SynthOptions) -> Mesh {
     };
     let vs = (fnv(&i.to_le_bytes(), o.salt ^ 0x55) as u64) << 32 | fnv(b"vs", i) as u64;
     let ps = (fnv(&i.to_le_bytes(), o.salt ^ 0x77) as u64) << 32 | fnv(b"ps", i) as u64;
+    let gs = (o.geometry_shader && family == Family::Packed)
+        .then(|| (fnv(&i.to_le_bytes(), o.salt ^ 0x99) as u64) << 32 | fnv(b"gs", i) as u64);
     Mesh {
+        gs,
         family,
         elements,
         slots,
@@ -728,8 +797,8 @@ pub fn generate(dir: &Path, o: &SynthOptions) -> io::Result<SynthReport> {
         report: SynthReport::default(),
         win_root: "C:\\Games\\Game\\FrameAnalysis-2024-05-01-120000".into(),
     };
-    let options: u32 = 0x10
-        | 0x20
+    let options: u32 = if o.dump_vb { 0x10 } else { 0 }
+        | if o.dump_ib { 0x20 } else { 0 }
         | if o.txt { 0x400 } else { 0 }
         | if o.buf { 0x200 } else { 0 }
         | if o.register_first { 0x2000 } else { 0 }
@@ -778,6 +847,7 @@ fn write_context(
     let mut done = 0;
     let mut cur_mesh: Option<u32> = None;
     let mut cur_layout: u64 = 0;
+    let mut cur_gs: Option<u64> = None;
     let mut dispatched_before: Option<u32> = None;
     while done < draws {
         // A dispatch now and then (one before every 16th draw).
@@ -874,6 +944,13 @@ fn write_context(
                 m.family.topology().d3d_value()
             ));
             log.push_str(&format!("{p}VSSetShader(pVertexShader:0x000001F2A3B70000, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash={:016x}\n", m.vs));
+            if m.gs != cur_gs {
+                match m.gs {
+                    Some(h) => log.push_str(&format!("{p}GSSetShader(pShader:0x000001F2A3B7F000, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash={h:016x}\n")),
+                    None => log.push_str(&format!("{p}GSSetShader(pShader:0x0000000000000000, ppClassInstances:0x0000000000000000, NumClassInstances:0)\n")),
+                }
+                cur_gs = m.gs;
+            }
             log.push_str(&format!("{p}PSSetShader(pPixelShader:0x000001F2A3B80000, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash={:016x}\n", m.ps));
             log.push_str(&format!("{p}PSSetShaderResources(StartSlot:0, NumViews:1, ppShaderResourceViews:0x0000000000AAF300)\n       0: view=0x000001F2A3B90000 resource=0x000001F2A3BA0000 hash=7e7e7e7e\n"));
             cur_mesh = Some(mi);
@@ -948,6 +1025,7 @@ fn write_context(
             handle: (o.marks && number % 5 == 4).then_some(0x0000_01F2_A3B4_0000 | number as u64),
             shaders: Shaders {
                 vs: Some(m.vs),
+                gs: m.gs,
                 ps: Some(m.ps),
                 ..Shaders::default()
             },
@@ -957,7 +1035,9 @@ fn write_context(
         let legacy = o.dedupe == Dedupe::Legacy;
         let mut dumping = Vec::new();
         // ib first, as DumpMesh does.
-        if let Some((fmt, data, h)) = &m.ib {
+        // DumpMesh dumps the ib of an indexed draw whenever vbs are dumped as text too (the
+        // text dump's vertex count comes from it).
+        if let Some((fmt, data, h)) = m.ib.as_ref().filter(|_| o.dump_ib || (o.dump_vb && o.txt)) {
             let content = fnv(data, 0x1b);
             if o.buf {
                 let n = format_dump_name(&name(Register::Ib, *h, "buf"));
@@ -980,6 +1060,9 @@ fn write_context(
         let mut vb_hashes = Vec::new();
         for (slot, stride, data, h) in &m.slots {
             vb_hashes.push((*slot, *h));
+            if !o.dump_vb {
+                continue;
+            }
             let content = fnv(data, *slot);
             if o.buf {
                 let n = format_dump_name(&name(Register::Vb(*slot), *h, "buf"));
@@ -1035,6 +1118,7 @@ fn write_context(
             ib_hash: m.ib.as_ref().map(|i| i.2),
             shaders: Shaders {
                 vs: Some(m.vs),
+                gs: m.gs,
                 ps: Some(m.ps),
                 ..Shaders::default()
             },

@@ -210,7 +210,8 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
             ExportError::Mesh(e) => e.to_string(),
             ExportError::Io(e) => format!("cannot write {}: {e}", tmp.display()),
         };
-        let mut file = BufWriter::with_capacity(1 << 20, fs::File::create(&tmp).map_err(ioerr)?);
+        // 64 KiB: most draws are smaller; a 1 MiB buffer per file cost a fresh mapping (page faults) each time.
+        let mut file = BufWriter::with_capacity(1 << 16, fs::File::create(&tmp).map_err(ioerr)?);
         let done = match o.kind {
             FileKind::Glb => {
                 super::gltf::export_glb_with(&input, &o.mesh, &stream, &mut file).map_err(xerr)?
