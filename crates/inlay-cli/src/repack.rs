@@ -124,7 +124,7 @@ fn load(
 ) -> Result<Result<InputLayout, u8>, CliError> {
     let err_style = style::stderr();
     let file = LayoutFile::load(path, array, err_style)?;
-    let creation = check::create(&file, None, target, false)?;
+    let creation = check::create(&file, None, target, inlay::PipelineDesc::default(), false)?;
     match creation.layout {
         Some(l) => Ok(Ok(l)),
         None => {

@@ -349,7 +349,9 @@ mod tests {
             Ok(FeatureLevel::L9_1)
         );
         assert_eq!("D3D10.1".parse::<Api>(), Ok(Api::D3D10_1));
-        assert!("12_0".parse::<FeatureLevel>().is_err());
+        assert_eq!("12_0".parse::<FeatureLevel>(), Ok(FeatureLevel::L12_0));
+        assert!("12_3".parse::<FeatureLevel>().is_err());
+        assert_eq!("D3D12".parse::<Api>(), Ok(Api::D3D12));
     }
 
     /// The serde spellings are the schema's, exactly, and round-trip.
@@ -360,14 +362,14 @@ mod tests {
             (Api::D3D10, "\"d3d10\""),
             (Api::D3D10_1, "\"d3d10.1\""),
             (Api::D3D11, "\"d3d11\""),
+            (Api::D3D12, "\"d3d12\""),
         ] {
             assert_eq!(serde_json::to_string(&api).unwrap(), text);
             assert_eq!(serde_json::from_str::<Api>(text).unwrap(), api);
         }
-        for (level, text) in FeatureLevel::ALL
-            .into_iter()
-            .zip(["9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1"])
-        {
+        for (level, text) in FeatureLevel::EVERY.into_iter().zip([
+            "9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1", "12_0", "12_1", "12_2",
+        ]) {
             let quoted = format!("\"{text}\"");
             assert_eq!(serde_json::to_string(&level).unwrap(), quoted);
             assert_eq!(
@@ -379,7 +381,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1 or d3d11)"),
+            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1, d3d11 or d3d12)"),
             "{e}"
         );
         assert!(serde_json::from_str::<FeatureLevel>("\"11.0\"").is_err());

@@ -327,3 +327,88 @@ fn fxc_corpus_satisfies_dxc_rules() {
     }
     assert!(n >= 300, "only {n} fxc blobs");
 }
+
+/// Every vertex shader of the corpus creates a D3D12 pipeline state with a layout built
+/// from its own ISG1 (one element per non-system input, a format of the entry's type and
+/// width), with no error and no warning except TYPE_MISMATCH (#245) for 16-bit inputs (P15);
+/// under D3D11 the same layout is refused exactly for the containers whose parts are not
+/// 4-byte aligned (R31, #161).
+#[test]
+fn dxil_vertex_shaders_create_pipeline_states() {
+    use inlay::diag::MessageId;
+    use inlay::dxbc::ComponentType;
+    use inlay::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
+    use inlay::format::Format;
+    use inlay::target::{Api, FeatureLevel, Target};
+    let Some(dir) = corpus_dir() else { return };
+    let mut n = 0;
+    for e in fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "dxil") {
+            continue;
+        }
+        let bytes = fs::read(&p).unwrap();
+        let c = Container::parse_detected(&bytes).unwrap();
+        if c.stage_name().as_deref() != Some("vertex") {
+            continue;
+        }
+        n += 1;
+        let sig = c.input_signature().unwrap().unwrap_or_default();
+        let mut sixteen = false;
+        let elements: Vec<InputElementDesc> = sig
+            .elements
+            .iter()
+            .filter(|e| !inlay::validation::is_system_generated_input(&e.semantic_name))
+            .map(|e| {
+                let width = (e.mask & 0xf).count_ones().max(1);
+                let ty = e.component_type.register_class();
+                sixteen |= ty.is_some() && ty != Some(e.component_type);
+                let f = match (ty, width) {
+                    (Some(ComponentType::UINT32), 1) => Format::R32_UINT,
+                    (Some(ComponentType::UINT32), 2) => Format::R32G32_UINT,
+                    (Some(ComponentType::UINT32), 3) => Format::R32G32B32_UINT,
+                    (Some(ComponentType::UINT32), _) => Format::R32G32B32A32_UINT,
+                    (Some(ComponentType::SINT32), _) => Format::R32G32B32A32_SINT,
+                    (_, 1) => Format::R32_FLOAT,
+                    (_, 2) => Format::R32G32_FLOAT,
+                    (_, 3) => Format::R32G32B32_FLOAT,
+                    _ => Format::R32G32B32A32_FLOAT,
+                };
+                InputElementDesc::per_vertex(
+                    &e.semantic_name,
+                    e.semantic_index,
+                    f,
+                    0,
+                    APPEND_ALIGNED_ELEMENT,
+                )
+            })
+            .collect();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        let t12 = Target::new(Api::D3D12, FeatureLevel::L12_0);
+        let c12 = inlay::create_input_layout(&t12, &elements, &bytes);
+        assert!(c12.is_success(), "{name}: {:?}", c12.diagnostics);
+        let want_warnings: Vec<MessageId> = if sixteen {
+            vec![MessageId(245)]
+        } else {
+            vec![]
+        };
+        let mut warnings = c12.warning_ids();
+        warnings.dedup();
+        let want_warnings = if elements.is_empty() {
+            vec![MessageId(253)]
+        } else {
+            want_warnings
+        };
+        assert_eq!(warnings, want_warnings, "{name}");
+        let c11 = inlay::create_input_layout(&Target::default(), &elements, &bytes);
+        let aligned = Container::parse(&bytes).is_ok();
+        assert_eq!(c11.is_success(), aligned, "{name}: {:?}", c11.diagnostics);
+        if !aligned {
+            assert!(
+                c11.error_ids()
+                    .contains(&MessageId::CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE)
+            );
+        }
+    }
+    assert_eq!(n, 39, "vertex shaders");
+}

@@ -45,7 +45,7 @@ pub mod validate;
 pub mod vertex;
 pub mod walk;
 
-pub use draw::{DrawCall, DrawParams};
+pub use draw::{DrawCall, DrawParams, ExecuteIndirect, StripCutRule};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
 pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
 pub use topology::{ParseTopologyError, Topology};
@@ -114,6 +114,23 @@ pub enum IaError {
         /// The level.
         level: FeatureLevel,
     },
+    /// D3D12: the topology set on the command list is not of the pipeline state's
+    /// `PrimitiveTopologyType` (debug layer #611, d3d12-rules.md P22).
+    #[error(
+        "{call}: topology {topology} is a {} topology but the pipeline state's \
+         PrimitiveTopologyType is {} (D3D12 #611 PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE: \
+         the result is undefined, P22)",
+        topology.topology_type().as_str(),
+        pipeline.as_str()
+    )]
+    TopologyTypeMismatch {
+        /// The call.
+        call: &'static str,
+        /// The topology set.
+        topology: Topology,
+        /// The pipeline state's type.
+        pipeline: crate::layout::TopologyType,
+    },
     /// A draw while the topology is `UNDEFINED`.
     #[error(
         "{call}: the primitive topology is undefined (D3D11_IA_DEFAULT_PRIMITIVE_TOPOLOGY); the runtime drops the draw"
@@ -153,6 +170,36 @@ pub enum IaError {
         /// The offset.
         offset: u32,
         /// Bytes the structure needs.
+        needed: u32,
+        /// Bytes the buffer has.
+        len: usize,
+    },
+    /// D3D12 `ExecuteIndirect`: a command signature `ByteStride` that is not a multiple of 4
+    /// or cannot hold the draw arguments (IndirectDrawing.md, command-signature rules;
+    /// d3d12-rules.md P21).
+    #[error(
+        "ExecuteIndirect: ByteStride {stride} must be a multiple of 4 and at least the \
+         {needed}-byte {what} (P21)"
+    )]
+    CommandStride {
+        /// `ByteStride`.
+        stride: u32,
+        /// Bytes of the draw argument structure.
+        needed: u32,
+        /// `D3D12_DRAW_ARGUMENTS` or `D3D12_DRAW_INDEXED_ARGUMENTS`.
+        what: &'static str,
+    },
+    /// D3D12 `ExecuteIndirect`: a command past the argument buffer (P21).
+    #[error(
+        "ExecuteIndirect: command {command} at byte {offset} needs {needed} bytes but the \
+         argument buffer has {len} (P21)"
+    )]
+    CommandOutOfRange {
+        /// The command.
+        command: u32,
+        /// Its byte offset.
+        offset: u64,
+        /// Bytes it needs.
         needed: u32,
         /// Bytes the buffer has.
         len: usize,
@@ -329,7 +376,7 @@ impl<'a> InputAssembler<'a> {
             call,
             DrawCall::DrawInstancedIndirect { .. } | DrawCall::DrawIndexedInstancedIndirect { .. }
         );
-        if indirect && (api != Api::D3D11 || level.is_level9()) {
+        if indirect && (!matches!(api, Api::D3D11 | Api::D3D12) || level.is_level9()) {
             return Err(unsupported(
                 "indirect draws need the D3D11 API and feature level 10_0 or above",
             ));
@@ -339,6 +386,12 @@ impl<'a> InputAssembler<'a> {
                 "DrawAuto needs stream output (feature level 10_0)",
             ));
         }
+        if matches!(call, DrawCall::DrawAuto { .. }) && api.is_d3d12() {
+            return Err(unsupported(
+                "Direct3D 12 has no DrawAuto (stream-output draws are ExecuteIndirect's)",
+            ));
+        }
+        let cut = self.cut_rule();
         let p = |indexed, count, instance_count, start, base_vertex, start_instance| DrawParams {
             indexed,
             count,
@@ -346,6 +399,7 @@ impl<'a> InputAssembler<'a> {
             start,
             base_vertex,
             start_instance,
+            cut,
         };
         Ok(match *call {
             DrawCall::Draw {
@@ -401,6 +455,25 @@ impl<'a> InputAssembler<'a> {
                 p(false, count, 1, 0, 0, 0)
             }
         })
+    }
+
+    /// Which index value cuts a strip under the current state: D3D10/D3D11 the index
+    /// format's all-ones value in every topology; D3D12 the pipeline state's strip cut, for
+    /// strip topologies only (d3d12-rules.md P19; vkd3d-proton
+    /// `test_primitive_restart_list_topology_stream_output`).
+    pub fn cut_rule(&self) -> StripCutRule {
+        if !self.target.api.is_d3d12() {
+            return StripCutRule::IndexFormat;
+        }
+        let cut = self
+            .layout
+            .pipeline()
+            .and_then(|p| p.strip_cut.cut_value())
+            .filter(|_| self.topology.is_strip());
+        match cut {
+            Some(v) => StripCutRule::Value(v),
+            None => StripCutRule::Disabled,
+        }
     }
 
     /// The fetch plan of the current state for a draw starting at `start_instance`: one
@@ -487,6 +560,16 @@ impl<'a> InputAssembler<'a> {
     pub(crate) fn check_draw(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
         if self.topology == Topology::Undefined {
             return Err(IaError::TopologyUndefined { call: call.name() });
+        }
+        if self.target.api.is_d3d12()
+            && let Some(p) = self.layout.pipeline()
+            && p.topology_type != self.topology.topology_type()
+        {
+            return Err(IaError::TopologyTypeMismatch {
+                call: call.name(),
+                topology: self.topology,
+                pipeline: p.topology_type,
+            });
         }
         self.resolve(call)
     }
