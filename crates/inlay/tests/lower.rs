@@ -585,7 +585,13 @@ fn d3d12_layouts() {
     };
     // (cut, topology, index format) → restart, cut remedy.
     let rows: [(StripCut, Topology, _, bool, Option<Remedy>); 7] = [
-        (StripCut::Cut16, Topology::TriangleStrip, R16Uint, true, None),
+        (
+            StripCut::Cut16,
+            Topology::TriangleStrip,
+            R16Uint,
+            true,
+            None,
+        ),
         (
             StripCut::Cut16,
             Topology::TriangleStrip,
@@ -596,17 +602,44 @@ fn d3d12_layouts() {
                 to: 0xffff_ffff,
             }),
         ),
-        (StripCut::Cut32, Topology::TriangleStrip, R16Uint, false, None),
-        (StripCut::Cut32, Topology::TriangleStrip, R32Uint, true, None),
-        (StripCut::Disabled, Topology::TriangleStrip, R32Uint, false, None),
+        (
+            StripCut::Cut32,
+            Topology::TriangleStrip,
+            R16Uint,
+            false,
+            None,
+        ),
+        (
+            StripCut::Cut32,
+            Topology::TriangleStrip,
+            R32Uint,
+            true,
+            None,
+        ),
+        (
+            StripCut::Disabled,
+            Topology::TriangleStrip,
+            R32Uint,
+            false,
+            None,
+        ),
         // Lists never cut in D3D12: restart off, nothing to rewrite (D3D11 rewrites).
-        (StripCut::Cut32, Topology::TriangleList, R32Uint, false, None),
+        (
+            StripCut::Cut32,
+            Topology::TriangleList,
+            R32Uint,
+            false,
+            None,
+        ),
         (StripCut::Cut16, Topology::LineList, R16Uint, false, None),
     ];
     for (cut, topology, format, restart, remedy) in rows {
         let layout = layout12(cut, topology.topology_type().d3d12_value());
         let l = lower::lower(&layout, &draw(topology, format), &vk);
-        assert_eq!(l.state.primitive_restart, restart, "{cut:?} {topology} {format}");
+        assert_eq!(
+            l.state.primitive_restart, restart,
+            "{cut:?} {topology} {format}"
+        );
         let draw_remedies: Vec<&Remedy> = l
             .findings_for(Subject::Draw)
             .map(|f| &f.remedy)
@@ -622,7 +655,11 @@ fn d3d12_layouts() {
     let mut s = DrawShape::tight(&l11, Topology::TriangleList, true);
     s.index_format = Some(R32Uint);
     let l = lower::lower(&l11, &s, &vk);
-    assert!(l.findings.iter().any(|f| f.remedy == Remedy::RewriteIndices));
+    assert!(
+        l.findings
+            .iter()
+            .any(|f| f.remedy == Remedy::RewriteIndices)
+    );
     assert!(!l.findings.iter().any(|f| f.remedy == dynamic));
     // A stride of 4 below the element's 12 bytes: Vulkan's dynamic strides refuse it.
     let layout = layout12(StripCut::Disabled, 3);

@@ -339,7 +339,11 @@ fn d3d12_cuts(
     findings: &mut Vec<Finding>,
 ) -> bool {
     use crate::buffer::IndexFormat;
-    let Some(cut) = pipeline.strip_cut.cut_value().filter(|_| shape.indexed && strip) else {
+    let Some(cut) = pipeline
+        .strip_cut
+        .cut_value()
+        .filter(|_| shape.indexed && strip)
+    else {
         // Lists never cut in D3D12 (and the strip cut may be disabled): restart stays off,
         // so an all-ones index is fetched as a vertex, as D3D12 does.
         return false;
