@@ -191,6 +191,7 @@ draws = [
     case("stride-0-view", "d3d12-rules.md P17 (vkd3d-proton test_zero_vertex_stride: a view "
          "with StrideInBytes 0 gives every vertex the element at the view's start)",
          N_ELEM, N_SIG, {"hresult": "S_OK", "offsets": [0]},
+         pipeline={"primitive_topology_type": 1},
          draw={"topology": "point_list",
                "vertex_buffers": [{"slot": 0, "stride": 0, "offset": 8, "data": words(VB)}],
                "call": {"kind": "draw_instanced", "vertex_count_per_instance": 4,

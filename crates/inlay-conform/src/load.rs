@@ -469,7 +469,7 @@ mod tests {
             r#", "draw": {"topology": "point_list", "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0, "start_instance": 0}}"#,
         )]));
         assert!(e.message.contains("unknown field `start_instance`"), "{e}");
-        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/3"));
+        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/4"));
         assert!(e.message.contains("unsupported schema"), "{e}");
     }
 
