@@ -274,26 +274,8 @@ fn pipeline_of(pipeline: Option<&Bound<'_, PyDict>>) -> PyResult<inlay::Pipeline
     Ok(p)
 }
 
-/// The creation as `inlay check` makes it: with bytecode, or the array rules alone
-/// (`layout_without_shader`, element *i* feeds register *i*).
-pub fn create(
-    py: Python<'_>,
-    target: &Target,
-    elements: &[inlay::element::InputElementDesc],
-    shader: Option<&Bound<'_, PyAny>>,
-    validate_only: bool,
-) -> PyResult<Creation> {
-    create_with(
-        py,
-        target,
-        elements,
-        shader,
-        validate_only,
-        inlay::PipelineDesc::default(),
-    )
-}
-
-/// [`create`] with a D3D12 pipeline description (ignored under D3D10/D3D11).
+/// The creation as `inlay check` makes it: with bytecode, or the array rules alone (element
+/// *i* feeds register *i*), with a D3D12 pipeline description (ignored under D3D10/D3D11).
 pub fn create_with(
     py: Python<'_>,
     target: &Target,
