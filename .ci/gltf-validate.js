@@ -1,5 +1,6 @@
 // Validates every .glb/.gltf named on the command line with the Khronos glTF validator
-// (npm gltf-validator; NODE_PATH points at its install) and exits 1 if any has an error.
+// (npm gltf-validator; NODE_PATH points at its install) and exits 1 if any has an error or a
+// skin warning (NODE_SKINNED_MESH_WITHOUT_SKIN and the other NODE_SKIN*/SKIN_* codes).
 const fs = require('fs');
 const path = require('path');
 const validator = require('gltf-validator');
@@ -16,7 +17,9 @@ const validator = require('gltf-validator');
     const i = report.issues;
     console.log(`${f}: ${i.numErrors} errors, ${i.numWarnings} warnings, ${i.numInfos} infos`);
     for (const m of i.messages) if (m.severity <= 1) console.log(`  ${m.severity == 0 ? 'error' : 'warning'} ${m.code} ${m.pointer || ''}: ${m.message}`);
-    if (i.numErrors > 0) bad++;
+    // A skinned mesh must carry its skin (issue 31): skin warnings fail the run too.
+    const skin = i.messages.filter((m) => /^(NODE_SKIN|SKIN_)/.test(m.code));
+    if (i.numErrors > 0 || skin.length > 0) bad++;
   }
   process.exit(bad ? 1 : 0);
 })();

@@ -147,7 +147,7 @@ ENCODE_REFUSALS = [
     ("R8G8B8A8_UINT", np.full((1, 4), 1.5), [1.5, 1, 1, 1],
      "A0.x: `1.5` is not an integer from 0 to 4294967295 (A0 is R8G8B8A8_UINT, a UINT format)"),
     ("R16G16_FLOAT", np.zeros((1, 1), np.float32), [0.0],
-     "A0: 1 values, R16G16_FLOAT has 2 components"),
+     "A0: 1 value, R16G16_FLOAT has 2 components"),
     ("R32_SINT", np.array([[2**31]]), [2**31],
      "A0.x: `2147483648` is not an integer from -2147483648 to 2147483647 (A0 is R32_SINT, a SINT format)"),
     ("R32_UINT", np.array([[2**32]], np.uint64), [2**32],

@@ -169,8 +169,8 @@ fn compile(
     cmd.args(flags).args(sources).arg("-o").arg(&exe);
     match link {
         Link::Shared => {
+            // No rpath of our own: the one `inlay.pc` carries must find the library.
             cmd.args(pkg_config(s, &["--cflags", "--libs"]));
-            cmd.arg(format!("-Wl,-rpath,{}", s.prefix.join("lib").display()));
         }
         Link::Static => {
             cmd.args(pkg_config(s, &["--cflags"]));
@@ -1454,4 +1454,81 @@ fn readme_c_example_compiles_and_runs() {
          SV_VertexID 1: v0 = 3f000000 bf000000 3f000000 3f800000\n\
          SV_VertexID 2: v0 = bf000000 bf000000 3f000000 3f800000\n"
     );
+}
+
+/// Issue 35 item 5: the README's build-and-link lines, run as written — `install.sh` into a
+/// private prefix (`$HOME/.local` of a scratch home), `pkg-config` through `PKG_CONFIG_PATH`,
+/// the program run with no `LD_LIBRARY_PATH`; then linked straight against the build's
+/// `target/release`, whose `libinlay.so.0` the program looks for.
+#[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
+fn readme_link_lines_run_from_a_private_prefix() {
+    let s = setup();
+    let readme = std::fs::read_to_string(s.root.join("README.md")).unwrap();
+    let section = &readme[readme.find("## The C ABI").expect("a C ABI section")..];
+    let block = |fence: &str| {
+        let start = section.find(fence).expect(fence) + fence.len();
+        section[start..start + section[start..].find("```").unwrap()].to_string()
+    };
+    let lines: Vec<String> = block("```sh\n")
+        .lines()
+        .map(|l| l.split("   # ").next().unwrap().trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(lines[0], "cargo build --release -p inlay-capi", "{lines:?}");
+    // A folder that looks like the clone: the repository's folders, the test's target.
+    let dir = s.work.join("readme-clone");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("home")).unwrap();
+    let target = std::env::current_exe()
+        .unwrap()
+        .ancestors()
+        .nth(3)
+        .unwrap()
+        .to_path_buf();
+    for (name, to) in [
+        ("crates", s.root.join("crates")),
+        ("include", s.root.join("include")),
+        ("examples", s.root.join("examples")),
+        ("target", target.clone()),
+    ] {
+        std::os::unix::fs::symlink(to, dir.join(name)).unwrap();
+    }
+    std::fs::write(dir.join("seed.c"), block("```c\n")).unwrap();
+    assert!(
+        target.join("release/libinlay.so.0").exists(),
+        "the build left no libinlay.so.0 beside libinlay.so"
+    );
+    let expected = "COLOR: offset 12, register v1\n\
+         SV_VertexID 0: v0 = 00000000 3f000000 3f000000 3f800000\n\
+         SV_VertexID 1: v0 = 3f000000 bf000000 3f000000 3f800000\n\
+         SV_VertexID 2: v0 = bf000000 bf000000 3f000000 3f800000\n";
+    // Each way of linking on its own: the install and pkg-config lines, then the line that
+    // links straight against the build (run by itself, after removing the first program).
+    let (install, direct) = (&lines[1..lines.len() - 1], &lines[lines.len() - 1]);
+    for script in [
+        install.join("\n"),
+        format!("{direct}\n./seed examples/vs.dxbc"),
+    ] {
+        let _ = std::fs::remove_file(dir.join("seed"));
+        let out = Command::new("sh")
+            .arg("-ec")
+            .arg(&script)
+            .current_dir(&dir)
+            .env("HOME", dir.join("home"))
+            .env_remove("LD_LIBRARY_PATH")
+            .env_remove("PKG_CONFIG_PATH")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{script}\n{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.ends_with(expected), "{script}\n{stdout}");
+    }
 }

@@ -25,7 +25,8 @@ Examples:
 Exit status: 0 when the layout is created (S_OK, or S_FALSE with --validate-only), 1 when \
 Windows would refuse it (E_INVALIDARG), 2 for usage or I/O errors.")]
 pub struct CheckArgs {
-    /// Layout file: C/C++ source, JSON or TOML
+    /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
+    /// standard input)
     pub layout: PathBuf,
     /// Compiled vertex shader or signature blob (DXBC). Without it only the element array's
     /// own rules are checked (signature matching is skipped)

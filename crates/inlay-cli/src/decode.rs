@@ -24,7 +24,8 @@ use crate::{CliError, TargetArgs, check};
 #[derive(Args, Debug)]
 #[command(after_help = decode_after_help())]
 pub struct DecodeArgs {
-    /// Layout file: C/C++ source, JSON or TOML
+    /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
+    /// standard input)
     pub layout: PathBuf,
     /// Compiled vertex shader or signature blob: registers come from its input signature
     #[arg(long, value_name = "FILE.dxbc")]
@@ -805,10 +806,7 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let is_file = out.is_file();
     out.commit()?;
     if is_file && let Some(p) = &args.output {
-        output::say_wrote(
-            p,
-            &format!("{written} vert{}", if written == 1 { "ex" } else { "ices" }),
-        );
+        output::say_wrote(p, &inlay::diag::count(written, "vertex", "vertices"));
     }
     Ok(0)
 }

@@ -21,7 +21,8 @@ use crate::{CliError, TargetArgs, style};
 /// Where a draw comes from: dumps, or a layout file with its buffers and draw.
 #[derive(Args, Debug, Clone)]
 pub struct MeshSourceArgs {
-    /// Dump files (vb/ib .txt, .buf, .fmt, .csv) or a layout file (C/C++, JSON, TOML) with --vb
+    /// Dump files (vb/ib .txt, .buf, .fmt, .csv; `-`: a RenderDoc CSV on standard input) or a
+    /// layout file (any layout source, `-` too) with --vb
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// With a layout: vertex buffer of a slot, as `decode` takes it (repeatable)
@@ -46,6 +47,9 @@ pub struct MeshSourceArgs {
     /// Which C array to use when the layout file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
+    /// Refuse a draw with more than N vertices that read nothing but out-of-bounds zeros
+    #[arg(long, value_name = "N", default_value_t = inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)]
+    pub max_vertices: u64,
     #[command(flatten)]
     pub target: TargetArgs,
 }

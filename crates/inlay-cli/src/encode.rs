@@ -31,7 +31,8 @@ payloads). Per-vertex elements go to vertex `vertex_id` of their slot, per-insta
 record instance `instance_id` reads (instance_id / step rate). Lanes a format lacks (printed \
 by `decode --all-lanes`) are ignored. Nothing is written unless every value is valid.")]
 pub struct EncodeArgs {
-    /// Layout file: C/C++ source, JSON or TOML
+    /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
+    /// standard input)
     pub layout: PathBuf,
     /// The values: a CSV or JSON file (`-` for standard input)
     #[arg(long, value_name = "FILE")]
@@ -307,10 +308,10 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
         };
         if cells.len() != names.len() {
             return Err(CliError::usage(format!(
-                "{file}:{}: {} values, the header has {} columns",
+                "{file}:{}: {}, the header has {}",
                 n + 1,
-                cells.len(),
-                names.len()
+                inlay::diag::count(cells.len() as u64, "value", "values"),
+                inlay::diag::count(names.len() as u64, "column", "columns")
             )));
         }
         let vertex = parse_id(&pre, "vertex_id", cells[vid])?;
@@ -636,13 +637,12 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     for (b, (_, p)) in buffers.iter().zip(&paths) {
         writeln!(
             report,
-            "slot {}: {} {} of {} bytes -> {} ({} bytes)",
+            "slot {}: {} of {} bytes -> {} ({} bytes)",
             b.slot,
-            b.records(),
             if b.class == InputClass::PerVertex {
-                "vertices"
+                inlay::diag::count(b.records(), "vertex", "vertices")
             } else {
-                "instance records"
+                inlay::diag::count(b.records(), "instance record", "instance records")
             },
             b.stride,
             crate::output::shown(p),

@@ -5,10 +5,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use inlay::diag::count;
 use inlay::element::InputElementDesc;
 use inlay::encode::Rounding;
 use inlay::mesh::gltf::{self, ImportedMesh};
-use inlay::mesh::import::{ImportOptions, import};
+use inlay::mesh::import::{ImportError, ImportOptions, import_with_original};
 
 use crate::output::AtomicFile;
 use crate::source::{self, LayoutFile};
@@ -23,8 +24,12 @@ Examples:
 
 LAYOUT is a C/C++, JSON or TOML layout, an importer .fmt, or a 3DMigoto vb text dump (its \
 element blocks and stride). Writes NAME.vb (one slot) or NAME.vb0…NAME.vbN, and NAME.ib, in \
-DIR. Values come from the attributes `inlay export` wrote (exact ones first), else from the \
-glTF attributes the semantics map to; mesh vertex k becomes buffer element k.")]
+DIR. Each vertex takes the exact copies `inlay export` wrote (`_NAME_X`…) unless its standard \
+attribute (POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n, JOINTS_n/WEIGHTS_n) was edited; \
+when the glTF lost the copies (Blender's default glTF export drops them) and LAYOUT is the \
+capture itself (an importer .fmt with its .vb/.ib, a 3DMigoto vb dump), each vertex's exact \
+values come from the capture's vertex it matches. An element no vertex source provides is an \
+error (exit 1) unless --default or --allow-missing says what to write.")]
 pub struct ImportArgs {
     /// The mesh: .glb or .gltf (with its .bin)
     pub mesh: PathBuf,
@@ -50,6 +55,17 @@ pub struct ImportArgs {
     /// exported from (which leaves the records before the draw's first vertex as padding).
     #[arg(long)]
     pub rebase: bool,
+    /// The value of an element the mesh does not provide (repeatable), NAME=x[,y,z,w]:
+    /// e.g. TANGENT0=1,0,0,1 (NAME is the semantic and index; index 0 may be left out)
+    #[arg(long = "default", value_name = "NAME=VALUES")]
+    pub defaults: Vec<String>,
+    /// Write zeros for elements the mesh does not provide (each named in a warning)
+    /// instead of failing
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Refuse to write more than N padding records before the mesh's first vertex
+    #[arg(long, value_name = "N", default_value_t = inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)]
+    pub max_vertices: u64,
     /// Which C array to use when the layout file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
@@ -86,6 +102,51 @@ fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
     m.map_err(|e| CliError::usage(e.to_string()))
 }
 
+/// `--default NAME=x[,y,z,w]`.
+fn parse_default(text: &str) -> Result<(String, Vec<f64>), CliError> {
+    let (name, values) = text
+        .split_once('=')
+        .ok_or_else(|| CliError::usage(format!("--default `{text}`: expected NAME=x[,y,z,w]")))?;
+    let values = values
+        .split(',')
+        .map(|v| {
+            v.trim().parse::<f64>().map_err(|_| {
+                CliError::usage(format!(
+                    "--default `{text}`: `{}` is not a number",
+                    v.trim()
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if name.trim().is_empty() || values.len() > 4 {
+        return Err(CliError::usage(format!(
+            "--default `{text}`: expected NAME=x[,y,z,w] (one to four values)"
+        )));
+    }
+    Ok((name.trim().to_string(), values))
+}
+
+/// The mesh of the capture `--layout` names, when it is one whose buffers are at hand (an
+/// importer `.fmt` with its `.vb`/`.ib`, a 3DMigoto vb text dump): the source of exact
+/// values for a glTF that lost inlay's copies. `None` for other layouts.
+fn original_mesh(args: &ImportArgs, target: inlay::target::Target) -> Option<inlay::mesh::Mesh> {
+    let ext = args
+        .layout
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(ext.as_deref(), Some("fmt" | "txt")) {
+        return None;
+    }
+    let capture = inlay::capture::load_dump(&args.layout).ok()?;
+    let options = inlay::mesh::MeshOptions {
+        target,
+        max_zero_vertices: args.max_vertices,
+        ..inlay::mesh::MeshOptions::default()
+    };
+    inlay::mesh::Mesh::from_capture(&capture, &options).ok()
+}
+
 /// Runs `inlay import`.
 pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let (elements, file_strides, single) = load_layout(args)?;
@@ -116,17 +177,32 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             ),
         });
     };
+    let mut defaults = Vec::new();
+    for d in &args.defaults {
+        defaults.push(parse_default(d)?);
+    }
     let mesh = read_mesh(&args.mesh)?;
-    let result = import(
+    let original = original_mesh(args, target);
+    let result = import_with_original(
         &mesh,
         layout,
         &ImportOptions {
             rounding: args.rounding,
             strides,
             rebase: args.rebase,
+            defaults,
+            allow_missing: args.allow_missing,
+            max_padding: args.max_vertices,
         },
+        original.as_ref(),
     )
-    .map_err(|e| CliError::usage(format!("{}: {e}", args.mesh.display())))?;
+    .map_err(|e| CliError {
+        code: match e {
+            ImportError::Missing(_) => 1,
+            ImportError::Other(_) => 2,
+        },
+        message: format!("{}: {e}", args.mesh.display()),
+    })?;
     for w in &result.warnings {
         eprintln!("{}: {w}", style::stderr().warning("warning"));
     }
@@ -167,8 +243,8 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     writeln!(
         stdout,
-        "{} vertices; index buffer {}; topology {}; draw {}",
-        mesh.vertex_count,
+        "{}; index buffer {}; topology {}; draw {}",
+        count(mesh.vertex_count as u64, "vertex", "vertices"),
         result.index.0.format(),
         result.topology,
         result.draw

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use inlay::assembler::Topology;
+use inlay::diag::count;
 use inlay::lower::{self, DeviceProfile, DrawShape, Remedy, Subject};
 
 use crate::source::{LayoutFile, read_bytes};
@@ -13,7 +14,7 @@ use crate::{CliError, TargetArgs, check, map, style};
 /// Largest device profile read (a real one is a few kilobytes).
 const PROFILE_LIMIT: u64 = 1 << 20;
 
-/// `inlay lower LAYOUT --target vulkan|wgpu`.
+/// Lower a layout to Vulkan or WebGPU vertex input, with a remedy for what the target lacks
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:
   inlay lower layout.h --target vulkan
@@ -22,7 +23,8 @@ const PROFILE_LIMIT: u64 = 1 << 20;
   inlay lower layout.h --target vulkan --api d3d12 --topology triangle_strip --indexed \
       --index-format R32_UINT --strip-cut 0xffff")]
 pub struct LowerArgs {
-    /// Layout file: C/C++ source, JSON or TOML
+    /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
+    /// standard input)
     pub layout: PathBuf,
     /// Target API: vulkan or wgpu
     #[arg(long, value_name = "API")]
@@ -197,7 +199,10 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     if lowering.findings.is_empty() {
         w(out, "everything maps natively".to_string())?;
     } else {
-        w(out, format!("{} findings", lowering.findings.len()))?;
+        w(
+            out,
+            count(lowering.findings.len() as u64, "finding", "findings"),
+        )?;
         for f in &lowering.findings {
             // Element and slot problems name their subject; draw-wide ones get a prefix.
             let prefix = if f.subject == Subject::Draw {

@@ -27,7 +27,8 @@ APPEND_ALIGNED offsets are resolved as CreateInputLayout does. Without --stride 
 stride is the smallest that covers its elements. Exit status 1 when the layout itself is \
 refused (the messages say why).")]
 pub struct MapArgs {
-    /// Layout file: C/C++ source, JSON or TOML
+    /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
+    /// standard input)
     pub layout: PathBuf,
     /// Stride for every slot (N) or for one slot (SLOT=N); may be repeated
     #[arg(long, value_name = "N|SLOT=N")]
@@ -270,8 +271,10 @@ fn text_picture(layout: &InputLayout, maps: &[SlotMap], style: Style) -> String 
             s,
             "{}",
             style.bold(&format!(
-                "slot {}: {class}, stride {} bytes (elements cover {})",
-                m.slot, m.stride, m.min_stride
+                "slot {}: {class}, stride {} (elements cover {})",
+                m.slot,
+                inlay::diag::count(m.stride.into(), "byte", "bytes"),
+                m.min_stride
             ))
         );
         let _ = write!(s, "{}", style.dim("  offset"));
@@ -419,8 +422,10 @@ fn svg_picture(layout: &InputLayout, maps: &[SlotMap], title: &str) -> String {
         };
         let _ = writeln!(
             body,
-            r#"<text x="8" y="{y}" class="h">slot {}: {class}, stride {} bytes (elements cover {})</text>"#,
-            m.slot, m.stride, m.min_stride
+            r#"<text x="8" y="{y}" class="h">slot {}: {class}, stride {} (elements cover {})</text>"#,
+            m.slot,
+            inlay::diag::count(m.stride.into(), "byte", "bytes"),
+            m.min_stride
         );
         y += 10;
         let per_row = SVG_PER_ROW as u64;

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use base64::Engine as _;
 use clap::Args;
+use inlay::diag::count;
 use inlay::fetch::Instance;
 use inlay::format::Kind;
 use inlay::layout::{InputClass, LayoutElement};
@@ -499,8 +500,22 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// The self-contained page of a loaded draw (arrays embedded), as `--output` writes it.
+pub fn embedded_page(loaded: &Loaded, options: &MeshOptions, title: &str) -> String {
+    let mut arrays = Arrays::Embedded(Vec::new());
+    let data = page_data(loaded, options, title, &mut arrays);
+    let Arrays::Embedded(blocks) = arrays else {
+        unreachable!("built as blocks above")
+    };
+    page(&data, &blocks)
+}
+
 /// Runs `inlay view`.
 pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    // A frame-analysis folder: its draw list, each draw opened from it.
+    if args.source.inputs.len() == 1 && args.source.inputs[0].is_dir() {
+        return crate::view_frame::run(args, stdout);
+    }
     let check = |all: &[&Path]| match &args.output {
         Some(out) => output::check_destination(out, all, args.force),
         None => Ok(()),
@@ -511,6 +526,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: Instances::Expand,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
+        max_zero_vertices: args.source.max_vertices,
     };
     let loaded = match load_mesh(&args.source, &options, &check) {
         Ok(l) => l,
@@ -546,19 +562,19 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 .write_all(html.as_bytes())
                 .map_err(CliError::stdout)?;
             eprintln!(
-                "wrote the page to standard output: {} vertices, {} indices",
-                mesh.vertex_count,
-                mesh.indices.len()
+                "wrote the page to standard output: {}, {}",
+                count(mesh.vertex_count.into(), "vertex", "vertices"),
+                count(mesh.indices.len() as u64, "index", "indices")
             );
             return Ok(0);
         }
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
             stdout,
-            "wrote {}: {} vertices, {} indices",
+            "wrote {}: {}, {}",
             out.display(),
-            mesh.vertex_count,
-            mesh.indices.len()
+            count(mesh.vertex_count.into(), "vertex", "vertices"),
+            count(mesh.indices.len() as u64, "index", "indices")
         )
         .map_err(CliError::stdout)?;
         return Ok(0);
@@ -678,7 +694,7 @@ fn byte_range(header: &str, len: usize) -> Option<(usize, usize)> {
     (lo <= hi).then_some((lo, hi))
 }
 
-fn open_browser(url: &str) {
+pub fn open_browser(url: &str) {
     let cmd = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {

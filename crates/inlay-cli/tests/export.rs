@@ -524,11 +524,11 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     );
     assert_eq!(r.code, 2, "{}", r.transcript);
     assert!(r.stderr.contains("already exists"), "{}", r.transcript);
-    // A mesh without extras (another tool's glTF): values by semantic, the rest zero + warning.
+    // Another layout: values by semantic; an element the mesh does not provide is an error
+    // naming it and the vertices (issue 31 item 3), unless --allow-missing or --default.
     let layout = write(&out, "other.json", br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}, {"semantic": "FOG", "format": "R8_UNORM", "offset": 12}]"#);
-    let r = import(
-        &out,
-        &[
+    let other = |extra: &[&str]| {
+        let mut a = vec![
             "d.glb",
             "--layout",
             layout.to_str().unwrap(),
@@ -536,12 +536,28 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
             "other",
             "--stride",
             "0=16",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.transcript);
+            "--force",
+        ];
+        a.extend_from_slice(extra);
+        import(&out, &a)
+    };
+    let r = other(&[]);
+    assert_eq!(r.code, 1, "{}", r.transcript);
     assert!(
         r.stderr
-            .contains("element 1 (FOG0): the mesh has no attribute for it"),
+            .contains("element 1 (FOG0): no value for 4 of 4 vertices (looked for _FOG_X…)")
+            && r.stderr
+                .contains("--default NAME=x,y,z,w, or --allow-missing"),
+        "{}",
+        r.transcript
+    );
+    assert!(!out.join("other").join("d.vb").exists());
+    let r = other(&["--allow-missing"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "element 1 (FOG0): 4 of 4 vertices written as zero (--allow-missing; the mesh has none: looked for _FOG_X…)"
+        ),
         "{}",
         r.transcript
     );
@@ -549,6 +565,18 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     assert_eq!(back.len(), 4 * 16);
     assert_eq!(back[..12], vb0[..12]);
     assert_eq!(back[16..28], vb0[20..32]);
+    assert_eq!([back[12], back[28], back[44], back[60]], [0; 4]);
+    let r = other(&["--default", "FOG=0.5"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("element 1 (FOG0): 4 of 4 vertices took the --default value"),
+        "{}",
+        r.transcript
+    );
+    let back = std::fs::read(out.join("other").join("d.vb")).unwrap();
+    // 0.5 as R8_UNORM, rounded to nearest: 127.5 → 128.
+    assert_eq!([back[12], back[28], back[44], back[60]], [128; 4]);
 }
 
 /// The same for a real importer `.fmt` (shared dumps).
@@ -728,4 +756,267 @@ fn export_of_a_bare_name_in_the_current_folder() {
         r.transcript
     );
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Issue 35 item 7: an exported OBJ's object takes the capture's name — the name the Blender
+/// add-on and Python give the same capture (`inlay::capture::capture_name`), not `draw` and
+/// not nothing: a numbered 3DMigoto dump keeps its buffer hash, an importer's `.fmt` its stem.
+#[test]
+fn obj_object_takes_the_capture_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/dump");
+    let vb_txt = root.join("000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt");
+    let out = scratch("obj-name");
+    let r = export(&out, &[vb_txt.to_str().unwrap(), "--output", "draw.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let text = std::fs::read_to_string(out.join("draw.obj")).unwrap();
+    let objects: Vec<&str> = text.lines().filter(|l| l.starts_with("o ")).collect();
+    assert_eq!(objects, ["o 000001-vb0=5a1e0001"], "{text}");
+    // A layout file with buffers: the layout file's stem; spaces kept (OBJ's `o` takes the
+    // rest of the line).
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/layout.h"),
+        out.join("My Mesh.h"),
+    )
+    .unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/mesh.vb"),
+        out.join("mesh.vb"),
+    )
+    .unwrap();
+    let r = export(
+        &out,
+        &["My Mesh.h", "--vb", "0=mesh.vb", "--output", "mine.obj"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let text = std::fs::read_to_string(out.join("mine.obj")).unwrap();
+    assert_eq!(text.lines().nth(1), Some("o My Mesh"), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// `bytes` (a .glb) with its JSON changed by `f`, the chunks laid out again.
+fn patch_glb(bytes: &[u8], f: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
+    f(&mut json);
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let bin = &bytes[20 + json_len..];
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+/// A layout of one POSITION and a 120-byte vertex buffer (ten vertices): issue 34's inputs.
+fn small_draw(out: &Path) -> (PathBuf, String) {
+    let layout = write(
+        out,
+        "p.json",
+        br#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}]"#,
+    );
+    let vb: Vec<u8> = (0..30)
+        .flat_map(|k| (k as f32 * 0.5).to_le_bytes())
+        .collect();
+    let vb = write(out, "p.vb", &vb);
+    (layout, format!("0={}", vb.display()))
+}
+
+/// Issue 34 item 1: an accessor whose count no byte backs is refused (exit 2, bad input, as
+/// decode) before anything is allocated for it (it aborted with a 64 GB allocation): with a bufferView, and without
+/// one (zeros).
+#[test]
+fn import_refuses_an_accessor_count_no_byte_backs() {
+    let out = scratch("hostile-count");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=9",
+            "--topology",
+            "triangle_list",
+            "--output",
+            "p.glb",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let glb = std::fs::read(out.join("p.glb")).unwrap();
+    let position = |j: &serde_json::Value| {
+        j["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+            .as_u64()
+            .unwrap() as usize
+    };
+    let huge = patch_glb(&glb, |j| {
+        let p = position(j);
+        j["accessors"][p]["count"] = 4294967295u64.into();
+    });
+    std::fs::write(out.join("huge.glb"), huge).unwrap();
+    let r = import(&out, &["huge.glb", "--layout", l, "--output-dir", "a"]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("4294967295 elements of 12 bytes") && r.stderr.contains("run past the"),
+        "{}",
+        r.transcript
+    );
+    let zeros = patch_glb(&glb, |j| {
+        let p = position(j);
+        let a = j["accessors"][p].as_object_mut().unwrap();
+        a.remove("bufferView");
+        a.remove("byteOffset");
+        a.insert("count".into(), 4294967295u64.into());
+    });
+    std::fs::write(out.join("zeros.glb"), zeros).unwrap();
+    let r = import(&out, &["zeros.glb", "--layout", l, "--output-dir", "b"]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("count 4294967295 without a bufferView"),
+        "{}",
+        r.transcript
+    );
+    assert!(!out.join("a").join("p.vb").exists() && !out.join("b").join("p.vb").exists());
+}
+
+/// Issue 34 item 2: a draw of 2^28 vertices over a 120-byte buffer is refused by export
+/// (every format) and view with decode's guard (--max-vertices) before anything is built
+/// or written (it took 7.3 GB and wrote a 4.38 GB .ply of zeros); raising the bound is the
+/// caller's choice, and a draw within the bound still exports.
+#[test]
+fn export_and_view_refuse_a_draw_of_out_of_bounds_zeros() {
+    let out = scratch("hostile-draw");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    let draw = "draw,vertex_count=268435456";
+    for name in ["big.ply", "big.glb", "big.gltf", "big.obj"] {
+        let r = export(
+            &out,
+            &[
+                l,
+                "--vb",
+                &vb,
+                "--draw",
+                draw,
+                "--topology",
+                "point_list",
+                "--output",
+                name,
+            ],
+        );
+        assert_eq!(r.code, 2, "{name}: {}", r.transcript);
+        assert!(
+            r.stderr.contains(
+                "268435446 consecutive vertices that read nothing but out-of-bounds zeros"
+            ) && r.stderr.contains("--max-vertices"),
+            "{name}: {}",
+            r.transcript
+        );
+        assert!(!out.join(name).exists(), "{name} was written");
+    }
+    let r = inlay_in(
+        &out,
+        &[
+            "view",
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            draw,
+            "--topology",
+            "point_list",
+            "--output",
+            "big.html",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(r.stderr.contains("--max-vertices"), "{}", r.transcript);
+    assert!(!out.join("big.html").exists());
+    // Ten vertices past the data, and a bound of ten: exported, with the warning.
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=20",
+            "--topology",
+            "point_list",
+            "--max-vertices",
+            "10",
+            "--output",
+            "ok.ply",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let r = export(
+        &out,
+        &[
+            l,
+            "--vb",
+            &vb,
+            "--draw",
+            "draw,vertex_count=21",
+            "--topology",
+            "point_list",
+            "--max-vertices",
+            "10",
+            "--output",
+            "no.ply",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+}
+
+/// Issue 31 item 2: an exported mesh holds file *names*, never the folders given (a shared
+/// mod must not carry the modder's folders), and its mesh and node are named after the
+/// capture (not `draw`), in .glb and .gltf alike.
+#[test]
+fn exported_meshes_hold_names_not_folders() {
+    let out = scratch("names");
+    let (layout, vb) = small_draw(&out);
+    let l = layout.to_str().unwrap();
+    for name in ["n.glb", "n.gltf"] {
+        let r = export(
+            &out,
+            &[
+                l,
+                "--vb",
+                &vb,
+                "--draw",
+                "draw,vertex_count=9",
+                "--topology",
+                "triangle_list",
+                "--output",
+                name,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let bytes = std::fs::read(out.join(name)).unwrap();
+        let json: &[u8] = if name.ends_with(".glb") {
+            let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+            &bytes[20..20 + len]
+        } else {
+            &bytes
+        };
+        let text = std::str::from_utf8(json).unwrap();
+        let folder = out.display().to_string();
+        assert!(!text.contains(&folder), "{name} holds {folder}: {text}");
+        let j: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(j["meshes"][0]["name"], "p", "{text}");
+        assert_eq!(j["nodes"][0]["name"], "p", "{text}");
+        assert_eq!(
+            j["meshes"][0]["extras"]["inlay"]["files"],
+            serde_json::json!(["p.json", "p.vb"]),
+            "{text}"
+        );
+    }
 }

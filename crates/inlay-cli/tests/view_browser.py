@@ -217,6 +217,173 @@ return arguments[0].map(([x, y]) => Array.from(g.getImageData(Math.round(x * k),
 """
 
 
+# The sum of each channel over the whole canvas.
+CANVAS_SUM_JS = """
+const c = document.getElementById('gl');
+const t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+const g = t.getContext('2d'); g.drawImage(c, 0, 0);
+const d = g.getImageData(0, 0, t.width, t.height).data;
+const s = [0, 0, 0];
+for (let i = 0; i < d.length; i += 4) { s[0] += d[i]; s[1] += d[i + 1]; s[2] += d[i + 2]; }
+return s;
+"""
+
+# For each CSS point, how strongly channel arguments[1] dominates the others at the best pixel
+# within arguments[2] pixels (a 1-pixel line may fall a pixel off the rounded point).
+DOMINANT_JS = """
+const c = document.getElementById('gl');
+const t = document.createElement('canvas'); t.width = c.width; t.height = c.height;
+const g = t.getContext('2d'); g.drawImage(c, 0, 0);
+const k = c.width / c.clientWidth, ch = arguments[1], r = arguments[2];
+return arguments[0].map(([x, y]) => {
+  let best = -255;
+  for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) {
+    const px = Math.round(x * k) + dx, py = Math.round(y * k) + dy;
+    if (px < 0 || py < 0 || px >= t.width || py >= t.height) continue;
+    const p = g.getImageData(px, py, 1, 1).data;
+    best = Math.max(best, p[ch] - Math.max(p[(ch + 1) % 3], p[(ch + 2) % 3]));
+  }
+  return best;
+});
+"""
+
+
+def check_orientation(drv, options, initial):
+    """Issue 35 item 8: wireframe follows the colour choice; the axis gizmo shows each axis in
+    its colour where the camera puts it, and turns with the camera; the grid's lines z = 0 and
+    x = 0 lie where the XZ plane projects. Each against the same page with the grid and axes
+    switched off, so the mesh's own colours cannot pass it."""
+    colour, mode = Select(drv.find_element(By.ID, "colour")), Select(drv.find_element(By.ID, "mode"))
+    mode.select_by_value("wire")
+    sums = {}
+    for value in options:
+        colour.select_by_value(value)
+        time.sleep(0.3)
+        sums[value] = tuple(drv.execute_script(CANVAS_SUM_JS))
+    if len(set(sums.values())) < 3:
+        fail(f"wireframe: the colour choices {options} do not change the drawn colours: {sums}")
+    print(f"wireframe: {len(options)} colour choices draw {len(set(sums.values()))} different pictures")
+    mode.select_by_value("solid")
+    colour.select_by_value(initial)
+    grid_box = drv.find_element(By.ID, "grid")
+
+    def shown(points, ch):
+        on = drv.execute_script(DOMINANT_JS, points, ch, 2)
+        grid_box.click()
+        time.sleep(0.3)
+        off = drv.execute_script(DOMINANT_JS, points, ch, 2)
+        grid_box.click()
+        time.sleep(0.3)
+        return [a > 50 and b < 30 for a, b in zip(on, off)]
+
+    for yaw, pitch in [(0.6, 0.4), (0.6 + math.pi / 2, -0.3), (2.5, 1.0)]:
+        drv.execute_script("window.inlayView.orbit(arguments[0], arguments[1])", yaw, pitch)
+        time.sleep(0.3)
+        h = drv.execute_script("return document.getElementById('gl').clientHeight")
+        # The camera of the page (an orbit around the target): the view's right and up vectors,
+        # computed here from yaw and pitch; each world axis's tip is drawn at (right, up) · axis.
+        cp, sp, cy, sy = math.cos(pitch), math.sin(pitch), math.cos(yaw), math.sin(yaw)
+        f = [-cp * sy, -sp, -cp * cy]
+        right = [-f[2], 0.0, f[0]]
+        n = math.hypot(*right)
+        right = [x / n for x in right]
+        up = [right[1] * f[2] - right[2] * f[1], right[2] * f[0] - right[0] * f[2], right[0] * f[1] - right[1] * f[0]]
+        ox, oy = 45, h - 45
+        mids = [[ox + 0.6 * 0.75 * 45 * right[a], oy - 0.6 * 0.75 * 45 * up[a]] for a in range(3)]
+        hits = [shown([mids[a]], a)[0] for a in range(3)]
+        if not all(hits):
+            fail(f"axes at yaw {yaw:.2f}, pitch {pitch:.2f}: X/Y/Z drawn in their colours at {mids}: {hits}")
+    drv.execute_script("window.inlayView.orbit(0.6, 0.4)")
+    time.sleep(0.3)
+    g = drv.execute_script("return window.inlayView.grid")
+    size = drv.execute_script("const c = document.getElementById('gl'); return [c.clientWidth, c.clientHeight]")
+    found = []
+    for ch, axis in [(0, "z = 0"), (2, "x = 0")]:
+        lo, hi = (g["lo"][0], g["hi"][0]) if ch == 0 else (g["lo"][1], g["hi"][1])
+        ts = [lo + (hi - lo) * (i + 0.5) / 16 for i in range(16)]
+        world = [[t, g["y"], 0] if ch == 0 else [0, g["y"], t] for t in ts]
+        pts = [drv.execute_script("return window.inlayView.projectWorld(arguments[0])", w) for w in world]
+        pts = [p for p in pts if 8 < p[0] < size[0] - 8 and 8 < p[1] < size[1] - 8
+               and not (p[0] < 100 and p[1] > size[1] - 100)]
+        hits = sum(shown(pts, ch))
+        if hits < 3:
+            fail(f"grid line {axis}: only {hits} of {len(pts)} points on it drawn in its colour")
+        found.append(hits)
+    print(f"orientation: X/Y/Z in their colours at three camera angles; grid lines z = 0 and x = 0 "
+          f"in place ({found[0]} and {found[1]} points; grid y = {g['y']}, step {g['step']})")
+
+
+def check_frame(drv, inlay, d):
+    """`inlay view DIR`: the frame's draw list served, filtered and sorted in the page, and a
+    draw opened from its link as the one-draw viewer."""
+    fa = os.path.join(d, "fa")
+    run([inlay, "frame", "--generate", fa, "--generate-draws", "24"])
+    every = json.loads(run([inlay, "frame", fa, "--json"]))["draws"]
+    blend = json.loads(run([inlay, "frame", fa, "--has", "BLENDINDICES", "--json"]))["draws"]
+    assert 0 < len(blend) < len(every), (len(blend), len(every))
+    srv = subprocess.Popen([inlay, "view", fa], stdout=subprocess.PIPE, text=True)
+    try:
+        line = srv.stdout.readline()  # serving http://127.0.0.1:PORT/ (Ctrl-C stops): N draws
+        url = line[line.index("http://"):].split()[0]
+        base = url[:url.index("/", len("http://"))]
+        drv.get(base + "/")
+        rows = lambda: drv.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => r.cells[0].textContent)")
+        t0 = time.time()
+        while len(rows()) != len(every):
+            if time.time() - t0 > 30:
+                fail(f"frame page: {len(rows())} rows, {len(every)} draws")
+            time.sleep(0.05)
+        if rows() != [x["draw"] for x in every]:
+            fail(f"frame page rows {rows()} differ from inlay frame's draws")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"frame page console errors: {errs}")
+        # The filter box takes the filter terms: the same draws as `inlay frame --has`.
+        q = drv.find_element(By.ID, "q")
+        q.send_keys("has=BLENDINDICES")
+        if rows() != [x["draw"] for x in blend]:
+            fail(f"filter has=BLENDINDICES: {rows()} vs {[x['draw'] for x in blend]}")
+        q.clear()
+        q.send_keys(" ")
+        # Sorting: the list starts in draw order; a click on DRAW reverses it, another restores
+        # it; a click on IDX orders by index count.
+        head = drv.find_element(By.CSS_SELECTOR, "th[data-key=draw]")
+        head.click()
+        if rows() != [x["draw"] for x in every][::-1]:
+            fail(f"sorted by DRAW descending: {rows()}")
+        head.click()
+        if rows() != [x["draw"] for x in every]:
+            fail(f"sorted by DRAW ascending: {rows()}")
+        drv.find_element(By.CSS_SELECTOR, "th[data-key=index_count]").click()
+        counts = drv.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => r.cells[2].textContent)")
+        nums = [int(c) for c in counts if c]
+        if nums != sorted(nums) or len(nums) != sum(1 for x in every if x.get("index_count")):
+            fail(f"sorted by IDX: {counts}")
+        head.click()
+        # A draw's link opens the one-draw viewer of that draw.
+        link = drv.find_element(By.LINK_TEXT, "000001")
+        href = link.get_attribute("href")
+        if not href.endswith("/draw/000001"):
+            fail(f"draw link {href}")
+        load(drv, href)
+        want = next(x for x in every if x["draw"] == "000001")
+        title = drv.title
+        if "000001 " + want["call"] not in drv.page_source:
+            fail(f"draw page does not show draw 000001's call {want['call']} ({title})")
+        if drv.execute_script("return document.getElementById('glerror').hidden") is not True:
+            fail("draw page reports: " + drv.find_element(By.ID, "glerror").text)
+        print(f"frame page: {len(every)} draws listed, {len(blend)} after has=BLENDINDICES, "
+              f"sorted, draw 000001 opened ({title})")
+        errs = console_errors(drv)
+        if errs:
+            fail(f"draw page console errors: {errs}")
+    finally:
+        srv.kill()
+        srv.wait()
+
+
 def fail(msg):
     sys.exit("FAIL: " + msg)
 
@@ -333,6 +500,7 @@ def main():
         if errs:
             fail(f"console errors after the colour choices: {errs}")
         print(f"colour: {len(options)} choices draw the mesh ({len(seen)} distinct colours at a centre)")
+        check_orientation(drv, options, initial)
         # The byte view: the selected row's record is the file's bytes, coloured by element;
         # clicking the next record selects the row that reads it.
         vb = open(os.path.join(d, "grid.vb"), "rb").read()
@@ -413,6 +581,8 @@ def main():
         print(paint_line("written (file://)", written_ms))
         print(f"(load average {loadavg} on {os.cpu_count()} cores)")
         print("=" * 72)
+
+        check_frame(drv, args.inlay, d)
 
         if args.screenshot:
             shared = os.environ.get("INLAY_SHARED", os.path.join(os.path.dirname(__file__), "../../../../shared"))

@@ -6,6 +6,18 @@
 
 use std::fmt;
 
+/// `n` with its noun in the right number: `count(1, "vertex", "vertices")` is `1 vertex`,
+/// `count(0, "finding", "findings")` is `0 findings`. Every message and report that counts
+/// things says it through this, so none says "1 findings".
+///
+/// ```
+/// assert_eq!(inlay::diag::count(1, "finding", "findings"), "1 finding");
+/// assert_eq!(inlay::diag::count(3, "vertex", "vertices"), "3 vertices");
+/// ```
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The HRESULT a call returns.
 ///
 /// With the `serde` feature it reads and writes as its symbolic name (`"S_OK"`, `"E_INVALIDARG"`,

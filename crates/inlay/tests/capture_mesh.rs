@@ -170,8 +170,11 @@ element[3]:
     let (c0, _) = back.attribute("COLOR_0").unwrap();
     assert_eq!(c0[0], [ONE, 0, 0x3f00_8081, 0x3b80_8081]);
     let inlay = back.inlay.unwrap();
-    assert_eq!(inlay["layout"][1]["declared_offset"], "append");
-    assert_eq!(inlay["layout"][1]["offset"], 12);
+    assert_eq!(
+        inlay.layout[1].declared_offset,
+        mesh::gltf::schema::DeclaredOffset::Append(mesh::gltf::schema::AppendTag::Append)
+    );
+    assert_eq!(inlay.layout[1].offset, 12);
 }
 
 /// Text-only values: MSVC's `1.#INF`/`-1.#QNAN`, `# WARNING` lines, CRLF, a header count
@@ -535,17 +538,22 @@ fn instances_three_ways() {
     let mut glb = Vec::new();
     mesh::gltf::write_glb(&a, &mut glb).unwrap();
     let back = mesh::gltf::read_glb("a.glb", &glb, &mut |_| Err("none".into())).unwrap();
-    // Custom attributes are VEC4 FLOAT (integers as their exact float values), beside an
-    // all-zero TRANSLATION.
+    // Exact copies are one SCALAR FLOAT per format component (integers as their exact
+    // float values), beside an all-zero TRANSLATION.
     let find = |name: &str| {
         back.instance_attributes
             .iter()
             .find(|a| a.0 == name)
             .unwrap_or_else(|| panic!("no {name}"))
     };
-    let inst_back: Vec<[u32; 4]> = find("_INSTANCEDATA").1.clone();
+    let inst_back: Vec<[u32; 4]> = find("_INSTANCEDATA_X").1.clone();
     let f = |x: f32| x.to_bits();
-    assert_eq!(inst_back[1], [f(10.0), 0, 0, f(1.0)]);
+    assert_eq!(inst_back[1], [f(10.0), 0, 0, 0]);
+    assert!(
+        back.instance_attributes
+            .iter()
+            .all(|a| a.0 != "_INSTANCEDATA_Y")
+    );
     let got: Vec<f32> = inst_back.iter().map(|v| f32::from_bits(v[0])).collect();
     assert_eq!(got, [10.0, 10.0, 20.0, 20.0, 30.0]);
     assert_eq!(find("TRANSLATION").1, vec![[0, 0, 0, 0]; 5]);

@@ -561,6 +561,108 @@
     o = vec4(c, 1.0);
   }`;
   let prog, uni = {}, triIbo = null, lineIbo = null, lineCount = 0;
+
+  // Orientation: a grid on the XZ plane at the bounds' lowest y (a line every power-of-ten
+  // step, the lines z = 0 and x = 0 in the X and Z axis colours), drawn first as a backdrop
+  // the mesh covers, and an axis gizmo in the lower left corner (X red, Y green, Z blue, with
+  // labels) that turns with the camera. Their own program and vertex arrays (x, y, z, r, g, b).
+  const LVS = `#version 300 es
+  layout(location = 0) in vec3 aPos;
+  layout(location = 1) in vec3 aCol;
+  uniform mat4 uMvp;
+  out vec3 vCol;
+  void main() { gl_Position = uMvp * vec4(aPos, 1.0); vCol = aCol; }`;
+  const LFS = `#version 300 es
+  precision highp float;
+  in vec3 vCol;
+  out vec4 o;
+  void main() { o = vec4(vCol, 1.0); }`;
+  const AXIS_RGB = [[0.95, 0.3, 0.3], [0.35, 0.9, 0.35], [0.35, 0.55, 1.0]];
+  const GRID_RGB = [0.25, 0.27, 0.33];
+  let lineProg = null, lineMvp = null, meshVao = null, gridVao = null, gridVerts = 0, gizmoVao = null;
+  const grid = (api.grid = { y: 0, step: 1, lo: [0, 0], hi: [0, 0] });
+  function lineArray(data) {
+    const vao = gl.createVertexArray();
+    gl.bindVertexArray(vao);
+    gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+    gl.bufferData(gl.ARRAY_BUFFER, new Float32Array(data), gl.STATIC_DRAW);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 24, 0);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 24, 12);
+    gl.bindVertexArray(meshVao);
+    return vao;
+  }
+  // The grid for bounds lo..hi: 1.2 × the bounding radius around the centre, rounded out to
+  // the step, a power of ten giving 2 to 20 cells a side.
+  function buildGrid(lo, hi) {
+    const half = 1.2 * bbox.r;
+    const step = Math.pow(10, Math.ceil(Math.log10(half / 10)));
+    const x0 = Math.floor((bbox.c[0] - half) / step), x1 = Math.ceil((bbox.c[0] + half) / step);
+    const z0 = Math.floor((bbox.c[2] - half) / step), z1 = Math.ceil((bbox.c[2] + half) / step);
+    const y = Number.isFinite(lo[1]) ? lo[1] : 0;
+    Object.assign(grid, { y: y, step: step, lo: [x0 * step, z0 * step], hi: [x1 * step, z1 * step] });
+    const data = [];
+    for (let i = x0; i <= x1; i++) {
+      const c = i === 0 ? AXIS_RGB[2] : GRID_RGB;
+      data.push(i * step, y, z0 * step, ...c, i * step, y, z1 * step, ...c);
+    }
+    for (let k = z0; k <= z1; k++) {
+      const c = k === 0 ? AXIS_RGB[0] : GRID_RGB;
+      data.push(x0 * step, y, k * step, ...c, x1 * step, y, k * step, ...c);
+    }
+    gridVerts = data.length / 6;
+    gridVao = lineArray(data);
+  }
+  const gizmoLabels = ["X", "Y", "Z"].map((t, i) => {
+    const e = document.createElement("span");
+    e.className = "axislabel";
+    e.textContent = t;
+    e.style.color = "rgb(" + AXIS_RGB[i].map((x) => Math.round(x * 255)).join(",") + ")";
+    return e;
+  });
+  // The gizmo's square (CSS pixels) and, for each axis, where its tip is drawn: the view's
+  // rotation applied to the unit axes, orthographic.
+  const GIZMO = 90;
+  function gizmoTips(view) {
+    return [0, 1, 2].map((a) => [
+      (0.5 + 0.5 * 0.75 * view[a * 4]) * GIZMO,
+      canvas.clientHeight - (0.5 + 0.5 * 0.75 * view[a * 4 + 1]) * GIZMO,
+    ]);
+  }
+  api.gizmo = () => ({ origin: [GIZMO / 2, canvas.clientHeight - GIZMO / 2], tips: gizmoTips(matrices().view) });
+  function paintHelpers(view, dpr, before) {
+    const show = document.getElementById("grid").checked;
+    gizmoLabels.forEach((e) => { e.hidden = !show; });
+    if (!show || !lineProg) return;
+    gl.useProgram(lineProg);
+    if (before && gridVao) {
+      // The grid: depth-tested against nothing, writing no depth, so the mesh covers it.
+      gl.depthMask(false);
+      gl.uniformMatrix4fv(lineMvp, false, matrices().mvp);
+      gl.bindVertexArray(gridVao);
+      gl.drawArrays(gl.LINES, 0, gridVerts);
+      gl.depthMask(true);
+    } else if (!before) {
+      const s = Math.round(GIZMO * dpr);
+      gl.viewport(0, 0, s, s);
+      gl.disable(gl.DEPTH_TEST);
+      const r = new Float32Array(16);
+      for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) r[c * 4 + k] = 0.75 * view[c * 4 + k] * (k === 2 ? -0.5 : 1);
+      r[15] = 1;
+      gl.uniformMatrix4fv(lineMvp, false, r);
+      gl.bindVertexArray(gizmoVao);
+      gl.drawArrays(gl.LINES, 0, 6);
+      gl.viewport(0, 0, canvas.width, canvas.height);
+      gizmoTips(view).forEach(([x, y], a) => {
+        const e = gizmoLabels[a];
+        e.style.left = canvas.offsetLeft + GIZMO / 2 + (x - GIZMO / 2) * 1.25 - 4 + "px";
+        e.style.top = canvas.offsetTop + canvas.clientHeight - GIZMO / 2 + (y - canvas.clientHeight + GIZMO / 2) * 1.25 - 8 + "px";
+      });
+    }
+    gl.bindVertexArray(meshVao);
+    gl.useProgram(prog);
+  }
   const bbox = { c: [0, 0, 0], r: 1 };
   const cam = { yaw: 0.6, pitch: 0.4, dist: 3, target: [0, 0, 0] };
 
@@ -656,6 +758,7 @@
     bbox.r = Math.max(1e-6, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
     cam.target = bbox.c.slice();
     cam.dist = bbox.r * 2.6;
+    if (lineProg && !gridVao) buildGrid(lo, hi); // the bounds do not change: built once
     draw();
   }
 
@@ -707,6 +810,7 @@
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT);
     gl.enable(gl.DEPTH_TEST);
     const m = matrices();
+    paintHelpers(m.view, dpr, true);
     gl.useProgram(prog);
     gl.uniformMatrix4fv(uni.uMvp, false, m.mvp);
     gl.uniformMatrix4fv(uni.uView, false, m.view);
@@ -757,6 +861,7 @@
       gl.uniform1f(uni.uPointSize, 12 * dpr);
       gl.drawArrays(gl.POINTS, api.selected, 1);
     }
+    paintHelpers(m.view, dpr, false);
     if (api.firstPaintMs === null) {
       // The first paint is done when its pixels are: gl.finish() returns before a software
       // renderer has drawn them, reading one pixel waits for them.
@@ -785,6 +890,15 @@
     return best;
   }
   api.pick = pick;
+  // Where a point of the world is drawn, in CSS pixels of the canvas.
+  api.projectWorld = (p) => {
+    const m = matrices().mvp;
+    const cw = m[3] * p[0] + m[7] * p[1] + m[11] * p[2] + m[15];
+    return [((m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) / cw * 0.5 + 0.5) * canvas.clientWidth,
+      (0.5 - (m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13]) / cw * 0.5) * canvas.clientHeight];
+  };
+  // Turns the camera (radians), as dragging does.
+  api.orbit = (yaw, pitch) => { cam.yaw = yaw; cam.pitch = pitch; draw(); };
   api.project = (v) => {
     const m = matrices().mvp;
     const px = laneF(posAttr, v, 0), py = laneF(posAttr, v, 1), pz = laneF(posAttr, v, 2);
@@ -819,8 +933,8 @@
       }
       for (const n of ["uMvp", "uView", "uPointSize", "uLit", "uChecker", "uHighlight", "uColMode", "uKeyLanes", "uLo", "uSpan"]) uni[n] = gl.getUniformLocation(prog, n);
       mark("link");
-      const vao = gl.createVertexArray();
-      gl.bindVertexArray(vao);
+      meshVao = gl.createVertexArray();
+      gl.bindVertexArray(meshVao);
       const pb = gl.createBuffer();
       gl.bindBuffer(gl.ARRAY_BUFFER, pb);
       gl.bufferData(gl.ARRAY_BUFFER, posAttr.f32.subarray(0, N * posAttr.L), gl.STATIC_DRAW);
@@ -832,6 +946,18 @@
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
       gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
       mark("upload");
+      lineProg = gl.createProgram();
+      for (const [type, src] of [[gl.VERTEX_SHADER, LVS], [gl.FRAGMENT_SHADER, LFS]]) {
+        const sh = gl.createShader(type);
+        gl.shaderSource(sh, src);
+        gl.compileShader(sh);
+        gl.attachShader(lineProg, sh);
+      }
+      gl.linkProgram(lineProg);
+      if (!gl.getProgramParameter(lineProg, gl.LINK_STATUS)) throw new Error(gl.getProgramInfoLog(lineProg));
+      lineMvp = gl.getUniformLocation(lineProg, "uMvp");
+      gizmoVao = lineArray([0, 1, 2].flatMap((a) => [0, 0, 0, ...AXIS_RGB[a], a === 0 ? 1 : 0, a === 1 ? 1 : 0, a === 2 ? 1 : 0, ...AXIS_RGB[a]]));
+      gizmoLabels.forEach((e) => canvas.parentNode.appendChild(e));
       await setColour(parseInt(colourSel.value, 10));
       mark("colour");
       frameAll();
@@ -841,6 +967,7 @@
     }
     colourSel.addEventListener("change", () => setColour(parseInt(colourSel.value, 10)));
     document.getElementById("mode").addEventListener("change", draw);
+    document.getElementById("grid").addEventListener("change", draw);
     document.getElementById("frame").addEventListener("click", frameAll);
     window.addEventListener("resize", draw);
     window.addEventListener("keydown", (e) => { if (e.key === "f" && e.target === document.body) frameAll(); });

@@ -335,24 +335,7 @@ impl Capture {
     /// (`000001-vb0=5a1e0001-vs=9c1f….txt` → `000001-vb0=5a1e0001`); an importer's `.fmt`
     /// or a CSV by its stem (`Component 6`). `capture` when there is no file name.
     pub fn name(&self) -> String {
-        let stem = self
-            .sources
-            .first()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let name = match migoto_parts(&stem) {
-            Some((prefix, buffer)) if prefix.bytes().all(|b| b.is_ascii_digit()) => {
-                format!("{prefix}-{buffer}")
-            }
-            Some((prefix, _)) => prefix.to_string(),
-            None => stem,
-        };
-        if name.is_empty() {
-            "capture".to_string()
-        } else {
-            name
-        }
+        capture_name(self.sources.first().map(PathBuf::as_path))
     }
 
     /// The slot capture of `slot`, if any.
@@ -362,6 +345,37 @@ impl Capture {
 }
 
 /// A 3DMigoto dump name's prefix and its buffer part (`vb0=HASH` or `ib=HASH`), if it has one.
+/// The name of a capture whose first source file is `first` ([`Capture::name`], the one rule
+/// for every shell and exporter): a 3DMigoto dump's prefix (its buffer hash kept when the prefix
+/// is only a draw number), else the file's stem; `capture` when there is none.
+///
+/// ```
+/// use std::path::Path;
+/// use inlay::capture::capture_name;
+/// assert_eq!(capture_name(Some(Path::new("d/LaSignoraFace3Head-vb0=842ec7a5.txt"))), "LaSignoraFace3Head");
+/// assert_eq!(capture_name(Some(Path::new("000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt"))), "000001-vb0=5a1e0001");
+/// assert_eq!(capture_name(Some(Path::new("Rover/Component 6.fmt"))), "Component 6");
+/// assert_eq!(capture_name(None), "capture");
+/// ```
+pub fn capture_name(first: Option<&Path>) -> String {
+    let stem = first
+        .and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match migoto_parts(&stem) {
+        Some((prefix, buffer)) if prefix.bytes().all(|b| b.is_ascii_digit()) => {
+            format!("{prefix}-{buffer}")
+        }
+        Some((prefix, _)) => prefix.to_string(),
+        None => stem,
+    };
+    if name.is_empty() {
+        "capture".to_string()
+    } else {
+        name
+    }
+}
+
 fn migoto_parts(stem: &str) -> Option<(&str, &str)> {
     let at = stem.match_indices('-').map(|(i, _)| i).find(|&i| {
         let rest = &stem[i + 1..];

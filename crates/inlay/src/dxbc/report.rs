@@ -530,9 +530,9 @@ pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
     }
     let _ = writeln!(
         out,
-        "// container {} bytes, {} chunks:",
+        "// container {} bytes, {}:",
         c.size(),
-        c.chunk_count()
+        crate::diag::count(c.chunk_count() as u64, "chunk", "chunks")
     );
     for ch in c.chunks() {
         let _ = writeln!(out, "//   {} {} bytes", ch.tag, ch.data.len());

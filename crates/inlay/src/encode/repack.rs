@@ -122,11 +122,20 @@ impl RepackReport {
 impl fmt::Display for RepackReport {
     /// One line per output element, then the dropped input elements.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
+        // A draw without per-instance data covers no instances: only vertices are counted.
+        write!(
             f,
-            "{} vertices, {} instances",
-            self.vertices, self.instances
+            "{}",
+            crate::diag::count(self.vertices.into(), "vertex", "vertices")
         )?;
+        if self.instances > 0 {
+            write!(
+                f,
+                ", {}",
+                crate::diag::count(self.instances.into(), "instance", "instances")
+            )?;
+        }
+        writeln!(f)?;
         for e in &self.elements {
             let from = match (e.source, e.from) {
                 (ElementSource::Default, _) => "default".to_string(),

@@ -90,8 +90,10 @@ impl ElementValues {
         let needed = self.lanes_needed();
         if given < needed {
             return Err(ValueError(format!(
-                "{}: {given} values, {} has {needed} components",
-                self.name, self.format
+                "{}: {}, {} has {needed} components",
+                self.name,
+                crate::diag::count(given as u64, "value", "values"),
+                self.format
             )));
         }
         if given > 4 {
@@ -322,7 +324,7 @@ mod tests {
         assert_eq!(v[0].name, "TEXCOORD1");
         assert_eq!(
             v[0].check_lane_count(1).unwrap_err().0,
-            "TEXCOORD1: 1 values, R16G16_FLOAT has 2 components"
+            "TEXCOORD1: 1 value, R16G16_FLOAT has 2 components"
         );
         assert!(v[0].check_lane_count(2).is_ok() && v[0].check_lane_count(4).is_ok());
         assert_eq!(

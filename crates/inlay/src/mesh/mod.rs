@@ -33,6 +33,8 @@ use crate::layout::{InputClass, InputLayout, LayoutElement};
 use crate::target::Target;
 use crate::validation::layout_without_shader;
 
+#[cfg(feature = "frame")]
+pub mod batch;
 pub mod gltf;
 pub mod import;
 pub mod obj;
@@ -98,7 +100,7 @@ impl Mode {
 }
 
 /// Options of [`Mesh::build`].
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct MeshOptions {
     /// Per-instance data handling.
     pub instances: Instances,
@@ -106,6 +108,22 @@ pub struct MeshOptions {
     pub target: Target,
     /// Export 3-control-point patch lists as triangles instead of points.
     pub patch_triangles: bool,
+    /// Refuse a draw with more than this many consecutive vertices that read nothing but
+    /// out-of-bounds zeros ([`DrawReport::refusal`](crate::assembler::validate::DrawReport::refusal),
+    /// decode's `--max-vertices`): a mesh is never built from what a draw asks for beyond
+    /// its data.
+    pub max_zero_vertices: u64,
+}
+
+impl Default for MeshOptions {
+    fn default() -> MeshOptions {
+        MeshOptions {
+            instances: Instances::default(),
+            target: Target::default(),
+            patch_triangles: false,
+            max_zero_vertices: crate::assembler::validate::DEFAULT_MAX_ZERO_VERTICES,
+        }
+    }
 }
 
 /// Why a mesh could not be built.
@@ -268,6 +286,23 @@ fn layout_elements(layout: &InputLayout) -> &[LayoutElement] {
     layout.elements()
 }
 
+/// The name exported meshes, nodes and objects take: [`crate::capture::capture_name`] (the one
+/// rule every shell uses) of the first source file, whose folders may be written with `/` or
+/// `\\` (a mod's INI writes Windows paths).
+///
+/// ```
+/// let files = vec!["dumps/Rover/Component 6.fmt".to_string()];
+/// assert_eq!(inlay::mesh::capture_name(&files), "Component 6");
+/// let files = vec!["FA\\000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt".to_string()];
+/// assert_eq!(inlay::mesh::capture_name(&files), "000001-vb0=5a1e0001");
+/// ```
+pub fn capture_name(files: &[String]) -> String {
+    let first = files
+        .first()
+        .map(|f| f.rsplit(['/', '\\']).next().unwrap_or(f));
+    crate::capture::capture_name(first.map(std::path::Path::new))
+}
+
 /// A draw call as the command line's `--draw` spells it ([`DrawCall::spec_keys`]); an
 /// indirect call or `DrawAuto` by its name.
 pub fn draw_text(call: &DrawCall<'_>) -> String {
@@ -297,6 +332,12 @@ impl Mesh {
         Mesh::build(&input_of(capture), options)
     }
 
+    /// The capture's name ([`crate::capture::capture_name`] of the first source file): what
+    /// an exported mesh or object is called.
+    pub fn name(&self) -> String {
+        capture_name(&self.files)
+    }
+
     /// Builds the mesh of a draw.
     pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
         let target = options.target;
@@ -304,7 +345,7 @@ impl Mesh {
         let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
-        let (ia, _) = bind(input, layout, target, &mut warnings)?;
+        let (ia, _) = bind(input, layout, options, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -582,9 +623,10 @@ fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout,
 fn bind<'l>(
     input: &MeshInput<'l>,
     layout: &'l InputLayout,
-    target: Target,
+    options: &MeshOptions,
     warnings: &mut Vec<String>,
 ) -> Result<(InputAssembler<'l>, Option<IndexSpan>), MeshError> {
+    let target = options.target;
     let elements = layout_elements(layout);
     let mut ia = InputAssembler::new(layout, target);
     for s in &input.slots {
@@ -620,6 +662,10 @@ fn bind<'l>(
     // counted by the builder over the vertices actually exported, so those are left to it.
     let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
+    // Before anything is allocated for the draw's vertices.
+    if let Some(why) = report.refusal(options.max_zero_vertices) {
+        return Err(MeshError::TooLarge(why));
+    }
     for w in &report.warnings {
         let source = w
             .slot

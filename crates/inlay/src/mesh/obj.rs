@@ -48,6 +48,14 @@ pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         "# written by inlay: {} vertices, draw {}",
         mesh.vertex_count, mesh.draw
     )?;
+    // The object takes the capture's name (Blender and other importers name it from `o`);
+    // a control character in a file name would end the line, so it becomes `_`.
+    let name: String = mesh
+        .name()
+        .chars()
+        .map(|c| if c.is_control() { '_' } else { c })
+        .collect();
+    writeln!(w, "o {name}")?;
     for a in &mesh.attributes {
         let used = [Some(position), normal, tex]
             .iter()

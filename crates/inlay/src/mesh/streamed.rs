@@ -403,7 +403,7 @@ fn try_stream<W: Write + Seek>(
     let layout = super::created_layout(&created)?;
     let elements = super::layout_elements(layout);
     let mut warnings = Vec::new();
-    let (ia, span) = super::bind(input, layout, options.target, &mut warnings)?;
+    let (ia, span) = super::bind(input, layout, options, &mut warnings)?;
     let draw = ia
         .draw(&input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -577,6 +577,12 @@ fn try_stream<W: Write + Seek>(
         sources: &sources,
         constants: &constants,
         lanes: &lanes2,
+        attribute_elements: &header
+            .attributes
+            .iter()
+            .map(|a| a.element)
+            .collect::<Vec<_>>(),
+        skinned: parts.iter().any(|p| p.skin),
     };
     second.run(bin, base, threads)?;
     if let Some(part) = parts.iter().find(|p| p.index.is_some() && p.count > 0) {
@@ -620,6 +626,14 @@ fn try_stream<W: Write + Seek>(
             );
             failed?;
         }
+    }
+    // The parts made with the document (the skin's inverse bind matrices).
+    let mut fixed = Vec::new();
+    for (i, part) in parts.iter().enumerate().filter(|(_, p)| p.fixed) {
+        fixed.clear();
+        doc.render_fixed(i, &mut fixed);
+        bin.seek(SeekFrom::Start(base + part.offset as u64))?;
+        bin.write_all(&fixed)?;
     }
     // The zeros between and after the parts.
     let zeros = [0u8; 64];
@@ -851,6 +865,10 @@ struct SecondPass<'s, 'p, 'a> {
     constants: &'s [Option<Vec<[u32; 4]>>],
     /// Lanes fetched per element.
     lanes: &'s [usize],
+    /// Each per-vertex attribute's element.
+    attribute_elements: &'s [usize],
+    /// Whether any part is a skin one (`JOINTS_n` / `WEIGHTS_n`).
+    skinned: bool,
 }
 
 impl SecondPass<'_, '_, '_> {
@@ -871,8 +889,34 @@ impl SecondPass<'_, '_, '_> {
         self.blocks.fetch(k0, len, self.lanes, &mut slab.rows)?;
         slab.bytes.clear();
         slab.pieces.clear();
+        // The skin's influences, from the rows as fetched (before any is made finite in
+        // place); the skin's elements are fetched four lanes wide (their skin parts read
+        // them whole).
+        let skin = if self.skinned {
+            let rows = &slab.rows;
+            self.doc.skin.block(
+                |a| {
+                    let e = self.attribute_elements[a];
+                    match &self.constants[e] {
+                        Some(c) => &c[..len],
+                        None => bytemuck::cast_slice(&rows[e][..len * 4]),
+                    }
+                },
+                0,
+                len,
+            )
+        } else {
+            gltf::SkinBlock::default()
+        };
         let mut finite = vec![false; self.lanes.len()];
         for (i, (part, source)) in self.parts.iter().zip(self.sources).enumerate() {
+            if part.ids {
+                let start = slab.bytes.len();
+                self.doc.render_ids(i, k0 as usize, len, &mut slab.bytes);
+                let end = slab.bytes.len();
+                slab.pieces.push((i, Piece::Bytes { start, end }));
+                continue;
+            }
             let Some(e) = *source else {
                 continue;
             };
@@ -893,7 +937,7 @@ impl SecondPass<'_, '_, '_> {
                         None => bytemuck::cast_slice(&slab.rows[e][..len * 4]),
                     };
                     let start = slab.bytes.len();
-                    self.doc.render_part(i, values, len, &mut slab.bytes);
+                    self.doc.render_part(i, values, &skin, len, &mut slab.bytes);
                     let end = slab.bytes.len();
                     slab.pieces.push((i, Piece::Bytes { start, end }));
                 }
