@@ -78,6 +78,12 @@
 #define INLAY_API_D3D11 3
 
 /**
+ * `inlay_target.api`: Direct3D 12 (`ID3D12Device::CreateGraphicsPipelineState`'s input-layout
+ * part, feature levels 11_0 to 12_2; docs/spec/d3d12-rules.md).
+ */
+#define INLAY_API_D3D12 4
+
+/**
  * `D3D_FEATURE_LEVEL_9_1` (0x9100).
  */
 #define INLAY_FEATURE_LEVEL_9_1 37120
@@ -111,6 +117,26 @@
  * `D3D_FEATURE_LEVEL_11_1` (0xb100).
  */
 #define INLAY_FEATURE_LEVEL_11_1 45312
+
+/**
+ * `D3D_FEATURE_LEVEL_12_0` (0xc000), Direct3D 12 only.
+ */
+#define INLAY_FEATURE_LEVEL_12_0 49152
+
+/**
+ * `D3D_FEATURE_LEVEL_12_1` (0xc100), Direct3D 12 only.
+ */
+#define INLAY_FEATURE_LEVEL_12_1 49408
+
+/**
+ * `D3D_FEATURE_LEVEL_12_2` (0xc200), Direct3D 12 only.
+ */
+#define INLAY_FEATURE_LEVEL_12_2 49664
+
+/**
+ * `D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT`.
+ */
+#define INLAY_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT 1
 
 /**
  * `D3D11_MESSAGE_SEVERITY_ERROR`: the message makes the call fail.
@@ -204,11 +230,12 @@ typedef struct inlay_stream inlay_stream;
  */
 typedef struct inlay_target {
     /**
-     * `INLAY_API_D3D10`, `INLAY_API_D3D10_1` or `INLAY_API_D3D11`.
+     * `INLAY_API_D3D10`, `INLAY_API_D3D10_1`, `INLAY_API_D3D11` or `INLAY_API_D3D12`.
      */
     uint32_t api;
     /**
-     * A `D3D_FEATURE_LEVEL` value, `INLAY_FEATURE_LEVEL_9_1` … `INLAY_FEATURE_LEVEL_11_1`.
+     * A `D3D_FEATURE_LEVEL` value, `INLAY_FEATURE_LEVEL_9_1` … `INLAY_FEATURE_LEVEL_12_2`
+     * (the 12_x levels with `INLAY_API_D3D12` only; D3D12 from 11_0 up).
      * The optional vertex formats (B5G6R5, B5G5R5A1, B4G4R4A4 from 10_0 up) count as
      * supported.
      */
@@ -254,6 +281,27 @@ typedef struct INLAY_INPUT_ELEMENT_DESC {
      */
     uint32_t InstanceDataStepRate;
 } INLAY_INPUT_ELEMENT_DESC;
+
+/**
+ * The fields of `D3D12_GRAPHICS_PIPELINE_STATE_DESC` beside `InputLayout` that the
+ * input-layout validation and the input assembler read (d3d12-rules.md P10–P13). Raw
+ * values, so that invalid ones reach the validation (and its messages).
+ */
+typedef struct inlay_pipeline_desc {
+    /**
+     * The root signature's `D3D12_ROOT_SIGNATURE_FLAGS`
+     * (`INLAY_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT` for a layout).
+     */
+    uint32_t root_signature_flags;
+    /**
+     * `IBStripCutValue`: 0 disabled, 1 0xFFFF, 2 0xFFFFFFFF.
+     */
+    uint32_t ib_strip_cut_value;
+    /**
+     * `PrimitiveTopologyType`: 1 point, 2 line, 3 triangle, 4 patch.
+     */
+    uint32_t primitive_topology_type;
+} inlay_pipeline_desc;
 
 /**
  * One vertex buffer binding (`IASetVertexBuffers` for one slot).
@@ -459,6 +507,30 @@ int32_t inlay_create_input_layout(const struct inlay_target *target,
                                   size_t bytecode_length,
                                   struct inlay_layout **out_layout,
                                   struct inlay_diagnostics **out_diagnostics);
+
+/**
+ * The input-layout part of `ID3D12Device::CreateGraphicsPipelineState`
+ * (docs/spec/d3d12-rules.md): `inlay_create_input_layout` with the pipeline state's
+ * root-signature flags, `IBStripCutValue` and `PrimitiveTopologyType` (`pipeline`; NULL
+ * means the defaults: the input-assembler flag, strip cut disabled, triangle type). Under
+ * `INLAY_API_D3D12` a NULL `descs` with `num_elements` 0 is a pipeline without an input
+ * layout (P8); the created layout keeps the pipeline's strip cut and topology type, which
+ * the stream's draws follow (P19, P22). Under D3D10/D3D11 `pipeline` is ignored.
+ *
+ * Same arguments, results, thread safety and contract as `inlay_create_input_layout`;
+ * `pipeline`, when not NULL, points to a readable, aligned `inlay_pipeline_desc`.
+ *
+ * # Safety
+ * See the contract above.
+ */
+int32_t inlay_create_pipeline_input_layout(const struct inlay_target *target,
+                                           const struct INLAY_INPUT_ELEMENT_DESC *descs,
+                                           uint32_t num_elements,
+                                           const void *bytecode,
+                                           size_t bytecode_length,
+                                           const struct inlay_pipeline_desc *pipeline,
+                                           struct inlay_layout **out_layout,
+                                           struct inlay_diagnostics **out_diagnostics);
 
 /**
  * Number of messages in `diagnostics` (0 for NULL).

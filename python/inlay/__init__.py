@@ -63,6 +63,7 @@ def create_input_layout(
     api="d3d11",
     feature_level=None,
     validate_only=False,
+    pipeline=None,
 ):
     """What ``ID3D11Device::CreateInputLayout`` returns for an element array and a shader.
 
@@ -75,13 +76,21 @@ def create_input_layout(
     ``"9_1"`` … ``"11_1"`` (None: ``"11_0"``, ``"10_0"`` for d3d10). ``validate_only`` models
     a NULL ``ppInputLayout`` (success is then ``S_FALSE``).
 
+    With ``api="d3d12"`` (feature levels ``"11_0"`` … ``"12_2"``) the call is the input-layout
+    part of ``ID3D12Device::CreateGraphicsPipelineState`` (``docs/spec/d3d12-rules.md``):
+    ``pipeline`` is a dict of the pipeline state's ``root_signature_flags``,
+    ``ib_strip_cut_value`` (0 disabled, 1 0xFFFF, 2 0xFFFFFFFF) and
+    ``primitive_topology_type`` (1 point … 4 patch), each optional (default ``1``, ``0``,
+    ``3``); the layout keeps the strip cut and topology type for :func:`decode`. ``shader``
+    may be a DXIL container. Messages carry D3D12's message ids.
+
     Returns an :class:`InputLayout` with ``.hresult`` (``"S_OK"``, ``"S_FALSE"``,
     ``"E_INVALIDARG"``), ``.diagnostics`` (each with ``.id``, ``.severity``, ``.element``,
     ``.message``), ``.offsets`` (resolved, in array order) and ``.strides`` (per slot). A
     refused layout is a result, not an exception; ``.check()`` raises :class:`CreateError`.
     """
     return _inlay.create_input_layout(
-        layout_or_elements, shader, api, feature_level, validate_only
+        layout_or_elements, shader, api, feature_level, validate_only, pipeline
     )
 
 

@@ -99,6 +99,7 @@ def create_input_layout(
     api: str = "d3d11",
     feature_level: Optional[str] = None,
     validate_only: bool = False,
+    pipeline: Optional[Mapping[str, int]] = None,
 ) -> InputLayout: ...
 def decode(
     layout: LayoutLike,

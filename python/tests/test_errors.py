@@ -86,10 +86,16 @@ def test_targets():
         [{"semantic": "I", "format": "R32_FLOAT", "offset": 0, "class": "instance",
           "step_rate": 1}], feature_level="9_1")
     assert [d.id for d in c.diagnostics] == [3146124]
-    with pytest.raises(inlay.LayoutError, match="unknown feature level `12_0`"):
+    with pytest.raises(inlay.LayoutError, match="d3d11 runtime has no feature level 12_0"):
         inlay.create_input_layout(POS, feature_level="12_0")
-    with pytest.raises(inlay.LayoutError, match="unknown API `d3d12`"):
-        inlay.create_input_layout(POS, api="d3d12")
+    with pytest.raises(inlay.LayoutError, match="d3d12 runtime has no feature level 10_0"):
+        inlay.create_input_layout(POS, api="d3d12", feature_level="10_0")
+    with pytest.raises(inlay.LayoutError, match="unknown API `d3d13`"):
+        inlay.create_input_layout(POS, api="d3d13")
+    with pytest.raises(inlay.LayoutError, match="pipeline: unknown key `strip_cut`"):
+        inlay.create_input_layout(POS, api="d3d12", pipeline={"strip_cut": 1})
+    with pytest.raises(inlay.LayoutError, match="pipeline: ib_strip_cut_value = -1"):
+        inlay.create_input_layout(POS, api="d3d12", pipeline={"ib_strip_cut_value": -1})
 
 
 def test_draw_errors():

@@ -1099,3 +1099,79 @@ fn version_is_a_static_c_string() {
     assert_eq!(v.to_bytes(), env!("CARGO_PKG_VERSION").as_bytes());
     let _: *const c_void = inlay_version().cast();
 }
+
+/// `INLAY_API_D3D12` with `inlay_create_pipeline_input_layout` gives the library's D3D12 answer
+/// (d3d12-rules.md P10, P12): the root signature's input-assembler flag is needed (#683), an
+/// unknown strip cut is refused (#684), and 12_x levels belong to D3D12 only.
+#[test]
+fn d3d12_pipeline_creation() {
+    let blob = seed_blob();
+    let t12 = inlay_target {
+        api: INLAY_API_D3D12,
+        feature_level: INLAY_FEATURE_LEVEL_12_0,
+    };
+    let run = |t: &inlay_target, p: Option<inlay_pipeline_desc>| {
+        let (mut layout, mut diags) = (null_mut(), null_mut());
+        let pp = p
+            .as_ref()
+            .map_or(null(), |p| p as *const inlay_pipeline_desc);
+        let descs = seed_descs();
+        // SAFETY: every pointer is valid for what it describes.
+        let hr = unsafe {
+            inlay_create_pipeline_input_layout(
+                t,
+                descs.as_ptr(),
+                2,
+                blob.as_ptr().cast(),
+                blob.len(),
+                pp,
+                &mut layout,
+                &mut diags,
+            )
+        };
+        let m: Vec<u32> = messages(diags).iter().map(|m| m.0).collect();
+        // SAFETY: live handles (or NULL), released once.
+        unsafe {
+            inlay_layout_release(layout);
+            inlay_diagnostics_release(diags);
+        }
+        (hr, m)
+    };
+    let ok = inlay_pipeline_desc {
+        root_signature_flags: INLAY_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT,
+        ib_strip_cut_value: 1,
+        primitive_topology_type: 3,
+    };
+    assert_eq!(run(&t12, None), (INLAY_S_OK, vec![]));
+    assert_eq!(run(&t12, Some(ok)), (INLAY_S_OK, vec![]));
+    let no_flag = inlay_pipeline_desc {
+        root_signature_flags: 0,
+        ..ok
+    };
+    assert_eq!(run(&t12, Some(no_flag)), (INLAY_E_INVALIDARG, vec![683]));
+    let bad_cut = inlay_pipeline_desc {
+        ib_strip_cut_value: 3,
+        ..ok
+    };
+    assert_eq!(run(&t12, Some(bad_cut)), (INLAY_E_INVALIDARG, vec![684]));
+    // Under D3D11 the pipeline description is ignored.
+    let t11 = inlay_target {
+        api: INLAY_API_D3D11,
+        feature_level: INLAY_FEATURE_LEVEL_11_0,
+    };
+    assert_eq!(run(&t11, Some(no_flag)), (INLAY_S_OK, vec![]));
+    // D3D12 starts at 11_0; 12_x is D3D12's.
+    for (api, level) in [
+        (INLAY_API_D3D12, INLAY_FEATURE_LEVEL_10_0),
+        (INLAY_API_D3D11, INLAY_FEATURE_LEVEL_12_0),
+    ] {
+        let (hr, m) = run(
+            &inlay_target {
+                api,
+                feature_level: level,
+            },
+            None,
+        );
+        assert_eq!((hr, m), (INLAY_E_INVALIDARG, vec![0]), "{api} {level:#x}");
+    }
+}

@@ -25,6 +25,9 @@ pub const INLAY_API_D3D10: u32 = 1;
 pub const INLAY_API_D3D10_1: u32 = 2;
 /// `inlay_target.api`: the `d3d11.dll` runtime (`ID3D11Device::CreateInputLayout`).
 pub const INLAY_API_D3D11: u32 = 3;
+/// `inlay_target.api`: Direct3D 12 (`ID3D12Device::CreateGraphicsPipelineState`'s input-layout
+/// part, feature levels 11_0 to 12_2; docs/spec/d3d12-rules.md).
+pub const INLAY_API_D3D12: u32 = 4;
 
 /// `D3D_FEATURE_LEVEL_9_1` (0x9100).
 pub const INLAY_FEATURE_LEVEL_9_1: u32 = 0x9100;
@@ -40,6 +43,15 @@ pub const INLAY_FEATURE_LEVEL_10_1: u32 = 0xa100;
 pub const INLAY_FEATURE_LEVEL_11_0: u32 = 0xb000;
 /// `D3D_FEATURE_LEVEL_11_1` (0xb100).
 pub const INLAY_FEATURE_LEVEL_11_1: u32 = 0xb100;
+/// `D3D_FEATURE_LEVEL_12_0` (0xc000), Direct3D 12 only.
+pub const INLAY_FEATURE_LEVEL_12_0: u32 = 0xc000;
+/// `D3D_FEATURE_LEVEL_12_1` (0xc100), Direct3D 12 only.
+pub const INLAY_FEATURE_LEVEL_12_1: u32 = 0xc100;
+/// `D3D_FEATURE_LEVEL_12_2` (0xc200), Direct3D 12 only.
+pub const INLAY_FEATURE_LEVEL_12_2: u32 = 0xc200;
+
+/// `D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT`.
+pub const INLAY_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT: u32 = 0x1;
 
 /// `D3D11_MESSAGE_SEVERITY_ERROR`: the message makes the call fail.
 pub const INLAY_SEVERITY_ERROR: u32 = 1;
@@ -78,12 +90,28 @@ pub struct INLAY_INPUT_ELEMENT_DESC {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct inlay_target {
-    /// `INLAY_API_D3D10`, `INLAY_API_D3D10_1` or `INLAY_API_D3D11`.
+    /// `INLAY_API_D3D10`, `INLAY_API_D3D10_1`, `INLAY_API_D3D11` or `INLAY_API_D3D12`.
     pub api: u32,
-    /// A `D3D_FEATURE_LEVEL` value, `INLAY_FEATURE_LEVEL_9_1` … `INLAY_FEATURE_LEVEL_11_1`.
+    /// A `D3D_FEATURE_LEVEL` value, `INLAY_FEATURE_LEVEL_9_1` … `INLAY_FEATURE_LEVEL_12_2`
+    /// (the 12_x levels with `INLAY_API_D3D12` only; D3D12 from 11_0 up).
     /// The optional vertex formats (B5G6R5, B5G5R5A1, B4G4R4A4 from 10_0 up) count as
     /// supported.
     pub feature_level: u32,
+}
+
+/// The fields of `D3D12_GRAPHICS_PIPELINE_STATE_DESC` beside `InputLayout` that the
+/// input-layout validation and the input assembler read (d3d12-rules.md P10–P13). Raw
+/// values, so that invalid ones reach the validation (and its messages).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct inlay_pipeline_desc {
+    /// The root signature's `D3D12_ROOT_SIGNATURE_FLAGS`
+    /// (`INLAY_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT` for a layout).
+    pub root_signature_flags: u32,
+    /// `IBStripCutValue`: 0 disabled, 1 0xFFFF, 2 0xFFFFFFFF.
+    pub ib_strip_cut_value: u32,
+    /// `PrimitiveTopologyType`: 1 point, 2 line, 3 triangle, 4 patch.
+    pub primitive_topology_type: u32,
 }
 
 /// A created input layout: immutable, reference-counted. Obtained from
@@ -158,10 +186,11 @@ pub(crate) unsafe fn read_target(target: *const inlay_target) -> Result<Target, 
         INLAY_API_D3D10 => Api::D3D10,
         INLAY_API_D3D10_1 => Api::D3D10_1,
         INLAY_API_D3D11 => Api::D3D11,
+        INLAY_API_D3D12 => Api::D3D12,
         other => {
             return Err(format!(
                 "inlay_target.api {other} is none of INLAY_API_D3D10 (1), INLAY_API_D3D10_1 (2), \
-                 INLAY_API_D3D11 (3)"
+                 INLAY_API_D3D11 (3), INLAY_API_D3D12 (4)"
             ));
         }
     };
@@ -173,14 +202,22 @@ pub(crate) unsafe fn read_target(target: *const inlay_target) -> Result<Target, 
         (INLAY_FEATURE_LEVEL_10_1, FeatureLevel::L10_1),
         (INLAY_FEATURE_LEVEL_11_0, FeatureLevel::L11_0),
         (INLAY_FEATURE_LEVEL_11_1, FeatureLevel::L11_1),
+        (INLAY_FEATURE_LEVEL_12_0, FeatureLevel::L12_0),
+        (INLAY_FEATURE_LEVEL_12_1, FeatureLevel::L12_1),
+        (INLAY_FEATURE_LEVEL_12_2, FeatureLevel::L12_2),
     ];
     let Some(&(_, level)) = levels.iter().find(|(v, _)| *v == t.feature_level) else {
         return Err(format!(
             "inlay_target.feature_level {:#x} is not a D3D_FEATURE_LEVEL from 9_1 (0x9100) to \
-             11_1 (0xb100)",
+             12_2 (0xc200)",
             t.feature_level
         ));
     };
+    // Direct3D 12 devices start at 11_0 and the 12_x levels are theirs only (P1); the D3D10/11
+    // pairs keep the model's wider acceptance.
+    if api == Api::D3D12 || level >= FeatureLevel::L12_0 {
+        return Target::checked(api, level).map_err(|e| format!("inlay_target: {e}"));
+    }
     Ok(Target::new(api, level))
 }
 
@@ -311,6 +348,100 @@ pub unsafe extern "C" fn inlay_create_input_layout(
     out_layout: *mut *mut inlay_layout,
     out_diagnostics: *mut *mut inlay_diagnostics,
 ) -> i32 {
+    // SAFETY: the same contract, with no pipeline description.
+    unsafe {
+        create(
+            target,
+            descs,
+            num_elements,
+            bytecode,
+            bytecode_length,
+            std::ptr::null(),
+            out_layout,
+            out_diagnostics,
+        )
+    }
+}
+
+/// The input-layout part of `ID3D12Device::CreateGraphicsPipelineState`
+/// (docs/spec/d3d12-rules.md): `inlay_create_input_layout` with the pipeline state's
+/// root-signature flags, `IBStripCutValue` and `PrimitiveTopologyType` (`pipeline`; NULL
+/// means the defaults: the input-assembler flag, strip cut disabled, triangle type). Under
+/// `INLAY_API_D3D12` a NULL `descs` with `num_elements` 0 is a pipeline without an input
+/// layout (P8); the created layout keeps the pipeline's strip cut and topology type, which
+/// the stream's draws follow (P19, P22). Under D3D10/D3D11 `pipeline` is ignored.
+///
+/// Same arguments, results, thread safety and contract as `inlay_create_input_layout`;
+/// `pipeline`, when not NULL, points to a readable, aligned `inlay_pipeline_desc`.
+///
+/// # Safety
+/// See the contract above.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn inlay_create_pipeline_input_layout(
+    target: *const inlay_target,
+    descs: *const INLAY_INPUT_ELEMENT_DESC,
+    num_elements: u32,
+    bytecode: *const c_void,
+    bytecode_length: usize,
+    pipeline: *const inlay_pipeline_desc,
+    out_layout: *mut *mut inlay_layout,
+    out_diagnostics: *mut *mut inlay_diagnostics,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        create(
+            target,
+            descs,
+            num_elements,
+            bytecode,
+            bytecode_length,
+            pipeline,
+            out_layout,
+            out_diagnostics,
+        )
+    }
+}
+
+/// The library's pipeline description for a C `inlay_pipeline_desc` (NULL: the defaults).
+///
+/// # Safety
+/// `pipeline` is NULL or points to a readable `inlay_pipeline_desc`.
+unsafe fn read_pipeline(
+    pipeline: *const inlay_pipeline_desc,
+) -> Result<inlay_core::PipelineDesc, String> {
+    if pipeline.is_null() {
+        return Ok(inlay_core::PipelineDesc::default());
+    }
+    if !pipeline.is_aligned() {
+        return Err(format!(
+            "pipeline pointer {pipeline:p} is not aligned to 4 bytes"
+        ));
+    }
+    // SAFETY: non-NULL and aligned (checked above); readable by the caller's contract.
+    let p = unsafe { pipeline.read() };
+    Ok(inlay_core::PipelineDesc {
+        root_signature_flags: p.root_signature_flags,
+        ib_strip_cut_value: p.ib_strip_cut_value,
+        primitive_topology_type: p.primitive_topology_type,
+    })
+}
+
+/// Both creation entry points.
+///
+/// # Safety
+/// See `inlay_create_pipeline_input_layout`.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create(
+    target: *const inlay_target,
+    descs: *const INLAY_INPUT_ELEMENT_DESC,
+    num_elements: u32,
+    bytecode: *const c_void,
+    bytecode_length: usize,
+    pipeline: *const inlay_pipeline_desc,
+    out_layout: *mut *mut inlay_layout,
+    out_diagnostics: *mut *mut inlay_diagnostics,
+) -> i32 {
     if !out_layout.is_aligned() || !out_diagnostics.is_aligned() {
         // Nothing can be written through a misaligned out pointer.
         return INLAY_E_INVALIDARG;
@@ -326,13 +457,15 @@ pub unsafe extern "C" fn inlay_create_input_layout(
             read_target(target).and_then(|t| {
                 let elements = read_elements(&t, descs, num_elements)?;
                 let bytes = read_bytes(bytecode, bytecode_length, "bytecode")?;
-                Ok((t, elements, bytes))
+                let pipeline = read_pipeline(pipeline)?;
+                Ok((t, elements, bytes, pipeline))
             })
         };
         let (hresult, entries, layout) = match call {
             Err(message) => (INLAY_E_INVALIDARG, vec![Entry::refusal(message)], None),
-            Ok((t, elements, bytes)) => {
+            Ok((t, elements, bytes, pipeline)) => {
                 let c = inlay_core::CreateInputLayout::raw(&t, elements.as_deref())
+                    .pipeline(pipeline)
                     .num_elements(num_elements)
                     .validate_only(out_layout.is_null())
                     .bytecode(bytes);

@@ -451,6 +451,9 @@ struct CCase {
     bytecode: Vec<u8>,
     validate_only: bool,
     draw: Option<CDraw>,
+    /// A D3D12 case's pipeline state (root-signature flags, strip cut, topology type);
+    /// `None` passes NULL (the defaults).
+    pipeline: Option<(u32, u32, u32)>,
 }
 
 fn c_string(s: &str) -> String {
@@ -587,9 +590,20 @@ fn emit(cases: &[CCase]) -> String {
                 )
             }
         };
+        let pipeline = match c.pipeline {
+            Some((flags, cut, ty)) => {
+                writeln!(
+                    out,
+                    "static const inlay_pipeline_desc p{i} = {{{flags}u, {cut}u, {ty}u}};"
+                )
+                .unwrap();
+                format!("&p{i}")
+            }
+            None => "NULL".into(),
+        };
         writeln!(
             table,
-            "  {{{}, {target}, {elements}, {}u, {bytecode}, {}, {}, {}, {state}, {draw}}},",
+            "  {{{}, {target}, {elements}, {}u, {bytecode}, {}, {}, {}, {state}, {draw}, {pipeline}}},",
             c_string(&c.name),
             c.num_elements,
             c.bytecode.len(),
@@ -708,6 +722,9 @@ fn feature_level_value(s: &str) -> u32 {
         "10_1" => 0xa100,
         "11_0" => 0xb000,
         "11_1" => 0xb100,
+        "12_0" => 0xc000,
+        "12_1" => 0xc100,
+        "12_2" => 0xc200,
         _ => panic!("feature level {s}"),
     }
 }
@@ -830,6 +847,7 @@ fn case_of(c: &Value, corpus: Option<&Path>) -> Option<CCase> {
         let api_value = match api {
             "d3d10" => 1,
             "d3d10.1" => 2,
+            "d3d12" => 4,
             _ => 3,
         };
         let level = level.unwrap_or(if api == "d3d10" { "10_0" } else { "11_0" });
@@ -873,6 +891,14 @@ fn case_of(c: &Value, corpus: Option<&Path>) -> Option<CCase> {
             .and_then(Value::as_bool)
             .unwrap_or(false),
         draw: c.get("draw").map(draw_of),
+        pipeline: c.get("pipeline").map(|p| {
+            let get = |k: &str, d: u32| p.get(k).map_or(d, u32_of);
+            (
+                get("root_signature_flags", 1),
+                get("ib_strip_cut_value", 0),
+                get("primitive_topology_type", 3),
+            )
+        }),
     })
 }
 
@@ -1256,6 +1282,7 @@ fn decoded_draws_equal_the_rust_library_bit_for_bit() {
         cases.push(CCase {
             name: name.into(),
             target: None,
+            pipeline: None,
             elements: Some(
                 elements
                     .iter()

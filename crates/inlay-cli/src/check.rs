@@ -7,7 +7,7 @@ use clap::Args;
 use inlay::diag::{HResult, Severity};
 use inlay::layout::InputLayout;
 use inlay::target::Target;
-use inlay::validation::{self, Creation};
+use inlay::validation::Creation;
 use serde_json::{Value, json};
 
 use crate::source::{self, LayoutFile};
@@ -50,7 +50,13 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let err_style = style::stderr();
     let layout = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
     let target = args.target.target()?;
-    let creation = create(&layout, args.shader.as_ref(), &target, args.validate_only)?;
+    let creation = create(
+        &layout,
+        args.shader.as_ref(),
+        &target,
+        args.target.pipeline(None),
+        args.validate_only,
+    )?;
     if args.json {
         let report = json_report(&layout, args, &target, &creation);
         writeln!(
@@ -78,13 +84,22 @@ pub fn run(args: &CheckArgs, out: &mut dyn Write) -> Result<u8, CliError> {
             }
         )
         .map_err(CliError::stdout)?;
-        if let Some(note) = d3d12_note(&layout) {
+        if let Some(note) = d3d12_note(&layout, &target) {
             writeln!(out, "note: {note}").map_err(CliError::stdout)?;
         }
         write_diagnostics(out, &layout, &creation, style)?;
         write_result(out, &creation, style)?;
         if let Some(l) = &creation.layout {
             write!(out, "{}", layout_table(l)).map_err(CliError::stdout)?;
+            if let Some(p) = l.pipeline() {
+                writeln!(
+                    out,
+                    "  pipeline state: strip cut {}, topology type {}",
+                    p.strip_cut.as_str(),
+                    p.topology_type.as_str()
+                )
+                .map_err(CliError::stdout)?;
+            }
         }
     }
     Ok(if creation.is_success() { 0 } else { 1 })
@@ -96,6 +111,7 @@ pub fn create(
     layout: &LayoutFile,
     shader: Option<&PathBuf>,
     target: &Target,
+    pipeline: inlay::PipelineDesc,
     validate_only: bool,
 ) -> Result<Creation, CliError> {
     let elements = &layout.parsed.elements;
@@ -104,10 +120,13 @@ pub fn create(
             let bytecode = source::read_binary_input(path)?;
             inlay::CreateInputLayout::new(target, elements)
                 .validate_only(validate_only)
+                .pipeline(pipeline)
                 .bytecode(&bytecode)
         }
         None => {
-            let mut c = validation::layout_without_shader(target, elements);
+            let mut c = inlay::CreateInputLayout::new(target, elements)
+                .pipeline(pipeline)
+                .without_shader();
             if validate_only && c.hresult == HResult::S_OK {
                 c.hresult = HResult::S_FALSE;
             }
@@ -268,19 +287,26 @@ fn json_report(layout: &LayoutFile, args: &CheckArgs, target: &Target, c: &Creat
         "elements": elements,
         "slots": slots,
     });
-    if let Some(note) = d3d12_note(layout) {
+    if let Some(note) = d3d12_note(layout, target) {
         report["note"] = json!(note);
+    }
+    if let Some(p) = c.layout.as_ref().and_then(|l| l.pipeline()) {
+        report["pipeline"] = json!({
+            "strip_cut": p.strip_cut.as_str(),
+            "topology_type": p.topology_type.as_str(),
+        });
     }
     report
 }
 
-/// What to say when the array is a `D3D12_INPUT_ELEMENT_DESC` array: it is checked under
-/// D3D11's rules (the structure is the same, R38), and D3D12's own pipeline-state rules are
-/// not modelled.
-pub fn d3d12_note(layout: &LayoutFile) -> Option<&'static str> {
-    layout.parsed.is_d3d12().then_some(
-        "a D3D12_INPUT_ELEMENT_DESC array, checked under D3D11's CreateInputLayout rules \
-         (D3D12 validates layouts at pipeline-state creation with its own rules, which inlay \
-         does not model yet)",
-    )
+/// What to say when the array is a `D3D12_INPUT_ELEMENT_DESC` array checked under another
+/// runtime's rules (the structure is the same, R38): `--api d3d12` gives D3D12's own.
+pub fn d3d12_note(layout: &LayoutFile, target: &Target) -> Option<String> {
+    (layout.parsed.is_d3d12() && !target.api.is_d3d12()).then(|| {
+        format!(
+            "a D3D12_INPUT_ELEMENT_DESC array, checked under {}'s CreateInputLayout rules; \
+             --api d3d12 checks it as CreateGraphicsPipelineState does",
+            target.api
+        )
+    })
 }

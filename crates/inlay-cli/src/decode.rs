@@ -640,7 +640,7 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let err_style = style::stderr();
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
     let target = args.target.target()?;
-    if let Some(note) = check::d3d12_note(&layout_file) {
+    if let Some(note) = check::d3d12_note(&layout_file, &target) {
         eprintln!("note: {note}");
     }
 
@@ -660,7 +660,13 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let format = output_format(args);
     let mut out = Output::create(args.output.as_deref(), stdout, &inputs, args.force)?;
 
-    let creation = check::create(&layout_file, args.shader.as_ref(), &target, false)?;
+    let creation = check::create(
+        &layout_file,
+        args.shader.as_ref(),
+        &target,
+        args.target.pipeline(Some(args.topology.topology_type())),
+        false,
+    )?;
     let Some(layout) = &creation.layout else {
         let mut err = std::io::stderr();
         check::write_diagnostics(&mut err, &layout_file, &creation, err_style)?;
@@ -815,7 +821,7 @@ fn write_warnings(
     for w in &report.warnings {
         let r = if json {
             let v = serde_json::json!({ "warning": {
-                "id": w.check.message_id().map(|m| m.0),
+                "id": w.id.map(|m| m.0),
                 "name": w.check.name(),
                 "slot": w.slot,
                 "first": w.first,

@@ -556,7 +556,13 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let err_style = style::stderr();
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), err_style)?;
     let target = args.target.target()?;
-    let creation = check::create(&layout_file, None, &target, false)?;
+    let creation = check::create(
+        &layout_file,
+        None,
+        &target,
+        args.target.pipeline(None),
+        false,
+    )?;
     let Some(layout) = &creation.layout else {
         let mut err = std::io::stderr();
         check::write_diagnostics(&mut err, &layout_file, &creation, err_style)?;

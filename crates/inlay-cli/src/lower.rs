@@ -7,7 +7,6 @@ use clap::Args;
 use inlay::assembler::Topology;
 use inlay::diag::count;
 use inlay::lower::{self, DeviceProfile, DrawShape, Remedy, Subject};
-use inlay::validation;
 
 use crate::source::{LayoutFile, read_bytes};
 use crate::{CliError, TargetArgs, check, map, style};
@@ -20,7 +19,9 @@ const PROFILE_LIMIT: u64 = 1 << 20;
 #[command(after_help = "Examples:
   inlay lower layout.h --target vulkan
   inlay lower layout.json --target vulkan --device-profile profiles/nvidia-h200.json --json
-  inlay lower layout.h --target wgpu --topology triangle_strip --indexed --stride 0=32")]
+  inlay lower layout.h --target wgpu --topology triangle_strip --indexed --stride 0=32
+  inlay lower layout.h --target vulkan --api d3d12 --topology triangle_strip --indexed \
+      --index-format R32_UINT --strip-cut 0xffff")]
 pub struct LowerArgs {
     /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
     /// standard input)
@@ -38,6 +39,10 @@ pub struct LowerArgs {
     /// The draw is indexed and its index buffer may hold cut values
     #[arg(long)]
     pub indexed: bool,
+    /// Index format of an indexed draw (R16_UINT or R32_UINT): with --api d3d12 the
+    /// pipeline's strip cut is compared with it
+    #[arg(long, value_name = "FORMAT")]
+    pub index_format: Option<inlay::buffer::IndexFormat>,
     /// Stride for every slot (N) or for one slot (SLOT=N) [default: each slot's minimum]
     #[arg(long, value_name = "N|SLOT=N")]
     pub stride: Vec<String>,
@@ -62,6 +67,9 @@ fn remedy_text(r: &Remedy) -> String {
             format!("expand per-instance data (step rate {step_rate}) to one element per instance")
         }
         Remedy::RewriteIndices => "rewrite the index buffer without cuts".to_string(),
+        Remedy::ReplaceIndex { from, to } => {
+            format!("rewrite index values {from:#x} as {to:#x} (the target's restart value)")
+        }
         Remedy::Restride => "copy into a tighter, aligned buffer".to_string(),
         Remedy::Rebind { binding } => format!("use binding {binding}"),
         Remedy::ZeroBuffer => "bind a zero buffer, stride 0, four 32-bit lanes".to_string(),
@@ -99,8 +107,9 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     }
     let (all, per) = map::parse_strides(&args.stride)?;
     let layout_file = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
-    let creation =
-        validation::layout_without_shader(&args.d3d.target()?, &layout_file.parsed.elements);
+    let creation = inlay::CreateInputLayout::new(&args.d3d.target()?, &layout_file.parsed.elements)
+        .pipeline(args.d3d.pipeline(Some(args.topology.topology_type())))
+        .without_shader();
     let style = style::stdout();
     let Some(layout) = &creation.layout else {
         check::write_diagnostics(out, &layout_file, &creation, style)?;
@@ -108,6 +117,7 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
         return Ok(1);
     };
     let mut shape = DrawShape::tight(layout, args.topology, args.indexed);
+    shape.index_format = args.index_format;
     for (slot, stride) in shape.strides.iter_mut() {
         if let Some(a) = all {
             *stride = a;

@@ -137,27 +137,98 @@ enum Command {
     View(view::ViewArgs),
 }
 
-/// `--api` and `--feature-level`.
+/// `--api` and `--feature-level`, and the D3D12 pipeline-state fields the input layout
+/// depends on.
 #[derive(Args, Debug, Clone)]
 pub struct TargetArgs {
-    /// Runtime whose rules apply: d3d11, d3d10.1 or d3d10
+    /// Runtime whose rules apply: d3d11, d3d10.1, d3d10, or d3d12 (the input-layout part of
+    /// CreateGraphicsPipelineState)
     #[arg(long, default_value = "d3d11", value_name = "API")]
     pub api: Api,
-    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 or 11_1 [default: 11_0, 10_1 for d3d10.1, 10_0 for d3d10]
+    /// Device feature level: 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1, and for d3d12 also 12_0, 12_1 or 12_2 [default: 11_0, 10_1 for d3d10.1, 10_0 for d3d10]
     #[arg(long, value_name = "LEVEL")]
     pub feature_level: Option<FeatureLevel>,
+    /// D3D12 only: the pipeline state's IBStripCutValue: disabled, 0xffff or 0xffffffff (or
+    /// the enum value 0, 1, 2) [default: disabled]
+    #[arg(long, value_name = "VALUE", value_parser = parse_strip_cut)]
+    pub strip_cut: Option<u32>,
+    /// D3D12 only: the pipeline state's PrimitiveTopologyType: point, line, triangle, patch,
+    /// undefined (or the enum value) [default: the draw's topology's type, triangle without a
+    /// draw]
+    #[arg(long, value_name = "TYPE", value_parser = parse_topology_type)]
+    pub topology_type: Option<u32>,
+    /// D3D12 only: the root signature's D3D12_ROOT_SIGNATURE_FLAGS (decimal or 0x hex)
+    /// [default: 0x1, ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT]
+    #[arg(long, value_name = "FLAGS", value_parser = parse_u32)]
+    pub root_signature_flags: Option<u32>,
+}
+
+fn parse_u32(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not a 32-bit number (decimal or 0x hex)"))
+}
+
+fn parse_strip_cut(s: &str) -> Result<u32, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "disabled" | "none" => Ok(0),
+        "0xffff" => Ok(1),
+        "0xffffffff" => Ok(2),
+        other => other.parse().map_err(|_| {
+            format!("`{s}` is not a strip cut (disabled, 0xffff, 0xffffffff, or 0, 1, 2)")
+        }),
+    }
+}
+
+fn parse_topology_type(s: &str) -> Result<u32, String> {
+    match inlay::layout::TopologyType::from_name(s.trim()) {
+        Some(t) => Ok(t.d3d12_value()),
+        None => s.trim().parse().map_err(|_| {
+            format!("`{s}` is not a topology type (point, line, triangle, patch, undefined)")
+        }),
+    }
 }
 
 impl TargetArgs {
     /// The target these arguments name; a pair no device has (`--api d3d10 --feature-level
     /// 11_0`) is a usage error. Without `--feature-level`, the runtime's usual level: 11_0
-    /// for D3D11, its highest (10_1, 10_0) for D3D10.1 and D3D10.
+    /// for D3D11 and D3D12, its highest (10_1, 10_0) for D3D10.1 and D3D10. The D3D12
+    /// pipeline fields without `--api d3d12` are a usage error too.
     pub fn target(&self) -> Result<Target, CliError> {
+        use inlay::target::Api as A;
         let level = self.feature_level.unwrap_or(match self.api {
-            inlay::target::Api::D3D11 => inlay::target::FeatureLevel::L11_0,
+            A::D3D11 | A::D3D12 => self.api.default_feature_level(),
             api => api.feature_levels()[api.feature_levels().len() - 1],
         });
+        if !self.api.is_d3d12()
+            && (self.strip_cut.is_some()
+                || self.topology_type.is_some()
+                || self.root_signature_flags.is_some())
+        {
+            return Err(CliError::usage(format!(
+                "--strip-cut, --topology-type and --root-signature-flags are D3D12 pipeline-state \
+                 fields; they need --api d3d12 (got --api {})",
+                self.api
+            )));
+        }
         Target::checked(self.api, level).map_err(|e| CliError::usage(e.to_string()))
+    }
+
+    /// The D3D12 pipeline-state fields given (defaults for the others), with the topology
+    /// type `draw_type` when `--topology-type` is absent.
+    pub fn pipeline(&self, draw_type: Option<inlay::layout::TopologyType>) -> inlay::PipelineDesc {
+        let d = inlay::PipelineDesc::default();
+        inlay::PipelineDesc {
+            root_signature_flags: self.root_signature_flags.unwrap_or(d.root_signature_flags),
+            ib_strip_cut_value: self.strip_cut.unwrap_or(d.ib_strip_cut_value),
+            primitive_topology_type: self
+                .topology_type
+                .or(draw_type.map(|t| t.d3d12_value()))
+                .unwrap_or(d.primitive_topology_type),
+        }
     }
 }
 

@@ -555,7 +555,7 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
         output::check_destination(svg, &[&args.layout], args.force)?;
     }
     let target = args.target.target()?;
-    if let Some(note) = crate::check::d3d12_note(&layout_file) {
+    if let Some(note) = crate::check::d3d12_note(&layout_file, &target) {
         eprintln!("note: {note}");
     }
     let creation = validation::layout_without_shader(&target, &layout_file.parsed.elements);

@@ -128,7 +128,7 @@ fn load(
 ) -> Result<Result<Loaded, u8>, CliError> {
     let err_style = style::stderr();
     let file = LayoutFile::load(path, array, err_style)?;
-    let creation = check::create(&file, None, target, false)?;
+    let creation = check::create(&file, None, target, inlay::PipelineDesc::default(), false)?;
     match creation.layout {
         // With the strides the file states (a .fmt, a dump), the defaults for its buffers.
         Some(l) => Ok(Ok((l, file.strides))),

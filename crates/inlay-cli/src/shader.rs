@@ -13,7 +13,7 @@ use crate::source;
 use crate::style;
 use crate::{CliError, output};
 
-/// Show a DXBC container: stage, shader model, digest, chunks and signatures
+/// Show a DXBC or DXIL container: stage, shader model, digest, chunks and signatures
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -22,10 +22,12 @@ Examples:
 
 The listing prints each signature like fxc (Name, Index, Mask, Register, SysValue, Format, \
 Used). --json uses the corpus records' field names (semantic_name, semantic_index, register, \
-mask, used, system_value, component_type, min_precision). Exit status 2 when the file is not \
-a readable container.")]
+mask, used, system_value, component_type, min_precision). A DXIL container (dxc) is read with \
+dxc's container rules and also shows its program header, PSV0 runtime info, HASH and SFI0 \
+parts and the system values read outside the signature (SV_ViewID, SM 6.8 start locations). \
+Exit status 2 when the file is not a readable container.")]
 pub struct ShaderArgs {
-    /// Compiled shader or signature blob (DXBC)
+    /// Compiled shader or signature blob (DXBC from fxc, or DXIL from dxc)
     pub shader: PathBuf,
     /// Print a JSON report instead of the listing
     #[arg(long)]
@@ -37,7 +39,8 @@ pub fn run_shader(args: &ShaderArgs, out: &mut dyn Write) -> Result<u8, CliError
     let bytes = source::read_binary_input(&args.shader)?;
     let name = args.shader.display();
     let bad = |e: inlay::dxbc::DxbcError| CliError::usage(format!("{name}: {e}"));
-    let container = Container::parse(&bytes).map_err(bad)?;
+    // fxc's container rules for DXBC, dxc's for a DXIL container (d3d12-rules.md P2).
+    let container = Container::parse_detected(&bytes).map_err(bad)?;
     let text = if args.json {
         let report = ShaderReport::new(&container).map_err(bad)?;
         serde_json::to_string_pretty(&report).unwrap_or_default() + "\n"

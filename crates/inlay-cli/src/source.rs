@@ -300,7 +300,8 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
 
 /// The field a message is about, for choosing what to underline.
 pub fn field_of(id: MessageId) -> Option<Field> {
-    Some(match id {
+    // D3D12 numbers map back to the message of the same name (d3d12-rules.md §C).
+    Some(match id.from_d3d12() {
         MessageId::CREATEINPUTLAYOUT_INVALIDFORMAT
         | MessageId::CREATEINPUTLAYOUT_INCOMPATIBLEFORMAT
         | MessageId::CREATEINPUTLAYOUT_UNSUPPORTED_FORMAT

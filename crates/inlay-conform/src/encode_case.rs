@@ -17,7 +17,7 @@ use inlay::text::records::{FormatValue, hex_bytes};
 
 use crate::Outcome;
 use crate::load::{FileError, check_names};
-use crate::schema::{Case, CaseFile, SCHEMA_2_ID, schema_id};
+use crate::schema::{Case, CaseFile, SCHEMA_2_ID, SCHEMA_3_ID, schema_id};
 
 fn format_value<'de, D: Deserializer<'de>>(d: D) -> Result<Format, D::Error> {
     FormatValue::deserialize(d).map(|f| f.0)
@@ -189,18 +189,19 @@ pub(crate) fn parse_if_encode(path: &Path, text: &str) -> Result<Option<CaseFile
         }
         file
     };
-    if file.schema != SCHEMA_2_ID {
+    if file.schema != SCHEMA_2_ID && file.schema != SCHEMA_3_ID {
         return Err(FileError {
             file: path.to_path_buf(),
             line: 1,
             column: 1,
             message: format!(
-                "ENCODE cases need schema `{SCHEMA_2_ID}` (this file says `{}`)",
+                "ENCODE cases need schema `{SCHEMA_2_ID}` or `{SCHEMA_3_ID}` (this file says `{}`)",
                 file.schema
             ),
         });
     }
     check_names(path, text, &file)?;
+    crate::load::check_schema_3(path, text, &file)?;
     Ok(Some(file))
 }
 

@@ -33,6 +33,7 @@ pub(crate) fn create(case: &Case, bytecode: &[u8]) -> Created {
         .as_ref()
         .map(|els| els.iter().map(|e| e.to_desc()).collect());
     let creation = CreateInputLayout::raw(&target, elements.as_deref())
+        .pipeline(case.pipeline_desc())
         .num_elements(case.num_elements())
         .validate_only(case.validate_only)
         .bytecode(bytecode);

@@ -139,7 +139,66 @@ pub fn parse_text(path: &Path, text: &str) -> Result<CaseFile, FileError> {
         }
     })?;
     check_names(path, text, &file)?;
+    check_schema_3(path, text, &file)?;
     Ok(file)
+}
+
+/// Schema 3's rules (`conformance/SCHEMA-3.md`): Direct3D 12 cases (`api: "d3d12"`) and the
+/// 12_x feature levels need schema 3; `pipeline` belongs to D3D12 cases; a D3D12 case has no
+/// `validate_only` (D3D12 has no validate-only pipeline creation to compare with,
+/// d3d12-rules.md §E 9). Reported at the case's `name`.
+pub(crate) fn check_schema_3(path: &Path, text: &str, file: &CaseFile) -> Result<(), FileError> {
+    use crate::schema::SCHEMA_3_ID;
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for case in &file.cases {
+        let occurrence = {
+            let n = seen.entry(case.name.as_str()).or_default();
+            *n += 1;
+            *n - 1
+        };
+        let d3d12 = case.api().is_d3d12();
+        let twelve = case.feature_level() >= inlay::FeatureLevel::L12_0;
+        let problem = if (d3d12 || twelve) && file.schema != SCHEMA_3_ID {
+            Some(format!(
+                "case `{}`: Direct3D 12 cases and the 12_x feature levels need schema \
+                 `{SCHEMA_3_ID}` (this file says `{}`)",
+                case.name, file.schema
+            ))
+        } else if (d3d12 || twelve) && !case.api().feature_levels().contains(&case.feature_level())
+        {
+            Some(format!(
+                "case `{}`: {}",
+                case.name,
+                inlay::target::TargetPairError {
+                    api: case.api(),
+                    feature_level: case.feature_level()
+                }
+            ))
+        } else if case.pipeline.is_some() && !d3d12 {
+            Some(format!(
+                "case `{}`: `pipeline` belongs to Direct3D 12 cases (api \"d3d12\")",
+                case.name
+            ))
+        } else if d3d12 && case.validate_only {
+            Some(format!(
+                "case `{}`: a Direct3D 12 case has no `validate_only` (pipeline creation has no \
+                 validate-only form; d3d12-rules.md §E 9)",
+                case.name
+            ))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            let (line, column) = name_position(text, &case.name, occurrence).unwrap_or((1, 1));
+            return Err(FileError {
+                file: path.to_path_buf(),
+                line,
+                column,
+                message,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Case names must be unique within a file (creation and ENCODE cases together).
@@ -224,6 +283,78 @@ mod tests {
             "{msg}"
         );
         assert!(parse_text(Path::new("t.json"), &case("S_MAYBE")).is_err());
+    }
+
+    /// Schema 3 (conformance/SCHEMA-3.md): D3D12 cases and 12_x levels need it, `pipeline`
+    /// belongs to D3D12 cases, D3D12 cases have no `validate_only`; each refusal names the
+    /// case at its line. A D3D12 case reads its pipeline with the defaults filled in.
+    #[test]
+    fn schema_3_rules() {
+        let file = |schema: &str, extra: &str| {
+            format!(
+                "{{\"schema\": \"inlay-conformance/{schema}\", \"cases\": [\n{{\"name\": \"n\", \
+                 \"evidence\": \"e\", \"elements\": [], \"shader\": {{\"signature\": []}}, \
+                 \"expect\": {{\"hresult\": \"S_OK\"}}{extra}}}]}}"
+            )
+        };
+        let ok = parse_text(
+            Path::new("t.json"),
+            &file(
+                "3",
+                r#", "api": "d3d12", "feature_level": "12_1", "pipeline": {"ib_strip_cut_value": 2}"#,
+            ),
+        )
+        .unwrap();
+        let p = ok.cases[0].pipeline_desc();
+        assert_eq!(
+            (
+                p.root_signature_flags,
+                p.ib_strip_cut_value,
+                p.primitive_topology_type
+            ),
+            (1, 2, 3)
+        );
+        for (schema, extra, want) in [
+            (
+                "1",
+                r#", "api": "d3d12""#,
+                "need schema `inlay-conformance/3`",
+            ),
+            ("2", r#", "feature_level": "12_0""#, "need schema"),
+            (
+                "3",
+                r#", "feature_level": "12_0""#,
+                "d3d11 runtime has no feature level 12_0",
+            ),
+            (
+                "3",
+                r#", "api": "d3d12", "feature_level": "10_0""#,
+                "d3d12 runtime has no",
+            ),
+            (
+                "3",
+                r#", "pipeline": {}"#,
+                "`pipeline` belongs to Direct3D 12 cases",
+            ),
+            (
+                "3",
+                r#", "api": "d3d12", "validate_only": true"#,
+                "no `validate_only`",
+            ),
+            (
+                "3",
+                r#", "api": "d3d12", "pipeline": {"strip": 1}"#,
+                "unknown field `strip`",
+            ),
+        ] {
+            let e = parse_text(Path::new("t.json"), &file(schema, extra)).unwrap_err();
+            assert!(e.message.contains(want), "{schema} {extra}: {e}");
+            assert!(e.line >= 1, "{e}");
+        }
+        // Schema 1 and 2 files stay valid.
+        for schema in ["1", "2"] {
+            assert!(parse_text(Path::new("t.json"), &file(schema, "")).is_ok());
+        }
     }
 
     /// Issue 18 item 6: folder links were followed without loop detection (one loop ran a file
@@ -338,7 +469,7 @@ mod tests {
             r#", "draw": {"topology": "point_list", "vertex_buffers": [], "call": {"kind": "draw", "vertex_count": 3, "start_vertex": 0, "start_instance": 0}}"#,
         )]));
         assert!(e.message.contains("unknown field `start_instance`"), "{e}");
-        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/3"));
+        let e = err(&file(&[case("a", "")]).replace("inlay-conformance/1", "inlay-conformance/4"));
         assert!(e.message.contains("unsupported schema"), "{e}");
     }
 

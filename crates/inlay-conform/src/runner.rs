@@ -117,6 +117,10 @@ pub fn export_runner(
             if !ids.insert(id.clone()) {
                 return Err(ExportError::DuplicateId(id));
             }
+            if case.api().is_d3d12() {
+                out.skipped.push((id, D3D12_SKIP.into()));
+                continue;
+            }
             let code = match crate::bytecode(case, base, options) {
                 Ok(c) => c,
                 Err(Outcome::Skip(why) | Outcome::Fail(why)) => {
@@ -160,6 +164,11 @@ pub fn export_runner(
     std::fs::write(&p, text).map_err(io_err(&p))?;
     Ok(out)
 }
+
+/// Why the runner skips a Direct3D 12 case (schema 3): it calls d3d11.dll's CreateInputLayout
+/// and draws; a D3D12 case needs CreateGraphicsPipelineState and a command list.
+pub const D3D12_SKIP: &str =
+    "a Direct3D 12 case (the runner calls d3d11.dll; D3D12 pipeline states are not run)";
 
 /// `%XX` for bytes outside `!`..=`~` and for `%`, so an id is one token.
 fn encode_token(s: &str) -> String {

@@ -1,4 +1,5 @@
-//! The case-file schema `inlay-conformance/1` and `/2`, as serde types.
+//! The case-file schema `inlay-conformance/1`, `/2` and `/3`, as serde types (schema 3, a
+//! superset adding Direct3D 12 cases, is `conformance/SCHEMA-3.md`).
 //!
 //! The parts of a case that describe library values are the library's own serde grammar, the
 //! one the JSON/TOML layout files use too: elements are [`ElementRecord`]s, inline signatures
@@ -32,6 +33,9 @@ pub const SCHEMA_ID: &str = "inlay-conformance/1";
 /// The value of the `schema` field of a schema-2 file (which may also hold ENCODE cases,
 /// [`crate::encode_case`]).
 pub const SCHEMA_2_ID: &str = "inlay-conformance/2";
+/// The value of the `schema` field of a schema-3 file: schema 2 plus Direct3D 12 cases
+/// (`api: "d3d12"`, feature levels 12_x, the `pipeline` object; `conformance/SCHEMA-3.md`).
+pub const SCHEMA_3_ID: &str = "inlay-conformance/3";
 
 /// A whole case file: `{ "schema": "inlay-conformance/1", "cases": [ … ] }`.
 #[derive(Clone, Debug, Deserialize)]
@@ -83,6 +87,40 @@ pub struct Case {
     /// Allowed ULP distance for float lanes fed by FLOAT/UNORM/SNORM elements.
     #[serde(default)]
     pub tolerance_ulp: u32,
+    /// Schema 3, `api: "d3d12"` only: the pipeline state's fields beside its input layout.
+    #[serde(default)]
+    pub pipeline: Option<Pipeline>,
+}
+
+/// Schema 3: the fields of `D3D12_GRAPHICS_PIPELINE_STATE_DESC` beside `InputLayout` that
+/// pipeline creation checks and draws follow (d3d12-rules.md P10–P13), as the raw enum values;
+/// each defaults to what [`inlay::PipelineDesc::default`] says.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pipeline {
+    /// The root signature's `D3D12_ROOT_SIGNATURE_FLAGS` (default 1, the input-assembler flag).
+    #[serde(default)]
+    pub root_signature_flags: Option<u32>,
+    /// `IBStripCutValue`: 0 disabled (default), 1 0xFFFF, 2 0xFFFFFFFF.
+    #[serde(default)]
+    pub ib_strip_cut_value: Option<u32>,
+    /// `PrimitiveTopologyType`: 1 point, 2 line, 3 triangle (default), 4 patch.
+    #[serde(default)]
+    pub primitive_topology_type: Option<u32>,
+}
+
+impl Pipeline {
+    /// The library's description, with the defaults filled in.
+    pub fn desc(&self) -> inlay::PipelineDesc {
+        let d = inlay::PipelineDesc::default();
+        inlay::PipelineDesc {
+            root_signature_flags: self.root_signature_flags.unwrap_or(d.root_signature_flags),
+            ib_strip_cut_value: self.ib_strip_cut_value.unwrap_or(d.ib_strip_cut_value),
+            primitive_topology_type: self
+                .primitive_topology_type
+                .unwrap_or(d.primitive_topology_type),
+        }
+    }
 }
 
 impl Case {
@@ -95,6 +133,13 @@ impl Case {
     pub fn feature_level(&self) -> FeatureLevel {
         self.feature_level
             .unwrap_or_else(|| self.api().default_feature_level())
+    }
+
+    /// The pipeline description (schema 3; the defaults when absent).
+    pub fn pipeline_desc(&self) -> inlay::PipelineDesc {
+        self.pipeline
+            .as_ref()
+            .map_or_else(inlay::PipelineDesc::default, Pipeline::desc)
     }
 
     /// The `NumElements` argument, with the schema's default.
@@ -267,11 +312,12 @@ pub struct ExpectPrimitive {
 
 pub(crate) fn schema_id<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
-    if s == SCHEMA_ID || s == SCHEMA_2_ID {
+    if s == SCHEMA_ID || s == SCHEMA_2_ID || s == SCHEMA_3_ID {
         Ok(s)
     } else {
         Err(de::Error::custom(format!(
-            "unsupported schema `{s}` (this runner implements `{SCHEMA_ID}` and `{SCHEMA_2_ID}`)"
+            "unsupported schema `{s}` (this runner implements `{SCHEMA_ID}`, `{SCHEMA_2_ID}` \
+             and `{SCHEMA_3_ID}`)"
         )))
     }
 }

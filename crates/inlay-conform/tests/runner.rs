@@ -37,6 +37,18 @@ fn unrunnable_cases_are_exactly_the_listed_ones() {
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
             .map(str::to_string)
             .collect();
+    // Direct3D 12 cases (schema 3) are skipped with their reason, not exported.
+    let d3d12: Vec<&(String, String)> = exported
+        .skipped
+        .iter()
+        .filter(|(id, _)| id.starts_with("d3d12-"))
+        .collect();
+    assert!(d3d12.len() >= 25, "{d3d12:?}");
+    assert!(
+        d3d12
+            .iter()
+            .all(|(_, why)| why == inlay_conform::runner::D3D12_SKIP)
+    );
     let newly: Vec<_> = got.difference(&listed).collect();
     let gone: Vec<_> = listed.difference(&got).collect();
     assert!(

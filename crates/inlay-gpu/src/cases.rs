@@ -12,7 +12,8 @@ use inlay::format::{Format, Kind};
 use inlay::layout::InputLayout;
 use inlay::lower::remedy::SlotData;
 use inlay::lower::{self, BindingSource, DrawShape, Remedy, Subject};
-use inlay::target::Target;
+use inlay::layout::StripCut;
+use inlay::target::{Api, FeatureLevel, Target};
 
 use crate::draw::{Backend, GpuBuffer, GpuDraw};
 use crate::spirv::InputType;
@@ -52,6 +53,8 @@ struct Case {
     index: Option<(Vec<u8>, IndexFormat, u32)>,
     topology: Topology,
     call: Call,
+    /// A Direct3D 12 case: the pipeline's strip cut (d3d12-rules.md §D); `None` for D3D11.
+    d3d12: Option<StripCut>,
 }
 
 #[derive(Clone, Copy)]
@@ -247,6 +250,21 @@ fn multi_slot(
         index,
         topology,
         call,
+        d3d12: None,
+    }
+}
+
+/// A [`multi_slot`] case drawn through Direct3D 12's rules with the pipeline's strip cut.
+fn d3d12_case(
+    name: &str,
+    call: Call,
+    topology: Topology,
+    index: Option<(Vec<u8>, IndexFormat, u32)>,
+    cut: StripCut,
+) -> Case {
+    Case {
+        d3d12: Some(cut),
+        ..multi_slot(name, call, topology, index)
     }
 }
 
@@ -331,6 +349,76 @@ fn all_cases(quick: bool) -> Vec<Case> {
         Topology::TriangleList,
         Some((list_cut, IndexFormat::R16Uint, 0)),
     ));
+    // Direct3D 12 (d3d12-rules.md §D): strip cut as pipeline state, compared with the index
+    // whatever its format, strips only; ExecuteIndirect; a stride-0 view.
+    cases.push(d3d12_case(
+        "D3D12 triangle strip, strip cut 0xFFFF, R16 cuts, instanced",
+        Call::DrawIndexedInstanced(18, 3, 0, 1, 0),
+        Topology::TriangleStrip,
+        Some((
+            indices16(&[
+                0, 1, 2, 3, 0xffff, 4, 5, 6, 7, 8, 0xffff, 0xffff, 9, 10, 11, 12, 0xffff, 13,
+            ]),
+            IndexFormat::R16Uint,
+            0,
+        )),
+        StripCut::Cut16,
+    ));
+    cases.push(d3d12_case(
+        "D3D12 triangle strip, strip cut 0xFFFF, R32 index 0xFFFF cuts",
+        Call::DrawIndexed(11, 0, 0),
+        Topology::TriangleStrip,
+        Some((
+            words(&[5, 6, 7, 0xffff, 8, 9, 10, 11, 0xffff, 12, 13]),
+            IndexFormat::R32Uint,
+            0,
+        )),
+        StripCut::Cut16,
+    ));
+    // Indices near 0xFFFF with base vertex -65520 address vertices 10-15: 0xFFFF is a
+    // vertex (vertex 15) whenever it does not cut.
+    let high = indices16(&[65530, 65531, 65532, 65535, 65533, 65534, 65531, 65535]);
+    cases.push(d3d12_case(
+        "D3D12 triangle strip, strip cut 0xFFFFFFFF, R16 index 0xFFFF is a vertex",
+        Call::DrawIndexed(8, 0, -65520),
+        Topology::TriangleStrip,
+        Some((high.clone(), IndexFormat::R16Uint, 0)),
+        StripCut::Cut32,
+    ));
+    cases.push(d3d12_case(
+        "D3D12 triangle list, strip cut 0xFFFF, R16 index 0xFFFF is a vertex",
+        Call::DrawIndexed(6, 0, -65520),
+        Topology::TriangleList,
+        Some((high, IndexFormat::R16Uint, 0)),
+        StripCut::Cut16,
+    ));
+    cases.push(d3d12_case(
+        "D3D12 line strip, strip cut disabled, R16 0xFFFF addresses no cut",
+        Call::DrawIndexed(6, 0, -65520),
+        Topology::LineStrip,
+        Some((
+            indices16(&[65530, 65535, 65531, 65532, 65535, 65533]),
+            IndexFormat::R16Uint,
+            0,
+        )),
+        StripCut::Disabled,
+    ));
+    cases.push(d3d12_case(
+        "D3D12 ExecuteIndirect, one DRAW command",
+        Call::InstancedIndirect(9, 4, 2, 3),
+        Topology::TriangleList,
+        None,
+        StripCut::Disabled,
+    ));
+    let mut zero = d3d12_case(
+        "D3D12 DrawInstanced, stride-0 view in slot 2",
+        Call::DrawInstanced(12, 2, 1, 0),
+        Topology::PointList,
+        None,
+        StripCut::Disabled,
+    );
+    zero.slots[2].stride = 0;
+    cases.push(zero);
     cases
 }
 
@@ -373,8 +461,24 @@ impl CaseResult {
     }
 }
 
+/// The runtime a case runs on: D3D11 at 11_0, or D3D12 at 12_0.
+fn target_of(case: &Case) -> Target {
+    match case.d3d12 {
+        Some(_) => Target::new(Api::D3D12, FeatureLevel::L12_0),
+        None => Target::default(),
+    }
+}
+
 fn layout_of(case: &Case) -> Result<InputLayout, String> {
-    let created = inlay::validation::layout_without_shader(&Target::default(), &case.elements);
+    let target = target_of(case);
+    let pipeline = inlay::PipelineDesc {
+        ib_strip_cut_value: case.d3d12.unwrap_or_default().d3d12_value(),
+        primitive_topology_type: case.topology.topology_type().d3d12_value(),
+        ..inlay::PipelineDesc::default()
+    };
+    let created = inlay::CreateInputLayout::new(&target, &case.elements)
+        .pipeline(pipeline)
+        .without_shader();
     created
         .layout
         .ok_or_else(|| format!("{}: layout refused: {:?}", case.name, created.diagnostics))
@@ -420,7 +524,7 @@ fn run_case(
     nan_quiet: bool,
 ) -> Result<CaseResult, String> {
     let layout = layout_of(case)?;
-    let mut ia = InputAssembler::new(&layout, Target::default());
+    let mut ia = InputAssembler::new(&layout, target_of(case));
     for s in &case.slots {
         ia.set_vertex_buffer(
             s.slot,
@@ -449,13 +553,28 @@ fn run_case(
         Call::IndexedInstancedIndirect(n, i, si, bv, st) => words(&[n, i, si, bv as u32, st]),
         _ => Vec::new(),
     };
-    let call = match case.call {
+    let mut call = match case.call {
         Call::IndexedInstancedIndirect(..) => DrawCall::DrawIndexedInstancedIndirect {
             args: &args,
             offset: 0,
         },
         c => d3d_call(c, &args),
     };
+    // D3D12 reads indirect arguments through ExecuteIndirect (P21): one command here.
+    let commands;
+    if case.d3d12.is_some() && matches!(case.call, Call::InstancedIndirect(..)) {
+        commands = inlay::assembler::ExecuteIndirect {
+            indexed: false,
+            byte_stride: 16,
+            max_command_count: 1,
+            args: &args,
+            offset: 0,
+            count: None,
+        }
+        .draws()
+        .map_err(|e| e.to_string())?;
+        call = commands[0];
+    }
     let draw = ia.draw(&call).map_err(|e| e.to_string())?;
     let indexed = case.index.is_some();
 
@@ -511,6 +630,7 @@ fn run_case(
                     v == f.cut_value()
                 })
         }),
+        index_format: case.index.as_ref().map(|(_, f, _)| *f),
     };
     let lowering = lower::lower(&layout, &shape, gpu.profile());
     let mut remedies = Vec::new();
@@ -525,6 +645,16 @@ fn run_case(
                     .unwrap_or("")
                     .to_string(),
             ),
+        }
+        if let Remedy::ReplaceIndex { from, to } = f.remedy
+            && let Some((data, fmt, off)) = &mut index
+            && *fmt == IndexFormat::R32Uint
+        {
+            for c in data[*off as usize..].chunks_exact_mut(4) {
+                if u32::from_le_bytes([c[0], c[1], c[2], c[3]]) == from {
+                    c.copy_from_slice(&to.to_le_bytes());
+                }
+            }
         }
         if f.remedy == Remedy::RewriteIndices
             && let Some((data, fmt, off)) = &case.index

@@ -6,7 +6,7 @@ use pyo3::types::{PyBytes, PyDict, PyList};
 use inlay::diag::{self, HResult};
 use inlay::layout::InputLayout as ResolvedLayout;
 use inlay::target::{Api, FeatureLevel, Target};
-use inlay::validation::{self, Creation};
+use inlay::validation::Creation;
 
 use crate::errors;
 use crate::layout::elements_of;
@@ -203,6 +203,11 @@ pub fn target_of(api: &str, feature_level: Option<&str>) -> PyResult<Target> {
             .map_err(|e| errors::layout_error(e.to_string()))?,
         None => api.default_feature_level(),
     };
+    // Direct3D 12 devices start at 11_0 and the 12_x levels are theirs only (d3d12-rules.md
+    // P1); the D3D10/11 pairs keep the model's wider acceptance, as in the C ABI.
+    if api == Api::D3D12 || level >= FeatureLevel::L12_0 {
+        return Target::checked(api, level).map_err(|e| errors::layout_error(e.to_string()));
+    }
     Ok(Target::new(api, level))
 }
 
@@ -218,7 +223,7 @@ pub fn bytes_of(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 /// `CreateInputLayout` for an element array and optional shader bytecode.
 #[pyfunction]
-#[pyo3(signature = (layout_or_elements, shader=None, api="d3d11", feature_level=None, validate_only=false))]
+#[pyo3(signature = (layout_or_elements, shader=None, api="d3d11", feature_level=None, validate_only=false, pipeline=None))]
 pub fn create_input_layout(
     py: Python<'_>,
     layout_or_elements: &Bound<'_, PyAny>,
@@ -226,33 +231,73 @@ pub fn create_input_layout(
     api: &str,
     feature_level: Option<&str>,
     validate_only: bool,
+    pipeline: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<InputLayout> {
     let elements = elements_of(py, layout_or_elements)?;
     let target = target_of(api, feature_level)?;
-    let creation = create(py, &target, &elements, shader, validate_only)?;
+    let pipeline = pipeline_of(pipeline)?;
+    let creation = create_with(py, &target, &elements, shader, validate_only, pipeline)?;
     Ok(InputLayout { creation, target })
 }
 
-/// The creation as `inlay check` makes it: with bytecode, or the array rules alone
-/// (`layout_without_shader`, element *i* feeds register *i*).
-pub fn create(
+/// The `pipeline` dict of `create_input_layout` (d3d12-rules.md P10–P13): the keys
+/// `root_signature_flags`, `ib_strip_cut_value` and `primitive_topology_type`, each an integer
+/// (the D3D12 enum values), each optional (default: the input-assembler flag, strip cut
+/// disabled, triangle type). An unknown key or a value that is not a 32-bit unsigned integer
+/// is a `LayoutError`.
+fn pipeline_of(pipeline: Option<&Bound<'_, PyDict>>) -> PyResult<inlay::PipelineDesc> {
+    let mut p = inlay::PipelineDesc::default();
+    let Some(d) = pipeline else {
+        return Ok(p);
+    };
+    for (k, v) in d.iter() {
+        let key: String = k
+            .extract()
+            .map_err(|_| errors::layout_error(format!("pipeline: key {k} is not a string")))?;
+        let value: u32 = v.extract().map_err(|_| {
+            errors::layout_error(format!(
+                "pipeline: {key} = {v} is not an integer from 0 to 4294967295"
+            ))
+        })?;
+        match key.as_str() {
+            "root_signature_flags" => p.root_signature_flags = value,
+            "ib_strip_cut_value" => p.ib_strip_cut_value = value,
+            "primitive_topology_type" => p.primitive_topology_type = value,
+            other => {
+                return Err(errors::layout_error(format!(
+                    "pipeline: unknown key `{other}` (expected root_signature_flags, \
+                     ib_strip_cut_value or primitive_topology_type)"
+                )));
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// The creation as `inlay check` makes it: with bytecode, or the array rules alone (element
+/// *i* feeds register *i*), with a D3D12 pipeline description (ignored under D3D10/D3D11).
+pub fn create_with(
     py: Python<'_>,
     target: &Target,
     elements: &[inlay::element::InputElementDesc],
     shader: Option<&Bound<'_, PyAny>>,
     validate_only: bool,
+    pipeline: inlay::PipelineDesc,
 ) -> PyResult<Creation> {
     Ok(match shader {
         Some(s) if !s.is_none() => {
             let bytecode = bytes_of(py, s)?;
             let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
             inlay::CreateInputLayout::new(target, elements)
+                .pipeline(pipeline)
                 .num_elements(n)
                 .validate_only(validate_only)
                 .bytecode(&bytecode)
         }
         _ => {
-            let mut c = validation::layout_without_shader(target, elements);
+            let mut c = inlay::CreateInputLayout::new(target, elements)
+                .pipeline(pipeline)
+                .without_shader();
             if validate_only && c.hresult == HResult::S_OK {
                 c.hresult = HResult::S_FALSE;
             }

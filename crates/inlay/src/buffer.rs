@@ -291,6 +291,85 @@ impl IndexBufferBinding<'_> {
     }
 }
 
+/// A D3D12 buffer view (`D3D12_VERTEX_BUFFER_VIEW` / `D3D12_INDEX_BUFFER_VIEW`) that does
+/// not lie inside the buffer given for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the view's {size_in_bytes} bytes at byte {location} do not lie inside the {len}-byte buffer \
+     (a D3D12 view must address memory of its resource; d3d12-rules.md P17)"
+)]
+pub struct ViewOutsideBuffer {
+    /// The view's start in the buffer.
+    pub location: u64,
+    /// `SizeInBytes`.
+    pub size_in_bytes: u32,
+    /// The buffer's length.
+    pub len: usize,
+}
+
+fn view_bytes(buffer: &[u8], location: u64, size: u32) -> Result<&[u8], ViewOutsideBuffer> {
+    let end = location.checked_add(u64::from(size));
+    match end {
+        Some(end) if end <= buffer.len() as u64 => Ok(&buffer[location as usize..end as usize]),
+        _ => Err(ViewOutsideBuffer {
+            location,
+            size_in_bytes: size,
+            len: buffer.len(),
+        }),
+    }
+}
+
+/// `D3D12_VERTEX_BUFFER_VIEW`, located in a buffer's bytes: there is no input-layout stride
+/// in D3D12, the view carries it (d3d12-rules.md P17).
+///
+/// `SizeInBytes` bounds the view: an element any byte of which lies outside the view's
+/// `SizeInBytes` bytes reads as out of bounds (vkd3d-proton `test_vbv_stride_edge_cases`),
+/// and `StrideInBytes` 0 makes every vertex read the view's first element
+/// (`test_zero_vertex_stride`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct VertexBufferView {
+    /// `BufferLocation` as a byte offset into the buffer.
+    pub location: u64,
+    /// `SizeInBytes`.
+    pub size_in_bytes: u32,
+    /// `StrideInBytes`.
+    pub stride_in_bytes: u32,
+}
+
+impl VertexBufferView {
+    /// The binding the input assembler reads: the view's bytes, its stride, bind offset 0.
+    pub fn bind<'a>(&self, buffer: &'a [u8]) -> Result<VertexBufferBinding<'a>, ViewOutsideBuffer> {
+        Ok(VertexBufferBinding {
+            data: view_bytes(buffer, self.location, self.size_in_bytes)?,
+            stride: self.stride_in_bytes,
+            offset: 0,
+        })
+    }
+}
+
+/// `D3D12_INDEX_BUFFER_VIEW`, located in a buffer's bytes: indices past `SizeInBytes` read 0
+/// as past the end of a D3D11 index buffer do (P18).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IndexBufferView {
+    /// `BufferLocation` as a byte offset into the buffer.
+    pub location: u64,
+    /// `SizeInBytes`.
+    pub size_in_bytes: u32,
+    /// `Format`.
+    pub format: IndexFormat,
+}
+
+impl IndexBufferView {
+    /// The binding the input assembler reads: the view's bytes, offset 0.
+    pub fn bind<'a>(&self, buffer: &'a [u8]) -> Result<IndexBufferBinding<'a>, ViewOutsideBuffer> {
+        Ok(IndexBufferBinding {
+            data: view_bytes(buffer, self.location, self.size_in_bytes)?,
+            format: self.format,
+            offset: 0,
+        })
+    }
+}
+
 /// Which instance per-instance elements are fetched for (spec §8.1.3, §8.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Instance {

@@ -1,4 +1,4 @@
-//! Device feature levels (`D3D_FEATURE_LEVEL_9_1` … `D3D_FEATURE_LEVEL_11_1`): a leaf both the
+//! Device feature levels (`D3D_FEATURE_LEVEL_9_1` … `D3D_FEATURE_LEVEL_12_2`): a leaf both the
 //! format table (support per level, [`crate::format`]) and the targets ([`crate::target`], which
 //! re-exports these names) use, so neither imports the other.
 //!
@@ -10,8 +10,8 @@ use std::str::FromStr;
 /// A device feature level.
 ///
 /// With the `serde` feature it reads and writes the conformance schema's spellings only
-/// (`"9_1"` … `"11_1"`, [`FeatureLevel::as_str`]); [`FromStr`] also takes `11.0` and
-/// `D3D_FEATURE_LEVEL_11_0`.
+/// (`"9_1"` … `"12_2"`, [`FeatureLevel::as_str`]); [`FromStr`] also takes `11.0` and
+/// `D3D_FEATURE_LEVEL_11_0`. The 12_x levels are Direct3D 12 devices' (d3d12-rules.md P1).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum FeatureLevel {
     /// `D3D_FEATURE_LEVEL_9_1`
@@ -28,10 +28,17 @@ pub enum FeatureLevel {
     L11_0,
     /// `D3D_FEATURE_LEVEL_11_1`
     L11_1,
+    /// `D3D_FEATURE_LEVEL_12_0` (Direct3D 12 only here)
+    L12_0,
+    /// `D3D_FEATURE_LEVEL_12_1` (Direct3D 12 only here)
+    L12_1,
+    /// `D3D_FEATURE_LEVEL_12_2` (Direct3D 12 only here)
+    L12_2,
 }
 
 impl FeatureLevel {
-    /// All levels, lowest first.
+    /// The Direct3D 10/11 levels, lowest first: the columns of the format table's support
+    /// rows (the D3D11.3 spreadsheets).
     pub const ALL: [FeatureLevel; 7] = [
         FeatureLevel::L9_1,
         FeatureLevel::L9_2,
@@ -42,9 +49,40 @@ impl FeatureLevel {
         FeatureLevel::L11_1,
     ];
 
-    /// Position in [`FeatureLevel::ALL`] (the column of the format table's support rows).
+    /// The levels of Direct3D 12 devices, lowest first (`D3D12CreateDevice` needs 11_0 or
+    /// more).
+    pub const D3D12: [FeatureLevel; 5] = [
+        FeatureLevel::L11_0,
+        FeatureLevel::L11_1,
+        FeatureLevel::L12_0,
+        FeatureLevel::L12_1,
+        FeatureLevel::L12_2,
+    ];
+
+    /// Every level, lowest first.
+    pub const EVERY: [FeatureLevel; 10] = [
+        FeatureLevel::L9_1,
+        FeatureLevel::L9_2,
+        FeatureLevel::L9_3,
+        FeatureLevel::L10_0,
+        FeatureLevel::L10_1,
+        FeatureLevel::L11_0,
+        FeatureLevel::L11_1,
+        FeatureLevel::L12_0,
+        FeatureLevel::L12_1,
+        FeatureLevel::L12_2,
+    ];
+
+    /// The column of the format table's support rows: position in [`FeatureLevel::ALL`];
+    /// the 12_x levels read 11_1's column (their IA vertex- and index-buffer rows on the
+    /// Learn format-support pages for 12.0 and 12.1 hardware are 11.1's; d3d12-rules.md P1).
     pub const fn index(self) -> usize {
-        self as usize
+        let i = self as usize;
+        if i > FeatureLevel::L11_1 as usize {
+            FeatureLevel::L11_1 as usize
+        } else {
+            i
+        }
     }
 
     /// Whether this is a 10Level9 level (9_1, 9_2, 9_3).
@@ -66,6 +104,9 @@ impl FeatureLevel {
             FeatureLevel::L10_1 => 0xa100,
             FeatureLevel::L11_0 => 0xb000,
             FeatureLevel::L11_1 => 0xb100,
+            FeatureLevel::L12_0 => 0xc000,
+            FeatureLevel::L12_1 => 0xc100,
+            FeatureLevel::L12_2 => 0xc200,
         }
     }
 
@@ -79,6 +120,9 @@ impl FeatureLevel {
             FeatureLevel::L10_1 => "10_1",
             FeatureLevel::L11_0 => "11_0",
             FeatureLevel::L11_1 => "11_1",
+            FeatureLevel::L12_0 => "12_0",
+            FeatureLevel::L12_1 => "12_1",
+            FeatureLevel::L12_2 => "12_2",
         }
     }
 }
@@ -107,13 +151,13 @@ impl FromStr for FeatureLevel {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let u = s.trim().to_ascii_uppercase().replace('.', "_");
         let bare = u.strip_prefix("D3D_FEATURE_LEVEL_").unwrap_or(&u);
-        FeatureLevel::ALL
+        FeatureLevel::EVERY
             .into_iter()
             .find(|l| l.as_str() == bare)
             .ok_or_else(|| ParseTargetError {
                 what: "feature level",
                 text: s.to_string(),
-                expected: "9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1",
+                expected: "9_1, 9_2, 9_3, 10_0, 10_1, 11_0, 11_1, 12_0, 12_1, 12_2",
             })
     }
 }

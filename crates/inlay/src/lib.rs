@@ -88,6 +88,7 @@ pub use format::Format;
 pub use layout::{InputClass, InputLayout, LayoutElement, SlotLayout};
 pub use target::{Api, FeatureLevel, Target};
 pub use validation::{
-    CreateInputLayout, Creation, Refused, SignatureProblem, create_input_layout,
-    layout_without_shader,
+    CreateInputLayout, Creation, PipelineDesc,
+    ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT, Refused, SignatureProblem,
+    create_input_layout, layout_without_shader,
 };

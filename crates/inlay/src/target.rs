@@ -1,5 +1,5 @@
-//! Targets: which runtime (D3D10, D3D10.1, D3D11) at which feature level, and the limits and
-//! format support that follow.
+//! Targets: which runtime (D3D10, D3D10.1, D3D11, D3D12) at which feature level, and the
+//! limits and format support that follow.
 //!
 //! Evidence: `createinputlayout-rules.md` §0 (constants) and R38–R42; the Learn feature-level
 //! table ("Max Input Slots": 16 at 9_x and 10_0, 32 from 10_1); `d3d10_1.h` (32 slots and
@@ -23,6 +23,9 @@ pub enum Api {
     D3D10_1,
     /// `d3d11.dll` (`ID3D11Device::CreateInputLayout`).
     D3D11,
+    /// `d3d12.dll`: the input-layout part of `ID3D12Device::CreateGraphicsPipelineState`
+    /// (`docs/spec/d3d12-rules.md`).
+    D3D12,
 }
 
 impl Api {
@@ -32,7 +35,16 @@ impl Api {
             Api::D3D10 => "d3d10",
             Api::D3D10_1 => "d3d10.1",
             Api::D3D11 => "d3d11",
+            Api::D3D12 => "d3d12",
         }
+    }
+
+    /// Every runtime, oldest first.
+    pub const ALL: [Api; 4] = [Api::D3D10, Api::D3D10_1, Api::D3D11, Api::D3D12];
+
+    /// Whether this is the Direct3D 12 runtime (pipeline-state rules, d3d12-rules.md).
+    pub const fn is_d3d12(self) -> bool {
+        matches!(self, Api::D3D12)
     }
 
     /// The feature levels of the devices this runtime creates, lowest first.
@@ -47,15 +59,17 @@ impl Api {
                 FeatureLevel::L10_1,
             ],
             Api::D3D11 => &FeatureLevel::ALL,
+            Api::D3D12 => &FeatureLevel::D3D12,
         }
     }
 
     /// The feature level a case or command uses when none is given, as the conformance schema
-    /// says: 10_0 for D3D10, 11_0 otherwise (D3D10.1 at 11_0 has the same limits as at 10_1).
+    /// says: 10_0 for D3D10, 11_0 otherwise (D3D10.1 at 11_0 has the same limits as at 10_1;
+    /// 11_0 is the lowest level of a D3D12 device).
     pub const fn default_feature_level(self) -> FeatureLevel {
         match self {
             Api::D3D10 => FeatureLevel::L10_0,
-            Api::D3D10_1 | Api::D3D11 => FeatureLevel::L11_0,
+            Api::D3D10_1 | Api::D3D11 | Api::D3D12 => FeatureLevel::L11_0,
         }
     }
 }
@@ -63,14 +77,24 @@ impl Api {
 /// An API and feature level that no device has (see [`Target::checked`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the {api} runtime has no feature level {feature_level} devices ({api} creates {}; use --api d3d11 for {feature_level})",
-    levels(*api)
+    "the {api} runtime has no feature level {feature_level} devices ({api} creates {}; use --api {} for {feature_level})",
+    levels(*api),
+    suggest(*feature_level)
 )]
 pub struct TargetPairError {
     /// The runtime asked for.
     pub api: Api,
     /// The level it does not have.
     pub feature_level: FeatureLevel,
+}
+
+/// The runtime to suggest for a level: d3d12 for the 12_x levels, d3d11 for the others.
+fn suggest(level: FeatureLevel) -> Api {
+    if level >= FeatureLevel::L12_0 {
+        Api::D3D12
+    } else {
+        Api::D3D11
+    }
 }
 
 fn levels(api: Api) -> String {
@@ -94,10 +118,11 @@ impl FromStr for Api {
             "d3d10" | "10" | "10.0" => Ok(Api::D3D10),
             "d3d10.1" | "d3d10_1" | "10.1" => Ok(Api::D3D10_1),
             "d3d11" | "11" => Ok(Api::D3D11),
+            "d3d12" | "12" => Ok(Api::D3D12),
             _ => Err(ParseTargetError {
                 what: "API",
                 text: s.to_string(),
-                expected: "d3d10, d3d10.1, d3d11",
+                expected: "d3d10, d3d10.1, d3d11, d3d12",
             }),
         }
     }
@@ -116,12 +141,12 @@ mod serde_impls {
     impl<'de> Deserialize<'de> for Api {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             let s = String::deserialize(d)?;
-            [Api::D3D10, Api::D3D10_1, Api::D3D11]
+            Api::ALL
                 .into_iter()
                 .find(|a| a.as_str() == s)
                 .ok_or_else(|| {
                     D::Error::custom(format!(
-                        "unknown api `{s}` (expected d3d10, d3d10.1 or d3d11)"
+                        "unknown api `{s}` (expected d3d10, d3d10.1, d3d11 or d3d12)"
                     ))
                 })
         }
@@ -136,13 +161,13 @@ mod serde_impls {
     impl<'de> Deserialize<'de> for FeatureLevel {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             let s = String::deserialize(d)?;
-            FeatureLevel::ALL
+            FeatureLevel::EVERY
                 .into_iter()
                 .find(|l| l.as_str() == s)
                 .ok_or_else(|| {
                     D::Error::custom(format!(
-                        "unknown feature_level `{s}` (expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0 \
-                         or 11_1)"
+                        "unknown feature_level `{s}` (expected 9_1, 9_2, 9_3, 10_0, 10_1, 11_0, \
+                         11_1, 12_0, 12_1 or 12_2)"
                     ))
                 })
         }
@@ -324,7 +349,9 @@ mod tests {
             Ok(FeatureLevel::L9_1)
         );
         assert_eq!("D3D10.1".parse::<Api>(), Ok(Api::D3D10_1));
-        assert!("12_0".parse::<FeatureLevel>().is_err());
+        assert_eq!("12_0".parse::<FeatureLevel>(), Ok(FeatureLevel::L12_0));
+        assert!("12_3".parse::<FeatureLevel>().is_err());
+        assert_eq!("D3D12".parse::<Api>(), Ok(Api::D3D12));
     }
 
     /// The serde spellings are the schema's, exactly, and round-trip.
@@ -335,14 +362,14 @@ mod tests {
             (Api::D3D10, "\"d3d10\""),
             (Api::D3D10_1, "\"d3d10.1\""),
             (Api::D3D11, "\"d3d11\""),
+            (Api::D3D12, "\"d3d12\""),
         ] {
             assert_eq!(serde_json::to_string(&api).unwrap(), text);
             assert_eq!(serde_json::from_str::<Api>(text).unwrap(), api);
         }
-        for (level, text) in FeatureLevel::ALL
-            .into_iter()
-            .zip(["9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1"])
-        {
+        for (level, text) in FeatureLevel::EVERY.into_iter().zip([
+            "9_1", "9_2", "9_3", "10_0", "10_1", "11_0", "11_1", "12_0", "12_1", "12_2",
+        ]) {
             let quoted = format!("\"{text}\"");
             assert_eq!(serde_json::to_string(&level).unwrap(), quoted);
             assert_eq!(
@@ -354,7 +381,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1 or d3d11)"),
+            e.starts_with("unknown api `D3D11` (expected d3d10, d3d10.1, d3d11 or d3d12)"),
             "{e}"
         );
         assert!(serde_json::from_str::<FeatureLevel>("\"11.0\"").is_err());

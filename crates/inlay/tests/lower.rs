@@ -545,3 +545,132 @@ fn wgpu_structures() {
         Some(wgpu_types::PrimitiveTopology::TriangleList)
     );
 }
+
+/// d3d12-rules.md P24: a D3D12 layout lowers like a D3D11 one plus what D3D12 changes —
+/// strides set with the views (Vulkan dynamic stride state; a non-zero stride below the
+/// attributes' extent needs restriding), and strip cuts at the pipeline's value for strips
+/// only, whatever the index format.
+#[test]
+fn d3d12_layouts() {
+    use inlay::buffer::IndexFormat::{R16Uint, R32Uint};
+    use inlay::layout::StripCut;
+    use inlay::target::{Api, FeatureLevel};
+    let elements = [InputElementDesc::per_vertex(
+        "POSITION",
+        0,
+        Format::R32G32B32_FLOAT,
+        0,
+        0,
+    )];
+    let t12 = Target::new(Api::D3D12, FeatureLevel::L12_0);
+    let layout12 = |cut: StripCut, ty| {
+        inlay::CreateInputLayout::new(&t12, &elements)
+            .pipeline(inlay::PipelineDesc {
+                ib_strip_cut_value: cut.d3d12_value(),
+                primitive_topology_type: ty,
+                ..Default::default()
+            })
+            .without_shader()
+            .into_result()
+            .unwrap()
+    };
+    let vk = DeviceProfile::vulkan_required();
+    let draw = |t: Topology, f| {
+        let mut s = DrawShape::tight(&layout12(StripCut::Disabled, 3), t, true);
+        s.index_format = Some(f);
+        s
+    };
+    let dynamic = Remedy::Enable {
+        feature: "VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE (extendedDynamicState)",
+    };
+    // (cut, topology, index format) → restart, cut remedy.
+    let rows: [(StripCut, Topology, _, bool, Option<Remedy>); 7] = [
+        (
+            StripCut::Cut16,
+            Topology::TriangleStrip,
+            R16Uint,
+            true,
+            None,
+        ),
+        (
+            StripCut::Cut16,
+            Topology::TriangleStrip,
+            R32Uint,
+            true,
+            Some(Remedy::ReplaceIndex {
+                from: 0xffff,
+                to: 0xffff_ffff,
+            }),
+        ),
+        (
+            StripCut::Cut32,
+            Topology::TriangleStrip,
+            R16Uint,
+            false,
+            None,
+        ),
+        (
+            StripCut::Cut32,
+            Topology::TriangleStrip,
+            R32Uint,
+            true,
+            None,
+        ),
+        (
+            StripCut::Disabled,
+            Topology::TriangleStrip,
+            R32Uint,
+            false,
+            None,
+        ),
+        // Lists never cut in D3D12: restart off, nothing to rewrite (D3D11 rewrites).
+        (
+            StripCut::Cut32,
+            Topology::TriangleList,
+            R32Uint,
+            false,
+            None,
+        ),
+        (StripCut::Cut16, Topology::LineList, R16Uint, false, None),
+    ];
+    for (cut, topology, format, restart, remedy) in rows {
+        let layout = layout12(cut, topology.topology_type().d3d12_value());
+        let l = lower::lower(&layout, &draw(topology, format), &vk);
+        assert_eq!(
+            l.state.primitive_restart, restart,
+            "{cut:?} {topology} {format}"
+        );
+        let draw_remedies: Vec<&Remedy> = l
+            .findings_for(Subject::Draw)
+            .map(|f| &f.remedy)
+            .filter(|r| !matches!(r, Remedy::None | Remedy::Enable { .. }))
+            .collect();
+        assert_eq!(draw_remedies, remedy.iter().collect::<Vec<_>>());
+        assert!(l.findings.iter().any(|f| f.remedy == dynamic));
+    }
+    // The same list with cuts under D3D11 needs a remedy.
+    let l11 = inlay::layout_without_shader(&Target::default(), &elements)
+        .into_result()
+        .unwrap();
+    let mut s = DrawShape::tight(&l11, Topology::TriangleList, true);
+    s.index_format = Some(R32Uint);
+    let l = lower::lower(&l11, &s, &vk);
+    assert!(
+        l.findings
+            .iter()
+            .any(|f| f.remedy == Remedy::RewriteIndices)
+    );
+    assert!(!l.findings.iter().any(|f| f.remedy == dynamic));
+    // A stride of 4 below the element's 12 bytes: Vulkan's dynamic strides refuse it.
+    let layout = layout12(StripCut::Disabled, 3);
+    let mut s = DrawShape::tight(&layout, Topology::TriangleList, false);
+    s.strides = vec![(0, 4)];
+    let l = lower::lower(&layout, &s, &vk);
+    assert!(
+        l.findings_for(Subject::Slot(0))
+            .any(|f| f.remedy == Remedy::Restride)
+    );
+    s.strides = vec![(0, 0)];
+    let l = lower::lower(&layout, &s, &vk);
+    assert!(l.findings_for(Subject::Slot(0)).next().is_none());
+}

@@ -17,6 +17,7 @@ fn params(indexed: bool, count: u32, instances: u32, start: u32, base: i32) -> D
         start,
         base_vertex: base,
         start_instance: 0,
+        cut: Default::default(),
     }
 }
 

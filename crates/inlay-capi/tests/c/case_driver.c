@@ -31,6 +31,7 @@ typedef struct case_def {
     int has_draw;
     inlay_ia_state state;
     inlay_draw draw;
+    const inlay_pipeline_desc *pipeline; /* NULL: the defaults (D3D12 cases only set it) */
 } case_def;
 
 /* An element array of length 0 still needs a non-NULL pointer. */
@@ -56,9 +57,11 @@ int main(void) {
         inlay_layout *layout = NULL;
         inlay_diagnostics *d = NULL;
         size_t k, n;
-        int32_t hr = inlay_create_input_layout(c->target, c->elements, c->num_elements,
-                                               c->bytecode, c->bytecode_length,
-                                               c->validate_only ? NULL : &layout, &d);
+        /* Every case goes through the pipeline entry point (D3D10/11 ignore the pipeline);
+         * inlay_create_input_layout is the same call with NULL there. */
+        int32_t hr = inlay_create_pipeline_input_layout(
+            c->target, c->elements, c->num_elements, c->bytecode, c->bytecode_length,
+            c->pipeline, c->validate_only ? NULL : &layout, &d);
         printf("case %u hr %08x\n", (unsigned)i, (unsigned)hr);
         n = inlay_diagnostics_count(d);
         for (k = 0; k < n; ++k) {

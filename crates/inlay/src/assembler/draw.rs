@@ -401,7 +401,7 @@ macro_rules! draw_kinds {
 draw_kinds! {
     /// `Draw(VertexCount, StartVertexLocation)`.
     Draw = 0, "draw", "Draw",
-        apis [D3D10, D3D10_1, D3D11], L9_1, "",
+        apis [D3D10, D3D10_1, D3D11, D3D12], L9_1, "",
         indexed false, instanced false,
         Keys {
             /// `VertexCount`.
@@ -411,7 +411,7 @@ draw_kinds! {
         }
     /// `DrawIndexed(IndexCount, StartIndexLocation, BaseVertexLocation)`.
     DrawIndexed = 1, "draw_indexed", "DrawIndexed",
-        apis [D3D10, D3D10_1, D3D11], L9_1, "",
+        apis [D3D10, D3D10_1, D3D11, D3D12], L9_1, "",
         indexed true, instanced false,
         Keys {
             /// `IndexCount`.
@@ -424,7 +424,7 @@ draw_kinds! {
     /// `DrawInstanced(VertexCountPerInstance, InstanceCount, StartVertexLocation,
     /// StartInstanceLocation)`.
     DrawInstanced = 2, "draw_instanced", "DrawInstanced",
-        apis [D3D10, D3D10_1, D3D11], L9_3, "instancing needs feature level 9_3",
+        apis [D3D10, D3D10_1, D3D11, D3D12], L9_3, "instancing needs feature level 9_3",
         indexed false, instanced true,
         Keys {
             /// `VertexCountPerInstance`.
@@ -439,7 +439,7 @@ draw_kinds! {
     /// `DrawIndexedInstanced(IndexCountPerInstance, InstanceCount, StartIndexLocation,
     /// BaseVertexLocation, StartInstanceLocation)`.
     DrawIndexedInstanced = 3, "draw_indexed_instanced", "DrawIndexedInstanced",
-        apis [D3D10, D3D10_1, D3D11], L9_3, "instancing needs feature level 9_3",
+        apis [D3D10, D3D10_1, D3D11, D3D12], L9_3, "instancing needs feature level 9_3",
         indexed true, instanced true,
         Keys {
             /// `IndexCountPerInstance`.
@@ -456,7 +456,7 @@ draw_kinds! {
     /// `DrawInstancedIndirect`: 16 bytes {VertexCountPerInstance, InstanceCount,
     /// StartVertexLocation, StartInstanceLocation} at `offset` in `args`.
     DrawInstancedIndirect = 4, "draw_instanced_indirect", "DrawInstancedIndirect",
-        apis [D3D11], L10_0, "indirect draws need the D3D11 API and feature level 10_0 or above",
+        apis [D3D11, D3D12], L10_0, "indirect draws need the D3D11 API and feature level 10_0 or above",
         indexed false, instanced true,
         Indirect(DrawInstanced) {
             /// The argument buffer's bytes.
@@ -467,7 +467,7 @@ draw_kinds! {
     /// `DrawIndexedInstancedIndirect`: 20 bytes {IndexCountPerInstance, InstanceCount,
     /// StartIndexLocation, BaseVertexLocation, StartInstanceLocation} at `offset` in `args`.
     DrawIndexedInstancedIndirect = 5, "draw_indexed_instanced_indirect", "DrawIndexedInstancedIndirect",
-        apis [D3D11], L10_0, "indirect draws need the D3D11 API and feature level 10_0 or above",
+        apis [D3D11, D3D12], L10_0, "indirect draws need the D3D11 API and feature level 10_0 or above",
         indexed true, instanced true,
         Indirect(DrawIndexedInstanced) {
             /// The argument buffer's bytes.
@@ -521,9 +521,53 @@ pub struct DrawParams {
     pub base_vertex: i32,
     /// `StartInstanceLocation`.
     pub start_instance: u32,
+    /// Which index value cuts a strip.
+    pub cut: StripCutRule,
+}
+
+/// Which index value of an indexed draw cuts the strip (ia-semantics §5, d3d12-rules.md P19).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum StripCutRule {
+    /// Direct3D 10/11: the index format's all-ones value (0xFFFF, 0xFFFFFFFF) always cuts,
+    /// in every topology (spec §8.12).
+    #[default]
+    IndexFormat,
+    /// Direct3D 12 with a strip topology and a pipeline strip cut: this value, compared with
+    /// the index as read whatever the index format (0xFFFF cuts in an R32_UINT buffer,
+    /// 0xFFFFFFFF never matches an R16_UINT index).
+    Value(u32),
+    /// Direct3D 12 with the strip cut disabled or a list topology: no index cuts.
+    Disabled,
+}
+
+impl StripCutRule {
+    /// The index value that cuts for an index buffer of `format`, `None` when none does.
+    pub const fn value(self, format: crate::buffer::IndexFormat) -> Option<u32> {
+        match self {
+            StripCutRule::IndexFormat => Some(format.cut_value()),
+            StripCutRule::Value(v) => Some(v),
+            StripCutRule::Disabled => None,
+        }
+    }
 }
 
 impl DrawParams {
+    /// `SV_StartVertexLocation` (SM 6.8): StartVertexLocation of a non-indexed draw,
+    /// BaseVertexLocation of an indexed one, as the shader's `int` (hlsl-specs proposal 0015;
+    /// vkd3d-proton `test_sm68_draw_parameters` checks it for DrawInstanced and ExecuteIndirect; d3d12-rules.md P20).
+    pub fn start_vertex_location(&self) -> i32 {
+        if self.indexed {
+            self.base_vertex
+        } else {
+            self.start as i32
+        }
+    }
+
+    /// `SV_StartInstanceLocation` (SM 6.8): StartInstanceLocation (P20).
+    pub fn start_instance_location(&self) -> u32 {
+        self.start_instance
+    }
+
     /// Number of vertex positions the walk visits (indices read, cuts included):
     /// `count × instance_count`, up to 2^64 − 2^33 + 1.
     pub fn steps(&self) -> u64 {
@@ -533,6 +577,12 @@ impl DrawParams {
 
 /// Reads `out.len()` little-endian 32-bit arguments at `offset` of `args` (spec §8.7, §8.8):
 /// the offset must be a multiple of 4 and the structure must lie inside the buffer.
+fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    let mut w = [0u8; 4];
+    w.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(w)
+}
+
 pub(crate) fn read_args(
     call: &'static str,
     args: &[u8],
@@ -640,5 +690,109 @@ mod tests {
         };
         assert_eq!(call.values()[DrawField::BaseVertex], (-7i32) as u32);
         assert_eq!(DrawCall::from_values(call.kind(), &call.values()), call);
+    }
+}
+
+/// `ID3D12GraphicsCommandList::ExecuteIndirect` with a command signature whose only argument
+/// is `D3D12_INDIRECT_ARGUMENT_TYPE_DRAW` or `_DRAW_INDEXED` (d3d12-rules.md P21,
+/// DirectX-Specs IndirectDrawing.md): command *k* reads its `D3D12_DRAW_ARGUMENTS` (4 words:
+/// VertexCountPerInstance, InstanceCount, StartVertexLocation, StartInstanceLocation) or
+/// `D3D12_DRAW_INDEXED_ARGUMENTS` (5 words: IndexCountPerInstance, InstanceCount,
+/// StartIndexLocation, BaseVertexLocation, StartInstanceLocation) at
+/// `ArgumentBufferOffset + k × ByteStride`, and is a draw of its own (primitive IDs restart).
+/// The command count is `MaxCommandCount`, or the least of it and the count buffer's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExecuteIndirect<'b> {
+    /// `DRAW_INDEXED` (`true`) or `DRAW`.
+    pub indexed: bool,
+    /// The command signature's `ByteStride`.
+    pub byte_stride: u32,
+    /// `MaxCommandCount`.
+    pub max_command_count: u32,
+    /// The argument buffer's bytes.
+    pub args: &'b [u8],
+    /// `ArgumentBufferOffset`.
+    pub offset: u64,
+    /// The value the count buffer holds, when there is one.
+    pub count: Option<u32>,
+}
+
+impl ExecuteIndirect<'_> {
+    /// Bytes of one draw argument structure: 16 or 20.
+    pub fn argument_size(&self) -> u32 {
+        if self.indexed { 20 } else { 16 }
+    }
+
+    /// The commands run: `min(MaxCommandCount, count)` (P21).
+    pub fn command_count(&self) -> u32 {
+        self.count
+            .map_or(self.max_command_count, |c| c.min(self.max_command_count))
+    }
+
+    /// The draws, one per command, as `DrawInstanced` / `DrawIndexedInstanced` calls.
+    /// Refuses a stride that is not a multiple of 4 or shorter than the arguments, an
+    /// argument offset that is not a multiple of 4, and a command outside the buffer, before
+    /// allocating (the list is bounded by the buffer's size).
+    pub fn draws(&self) -> Result<Vec<DrawCall<'static>>, IaError> {
+        let needed = self.argument_size();
+        let what = if self.indexed {
+            "D3D12_DRAW_INDEXED_ARGUMENTS"
+        } else {
+            "D3D12_DRAW_ARGUMENTS"
+        };
+        if !self.byte_stride.is_multiple_of(4) || self.byte_stride < needed {
+            return Err(IaError::CommandStride {
+                stride: self.byte_stride,
+                needed,
+                what,
+            });
+        }
+        if !self.offset.is_multiple_of(4) {
+            return Err(IaError::ArgsMisaligned {
+                call: "ExecuteIndirect",
+                offset: u32::try_from(self.offset).unwrap_or(u32::MAX),
+            });
+        }
+        let n = self.command_count();
+        if n > 0 {
+            let last = n - 1;
+            let at = self.offset + u64::from(last) * u64::from(self.byte_stride);
+            if at + u64::from(needed) > self.args.len() as u64 {
+                // The first command that does not fit.
+                let fit = (self.args.len() as u64)
+                    .checked_sub(self.offset + u64::from(needed))
+                    .map_or(0, |room| room / u64::from(self.byte_stride) + 1);
+                let command = fit.min(u64::from(last)) as u32;
+                return Err(IaError::CommandOutOfRange {
+                    command,
+                    offset: self.offset + u64::from(command) * u64::from(self.byte_stride),
+                    needed,
+                    len: self.args.len(),
+                });
+            }
+        }
+        let word = |at: u64| read_u32(self.args, at as usize);
+        Ok((0..n)
+            .map(|k| {
+                let at = self.offset + u64::from(k) * u64::from(self.byte_stride);
+                let w = |i: u64| word(at + 4 * i);
+                if self.indexed {
+                    DrawCall::DrawIndexedInstanced {
+                        index_count_per_instance: w(0),
+                        instance_count: w(1),
+                        start_index: w(2),
+                        base_vertex: w(3) as i32,
+                        start_instance: w(4),
+                    }
+                } else {
+                    DrawCall::DrawInstanced {
+                        vertex_count_per_instance: w(0),
+                        instance_count: w(1),
+                        start_vertex: w(2),
+                        start_instance: w(3),
+                    }
+                }
+            })
+            .collect())
     }
 }

@@ -47,7 +47,7 @@ pub mod walk;
 
 pub use draw::{
     DRAW_KINDS, DrawCall, DrawField, DrawForm, DrawKey, DrawKind, DrawKindInfo, DrawParams,
-    DrawValues,
+    DrawValues, ExecuteIndirect, StripCutRule,
 };
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
 pub use spec::{DrawDefaults, DrawSpec, DrawSpecError, DrawSyntax};
@@ -117,6 +117,23 @@ pub enum IaError {
         /// The level.
         level: FeatureLevel,
     },
+    /// D3D12: the topology set on the command list is not of the pipeline state's
+    /// `PrimitiveTopologyType` (debug layer #611, d3d12-rules.md P22).
+    #[error(
+        "{call}: topology {topology} is a {} topology but the pipeline state's \
+         PrimitiveTopologyType is {} (D3D12 #611 PRIMITIVE_TOPOLOGY_MISMATCH_PIPELINE_STATE: \
+         the result is undefined, P22)",
+        topology.topology_type().as_str(),
+        pipeline.as_str()
+    )]
+    TopologyTypeMismatch {
+        /// The call.
+        call: &'static str,
+        /// The topology set.
+        topology: Topology,
+        /// The pipeline state's type.
+        pipeline: crate::layout::TopologyType,
+    },
     /// A draw while the topology is `UNDEFINED`.
     #[error(
         "{call}: the primitive topology is undefined (D3D11_IA_DEFAULT_PRIMITIVE_TOPOLOGY); the runtime drops the draw"
@@ -156,6 +173,36 @@ pub enum IaError {
         /// The offset.
         offset: u32,
         /// Bytes the structure needs.
+        needed: u32,
+        /// Bytes the buffer has.
+        len: usize,
+    },
+    /// D3D12 `ExecuteIndirect`: a command signature `ByteStride` that is not a multiple of 4
+    /// or cannot hold the draw arguments (IndirectDrawing.md, command-signature rules;
+    /// d3d12-rules.md P21).
+    #[error(
+        "ExecuteIndirect: ByteStride {stride} must be a multiple of 4 and at least the \
+         {needed}-byte {what} (P21)"
+    )]
+    CommandStride {
+        /// `ByteStride`.
+        stride: u32,
+        /// Bytes of the draw argument structure.
+        needed: u32,
+        /// `D3D12_DRAW_ARGUMENTS` or `D3D12_DRAW_INDEXED_ARGUMENTS`.
+        what: &'static str,
+    },
+    /// D3D12 `ExecuteIndirect`: a command past the argument buffer (P21).
+    #[error(
+        "ExecuteIndirect: command {command} at byte {offset} needs {needed} bytes but the \
+         argument buffer has {len} (P21)"
+    )]
+    CommandOutOfRange {
+        /// The command.
+        command: u32,
+        /// Its byte offset.
+        offset: u64,
+        /// Bytes it needs.
         needed: u32,
         /// Bytes the buffer has.
         len: usize,
@@ -320,11 +367,17 @@ impl<'a> InputAssembler<'a> {
         let info = call.kind().info();
         let (api, level) = (self.target.api, self.target.feature_level);
         if !info.apis.contains(&api) || level < info.min_level {
+            let why = match info.form {
+                DrawForm::Auto if api.is_d3d12() => {
+                    "Direct3D 12 has no DrawAuto (stream-output draws are ExecuteIndirect's)"
+                }
+                _ => info.needs,
+            };
             return Err(IaError::DrawUnsupported {
                 call: info.method,
                 api,
                 level,
-                why: info.needs,
+                why,
             });
         }
         let v = call.values();
@@ -359,7 +412,27 @@ impl<'a> InputAssembler<'a> {
             start: v[DrawField::Start],
             base_vertex: v[DrawField::BaseVertex] as i32,
             start_instance: v[DrawField::StartInstance],
+            cut: self.cut_rule(),
         })
+    }
+
+    /// Which index value cuts a strip under the current state: D3D10/D3D11 the index
+    /// format's all-ones value in every topology; D3D12 the pipeline state's strip cut, for
+    /// strip topologies only (d3d12-rules.md P19; vkd3d-proton
+    /// `test_primitive_restart_list_topology_stream_output`).
+    pub fn cut_rule(&self) -> StripCutRule {
+        if !self.target.api.is_d3d12() {
+            return StripCutRule::IndexFormat;
+        }
+        let cut = self
+            .layout
+            .pipeline()
+            .and_then(|p| p.strip_cut.cut_value())
+            .filter(|_| self.topology.is_strip());
+        match cut {
+            Some(v) => StripCutRule::Value(v),
+            None => StripCutRule::Disabled,
+        }
     }
 
     /// The fetch plan of the current state for a draw starting at `start_instance`: one
@@ -446,6 +519,16 @@ impl<'a> InputAssembler<'a> {
     pub(crate) fn check_draw(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
         if self.topology == Topology::Undefined {
             return Err(IaError::TopologyUndefined { call: call.name() });
+        }
+        if self.target.api.is_d3d12()
+            && let Some(p) = self.layout.pipeline()
+            && p.topology_type != self.topology.topology_type()
+        {
+            return Err(IaError::TopologyTypeMismatch {
+                call: call.name(),
+                topology: self.topology,
+                pipeline: p.topology_type,
+            });
         }
         self.resolve(call)
     }

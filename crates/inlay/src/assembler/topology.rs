@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::layout::TopologyType;
 use crate::target::{Api, FeatureLevel};
 
 /// `D3D_PRIMITIVE_TOPOLOGY`: how the vertex stream is cut into primitives (ia-semantics §6).
@@ -96,6 +97,36 @@ impl Topology {
         )
     }
 
+    /// Whether this is a strip (line or triangle strip, with or without adjacency): the
+    /// topologies a D3D12 strip cut applies to (d3d12-rules.md P12).
+    pub fn is_strip(self) -> bool {
+        matches!(
+            self,
+            Topology::LineStrip
+                | Topology::TriangleStrip
+                | Topology::LineStripAdj
+                | Topology::TriangleStripAdj
+        )
+    }
+
+    /// The `D3D12_PRIMITIVE_TOPOLOGY_TYPE` this topology belongs to (a D3D12 pipeline state
+    /// draws only topologies of its type, P13); `Undefined` for `Undefined`.
+    pub fn topology_type(self) -> TopologyType {
+        match self {
+            Topology::Undefined => TopologyType::Undefined,
+            Topology::PointList => TopologyType::Point,
+            Topology::LineList
+            | Topology::LineStrip
+            | Topology::LineListAdj
+            | Topology::LineStripAdj => TopologyType::Line,
+            Topology::TriangleList
+            | Topology::TriangleStrip
+            | Topology::TriangleListAdj
+            | Topology::TriangleStripAdj => TopologyType::Triangle,
+            Topology::PatchList(_) => TopologyType::Patch,
+        }
+    }
+
     /// Whether this is a patch list.
     pub fn is_patch_list(self) -> bool {
         matches!(self, Topology::PatchList(_))
@@ -124,7 +155,9 @@ impl Topology {
     pub fn is_available(self, api: Api, level: FeatureLevel) -> bool {
         match self {
             Topology::PatchList(n) => {
-                (1..=32).contains(&n) && api == Api::D3D11 && level >= FeatureLevel::L11_0
+                (1..=32).contains(&n)
+                    && matches!(api, Api::D3D11 | Api::D3D12)
+                    && level >= FeatureLevel::L11_0
             }
             t if t.is_adjacency() => !level.is_level9(),
             _ => true,

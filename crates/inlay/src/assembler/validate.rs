@@ -55,6 +55,11 @@ pub enum DrawCheck {
     IndexPastVertexData,
     /// The bound shader reads a semantic the layout does not supply.
     LinkageSemanticNotFound,
+    /// D3D12: a stride (≠ 0) that is not a multiple of min(4, the largest element of the
+    /// slot): the elements are read misaligned, the result is undefined (d3d12-rules.md P17).
+    VertexStrideUnaligned,
+    /// D3D12: a draw of no instance (P23).
+    InstanceCountZero,
 }
 
 impl DrawCheck {
@@ -71,17 +76,33 @@ impl DrawCheck {
             DrawCheck::LinkageSemanticNotFound => {
                 MessageId::DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND
             }
+            DrawCheck::VertexStrideUnaligned => {
+                MessageId::D3D12_COMMAND_LIST_DRAW_VERTEX_STRIDE_UNALIGNED
+            }
+            DrawCheck::InstanceCountZero => MessageId::D3D12_COMMAND_LIST_DRAW_INSTANCE_COUNT_ZERO,
             DrawCheck::IndexPastVertexData => return None,
         })
+    }
+
+    /// The message id the debug layer of `api` reports this check under: the D3D11 number
+    /// under D3D10/D3D11 (`None` for the D3D12-only checks), the `D3D12_MESSAGE_ID` under
+    /// D3D12.
+    pub fn message_id_in(self, api: crate::target::Api) -> Option<MessageId> {
+        let id = self.message_id()?;
+        if api.is_d3d12() {
+            id.in_d3d12()
+        } else {
+            (id.0 < 0x8000_0000).then_some(id)
+        }
     }
 
     /// The name: the debug layer's (without `D3D11_MESSAGE_ID_`), or inlay's own
     /// (`INLAY_…`) for checks the debug layer does not make.
     pub fn name(self) -> &'static str {
-        match self.message_id().and_then(MessageId::name) {
-            Some(n) => n,
-            None => "INLAY_INDEX_PAST_VERTEX_DATA",
-        }
+        let id = self.message_id();
+        id.and_then(MessageId::name)
+            .or_else(|| id.and_then(MessageId::in_d3d12).and_then(MessageId::name))
+            .unwrap_or("INLAY_INDEX_PAST_VERTEX_DATA")
     }
 }
 
@@ -98,12 +119,15 @@ pub struct DrawWarning {
     pub count: Option<u64>,
     /// A sentence naming the slot, the numbers and what is read instead.
     pub message: String,
+    /// The debug layer's message id for the runtime the draw ran on
+    /// ([`DrawCheck::message_id_in`]); `None` for inlay's own checks.
+    pub id: Option<MessageId>,
 }
 
 impl std::fmt::Display for DrawWarning {
     /// `#356 DEVICE_DRAW_VERTEX_BUFFER_TOO_SMALL: …` or `inlay INLAY_…: …`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.check.message_id() {
+        match self.id {
             Some(id) => write!(f, "#{} {}: {}", id.0, self.check.name(), self.message),
             None => write!(f, "inlay {}: {}", self.check.name(), self.message),
         }
@@ -274,6 +298,49 @@ fn instances_from(n0: u64, start: u64, rate: u32, count: u64) -> Option<(u64, u6
 /// for every check). Errors are the assembler's own refusals of the call (as
 /// [`InputAssembler::draw`] gives them).
 pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, IaError> {
+    let api = ia.target().api;
+    let mut report = checks(ia, call)?;
+    for w in &mut report.warnings {
+        w.id = w.check.message_id_in(api);
+    }
+    Ok(report)
+}
+
+/// D3D12's stride rule (P17): a stride other than 0 must be a multiple of min(4, the largest
+/// element of the slot) — strides come from the vertex buffer view, not the layout.
+fn d3d12_stride_checks(ia: &InputAssembler<'_>, report: &mut DrawReport) {
+    let layout = ia.layout();
+    for slot in layout.slots() {
+        let Some(b) = ia.vertex_buffer(slot.slot) else {
+            continue;
+        };
+        let align = layout
+            .elements()
+            .iter()
+            .filter(|e| e.slot == slot.slot)
+            .map(|e| e.byte_size().min(4))
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        if b.stride != 0 && !b.stride.is_multiple_of(align) {
+            report.warnings.push(DrawWarning {
+                check: DrawCheck::VertexStrideUnaligned,
+                id: None,
+                slot: Some(slot.slot),
+                first: None,
+                count: None,
+                message: format!(
+                    "slot {} is bound with StrideInBytes {} but its largest element needs {align}-byte \
+                     alignment (min(4, element size)): vertices after the first are read \
+                     misaligned and the result is undefined [P17]",
+                    slot.slot, b.stride
+                ),
+            });
+        }
+    }
+}
+
+fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, IaError> {
     let p = ia.resolve(call)?;
     let layout = ia.layout();
     let mut report = DrawReport {
@@ -336,6 +403,7 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
         match b {
             None => report.warnings.push(DrawWarning {
                 check: DrawCheck::VertexBufferNotSet,
+                id: DrawCheck::VertexBufferNotSet.message_id(),
                 slot: Some(s.slot),
                 first: None,
                 count: None,
@@ -349,6 +417,7 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
             Some(b) if b.stride != 0 && b.stride < s.min_stride => {
                 report.warnings.push(DrawWarning {
                     check: DrawCheck::VertexBufferStrideTooSmall,
+                    id: DrawCheck::VertexBufferStrideTooSmall.message_id(),
                     slot: Some(s.slot),
                     first: None,
                     count: None,
@@ -363,6 +432,22 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
         }
     }
 
+    if ia.target().api.is_d3d12() {
+        d3d12_stride_checks(ia, &mut report);
+        if p.instance_count == 0 {
+            report.warnings.push(DrawWarning {
+                check: DrawCheck::InstanceCountZero,
+                id: None,
+                slot: None,
+                first: None,
+                count: None,
+                message: format!(
+                    "{}: InstanceCount is 0, nothing is drawn [P23]",
+                    call.name()
+                ),
+            });
+        }
+    }
     // A draw of no vertex reads nothing.
     if p.count == 0 || p.instance_count == 0 {
         return Ok(report);
@@ -383,6 +468,7 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
         {
             report.warnings.push(DrawWarning {
                 check: DrawCheck::VertexBufferTooSmall,
+                id: DrawCheck::VertexBufferTooSmall.message_id(),
                 slot: Some(s.slot),
                 first: Some(first),
                 count: Some(n),
@@ -414,6 +500,7 @@ pub fn validate_draw(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<Dra
             if first < end {
                 report.warnings.push(DrawWarning {
                     check: DrawCheck::VertexBufferTooSmall,
+                    id: DrawCheck::VertexBufferTooSmall.message_id(),
                     slot: Some(s.slot),
                     first: Some(first),
                     count: Some(end - first),
@@ -453,7 +540,14 @@ const RUN: usize = 64;
 /// value and addresses a vertex (`index + base`, wrapping) below `in_bounds`, with the least
 /// and greatest such vertex; written without early exits so that it compiles to vector code.
 #[inline(always)]
-fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -> (bool, u32, u32) {
+fn run_inside<const S: usize>(
+    run: &[u8],
+    cut: Option<u32>,
+    base: u32,
+    in_bounds: u64,
+) -> (bool, u32, u32) {
+    // No cut value: a comparison masked off, so that the loop stays branch-free.
+    let (cut, can_cut) = (cut.unwrap_or(0), cut.is_some());
     // In 32-bit lanes: the vertices are compared with the last one inside, all three
     // comparisons signed on the vertex with its top bit flipped (what baseline x86 vector
     // code compares).
@@ -467,7 +561,7 @@ fn run_inside<const S: usize>(run: &[u8], cut: u32, base: u32, in_bounds: u64) -
     for b in run.chunks_exact(S) {
         let index = le_index::<S>(b);
         let vertex = (index.wrapping_add(base) ^ FLIP) as i32;
-        bad |= (index == cut) | (vertex > last);
+        bad |= ((index == cut) & can_cut) | (vertex > last);
         lo = lo.min(vertex);
         hi = hi.max(vertex);
     }
@@ -493,7 +587,7 @@ fn le_index<const S: usize>(b: &[u8]) -> u32 {
 fn scan_indices<const S: usize>(
     bytes: &[u8],
     start: u64,
-    cut: u32,
+    cut: Option<u32>,
     base: u32,
     in_bounds: u64,
     zero_run: &std::cell::Cell<u64>,
@@ -516,7 +610,7 @@ fn scan_indices<const S: usize>(
         for (k, b) in run.chunks_exact(S).enumerate() {
             let index = le_index::<S>(b);
             let vertex = index.wrapping_add(base);
-            if index == cut {
+            if Some(index) == cut {
                 span.cuts += 1;
                 continue;
             }
@@ -546,6 +640,7 @@ fn indexed_checks(
             0,
             DrawWarning {
                 check: DrawCheck::IndexBufferNotSet,
+                id: DrawCheck::IndexBufferNotSet.message_id(),
                 slot: None,
                 first: None,
                 count: Some(count),
@@ -576,7 +671,8 @@ fn indexed_checks(
         };
     };
     let size = ib.format.size() as u64;
-    let cut = ib.format.cut_value();
+    // `None`: no index value cuts (a D3D12 list, or its strip cut disabled).
+    let cut = p.cut.value(ib.format);
     // Positions in the buffer: [ib.offset + size·k, + size) ⊆ [offset, len).
     let in_buffer = (ib.data.len() as u64)
         .saturating_sub(ib.offset as u64)
@@ -588,6 +684,7 @@ fn indexed_checks(
     if first_past < end {
         warnings.push(DrawWarning {
             check: DrawCheck::IndexBufferTooSmall,
+            id: DrawCheck::IndexBufferTooSmall.message_id(),
             slot: None,
             first: Some(first_past),
             count: Some(end - first_past),
@@ -689,6 +786,7 @@ fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) 
     let whole = s.some_out;
     DrawWarning {
         check: DrawCheck::IndexPastVertexData,
+        id: DrawCheck::IndexPastVertexData.message_id(),
         slot: Some(s.slot),
         first: Some(first),
         count: Some(n),
@@ -737,6 +835,7 @@ pub fn check_linkage(layout: &InputLayout, shader_input: &Signature) -> Vec<Draw
         })
         .map(|s| DrawWarning {
             check: DrawCheck::LinkageSemanticNotFound,
+            id: DrawCheck::LinkageSemanticNotFound.message_id(),
             slot: None,
             first: None,
             count: None,

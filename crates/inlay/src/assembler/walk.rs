@@ -53,6 +53,8 @@ pub fn read_index(ib: Option<&IndexBufferBinding<'_>>, k: u32) -> u32 {
 pub struct Walker<'a> {
     params: DrawParams,
     index: Option<IndexBufferBinding<'a>>,
+    /// The index value that cuts ([`DrawParams::cut`] for the bound index format).
+    cut: Option<u32>,
     /// Ordinal inside the current instance.
     i: u64,
     /// Current instance.
@@ -70,6 +72,7 @@ impl<'a> Walker<'a> {
         Walker {
             params,
             index,
+            cut: index.and_then(|ib| params.cut.value(ib.format)),
             i: 0,
             j: 0,
             position: 0,
@@ -207,13 +210,13 @@ impl Walker<'_> {
             );
             if hi <= (ib.data.len() as u64).min(1 << 32) {
                 let bytes = &ib.data[lo as usize..hi as usize];
-                let cut = ib.format.cut_value();
+                let cut = self.cut;
                 // One index: a cut takes no vertex; false once the batch is full.
                 macro_rules! take {
                     ($value:expr) => {{
                         let value: u32 = $value;
                         steps += 1;
-                        if value == cut {
+                        if Some(value) == cut {
                             cuts += 1;
                         } else {
                             indices[count] = value;
@@ -230,11 +233,16 @@ impl Walker<'_> {
                     // that they compile to vector compares and zero-extensions.
                     let mut groups = bytes.chunks_exact(32);
                     let mut full = false;
-                    let cut16 = cut as u16;
+                    // A cut value above 0xFFFF never matches a 16-bit index.
+                    let (cut16, can_cut) = match cut {
+                        Some(c) if c <= 0xffff => (c as u16, true),
+                        _ => (0, false),
+                    };
                     for group in groups.by_ref() {
                         let values: [u16; 16] =
                             bytemuck::pod_read_unaligned::<[u16; 16]>(group).map(u16::from_le);
-                        let has_cut = values.iter().fold(false, |a, &v| a | (v == cut16));
+                        let has_cut =
+                            can_cut && values.iter().fold(false, |a, &v| a | (v == cut16));
                         if count + 16 <= cap && !has_cut {
                             for (d, &v) in indices[count..count + 16].iter_mut().zip(&values) {
                                 *d = v as u32;
@@ -281,7 +289,7 @@ impl Walker<'_> {
             let k = p.start.wrapping_add((self.i + steps) as u32);
             let value = read_index(self.index.as_ref(), k);
             steps += 1;
-            if self.index.is_some_and(|ib| value == ib.format.cut_value()) {
+            if Some(value) == self.cut {
                 cuts += 1;
             } else {
                 indices[count] = value;
@@ -335,7 +343,7 @@ impl Walker<'_> {
         let per_instance = (0..p.count)
             .filter(|&k| {
                 let value = read_index(self.index.as_ref(), p.start.wrapping_add(k));
-                self.index.is_none_or(|ib| value != ib.format.cut_value())
+                Some(value) != self.cut
             })
             .count() as u64;
         if per_instance == 0 {
@@ -362,7 +370,7 @@ impl Walker<'_> {
             }
             let k = self.params.start.wrapping_add(self.i as u32);
             let value = read_index(self.index.as_ref(), k);
-            let cut = self.index.is_some_and(|ib| value == ib.format.cut_value());
+            let cut = Some(value) == self.cut;
             if !cut {
                 if self.position >= target {
                     return true;
@@ -399,9 +407,7 @@ impl Iterator for Walker<'_> {
         self.advance(1);
         let (vertex_id, vertex_index) = if indexed {
             let value = read_index(self.index.as_ref(), start.wrapping_add(i));
-            if let Some(ib) = &self.index
-                && value == ib.format.cut_value()
-            {
+            if Some(value) == self.cut {
                 return Some(WalkStep::Cut { instance_id });
             }
             (value, buffer::indexed_vertex(base_vertex, value))

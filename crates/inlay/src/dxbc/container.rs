@@ -1,8 +1,12 @@
 //! Reading a DXBC container: header, chunk table, and the chunks callers ask for.
 
+use super::dxil::{DigestKind, DxilProgram, FeatureFlags, ImplicitInput, Psv0, ShaderHash};
 use super::sigchunk::{SignatureKind, parse_signature_at};
 use super::version::{Level9Bytecode, ShaderVersion};
-use super::{CONTAINER_VERSION, DxbcError, FourCC, HEADER_SIZE, Signature, checksum, read_u32};
+use super::{
+    CONTAINER_VERSION, DXIL_MAX_CONTAINER_SIZE, DxbcError, FourCC, HEADER_SIZE, Signature,
+    checksum, read_u32,
+};
 
 /// A parsed DXBC container borrowing the blob.
 ///
@@ -14,6 +18,62 @@ pub struct Container<'a> {
     bytes: &'a [u8],
     /// Number of chunks (validated: the offset table and every chunk fit in `bytes`).
     chunk_count: u32,
+    /// The layout rules the container was checked against.
+    rules: ContainerRules,
+}
+
+/// Which layout rules a container is checked against: the D3D10/D3D11 runtime's (fxc's
+/// output, createinputlayout-rules.md R31) or dxc's `IsValidDxilContainer`, which is what a
+/// D3D12 runtime reading a DXIL container goes by (d3d12-rules.md P2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ContainerRules {
+    /// Version exactly 1, every chunk offset a multiple of 4, chunks anywhere after the
+    /// offset table (they may overlap).
+    Fxc,
+    /// Major version 1 (any minor), at most 2 GiB, the parts one after the other from the end
+    /// of the offset table with no gap or overlap and ending exactly at the declared size;
+    /// offsets need no alignment (dxc writes parts of any length).
+    Dxc,
+}
+
+impl ContainerRules {
+    /// `"fxc"` or `"dxc"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ContainerRules::Fxc => "fxc",
+            ContainerRules::Dxc => "dxc",
+        }
+    }
+
+    /// The rules a runtime applies: D3D10 and D3D11 the fxc rules, D3D12 dxc's for every
+    /// container (fxc's DXBC output satisfies them too: every blob of the shared fxc corpus
+    /// does; d3d12-rules.md P2).
+    pub const fn for_api(api: crate::target::Api) -> ContainerRules {
+        if api.is_d3d12() {
+            ContainerRules::Dxc
+        } else {
+            ContainerRules::Fxc
+        }
+    }
+
+    /// [`ContainerRules::Dxc`] when the offset table names a part tagged `DXIL` (looked up
+    /// without any other check; allocates nothing), else [`ContainerRules::Fxc`].
+    pub fn detect(bytes: &[u8]) -> ContainerRules {
+        let size = read_u32(bytes, 24).map_or(0, |s| (s as usize).min(bytes.len()));
+        let bytes = &bytes[..size];
+        let count = read_u32(bytes, 28).unwrap_or(0) as usize;
+        let has_dxil = (0..count)
+            .map_while(|i| read_u32(bytes, HEADER_SIZE + 4 * i))
+            .any(|off| {
+                let off = off as usize;
+                bytes.get(off..off.saturating_add(4)) == Some(&FourCC::DXIL.0[..])
+            });
+        if has_dxil {
+            ContainerRules::Dxc
+        } else {
+            ContainerRules::Fxc
+        }
+    }
 }
 
 /// One chunk of a container.
@@ -65,7 +125,8 @@ impl<'a> Iterator for Chunks<'a> {
 impl ExactSizeIterator for Chunks<'_> {}
 
 impl<'a> Container<'a> {
-    /// Parses and validates a container (createinputlayout-rules.md R31).
+    /// Parses and validates a container under fxc's rules, the ones the D3D10 and D3D11
+    /// runtimes apply (createinputlayout-rules.md R31; [`ContainerRules::Fxc`]).
     ///
     /// Checks, in this order: at least 32 bytes; magic `DXBC`; version 1; size field at least
     /// 32 and at most `bytes.len()` (bytes after the declared size are ignored); the offset table
@@ -76,6 +137,28 @@ impl<'a> Container<'a> {
     ///
     /// Allocates nothing.
     pub fn parse(bytes: &'a [u8]) -> Result<Container<'a>, DxbcError> {
+        Container::parse_with(bytes, ContainerRules::Fxc)
+    }
+
+    /// Parses a container under the rules [`ContainerRules::detect`] picks: dxc's for a DXIL
+    /// container, fxc's otherwise. This is what `inlay shader` reads any blob with.
+    pub fn parse_detected(bytes: &'a [u8]) -> Result<Container<'a>, DxbcError> {
+        Container::parse_with(bytes, ContainerRules::detect(bytes))
+    }
+
+    /// Parses a container under the rules the runtime of `api` applies
+    /// ([`ContainerRules::for_api`]).
+    pub fn parse_for(bytes: &'a [u8], api: crate::target::Api) -> Result<Container<'a>, DxbcError> {
+        Container::parse_with(bytes, ContainerRules::for_api(api))
+    }
+
+    /// Parses and validates a container under `rules`. [`ContainerRules::Fxc`] is
+    /// [`Container::parse`]; [`ContainerRules::Dxc`] follows dxc's `IsValidDxilContainer`:
+    /// at least 32 bytes; magic `DXBC`; major version (bytes 20..22) 1; size field at least 32,
+    /// at most the blob and at most 2 GiB; the offset table fits; each part starts where the
+    /// previous one ended (the first right after the offset table), its 8-byte header and data
+    /// fit; the last part ends exactly at the declared size. Allocates nothing.
+    pub fn parse_with(bytes: &'a [u8], rules: ContainerRules) -> Result<Container<'a>, DxbcError> {
         if bytes.len() < HEADER_SIZE {
             return Err(DxbcError::TooShort { len: bytes.len() });
         }
@@ -84,8 +167,17 @@ impl<'a> Container<'a> {
             return Err(DxbcError::BadMagic { found: magic });
         }
         let version = read_u32(bytes, 20).unwrap_or(0);
-        if version != CONTAINER_VERSION {
-            return Err(DxbcError::BadVersion { found: version });
+        match rules {
+            ContainerRules::Fxc if version != CONTAINER_VERSION => {
+                return Err(DxbcError::BadVersion { found: version });
+            }
+            ContainerRules::Dxc if version & 0xffff != 1 => {
+                return Err(DxbcError::BadDxilVersion {
+                    major: version & 0xffff,
+                    minor: version >> 16,
+                });
+            }
+            _ => {}
         }
         let declared = read_u32(bytes, 24).unwrap_or(0);
         if (declared as usize) < HEADER_SIZE || declared as usize > bytes.len() {
@@ -93,6 +185,9 @@ impl<'a> Container<'a> {
                 declared,
                 actual: bytes.len(),
             });
+        }
+        if rules == ContainerRules::Dxc && declared > DXIL_MAX_CONTAINER_SIZE {
+            return Err(DxbcError::DxilContainerTooLarge { declared });
         }
         let bytes = &bytes[..declared as usize];
         let size = bytes.len();
@@ -106,10 +201,20 @@ impl<'a> Container<'a> {
             });
         }
         let header_end = needed as usize;
+        // dxc rules: where the next part must start.
+        let mut next_part = header_end as u64;
         for index in 0..count {
             let at = HEADER_SIZE + 4 * index as usize;
             let offset = read_u32(bytes, at).unwrap_or(0);
             let off = offset as usize;
+            if rules == ContainerRules::Dxc && u64::from(offset) != next_part {
+                return Err(DxbcError::PartNotContiguous {
+                    index,
+                    at,
+                    offset,
+                    expected: next_part,
+                });
+            }
             if off < header_end {
                 return Err(DxbcError::ChunkOffsetInHeader {
                     index,
@@ -118,7 +223,7 @@ impl<'a> Container<'a> {
                     header_end,
                 });
             }
-            if !off.is_multiple_of(4) {
+            if rules == ContainerRules::Fxc && !off.is_multiple_of(4) {
                 return Err(DxbcError::ChunkOffsetUnaligned { index, at, offset });
             }
             if off as u64 + 8 > size as u64 {
@@ -140,11 +245,24 @@ impl<'a> Container<'a> {
                     size,
                 });
             }
+            next_part = off as u64 + 8 + u64::from(len);
+        }
+        if rules == ContainerRules::Dxc && next_part != size as u64 {
+            return Err(DxbcError::PartsEndBeforeSize {
+                end: next_part,
+                size,
+            });
         }
         Ok(Container {
             bytes,
             chunk_count: count,
+            rules,
         })
+    }
+
+    /// The layout rules the container was checked against.
+    pub fn rules(&self) -> ContainerRules {
+        self.rules
     }
 
     /// The container bytes, up to its declared size.
@@ -293,6 +411,71 @@ impl<'a> Container<'a> {
         ShaderVersion::from_token(read_u32(c.data, 0)?)
     }
 
+    /// The `DXIL` part's program header, if the container has one (an error when the part
+    /// is malformed).
+    pub fn dxil_program(&self) -> Option<Result<DxilProgram, DxbcError>> {
+        self.chunk(FourCC::DXIL)
+            .map(|c| DxilProgram::parse(c.data, c.data_offset()))
+    }
+
+    /// The `PSV0` part, if any.
+    pub fn psv0(&self) -> Option<Result<Psv0, DxbcError>> {
+        self.chunk(FourCC::PSV0)
+            .map(|c| Psv0::parse(c.data, c.data_offset()))
+    }
+
+    /// The `HASH` part, if any.
+    pub fn shader_hash(&self) -> Option<Result<ShaderHash, DxbcError>> {
+        self.chunk(FourCC::HASH)
+            .map(|c| ShaderHash::parse(c.data, c.data_offset()))
+    }
+
+    /// The `SFI0` feature flags, if any.
+    pub fn feature_flags(&self) -> Option<Result<FeatureFlags, DxbcError>> {
+        self.chunk(FourCC::SFI0)
+            .map(|c| FeatureFlags::parse(c.data, c.data_offset()))
+    }
+
+    /// What the stored digest is (d3d12-rules.md P3).
+    pub fn digest_kind(&self) -> DigestKind {
+        DigestKind::classify(self.digest(), self.computed_digest())
+    }
+
+    /// The system values the shader reads outside its signature (`SV_ViewID`, the SM 6.8
+    /// start locations), from PSV0's `UsesViewID` and the `SFI0` flags (P7); unreadable
+    /// parts count as absent.
+    pub fn implicit_inputs(&self) -> Vec<ImplicitInput> {
+        let flags = self
+            .feature_flags()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        let view_id = flags.has(FeatureFlags::VIEW_ID)
+            || self
+                .psv0()
+                .and_then(Result::ok)
+                .and_then(|p| p.uses_view_id())
+                .unwrap_or(false);
+        let mut out = Vec::new();
+        if view_id {
+            out.push(ImplicitInput::ViewId);
+        }
+        if flags.has(FeatureFlags::EXTENDED_COMMAND_INFO) {
+            out.push(ImplicitInput::StartLocations);
+        }
+        out
+    }
+
+    /// The stage's name: from the `SHEX`/`SHDR` program token (`vertex`, `pixel`, …) or else
+    /// the `DXIL` program header (which adds `library`, `mesh`, `amplification`, …); `None`
+    /// without a readable program.
+    pub fn stage_name(&self) -> Option<String> {
+        if let Some(v) = self.shader_version() {
+            return Some(v.stage.name().to_string());
+        }
+        let p = self.dxil_program()?.ok()?;
+        Some(p.kind().to_string())
+    }
+
     /// Whether the container embeds Direct3D 9 bytecode for feature levels 9_x (an `Aon9`
     /// chunk).
     pub fn has_level9_bytecode(&self) -> bool {
@@ -305,12 +488,15 @@ impl<'a> Container<'a> {
             .map(|c| Level9Bytecode::from_chunk_data(c.data))
     }
 
-    /// The shader model as the corpus records spell it: `4_0`, `4_1`, `5_0`, `5_1`, and for
+    /// The shader model as the corpus records spell it: `4_0`, `4_1`, `5_0`, `5_1`, `6_0` …
+    /// (from a `DXIL` program header), and for
     /// `4_0` programs with an `Aon9` chunk `4_0_level_9_1` (embedded `vs_2_0`/`ps_2_0`),
     /// `4_0_level_9_3` (embedded `vs_2_x`/`ps_2_x`) or `4_0_level_9_x` (anything else).
     /// `None` without a readable program version.
     pub fn shader_model_string(&self) -> Option<String> {
-        let v = self.shader_version()?;
+        let Some(v) = self.shader_version() else {
+            return Some(self.dxil_program()?.ok()?.shader_model());
+        };
         if let (4, 0, Some(l9)) = (v.major, v.minor, self.level9_bytecode()) {
             return Some(format!("4_0_level_{}", l9.feature_level_suffix()));
         }
@@ -321,7 +507,9 @@ impl<'a> Container<'a> {
     /// [`Container::shader_model_string`], e.g. `vs_5_0`, `ps_4_0_level_9_3`. `None` without a
     /// readable program version.
     pub fn profile(&self) -> Option<String> {
-        let v = self.shader_version()?;
+        let Some(v) = self.shader_version() else {
+            return Some(self.dxil_program()?.ok()?.profile());
+        };
         Some(format!(
             "{}_{}",
             v.stage.profile_prefix(),

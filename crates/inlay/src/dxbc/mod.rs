@@ -32,6 +32,7 @@
 
 mod checksum;
 mod container;
+pub mod dxil;
 pub mod report;
 mod sigchunk;
 pub mod signature;
@@ -41,7 +42,7 @@ mod writer;
 use std::fmt;
 
 pub use checksum::checksum;
-pub use container::{Chunk, Chunks, Container};
+pub use container::{Chunk, Chunks, Container, ContainerRules};
 pub use sigchunk::{SignatureKind, SignatureRole, parse_signature_chunk};
 pub use signature::{
     ComponentType, MinPrecision, NO_REGISTER, Signature, SignatureElement, SystemValue,
@@ -58,6 +59,9 @@ pub const HEADER_SIZE: usize = 32;
 
 /// The only container version fxc writes (bytes 20..24).
 pub const CONTAINER_VERSION: u32 = 1;
+
+/// The largest DXIL container dxc's `IsValidDxilContainer` accepts (`DxilContainerMaxSize`, 2 GiB).
+pub const DXIL_MAX_CONTAINER_SIZE: u32 = 0x8000_0000;
 
 /// A chunk tag: four bytes such as `ISGN`, displayed as text (non-printable bytes as `\xNN`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -78,6 +82,12 @@ impl FourCC {
     pub const AON9: FourCC = FourCC(*b"Aon9");
     pub const RDEF: FourCC = FourCC(*b"RDEF");
     pub const STAT: FourCC = FourCC(*b"STAT");
+    pub const DXIL: FourCC = FourCC(*b"DXIL");
+    pub const PSV0: FourCC = FourCC(*b"PSV0");
+    pub const HASH: FourCC = FourCC(*b"HASH");
+    pub const SFI0: FourCC = FourCC(*b"SFI0");
+    pub const RDAT: FourCC = FourCC(*b"RDAT");
+    pub const RTS0: FourCC = FourCC(*b"RTS0");
 }
 
 impl From<[u8; 4]> for FourCC {
@@ -174,6 +184,53 @@ pub enum DxbcError {
         offset: u32,
         /// First byte after the offset table.
         header_end: usize,
+    },
+    /// A DXIL container's major version (bytes 20..22) is not 1 (dxc rules, d3d12-rules.md P2).
+    #[error(
+        "byte 20: container version is {major}.{minor}, a DXIL container needs major version 1 \
+         (dxc IsValidDxilContainer, P2)"
+    )]
+    BadDxilVersion {
+        /// Bytes 20..22.
+        major: u32,
+        /// Bytes 22..24.
+        minor: u32,
+    },
+    /// A DXIL container declares more than 2 GiB (`DxilContainerMaxSize`, P2).
+    #[error(
+        "byte 24: container size field is {declared} bytes, more than the {DXIL_MAX_CONTAINER_SIZE} \
+         bytes a DXIL container may have (dxc IsValidDxilContainer, P2)"
+    )]
+    DxilContainerTooLarge {
+        /// Size field value.
+        declared: u32,
+    },
+    /// A DXIL container's part does not start where the previous one ended (dxc rules, P2).
+    #[error(
+        "byte {at}: part {index} offset {offset} is not where the previous part ends (byte \
+         {expected}); the parts of a DXIL container follow each other with no gap or overlap \
+         (dxc IsValidDxilContainer, P2)"
+    )]
+    PartNotContiguous {
+        /// Index of the part in the offset table.
+        index: u32,
+        /// Where the offset is stored.
+        at: usize,
+        /// The offset.
+        offset: u32,
+        /// Where the part had to start.
+        expected: u64,
+    },
+    /// A DXIL container's last part ends before its declared size (dxc rules, P2).
+    #[error(
+        "byte 24: the parts end at byte {end} but the container size field says {size} bytes; \
+         a DXIL container ends with its last part (dxc IsValidDxilContainer, P2)"
+    )]
+    PartsEndBeforeSize {
+        /// Where the last part ends.
+        end: u64,
+        /// The declared size.
+        size: usize,
     },
     /// A chunk offset is not a multiple of 4.
     #[error("byte {at}: chunk {index} offset {offset} is not a multiple of 4 (R31)")]
@@ -320,6 +377,17 @@ pub enum DxbcError {
         size: u64,
         /// The limit.
         limit: u64,
+    },
+    /// A DXIL part (`DXIL`, `PSV0`, `HASH`, `SFI0`) that cannot be read: `reason` says what is
+    /// wrong, `at` where (d3d12-rules.md P4–P6).
+    #[error("byte {at}: {tag} part: {reason}")]
+    PartMalformed {
+        /// The part's tag.
+        tag: FourCC,
+        /// Byte offset of the problem in the blob.
+        at: usize,
+        /// What is wrong, with the values.
+        reason: String,
     },
     /// A container has no chunk of the kind asked for (e.g. no input signature when extracting
     /// one; R32 leaves what `CreateInputLayout` does with such a blob to the caller).

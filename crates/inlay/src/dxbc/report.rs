@@ -4,9 +4,12 @@
 
 use std::fmt::Write as _;
 
+use super::dxil::{DigestKind, DxilShaderKind, PsvSignatureElement};
 use super::sigchunk::parse_signature_at;
 use super::signature::{SignatureElement, SystemValue, mask_letters};
-use super::{Container, DxbcError, ShaderStage, Signature, SignatureKind, SignatureRole};
+use super::{
+    Container, ContainerRules, DxbcError, ShaderStage, Signature, SignatureKind, SignatureRole,
+};
 
 /// One signature element as the corpus records spell it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,6 +73,71 @@ pub struct ReportContainer {
     pub checksum_matches: bool,
     /// The recomputed digest, hex (equal to `checksum` when it matches).
     pub computed_checksum: String,
+    /// What the stored digest is: `valid`, `bypass`, `preview`, `zero` or `mismatch`
+    /// ([`DigestKind`]).
+    pub digest_kind: String,
+    /// The layout rules the container was read with: `fxc` or `dxc` ([`ContainerRules`]).
+    pub rules: String,
+}
+
+/// One `PSV0` signature element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportPsvElement {
+    /// Semantic name.
+    pub semantic_name: String,
+    /// One semantic index per row.
+    pub semantic_indexes: Vec<u32>,
+    /// First row; `None` (null) when not allocated.
+    pub start_row: Option<u8>,
+    /// First column; `None` (null) when not allocated.
+    pub start_col: Option<u8>,
+    /// Columns per row.
+    pub cols: u8,
+    /// `PSVSemanticKind` name (`Arbitrary`, `VertexID`, …; `kind<n>` for unknown codes).
+    pub semantic_kind: String,
+    /// dxc's component type spelling (`float32`, `uint32`, `float16`, …).
+    pub component_type: String,
+}
+
+/// The `PSV0` part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportPsv {
+    /// Runtime-info version (0–4; sizes beyond version 4 read as 4).
+    pub version: Option<u32>,
+    /// Runtime-info size in bytes.
+    pub runtime_info_size: u32,
+    /// PSV0's shader stage (version 1 and later).
+    pub stage: Option<String>,
+    /// Whether the shader reads `SV_ViewID` (version 1 and later).
+    pub uses_view_id: Option<bool>,
+    /// Input signature elements.
+    pub inputs: Vec<ReportPsvElement>,
+    /// Number of output signature elements.
+    pub output_count: usize,
+    /// Number of patch-constant / primitive signature elements.
+    pub patch_constant_or_primitive_count: usize,
+    /// Entry function name (version 3 and later).
+    pub entry_function_name: Option<String>,
+}
+
+/// What a DXIL container adds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ReportDxil {
+    /// DXIL version, `major.minor`.
+    pub dxil_version: String,
+    /// Bitcode size in bytes.
+    pub bitcode_size: u32,
+    /// The `HASH` part: flags and digest, hex; `None` (null) without one.
+    pub shader_hash: Option<String>,
+    /// `SFI0` feature flags, hex; `None` (null) without the part.
+    pub feature_flags: Option<String>,
+    /// The `PSV0` part; `None` (null) without one.
+    pub psv: Option<ReportPsv>,
+    /// System values read outside the signature (`SV_ViewID`, the SM 6.8 start locations).
+    pub implicit_inputs: Vec<String>,
 }
 
 /// Everything `inlay shader` reports about a container.
@@ -106,6 +174,9 @@ pub struct ShaderReport {
     pub patch_constant_signature: Option<Vec<ReportElement>>,
     /// Every chunk in table order.
     pub chunks: Vec<ReportChunk>,
+    /// The DXIL parts; `None` (null) for a DXBC container.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub dxil: Option<ReportDxil>,
 }
 
 fn hex(d: &[u8]) -> String {
@@ -198,8 +269,23 @@ struct Parsed {
 }
 
 fn parse_all(c: &Container<'_>) -> Result<Parsed, DxbcError> {
+    let dxil_stage = || {
+        let kind = c.dxil_program()?.ok()?.kind();
+        // DXIL kinds 0-5 are the DXBC program types in another order.
+        [
+            (DxilShaderKind::PIXEL, ShaderStage::Pixel),
+            (DxilShaderKind::VERTEX, ShaderStage::Vertex),
+            (DxilShaderKind::GEOMETRY, ShaderStage::Geometry),
+            (DxilShaderKind::HULL, ShaderStage::Hull),
+            (DxilShaderKind::DOMAIN, ShaderStage::Domain),
+            (DxilShaderKind::COMPUTE, ShaderStage::Compute),
+        ]
+        .into_iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, s)| s)
+    };
     Ok(Parsed {
-        stage: c.shader_version().map(|v| v.stage),
+        stage: c.shader_version().map(|v| v.stage).or_else(dxil_stage),
         input: parsed(c.input_signature_chunk())?,
         output: parsed(c.output_signature_chunk())?,
         patch: parsed(c.patch_constant_signature_chunk())?,
@@ -219,13 +305,66 @@ fn report_elements(
     })
 }
 
+fn report_psv_element(e: &PsvSignatureElement) -> ReportPsvElement {
+    ReportPsvElement {
+        semantic_name: e.semantic_name.clone(),
+        semantic_indexes: e.semantic_indexes.clone(),
+        start_row: e.start_row,
+        start_col: e.start_col,
+        cols: e.cols,
+        semantic_kind: e
+            .semantic_kind
+            .name()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("kind{}", e.semantic_kind.0)),
+        component_type: e.component_type.dxil_name().to_string(),
+    }
+}
+
+fn report_dxil(c: &Container<'_>) -> Result<Option<ReportDxil>, DxbcError> {
+    let Some(program) = c.dxil_program() else {
+        return Ok(None);
+    };
+    let program = program?;
+    let psv = c.psv0().transpose()?;
+    Ok(Some(ReportDxil {
+        dxil_version: program.dxil_version_string(),
+        bitcode_size: program.bitcode_size,
+        shader_hash: c
+            .shader_hash()
+            .transpose()?
+            .map(|h| format!("{:08x}:{}", h.flags, hex(&h.digest))),
+        feature_flags: c
+            .feature_flags()
+            .transpose()?
+            .map(|f| format!("{:#x}", f.0)),
+        psv: psv.map(|p| ReportPsv {
+            version: p.version(),
+            runtime_info_size: p.runtime_info_size,
+            stage: p.shader_stage().map(|k| k.to_string()),
+            uses_view_id: p.uses_view_id(),
+            inputs: p.inputs.iter().map(report_psv_element).collect(),
+            output_count: p.outputs.len(),
+            patch_constant_or_primitive_count: p.patch_constant_or_primitive.len(),
+            entry_function_name: p.entry_function_name(),
+        }),
+        implicit_inputs: c
+            .implicit_inputs()
+            .iter()
+            .map(|i| i.semantics().to_string())
+            .collect(),
+    }))
+}
+
 impl ShaderReport {
-    /// Builds the report; fails only when a signature chunk is malformed.
+    /// Builds the report; fails when a signature chunk or a DXIL part (`DXIL`, `PSV0`,
+    /// `HASH`, `SFI0`) is malformed.
     pub fn new(c: &Container<'_>) -> Result<ShaderReport, DxbcError> {
         let p = parse_all(c)?;
+        let dxil = report_dxil(c)?;
         let tag = |s: &ParsedSignature| s.as_ref().map(|(k, _)| k.tag().to_string());
         Ok(ShaderReport {
-            stage: p.stage.map(|s| s.name().to_string()),
+            stage: c.stage_name(),
             shader_model: c.shader_model_string(),
             profile: c.profile(),
             container: ReportContainer {
@@ -233,6 +372,8 @@ impl ShaderReport {
                 checksum: hex(&c.digest()),
                 checksum_matches: c.checksum_matches(),
                 computed_checksum: hex(&c.computed_digest()),
+                digest_kind: c.digest_kind().as_str().to_string(),
+                rules: c.rules().as_str().to_string(),
             },
             level9_bytecode: c.level9_bytecode().and_then(|l| l.profile()),
             has_level9_bytecode: c.has_level9_bytecode(),
@@ -249,12 +390,14 @@ impl ShaderReport {
                     size: ch.data.len(),
                 })
                 .collect(),
+            dxil,
         })
     }
 
-    /// Parses a blob and builds its report.
+    /// Parses a blob (fxc's rules for DXBC, dxc's for a DXIL container:
+    /// [`Container::parse_detected`]) and builds its report.
     pub fn from_bytes(bytes: &[u8]) -> Result<ShaderReport, DxbcError> {
-        ShaderReport::new(&Container::parse(bytes)?)
+        ShaderReport::new(&Container::parse_detected(bytes)?)
     }
 }
 
@@ -333,8 +476,20 @@ fn write_table(out: &mut String, title: &str, sig: &ParsedSignature, stage: Opti
 /// register for elements without a register number).
 pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
     let p = parse_all(c)?;
+    let dxil = report_dxil(c)?;
     let mut out = String::new();
     match c.shader_version() {
+        None if dxil.is_some() => {
+            let prog = c.dxil_program().and_then(Result::ok);
+            let _ = writeln!(
+                out,
+                "// {} shader, shader model {} ({}, DXIL {})",
+                c.stage_name().unwrap_or_default(),
+                c.shader_model_string().unwrap_or_default(),
+                c.profile().unwrap_or_default(),
+                prog.map(|p| p.dxil_version_string()).unwrap_or_default()
+            );
+        }
         Some(v) => {
             let model = c.shader_model_string().unwrap_or_default();
             let _ = writeln!(
@@ -353,8 +508,18 @@ pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
         }
     }
     let stored = c.digest();
+    let sentinel = match c.digest_kind() {
+        DigestKind::Bypass => Some("BYPASS sentinel: D3D12 runs the shader without a hash check"),
+        DigestKind::Preview => Some(
+            "PREVIEW sentinel: D3D12 runs it only with experimental shader models in developer mode",
+        ),
+        DigestKind::Zero => Some("zeroed: unsigned, D3D12 refuses it"),
+        _ => None,
+    };
     if c.checksum_matches() {
         let _ = writeln!(out, "// digest {} (valid)", hex(&stored));
+    } else if let Some(what) = sentinel {
+        let _ = writeln!(out, "// digest {} ({what})", hex(&stored));
     } else {
         let _ = writeln!(
             out,
@@ -371,6 +536,30 @@ pub fn listing(c: &Container<'_>) -> Result<String, DxbcError> {
     );
     for ch in c.chunks() {
         let _ = writeln!(out, "//   {} {} bytes", ch.tag, ch.data.len());
+    }
+    if c.rules() == ContainerRules::Dxc {
+        let _ = writeln!(out, "// read with dxc's container rules (DXIL container)");
+    }
+    if let Some(d) = &dxil {
+        if let Some(psv) = &d.psv {
+            let _ = writeln!(
+                out,
+                "// PSV0 runtime info v{} ({} bytes){}",
+                psv.version.unwrap_or(0),
+                psv.runtime_info_size,
+                psv.stage
+                    .as_ref()
+                    .map(|s| format!(", stage {s}"))
+                    .unwrap_or_default()
+            );
+        }
+        if !d.implicit_inputs.is_empty() {
+            let _ = writeln!(
+                out,
+                "// reads outside its signature: {}",
+                d.implicit_inputs.join(", ")
+            );
+        }
     }
     write_table(&mut out, "Input", &p.input, p.stage);
     write_table(&mut out, "Output", &p.output, p.stage);

@@ -132,14 +132,59 @@ impl ComponentType {
     pub const UINT32: ComponentType = ComponentType(1);
     pub const SINT32: ComponentType = ComponentType(2);
     pub const FLOAT32: ComponentType = ComponentType(3);
+    // dxc's `DxilProgramSigCompType` adds the 16- and 64-bit types (SM 6.2 native 16-bit
+    // types, min-precision signatures).
+    pub const UINT16: ComponentType = ComponentType(4);
+    pub const SINT16: ComponentType = ComponentType(5);
+    pub const FLOAT16: ComponentType = ComponentType(6);
+    pub const UINT64: ComponentType = ComponentType(7);
+    pub const SINT64: ComponentType = ComponentType(8);
+    pub const FLOAT64: ComponentType = ComponentType(9);
 
-    /// fxc's spelling as used by the corpus records and the schema: `uint`, `int`/`sint`, `float`.
+    /// fxc's spelling as used by the corpus records and the schema: `uint`, `int`/`sint`,
+    /// `float`; dxc's wider set as `uint16`, `int16`, `float16`, `uint64`, `int64`, `float64`.
     pub fn fxc_name(self) -> &'static str {
         match self.0 {
             1 => "uint",
             2 => "int",
             3 => "float",
+            4 => "uint16",
+            5 => "int16",
+            6 => "float16",
+            7 => "uint64",
+            8 => "int64",
+            9 => "float64",
             _ => "unknown",
+        }
+    }
+
+    /// dxc's `DxilProgramSigCompType` spelling: `uint32`, `sint32`, `float32`, `uint16`, …
+    /// (`unknown` for 0 and unknown codes).
+    pub fn dxil_name(self) -> &'static str {
+        match self.0 {
+            1 => "uint32",
+            2 => "sint32",
+            3 => "float32",
+            4 => "uint16",
+            5 => "sint16",
+            6 => "float16",
+            7 => "uint64",
+            8 => "sint64",
+            9 => "float64",
+            _ => "unknown",
+        }
+    }
+
+    /// The 32-bit register class a vertex input of this type is matched in (`float`, `uint`
+    /// or `sint` kinds of [`ComponentType::UINT32`] …): 16-bit types count as their 32-bit
+    /// class (min-precision and native 16-bit inputs are fed 32-bit data by the IA, R23),
+    /// 64-bit and unknown types as none.
+    pub fn register_class(self) -> Option<ComponentType> {
+        match self.0 {
+            1 | 4 => Some(ComponentType::UINT32),
+            2 | 5 => Some(ComponentType::SINT32),
+            3 | 6 => Some(ComponentType::FLOAT32),
+            _ => None,
         }
     }
 }

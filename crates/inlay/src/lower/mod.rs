@@ -25,6 +25,10 @@
 //! * **limits** — bindings, attributes (locations), strides and offsets above the device's
 //!   limits, WebGPU's 4-byte alignment of offsets and strides: [`Remedy::Restride`] or
 //!   [`Remedy::Rebind`], or [`Remedy::None`] where only a shader change could help;
+//! * **Direct3D 12 layouts** (made under `Api::D3D12`, d3d12-rules.md P24) — strides come
+//!   from the vertex buffer views at bind time (Vulkan: dynamic stride state, a non-zero
+//!   stride covering the attributes), and strips cut at the pipeline's value whatever the
+//!   index format, lists never;
 //! * **unbound slots and out-of-bounds reads** — Direct3D reads all-zero registers from an
 //!   unbound slot and zero-with-defaults out of bounds (spec §8.19.2, §8.20): the report
 //!   says what the target needs (a zero buffer with stride 0 and a four-lane format;
@@ -61,6 +65,9 @@ pub struct DrawShape {
     /// Whether the index buffer may hold cut values (when `false`, cuts in list topologies
     /// need no remedy).
     pub may_cut: bool,
+    /// The index format, when known (D3D12 compares its pipeline strip cut with the index
+    /// whatever the format, Vulkan restarts at the format's maximum: d3d12-rules.md P24).
+    pub index_format: Option<crate::buffer::IndexFormat>,
 }
 
 impl DrawShape {
@@ -75,6 +82,7 @@ impl DrawShape {
             topology,
             indexed,
             may_cut: indexed,
+            index_format: None,
         }
     }
 
@@ -187,6 +195,14 @@ pub enum Remedy {
     /// Rewrites the index buffer, dropping cut values and the partial primitives they end
     /// ([`rewrite_list_cuts`]).
     RewriteIndices,
+    /// Rewrites every index equal to `from` into `to` (D3D12's strip cut 0xFFFF in a 32-bit
+    /// index buffer becomes the target's restart value 0xFFFFFFFF; d3d12-rules.md P24).
+    ReplaceIndex {
+        /// The index value that cuts in Direct3D.
+        from: u32,
+        /// The value the target restarts at.
+        to: u32,
+    },
     /// Copies the slot's elements into a tighter or realigned buffer (also through
     /// [`convert_elements`], which writes tightly packed 4-byte-aligned lanes).
     Restride,
@@ -310,6 +326,95 @@ fn is_strip(t: Topology) -> bool {
             | Topology::LineStripAdj
             | Topology::TriangleStripAdj
     )
+}
+
+/// D3D12 strip cuts (P19, P24): only strips cut, at the pipeline's value whatever the index
+/// format; the target restarts at the index type's maximum. Returns whether primitive
+/// restart is enabled.
+fn d3d12_cuts(
+    pipeline: &crate::layout::PipelineIa,
+    shape: &DrawShape,
+    strip: bool,
+    api: TargetApi,
+    findings: &mut Vec<Finding>,
+) -> bool {
+    use crate::buffer::IndexFormat;
+    let Some(cut) = pipeline
+        .strip_cut
+        .cut_value()
+        .filter(|_| shape.indexed && strip)
+    else {
+        // Lists never cut in D3D12 (and the strip cut may be disabled): restart stays off,
+        // so an all-ones index is fetched as a vertex, as D3D12 does.
+        return false;
+    };
+    match (cut, shape.index_format) {
+        // 0xFFFFFFFF never equals a 16-bit index: D3D12 does not cut, the target would at
+        // 0xFFFF. Restart off is exact.
+        (0xffff_ffff, Some(IndexFormat::R16Uint)) => false,
+        (0xffff, Some(IndexFormat::R32Uint)) => {
+            findings.push(Finding {
+                subject: Subject::Draw,
+                problem: format!(
+                    "the pipeline's strip cut 0xFFFF cuts 32-bit indices equal to 0xFFFF in \
+                     D3D12; {} restarts 32-bit strips only at 0xFFFFFFFF (P24)",
+                    api.name()
+                ),
+                remedy: Remedy::ReplaceIndex {
+                    from: 0xffff,
+                    to: 0xffff_ffff,
+                },
+            });
+            true
+        }
+        _ => true,
+    }
+}
+
+/// D3D12 strides (P17, P24): they come from the vertex buffer view at bind time, so a Vulkan
+/// pipeline takes them as dynamic state, and a dynamic stride must be 0 or cover the
+/// binding's attributes (VUID-vkCmdBindVertexBuffers2-pStrides-06209).
+fn d3d12_strides(
+    layout: &InputLayout,
+    shape: &DrawShape,
+    api: TargetApi,
+    findings: &mut Vec<Finding>,
+) {
+    if api == TargetApi::Wgpu {
+        findings.push(Finding {
+            subject: Subject::Draw,
+            problem: "D3D12 sets strides with the vertex buffer views, after the pipeline; \
+                      WebGPU fixes arrayStride in the pipeline: one pipeline per set of strides"
+                .to_string(),
+            remedy: Remedy::None,
+        });
+        return;
+    }
+    findings.push(Finding {
+        subject: Subject::Draw,
+        problem: "D3D12 sets strides with the vertex buffer views, after the pipeline (P11)"
+            .to_string(),
+        remedy: Remedy::Enable {
+            feature: "VK_DYNAMIC_STATE_VERTEX_INPUT_BINDING_STRIDE (extendedDynamicState)",
+        },
+    });
+    for slot in layout.slots() {
+        let Some(stride) = shape.stride(slot.slot) else {
+            continue;
+        };
+        if stride != 0 && stride < slot.min_stride {
+            findings.push(Finding {
+                subject: Subject::Slot(slot.slot),
+                problem: format!(
+                    "slot {}: stride {stride} is below the {} bytes its elements cover; a \
+                     Vulkan dynamic stride must be 0 or cover every attribute \
+                     (VUID-vkCmdBindVertexBuffers2-pStrides-06209)",
+                    slot.slot, slot.min_stride
+                ),
+                remedy: Remedy::Restride,
+            });
+        }
+    }
 }
 
 /// Lowers `layout` for `shape` on the device `profile` describes.
@@ -674,7 +779,10 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     }
     let strip = is_strip(shape.topology);
     let mut primitive_restart = shape.indexed && strip;
-    if shape.indexed && shape.may_cut && !strip {
+    if let Some(pipeline) = layout.pipeline() {
+        primitive_restart = d3d12_cuts(pipeline, shape, strip, api, &mut findings);
+        d3d12_strides(layout, shape, api, &mut findings);
+    } else if shape.indexed && shape.may_cut && !strip {
         let list_restart = !wgpu && profile.primitive_topology_list_restart;
         if list_restart {
             primitive_restart = true;

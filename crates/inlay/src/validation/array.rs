@@ -52,7 +52,26 @@ pub(crate) fn check_count<'a>(
     num_elements: u32,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<&'a [InputElementDesc]> {
+    let d3d12 = target.api.is_d3d12();
     let Some(array) = elements else {
+        // D3D12 (P8): `D3D12_INPUT_LAYOUT_DESC { NULL, 0 }` is a pipeline state without an
+        // input layout (vkd3d-proton's tests create every IA-less pipeline that way, S_OK);
+        // a NULL array with elements has no message of its own in D3D12's debug layer.
+        if d3d12 {
+            if num_elements == 0 {
+                return Some(&[]);
+            }
+            error(
+                diags,
+                MessageId::UNKNOWN,
+                None,
+                format!(
+                    "InputLayout.pInputElementDescs is NULL with NumElements {num_elements}; the \
+                     runtime would read elements that are not there, inlay refuses it [P8]"
+                ),
+            );
+            return None;
+        }
         error(
             diags,
             MessageId::CREATEINPUTLAYOUT_NULLDESC,
@@ -442,7 +461,20 @@ fn check_format(
         );
         return None;
     }
-    if !target.supports_vertex_format(e.format) {
+    if !target.supports_vertex_format(e.format) && target.api.is_d3d12() {
+        // D3D12 has no UNSUPPORTED_FORMAT message (d3d12sdklayers.h): an optional format the
+        // device lacks is reported as incompatible (choice, d3d12-rules.md P14).
+        error(
+            diags,
+            MessageId::CREATEINPUTLAYOUT_INCOMPATIBLEFORMAT,
+            Some(i),
+            format!(
+                "{who}: Format {} is optional for vertex buffers in Direct3D 12 and this target \
+                 treats optional formats as unsupported [R20, P14]",
+                info.name
+            ),
+        );
+    } else if !target.supports_vertex_format(e.format) {
         let why = if info.vertex_support(target.feature_level) == Support::Optional {
             "is optional for vertex buffers at feature level {fl} and this target treats \
              optional formats as unsupported"

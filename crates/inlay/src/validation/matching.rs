@@ -7,6 +7,7 @@ use crate::dxbc::signature::{
 };
 use crate::element::InputElementDesc;
 use crate::format::{FormatInfo, Kind};
+use crate::target::Target;
 
 use super::array::{Checked, MAX};
 use super::text::{Semantic, Who};
@@ -95,6 +96,7 @@ impl TypeClass {
 /// slot strides, R26/R34) and the input assembler ignores them; an element feeds the register
 /// its entry names even when another entry shares that register.
 pub(crate) fn match_signature(
+    target: &Target,
     elements: &[InputElementDesc],
     checked: &Checked<'_>,
     signature: &Signature,
@@ -128,7 +130,7 @@ pub(crate) fn match_signature(
                 }
                 let state = checked.state(i);
                 if let (Some(info), true) = (state.info, state.format_ok) {
-                    type_check(i, &elements[i], info, entry, diags);
+                    type_check(target, i, &elements[i], info, entry, diags);
                 }
             }
             None if is_system_generated_input(&entry.semantic_name) => {}
@@ -139,17 +141,41 @@ pub(crate) fn match_signature(
 }
 
 /// R23 / R37: a format whose data class differs from the entry's component type warns.
+///
+/// D3D12 (P15): its debug layer knows only the 32-bit component types and reports a 16-bit
+/// (or 64-bit) input as type `unknown`, so every such input warns whatever the format (Dawn
+/// filters the message for f16 vertex inputs, crbug.com/tint/1473; engines do the same for
+/// "half type input"); under D3D10/D3D11 a type inlay does not know is skipped.
 fn type_check(
+    target: &Target,
     i: usize,
     e: &InputElementDesc,
     info: &FormatInfo,
     entry: &SignatureElement,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let (Some(data), Some(declared)) = (
-        TypeClass::of_format(info),
-        TypeClass::of_signature(entry.component_type),
-    ) else {
+    let Some(data) = TypeClass::of_format(info) else {
+        return;
+    };
+    let declared = TypeClass::of_signature(entry.component_type);
+    if declared.is_none() && target.api.is_d3d12() {
+        diags.push(Diagnostic {
+            id: MessageId::CREATEINPUTLAYOUT_TYPE_MISMATCH,
+            severity: Severity::Warning,
+            element: Some(i),
+            message: format!(
+                "{}: the shader declares {} as {}, a type the D3D12 debug layer reports as \
+                 `unknown`, so it warns whatever the format ({}); the layout is still created \
+                 [R23, P15]",
+                Who(i, e),
+                register_name(entry),
+                entry.component_type.dxil_name(),
+                info.name
+            ),
+        });
+        return;
+    }
+    let Some(declared) = declared else {
         return;
     };
     if data != declared {

@@ -52,11 +52,12 @@ pub use matching::{is_system_generated_input, supplies};
 use std::borrow::Cow;
 
 use crate::diag::{Diagnostic, HResult, MessageId, Severity};
+use crate::dxbc::dxil::DigestKind;
 use crate::dxbc::signature::Signature;
 use crate::dxbc::{Container, DxbcError};
 use crate::element::InputElementDesc;
-use crate::layout::InputLayout;
-use crate::target::Target;
+use crate::layout::{InputLayout, PipelineIa, StripCut, TopologyType};
+use crate::target::{Api, Target};
 
 /// Why there is no input signature to match against (R29–R32). Every variant makes
 /// `CreateInputLayout` fail with `E_INVALIDARG` and message
@@ -79,6 +80,29 @@ pub enum SignatureProblem {
     /// where.
     #[error("the input signature chunk cannot be read: {0}")]
     Signature(#[source] DxbcError),
+    /// D3D12: the container's size field (bytes 24..28) is not the bytecode length the
+    /// pipeline state gives (`BytecodeLength`; d3d12-rules.md P2).
+    #[error(
+        "the container's size field says {declared} bytes but BytecodeLength is {length}; D3D12 \
+         needs them equal (\"Encoded Input Signature size doesn't match specified size\", P2)"
+    )]
+    SizeMismatch {
+        /// The size field.
+        declared: u32,
+        /// The bytecode length given.
+        length: usize,
+    },
+    /// D3D12: the digest is a sentinel D3D12 does not run (zeros from dxc `-Vd`, or `PREVIEW`
+    /// outside developer mode; d3d12-rules.md P3).
+    #[error(
+        "the container digest is the {} form, which D3D12 refuses at pipeline-state creation \
+         (only the validator's hash or the BYPASS sentinel run; P3)",
+        kind.as_str()
+    )]
+    Unsigned {
+        /// What the digest is.
+        kind: DigestKind,
+    },
     /// The container's digest (bytes 4..20) does not match its contents.
     #[error(
         "the DXBC digest stored at bytes 4..20 ({}) does not match the contents ({})",
@@ -95,6 +119,35 @@ pub enum SignatureProblem {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT`.
+pub const ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT: u32 = 0x1;
+
+/// The fields of `D3D12_GRAPHICS_PIPELINE_STATE_DESC` beside `InputLayout` that its
+/// validation and the input assembler read (d3d12-rules.md P10–P13), as raw integers so that
+/// invalid values are expressible. Ignored under D3D10/D3D11.
+///
+/// The default is what a pipeline state with an input layout normally has: the root signature
+/// allows the input assembler, strip cut disabled, triangle topology type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PipelineDesc {
+    /// The root signature's `D3D12_ROOT_SIGNATURE_FLAGS`.
+    pub root_signature_flags: u32,
+    /// `IBStripCutValue` (`D3D12_INDEX_BUFFER_STRIP_CUT_VALUE`: 0, 1 or 2).
+    pub ib_strip_cut_value: u32,
+    /// `PrimitiveTopologyType` (`D3D12_PRIMITIVE_TOPOLOGY_TYPE`: 0–4).
+    pub primitive_topology_type: u32,
+}
+
+impl Default for PipelineDesc {
+    fn default() -> Self {
+        PipelineDesc {
+            root_signature_flags: ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT,
+            ib_strip_cut_value: StripCut::Disabled.d3d12_value(),
+            primitive_topology_type: TopologyType::Triangle.d3d12_value(),
+        }
+    }
 }
 
 /// What one `CreateInputLayout` call gives: its HRESULT, the debug layer's messages and, on
@@ -323,6 +376,7 @@ pub struct CreateInputLayout<'a> {
     elements: Option<&'a [InputElementDesc]>,
     num_elements: Option<u32>,
     validate_only: bool,
+    pipeline: PipelineDesc,
 }
 
 impl<'a> CreateInputLayout<'a> {
@@ -335,6 +389,7 @@ impl<'a> CreateInputLayout<'a> {
             elements: Some(elements),
             num_elements: None,
             validate_only: false,
+            pipeline: PipelineDesc::default(),
         }
     }
 
@@ -346,6 +401,7 @@ impl<'a> CreateInputLayout<'a> {
             elements: None,
             num_elements: None,
             validate_only: false,
+            pipeline: PipelineDesc::default(),
         }
     }
 
@@ -357,6 +413,7 @@ impl<'a> CreateInputLayout<'a> {
             elements,
             num_elements: None,
             validate_only: false,
+            pipeline: PipelineDesc::default(),
         }
     }
 
@@ -377,6 +434,12 @@ impl<'a> CreateInputLayout<'a> {
         }
     }
 
+    /// D3D12: the pipeline state's root-signature flags, strip cut and topology type
+    /// ([`PipelineDesc`]; d3d12-rules.md P10–P13). Ignored under D3D10/D3D11.
+    pub fn pipeline(self, pipeline: PipelineDesc) -> Self {
+        CreateInputLayout { pipeline, ..self }
+    }
+
     /// The `NumElements` this call passes.
     fn count(&self) -> u32 {
         self.num_elements.unwrap_or_else(|| {
@@ -390,24 +453,15 @@ impl<'a> CreateInputLayout<'a> {
     /// models a NULL pointer or a zero length.
     pub fn bytecode(self, bytecode: &[u8]) -> Creation {
         create(
-            self.target,
-            self.elements,
-            self.count(),
-            read_input_signature(bytecode).map(Cow::Owned),
-            self.validate_only,
+            &self,
+            read_input_signature_for(self.target.api, bytecode).map(Cow::Owned),
         )
     }
 
     /// Runs the call with an input signature that is already parsed, or the reason none
     /// could be read (R31/R32: `E_INVALIDARG`, 161; the element array is still validated).
     pub fn signature(self, signature: Result<&Signature, SignatureProblem>) -> Creation {
-        create(
-            self.target,
-            self.elements,
-            self.count(),
-            signature.map(Cow::Borrowed),
-            self.validate_only,
-        )
+        create(&self, signature.map(Cow::Borrowed))
     }
 
     /// Runs everything except signature matching and gives element *i* input register *i*
@@ -417,54 +471,150 @@ impl<'a> CreateInputLayout<'a> {
         let Some(elements) =
             array::check_count(self.target, self.elements, self.count(), &mut diagnostics)
         else {
-            return Creation::refused(diagnostics);
+            return Creation::refused(in_api(self.target.api, diagnostics));
         };
         let checked = array::check_elements(self.target, elements, &mut diagnostics);
+        let pipeline = pipeline_checks(&self, &mut diagnostics);
         Creation::finish(
-            diagnostics,
-            || checked.build(elements, |i| Some(i as u32), Signature::default()),
+            in_api(self.target.api, diagnostics),
+            || {
+                let layout = checked.build(elements, |i| Some(i as u32), Signature::default());
+                attach(layout, pipeline)
+            },
             self.validate_only,
         )
     }
 }
 
+/// D3D12 (P10–P13): the root signature must allow the input assembler when the layout has
+/// elements, `IBStripCutValue` must be one of the three values and `PrimitiveTopologyType`
+/// a defined type. Returns what the input assembler keeps, `None` under D3D10/D3D11 or when
+/// a value is invalid.
+fn pipeline_checks(
+    call: &CreateInputLayout<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<PipelineIa> {
+    if !call.target.api.is_d3d12() {
+        return None;
+    }
+    let p = call.pipeline;
+    let mut error = |id, message: String| {
+        diags.push(Diagnostic {
+            id,
+            severity: Severity::Error,
+            element: None,
+            message,
+        })
+    };
+    let count = call.count();
+    if count > 0
+        && p.root_signature_flags & ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT == 0
+    {
+        error(
+            MessageId::D3D12_CREATEGRAPHICSPIPELINESTATE_MISSING_ROOT_SIGNATURE_FLAGS,
+            format!(
+                "the input layout has {count} element(s) but the root signature's flags \
+                 ({:#x}) lack D3D12_ROOT_SIGNATURE_FLAG_ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT \
+                 (0x1) [P10]",
+                p.root_signature_flags
+            ),
+        );
+    }
+    let cut = StripCut::from_d3d12(p.ib_strip_cut_value);
+    if cut.is_none() {
+        error(
+            MessageId::D3D12_CREATEGRAPHICSPIPELINESTATE_INVALID_INDEX_BUFFER_PROPERTIES,
+            format!(
+                "IBStripCutValue {} is not a D3D12_INDEX_BUFFER_STRIP_CUT_VALUE (0 disabled, 1 \
+                 0xFFFF, 2 0xFFFFFFFF) [P12]",
+                p.ib_strip_cut_value
+            ),
+        );
+    }
+    let topology_type = match TopologyType::from_d3d12(p.primitive_topology_type) {
+        Some(TopologyType::Undefined) | None => {
+            error(
+                MessageId::D3D12_CREATEGRAPHICSPIPELINESTATE_INVALID_PRIMITIVETOPOLOGY,
+                format!(
+                    "PrimitiveTopologyType {} is {}; a pipeline state with a vertex shader needs \
+                     POINT (1), LINE (2), TRIANGLE (3) or PATCH (4) [P13]",
+                    p.primitive_topology_type,
+                    if p.primitive_topology_type == 0 {
+                        "UNDEFINED"
+                    } else {
+                        "not a D3D12_PRIMITIVE_TOPOLOGY_TYPE"
+                    }
+                ),
+            );
+            None
+        }
+        t => t,
+    };
+    Some(PipelineIa {
+        strip_cut: cut?,
+        topology_type: topology_type?,
+    })
+}
+
+fn attach(layout: InputLayout, pipeline: Option<PipelineIa>) -> InputLayout {
+    match pipeline {
+        Some(p) => layout.with_pipeline(p),
+        None => layout,
+    }
+}
+
+/// Under D3D12 each message takes its `D3D12_MESSAGE_ID` number (P-rules §C); a message
+/// D3D12 has no number for keeps id 0 (`UNKNOWN`).
+fn in_api(api: Api, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    if api.is_d3d12() {
+        for d in &mut diags {
+            d.id = d.id.in_d3d12().unwrap_or(MessageId::UNKNOWN);
+        }
+    }
+    diags
+}
+
 /// The shared body of the `CreateInputLayout` entry points; an owned signature (parsed from
 /// bytecode) moves into the layout instead of being copied.
 fn create(
-    target: &Target,
-    elements: Option<&[InputElementDesc]>,
-    num_elements: u32,
+    call: &CreateInputLayout<'_>,
     signature: Result<Cow<'_, Signature>, SignatureProblem>,
-    validate_only: bool,
 ) -> Creation {
+    let target = call.target;
     let mut diagnostics = Vec::new();
-    let Some(elements) = array::check_count(target, elements, num_elements, &mut diagnostics)
+    let Some(elements) = array::check_count(target, call.elements, call.count(), &mut diagnostics)
     else {
-        return Creation::refused(diagnostics);
+        return Creation::refused(in_api(target.api, diagnostics));
     };
     let checked = array::check_elements(target, elements, &mut diagnostics);
+    let pipeline = pipeline_checks(call, &mut diagnostics);
     let registers = match &signature {
-        Ok(sig) => matching::match_signature(elements, &checked, sig, &mut diagnostics),
+        Ok(sig) => matching::match_signature(target, elements, &checked, sig, &mut diagnostics),
         Err(problem) => {
             diagnostics.push(Diagnostic {
                 id: MessageId::CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE,
                 severity: Severity::Error,
                 element: None,
                 message: format!(
-                    "{problem}; CreateInputLayout needs the shader's input signature to match \
-                     the elements against [R31]"
+                    "{problem}; {} needs the shader's input signature to match the elements \
+                     against [R31]",
+                    if target.api.is_d3d12() {
+                        "CreateGraphicsPipelineState"
+                    } else {
+                        "CreateInputLayout"
+                    }
                 ),
             });
             matching::Registers::none()
         }
     };
     Creation::finish(
-        diagnostics,
+        in_api(target.api, diagnostics),
         || {
             let sig = signature.map(Cow::into_owned).unwrap_or_default();
-            checked.build(elements, |i| registers.get(i), sig)
+            attach(checked.build(elements, |i| registers.get(i), sig), pipeline)
         },
-        validate_only,
+        call.validate_only,
     )
 }
 
@@ -513,6 +663,47 @@ pub fn layout_without_shader(target: &Target, elements: &[InputElementDesc]) -> 
 /// `ISG1` is accepted on every target (the D3D10 and D3D11.0 runtimes may not know it; inlay
 /// does not model runtime versions below the API).
 pub fn read_input_signature(bytecode: &[u8]) -> Result<Signature, SignatureProblem> {
+    read_input_signature_for(Api::D3D11, bytecode)
+}
+
+/// [`read_input_signature`] as the runtime of `api` reads it. D3D10/D3D11 as described there;
+/// D3D12 (d3d12-rules.md P2–P3) reads DXBC and DXIL containers with dxc's container rules,
+/// needs the size field to equal the bytecode length ([`SignatureProblem::SizeMismatch`]) and
+/// runs a container whose digest is the validator's hash or the `BYPASS` sentinel (zeros and
+/// `PREVIEW` are [`SignatureProblem::Unsigned`], any other digest
+/// [`SignatureProblem::Checksum`]).
+pub fn read_input_signature_for(api: Api, bytecode: &[u8]) -> Result<Signature, SignatureProblem> {
+    if !api.is_d3d12() {
+        return read_d3d11(bytecode);
+    }
+    if bytecode.is_empty() {
+        return Err(SignatureProblem::NoBytecode);
+    }
+    let container = Container::parse_for(bytecode, api).map_err(SignatureProblem::Container)?;
+    if container.size() != bytecode.len() {
+        return Err(SignatureProblem::SizeMismatch {
+            declared: container.size() as u32,
+            length: bytecode.len(),
+        });
+    }
+    match container.digest_kind() {
+        k if k.accepted_by_d3d12() => {}
+        DigestKind::Mismatch => {
+            return Err(SignatureProblem::Checksum {
+                stored: container.digest(),
+                computed: container.computed_digest(),
+            });
+        }
+        kind => return Err(SignatureProblem::Unsigned { kind }),
+    }
+    match container.input_signature() {
+        Ok(Some(signature)) => Ok(signature),
+        Ok(None) => Err(SignatureProblem::NoInputSignature),
+        Err(e) => Err(SignatureProblem::Signature(e)),
+    }
+}
+
+fn read_d3d11(bytecode: &[u8]) -> Result<Signature, SignatureProblem> {
     if bytecode.is_empty() {
         return Err(SignatureProblem::NoBytecode);
     }
