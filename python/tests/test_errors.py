@@ -137,3 +137,17 @@ def test_an_all_cut_index_buffer_gives_an_empty_stream_quickly():
     out = inlay.decode(POS, b"\0" * 12, index_buffer=ib, topology="triangle_strip",
                        draw={"kind": "draw_indexed_instanced", "instance_count": 0xFFFFFFFF})
     assert out["POSITION"].shape == (0, 3) and out["primitives"].shape == (0, 3)
+
+
+def test_a_runtime_without_the_feature_level_is_refused_as_the_cli_refuses_it(inlay_cli, tmp_path):
+    """Issue 34 item 6: D3D10.1 at 11_0 was accepted (32 slots); the CLI refuses it. Both go
+    through the library's one checked constructor and give its message."""
+    p = tmp_path / "l.json"
+    p.write_text('{"elements": [{"semantic": "POSITION", "format": "R32_FLOAT", "offset": 0}]}')
+    for api, level in [("d3d10.1", "11_0"), ("d3d10", "10_1"), ("d3d10", "9_3")]:
+        with pytest.raises(inlay.LayoutError) as e:
+            inlay.create_input_layout(POS, api=api, feature_level=level)
+        cli = inlay_cli("check", p, "--api", api, "--feature-level", level, check=False)
+        assert cli.returncode == 2, cli.stderr
+        assert cli.stderr.strip() == f"error: {e.value}"
+        assert f"the {api} runtime has no feature level {level} devices" in str(e.value)

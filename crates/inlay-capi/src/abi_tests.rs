@@ -10,6 +10,7 @@ use inlay_core::dxbc::signature::{
     ComponentType, MinPrecision, Signature, SignatureElement, SystemValue,
 };
 use inlay_core::dxbc::signature_blob;
+use inlay_core::target::{Api, FeatureLevel, Target};
 
 use super::*;
 
@@ -223,6 +224,41 @@ fn bad_targets_and_pointers_are_refused_before_reading() {
         assert!(layout.is_null());
         let m = messages(d);
         assert_eq!((m.len(), m[0].0, m[0].2), (1, 0, -1), "{m:?}");
+        // SAFETY: live handle, released once.
+        unsafe { inlay_diagnostics_release(d) };
+    }
+    // Issue 34 item 6: a pair no runtime creates is refused as the command line refuses it,
+    // with the library's one message (it answered S_OK with D3D10.1's 32 slots at 11_0).
+    for (api, level, lib_api, lib_level) in [
+        (
+            INLAY_API_D3D10_1,
+            INLAY_FEATURE_LEVEL_11_0,
+            Api::D3D10_1,
+            FeatureLevel::L11_0,
+        ),
+        (
+            INLAY_API_D3D10,
+            INLAY_FEATURE_LEVEL_10_1,
+            Api::D3D10,
+            FeatureLevel::L10_1,
+        ),
+        (
+            INLAY_API_D3D10,
+            INLAY_FEATURE_LEVEL_9_3,
+            Api::D3D10,
+            FeatureLevel::L9_3,
+        ),
+    ] {
+        let t = inlay_target {
+            api,
+            feature_level: level,
+        };
+        let (hr, layout, d) = create(&t, &seed_descs(), 2, &blob);
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert!(layout.is_null());
+        let m = messages(d);
+        let want = Target::checked(lib_api, lib_level).unwrap_err().to_string();
+        assert_eq!((m.len(), m[0].0, m[0].3.as_str()), (1, 0, want.as_str()));
         // SAFETY: live handle, released once.
         unsafe { inlay_diagnostics_release(d) };
     }

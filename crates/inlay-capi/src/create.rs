@@ -181,7 +181,7 @@ pub(crate) unsafe fn read_target(target: *const inlay_target) -> Result<Target, 
             t.feature_level
         ));
     };
-    Ok(Target::new(api, level))
+    Target::checked(api, level).map_err(|e| e.to_string())
 }
 
 /// A byte slice from a C pointer and length: NULL or length 0 give the empty slice.

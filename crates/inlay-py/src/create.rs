@@ -203,7 +203,7 @@ pub fn target_of(api: &str, feature_level: Option<&str>) -> PyResult<Target> {
             .map_err(|e| errors::layout_error(e.to_string()))?,
         None => api.default_feature_level(),
     };
-    Ok(Target::new(api, level))
+    Target::checked(api, level).map_err(|e| errors::layout_error(e.to_string()))
 }
 
 /// The bytes of a bytes-like object (bytes, bytearray, memoryview, numpy array).
