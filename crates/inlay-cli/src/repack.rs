@@ -234,10 +234,7 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     let data: Vec<Vec<u8>> = vbs
         .iter()
-        .map(|v| {
-            std::fs::read(&v.path)
-                .map_err(|e| CliError::io(format!("cannot read {}", v.path.display()), e))
-        })
+        .map(|v| crate::source::read_binary_input(&v.path))
         .collect::<Result<_, _>>()?;
     let mut sources = Vec::new();
     for (v, d) in vbs.iter().zip(&data) {
