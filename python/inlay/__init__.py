@@ -169,6 +169,7 @@ def encode(
     padding=0,
     api="d3d11",
     feature_level=None,
+    clamp=False,
 ):
     """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
 
@@ -177,7 +178,9 @@ def encode(
     component; every element of the layout needs one (the ``SV_*`` and ``primitives`` keys of a
     decoded dict are ignored, so ``encode(layout, decode(layout, ...))`` round-trips). Values
     are float32 for FLOAT/UNORM/SNORM formats, integers for UINT/SINT (clipped to the 32-bit
-    range; the encoder saturates to the format's range). Per-vertex arrays have one row per
+    range). A value the element's format cannot hold (40000 in R16_SINT, 65520 in R16_FLOAT,
+    1.5 in UNORM) raises :class:`LayoutError` naming the element, row, lane and value, as the
+    CLI refuses it; ``clamp=True`` saturates such values as the encoder defines it. Per-vertex arrays have one row per
     vertex (``vertex_count``, default their row count); per-instance arrays one row per
     instance record (``instance_count`` instances at the slot's step rate; default from the
     first per-instance array).
@@ -198,6 +201,7 @@ def encode(
         padding,
         api,
         feature_level,
+        clamp,
     )
 
 

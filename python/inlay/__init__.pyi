@@ -129,6 +129,7 @@ def encode(
     padding: int = 0,
     api: str = "d3d11",
     feature_level: Optional[str] = None,
+    clamp: bool = False,
 ) -> Dict[int, bytes]: ...
 def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...
 

@@ -25,14 +25,41 @@ def test_hand_computed_bytes_and_roundings():
         "N": [[-1.0, 0.5]],                        # -1 -> -127 (never -128), 63.5 -> 64
         "I2": [300],                               # saturates to 255
     }
-    out = inlay.encode(layout, arrays)
+    out = inlay.encode(layout, arrays, clamp=True)
     assert list(out) == [0]
     assert out[0] == (struct.pack("<HH", 0x3C00, 0x7C00) + bytes([128, 0, 255, 64])
                       + bytes([0x81, 0x40, 255]))
-    d3d = inlay.encode(layout, arrays, rounding="d3d")
+    d3d = inlay.encode(layout, arrays, rounding="d3d", clamp=True)
     assert d3d[0][2:4] == struct.pack("<H", 0x7BFF)  # toward zero, largest finite
     arrays["I2"] = [-5]
-    assert inlay.encode(layout, arrays)[0][10] == 0
+    assert inlay.encode(layout, arrays, clamp=True)[0][10] == 0
+
+
+def test_out_of_range_values_are_refused_unless_clamped():
+    """Issue 34 item 8: 65520 into R16_FLOAT became inf and 300 into R8_UINT 255, silently.
+    Without clamp=True each is refused naming the row, element, lane and value, in the CLI's
+    words; with it the encoder saturates."""
+    layout = [
+        {"semantic": "POSITION", "format": "R16G16_FLOAT", "offset": 0},
+        {"semantic": "NORMAL", "format": "R16G16_SINT", "offset": 4},
+        {"semantic": "I", "index": 2, "format": "R8_UINT", "offset": 8},
+    ]
+    good = {"POSITION": [[1.0, 2.0], [65504.0, 0.0]],
+            "NORMAL": np.array([[1, 2], [-32768, 32767]], dtype=np.int32), "I2": [0, 255]}
+    assert len(inlay.encode(layout, good)[0]) == 2 * 12
+    for key, row, msg in [
+        ("POSITION", [65520.0, 0.0],
+         "POSITION0.x: 65520.0 is out of range for R16G16_FLOAT (finite values up to ±65504)"),
+        ("NORMAL", [40000, 0],
+         "NORMAL0.x: 40000 is out of range for R16G16_SINT (-32768 to 32767)"),
+        ("I2", 300, "I2.x: 300 is out of range for R8_UINT (0 to 255)"),
+    ]:
+        arrays = {k: np.array(v) for k, v in good.items()}
+        arrays[key][1] = row
+        with pytest.raises(inlay.LayoutError) as e:
+            inlay.encode(layout, arrays)
+        assert str(e.value) == f"row 1: {msg}; clamp=True saturates it"
+        assert inlay.encode(layout, arrays, clamp=True)[0][:12] == inlay.encode(layout, good)[0][:12]
 
 
 @pytest.mark.parametrize("fmt", IA_FORMATS)
@@ -76,7 +103,9 @@ def test_encode_conformance_cases():
             continue
         _, _, comps, kind = inlay.format_info(str(e["format"]))
         dtype = {"uint": np.uint32, "sint": np.int32}.get(kind, np.float32)
-        got = inlay.encode(layout, {"V": rows.view(dtype)}, rounding=e.get("rounding", "nearest"))
+        # The cases pin the encoder's own conversion, saturation included (clamp=True).
+        got = inlay.encode(layout, {"V": rows.view(dtype)},
+                           rounding=e.get("rounding", "nearest"), clamp=True)
         assert got[0].hex() == want["data"], case["name"]
 
 
@@ -134,5 +163,5 @@ def test_every_format_against_the_independent_encoding_model(fmt, rounding):
     lanes = np.array(rows, dtype=np.uint32)
     dtype = {"uint": np.uint32, "sint": np.int32}.get(kind, np.float32)
     got = inlay.encode([{"semantic": "V", "format": fmt, "offset": 0}],
-                       {"V": lanes.view(dtype)}, rounding=rounding)[0]
+                       {"V": lanes.view(dtype)}, rounding=rounding, clamp=True)[0]
     assert got.hex() == want.hex()

@@ -29,7 +29,10 @@ and SNORM formats (NaN, inf, -inf accepted) and integers for UINT/SINT; with --h
 is the 32-bit register as 8 hex digits (what `inlay decode --hex` prints, exact for NaN \
 payloads). Per-vertex elements go to vertex `vertex_id` of their slot, per-instance ones to the \
 record instance `instance_id` reads (instance_id / step rate). Lanes a format lacks (printed \
-by `decode --all-lanes`) are ignored. Nothing is written unless every value is valid.")]
+by `decode --all-lanes`) are ignored. A value the element's format cannot hold (40000 in \
+R16_SINT, 65520 in R16_FLOAT, 1.5 in UNORM, a number past the 32-bit float range such as 1e400) \
+is an error naming the line, element, vertex and value; --clamp saturates such values instead, \
+as the encoder defines it. Nothing is written unless every value is valid.")]
 pub struct EncodeArgs {
     /// Layout file: C/C++ source, JSON or TOML
     pub layout: PathBuf,
@@ -60,6 +63,11 @@ pub struct EncodeArgs {
     /// Refuse to write more than this many bytes in all
     #[arg(long, default_value_t = 1 << 30, value_name = "BYTES")]
     pub max_bytes: u64,
+    /// Saturate values the format cannot hold (integers to the format's range, UNORM/SNORM
+    /// to [0, 1]/[-1, 1], floats past the range to infinity or the largest value per
+    /// --rounding) instead of refusing them
+    #[arg(long)]
+    pub clamp: bool,
     /// Replace output files that exist
     #[arg(long)]
     pub force: bool,
@@ -243,6 +251,7 @@ fn parse_value(
     lane: usize,
     text: &str,
     hex: bool,
+    clamp: bool,
     at: &At<'_>,
 ) -> Result<u32, CliError> {
     let t = text.trim();
@@ -274,6 +283,15 @@ fn parse_value(
                 && t.bytes()
                     .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
             match t.parse::<f32>() {
+                // A finite number past binary32's range parses as infinity: refused unless
+                // --clamp (only `inf` spells an infinity).
+                Ok(v) if ok && v.is_infinite() && !clamp && !t.to_ascii_lowercase().contains("inf") => {
+                    Err(at.err(format!(
+                        "{what}: {t} is out of range for a 32-bit float (finite values up to \
+                         ±{:e}; write inf for infinity); --clamp makes it infinite",
+                        f32::MAX
+                    )))
+                }
                 Ok(v) if ok => Ok(v.to_bits()),
                 _ => Err(at.err(format!(
                     "{what}: `{t}` is not a number ({} is {}, whose values are floats)",
@@ -301,7 +319,13 @@ fn parse_id(at: &At<'_>, what: &str, t: &str) -> Result<u32, CliError> {
     })
 }
 
-fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<Row>, CliError> {
+fn parse_csv(
+    text: &str,
+    file: &str,
+    cols: &[Column],
+    hex: bool,
+    clamp: bool,
+) -> Result<Vec<Row>, CliError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -382,7 +406,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
             let mut lanes = [0u32; 4];
             for (l, lane) in lanes.iter_mut().enumerate() {
                 match lane_cols[e][l] {
-                    Some(ci) => *lane = parse_value(c, l, cells[ci], hex, &at)?,
+                    Some(ci) => *lane = parse_value(c, l, cells[ci], hex, clamp, &at)?,
                     None if c.mask & (1 << l) != 0 => {
                         return Err(at.err(format!(
                             "{}: lane {} is missing ({} has it; the header lacks {}.{})",
@@ -404,7 +428,13 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
     Ok(rows)
 }
 
-fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<Row>, CliError> {
+fn parse_json(
+    text: &str,
+    file: &str,
+    cols: &[Column],
+    hex: bool,
+    clamp: bool,
+) -> Result<Vec<Row>, CliError> {
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| CliError::usage(format!("{file}:{}:{}: {e}", e.line(), e.column())))?;
     let arr = v
@@ -497,7 +527,7 @@ fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<
                         );
                     }
                 };
-                lanes[l] = parse_value(c, l, &text, hex, &at)?;
+                lanes[l] = parse_value(c, l, &text, hex, clamp, &at)?;
             }
             values.push(Some(lanes));
         }
@@ -516,6 +546,7 @@ fn parse_defaults(
     items: &[String],
     cols: &[Column],
     hex: bool,
+    clamp: bool,
 ) -> Result<Vec<Option<[u32; 4]>>, CliError> {
     let mut out = vec![None; cols.len()];
     for s in items {
@@ -541,7 +572,7 @@ fn parse_defaults(
         }
         let mut lanes = [0u32; 4];
         for (l, p) in parts.iter().enumerate() {
-            lanes[l] = parse_value(&cols[e], l, p, hex, &at)?;
+            lanes[l] = parse_value(&cols[e], l, p, hex, clamp, &at)?;
         }
         out[e] = Some(lanes);
     }
@@ -598,7 +629,10 @@ fn write_rows(
         }
         writer
             .write_vertex(row.vertex, row.instance, &values)
-            .map_err(|e| at.err(e.to_string()))?;
+            .map_err(|e| match e {
+                EncodeError::ValueOutOfRange { .. } => at.err(format!("{e}; --clamp saturates it")),
+                e => at.err(e.to_string()),
+            })?;
     }
     Ok(())
 }
@@ -636,7 +670,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let strides = parse_strides(&args.stride)?;
     let padding = parse_padding(&args.padding)?;
     let cols = columns(layout)?;
-    let defaults = parse_defaults(&args.defaults, &cols, args.hex)?;
+    let defaults = parse_defaults(&args.defaults, &cols, args.hex, args.clamp)?;
 
     let file = args.input.display().to_string();
     let bytes = source::read_bytes(&args.input, MAX_TEXT_BYTES)?;
@@ -650,8 +684,8 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     });
     let rows = match format {
-        ValuesFormat::Csv => parse_csv(&text, &file, &cols, args.hex)?,
-        ValuesFormat::Json => parse_json(&text, &file, &cols, args.hex)?,
+        ValuesFormat::Csv => parse_csv(&text, &file, &cols, args.hex, args.clamp)?,
+        ValuesFormat::Json => parse_json(&text, &file, &cols, args.hex, args.clamp)?,
     };
     let vertices = rows.iter().map(|r| r.vertex as u64 + 1).max().unwrap_or(0);
     let instances = rows
@@ -683,6 +717,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             let c = encode_error(e);
             CliError::usage(format!("{}{why}", c.message))
         })?;
+    writer.set_clamp(args.clamp);
     write_rows(&mut writer, layout, &rows, &cols, &defaults, &file)?;
     let buffers = writer.into_buffers();
     let inputs: Vec<&Path> = vec![&args.layout, &args.input];

@@ -24,7 +24,7 @@ const SYSTEM_KEYS: [&str; 4] = [
 /// Encodes element arrays into one buffer per used slot; see `inlay.encode`.
 #[pyfunction]
 #[pyo3(signature = (layout, arrays, vertex_count=None, rounding="nearest", strides=None,
-    instance_count=None, padding=0, api="d3d11", feature_level=None))]
+    instance_count=None, padding=0, api="d3d11", feature_level=None, clamp=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn encode<'py>(
     py: Python<'py>,
@@ -37,6 +37,7 @@ pub fn encode<'py>(
     padding: u8,
     api: &str,
     feature_level: Option<&str>,
+    clamp: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let (layout, _) = resolve_layout(py, layout, api, feature_level)?;
@@ -172,6 +173,8 @@ pub fn encode<'py>(
     };
     let mut writer = VertexWriter::with_options(&layout, vertices, instances, &options)
         .map_err(|e| layout_error(e.to_string()))?;
+    // A value the format cannot hold is refused (as the CLI refuses it) unless clamp=True.
+    writer.set_clamp(clamp);
 
     {
         let borrows: Vec<_> = values.iter().map(|a| a.readonly()).collect();
@@ -184,7 +187,16 @@ pub fn encode<'py>(
                 for (record, row) in data.chunks_exact(*cols).enumerate() {
                     let mut lanes = [0u32; 4];
                     lanes[..*cols].copy_from_slice(row);
-                    writer.write_element(i, record as u32, &lanes)?;
+                    writer
+                        .write_element(i, record as u32, &lanes)
+                        .map_err(|e| match e {
+                            inlay::encode::EncodeError::ValueOutOfRange { .. } => {
+                                inlay::encode::EncodeError::Shape(format!(
+                                    "row {record}: {e}; clamp=True saturates it"
+                                ))
+                            }
+                            e => e,
+                        })?;
                 }
             }
             Ok(())
