@@ -547,7 +547,10 @@ pub(crate) fn element_field(
         })
     };
     match key {
-        b"SemanticName" => d.semantic_name = Some(text),
+        b"SemanticName" => {
+            crate::element::check_semantic_name(&text).map_err(|m| at.error(Some(value), m))?;
+            d.semantic_name = Some(text)
+        }
         b"SemanticIndex" => d.semantic_index = num("SemanticIndex")?,
         b"Format" => {
             d.format = text.parse::<Format>().map_err(|_| {
