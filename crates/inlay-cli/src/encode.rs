@@ -10,7 +10,7 @@ use inlay::encode::{EncodeError, Rounding, SlotBuffer, VertexWriter, WriterOptio
 use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
 use crate::{CliError, TargetArgs, check, style};
 
@@ -42,7 +42,7 @@ pub struct EncodeArgs {
     /// How to read --input [default: from the file name, .json = json, else csv]
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<ValuesFormat>,
-    /// Output buffer of a slot (one for every slot the layout uses)
+    /// Output buffer of a slot (one for every slot the layout uses; `-`: standard output)
     #[arg(long = "out", value_name = "SLOT=FILE", required = true)]
     pub out: Vec<String>,
     /// Stride of a slot's output (default: the layout's smallest stride for it)
@@ -143,6 +143,8 @@ pub fn parse_padding(s: &str) -> Result<u8, CliError> {
 /// other slot may be named.
 pub fn output_paths(layout: &InputLayout, out: &[String]) -> Result<Vec<(u32, PathBuf)>, CliError> {
     let outs = parse_slot_pairs("--out", out)?;
+    let named: Vec<&Path> = outs.iter().map(|(_, p)| Path::new(p.as_str())).collect();
+    output::one_dash(&named)?;
     for (slot, _) in &outs {
         if layout.slot(*slot).is_none() {
             let used: Vec<String> = layout.slots().iter().map(|s| s.slot.to_string()).collect();
@@ -165,14 +167,20 @@ pub fn output_paths(layout: &InputLayout, out: &[String]) -> Result<Vec<(u32, Pa
     Ok(paths)
 }
 
-/// Writes every buffer atomically: all temporary files are written before any is renamed.
+/// Writes every buffer: files atomically, all temporary files written before any is renamed;
+/// `-` (at most one) to standard output, after the files are written and before they are
+/// renamed.
 pub fn write_buffers(
     buffers: &[SlotBuffer],
     paths: &[(u32, PathBuf)],
+    stdout: &mut dyn Write,
     inputs: &[&Path],
     force: bool,
 ) -> Result<(), CliError> {
+    let outputs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    output::one_dash(&outputs)?;
     let mut files = Vec::new();
+    let mut to_stdout = None;
     for (slot, path) in paths {
         if paths.iter().filter(|(_, p)| p == path).count() > 1 {
             return Err(CliError::usage(format!(
@@ -181,6 +189,10 @@ pub fn write_buffers(
             )));
         }
         let buf = buffers.iter().find(|b| b.slot == *slot);
+        if output::is_dash(path) {
+            to_stdout = Some(buf);
+            continue;
+        }
         files.push((AtomicFile::create(path, inputs, force)?, path, buf));
     }
     for (f, path, buf) in &mut files {
@@ -188,6 +200,9 @@ pub fn write_buffers(
             f.write_all(&b.data)
                 .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))?;
         }
+    }
+    if let Some(Some(b)) = to_stdout {
+        stdout.write_all(&b.data).map_err(CliError::stdout)?;
     }
     for (f, _, _) in files {
         f.commit()?;
@@ -667,7 +682,13 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         return Ok(1);
     };
     let paths = output_paths(layout, &args.out)?;
-    let strides = parse_strides(&args.stride)?;
+    let mut strides = parse_strides(&args.stride)?;
+    // The strides the layout file states (a .fmt, a dump) are the defaults.
+    for &(slot, stride) in &layout_file.strides {
+        if !strides.iter().any(|(s, _)| *s == slot) {
+            strides.push((slot, stride));
+        }
+    }
     let padding = parse_padding(&args.padding)?;
     let cols = columns(layout)?;
     let defaults = parse_defaults(&args.defaults, &cols, args.hex, args.clamp)?;
@@ -721,10 +742,14 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     write_rows(&mut writer, layout, &rows, &cols, &defaults, &file)?;
     let buffers = writer.into_buffers();
     let inputs: Vec<&Path> = vec![&args.layout, &args.input];
-    write_buffers(&buffers, &paths, &inputs, args.force)?;
+    write_buffers(&buffers, &paths, stdout, &inputs, args.force)?;
+    // With `--out SLOT=-` the buffer is standard output, and this summary standard error.
+    let mut stderr = std::io::stderr();
+    let outputs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    let report = output::report_stream(stdout, &mut stderr, &outputs);
     for (b, (_, p)) in buffers.iter().zip(&paths) {
         writeln!(
-            stdout,
+            report,
             "slot {}: {} {} of {} bytes -> {} ({} bytes)",
             b.slot,
             b.records(),
@@ -734,7 +759,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 "instance records"
             },
             b.stride,
-            p.display(),
+            crate::output::shown(p),
             b.data.len()
         )
         .map_err(CliError::stdout)?;

@@ -4,7 +4,9 @@
 //! * [`migoto`] — 3DMigoto frame-analysis text dumps (`…-vb0=HASH….txt`, `…-ib=HASH….txt`)
 //!   and the `.buf` binary dumps beside them, several `vbN` files merged by slot;
 //! * [`fmt`] — the importers' `.fmt` files with `.vb`/`.vb0`…`.vbN` and `.ib` beside them;
-//! * [`csv`] — RenderDoc mesh-view CSV exports (`VTX, IDX, POSITION.x, …`).
+//! * [`csv`] — RenderDoc mesh-view CSV exports (`VTX, IDX, POSITION.x, …`);
+//! * [`layout`] — a layout from any of these or from source text ([`read_layout`]), for the
+//!   commands that take a layout.
 //!
 //! Everything becomes one [`Capture`]: the element descriptions exactly as the dump states them
 //! (`append` kept as [`APPEND_ALIGNED_ELEMENT`], so offsets are resolved later by
@@ -31,9 +33,11 @@ use crate::format::Format;
 
 pub mod csv;
 pub mod fmt;
+pub mod layout;
 pub mod migoto;
 mod values;
 
+pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, read_layout};
 pub use values::parse_value;
 
 /// Largest file a reader accepts (1 GiB): text dumps of real draws are far smaller, and the
