@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use inlay::assembler::{DrawDefaults, Topology};
 use inlay::buffer::IndexBufferBinding;
-use inlay::capture::{self, Capture, SlotData};
+use inlay::capture::{self, Capture};
 use inlay::mesh::{InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};
 
 use crate::decode;
@@ -50,8 +50,8 @@ pub struct MeshSourceArgs {
     pub target: TargetArgs,
 }
 
-/// The bytes one vertex-buffer slot was read from (`None` for a text dump, which holds
-/// values, not bytes), as the draw bound them.
+/// The bytes one vertex-buffer slot binds (a text dump's values encoded through the layout by
+/// `Capture::slot_bytes`), as the draw bound them.
 #[derive(Debug, Clone)]
 pub struct SlotBytes {
     /// Slot number.
@@ -285,15 +285,20 @@ pub fn load_draw<R>(
             eprintln!("{}: {w}", err_style.warning("warning"));
         }
         let mesh = use_input(&inlay::mesh::input_of(&capture))?;
-        let slot_bytes = capture
+        // Every slot's bytes through the library's one call (a text slot's values encoded
+        // through the layout), as Python's `Dump.vertex_buffers` and the Blender add-on have them.
+        let made = capture
+            .slot_bytes()
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        // (Its warnings about values the text lacks repeat the mesh builder's, which name the
+        // first vertex concerned, so they are not printed twice.)
+        let slot_bytes = made
             .slots
             .into_iter()
-            .map(|s| SlotBytes {
-                slot: s.slot,
-                bytes: match s.data {
-                    SlotData::Binary(b) => Some(b),
-                    SlotData::Text(_) => None,
-                },
+            .zip(&capture.slots)
+            .map(|(b, s)| SlotBytes {
+                slot: b.slot,
+                bytes: Some(b.bytes.into_owned()),
                 file: s.source.display().to_string(),
             })
             .collect();

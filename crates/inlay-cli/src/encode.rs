@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use inlay::encode::values::{ElementValues as Column, LANES};
 use inlay::encode::{EncodeError, Rounding, SlotBuffer, VertexWriter, WriterOptions};
-use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
 use crate::output::{self, AtomicFile};
@@ -51,6 +51,11 @@ pub struct EncodeArgs {
     /// Values are 32-bit registers as 8 hex digits
     #[arg(long)]
     pub hex: bool,
+    /// Saturate values the format cannot hold (integers to the format's range, UNORM/SNORM
+    /// to [0, 1]/[-1, 1], floats past the range to infinity or the largest value per
+    /// --rounding) instead of refusing them
+    #[arg(long)]
+    pub clamp: bool,
     /// Rounding of narrower formats: nearest (exact nearest code) or d3d (the pipeline's rules)
     #[arg(long, default_value = "nearest", value_name = "R")]
     pub rounding: Rounding,
@@ -63,11 +68,6 @@ pub struct EncodeArgs {
     /// Refuse to write more than this many bytes in all
     #[arg(long, default_value_t = 1 << 30, value_name = "BYTES")]
     pub max_bytes: u64,
-    /// Saturate values the format cannot hold (integers to the format's range, UNORM/SNORM
-    /// to [0, 1]/[-1, 1], floats past the range to infinity or the largest value per
-    /// --rounding) instead of refusing them
-    #[arg(long)]
-    pub clamp: bool,
     /// Replace output files that exist
     #[arg(long)]
     pub force: bool,
@@ -210,38 +210,13 @@ pub fn write_buffers(
     Ok(())
 }
 
-/// How one element's values are read.
-struct Column {
-    /// `NAME<index>` as `decode` prints it.
-    name: String,
-    kind: Kind,
-    format: String,
-    /// Lanes the format stores (bit 0 = x).
-    mask: u8,
-}
-
-fn columns(layout: &InputLayout) -> Result<Vec<Column>, CliError> {
-    let mut cols: Vec<Column> = Vec::new();
-    for e in layout.elements() {
-        let info =
-            inlay::encode::check_format(e.format).map_err(|er| CliError::usage(er.to_string()))?;
-        let name = format!("{}{}", e.semantic_name, e.semantic_index);
-        if cols.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
-            return Err(CliError::usage(format!(
-                "two elements of the layout are both named {name} in the values' columns"
-            )));
-        }
-        cols.push(Column {
-            name,
-            kind: info.first_kind().unwrap_or(Kind::Float),
-            format: e.format.to_string(),
-            mask: info.lane_mask(),
-        });
+fn columns(layout: &InputLayout, clamp: bool) -> Result<Vec<Column>, CliError> {
+    let mut cols = Column::of_layout(layout).map_err(|e| CliError::usage(e.0))?;
+    for c in &mut cols {
+        c.clamp = clamp;
     }
     Ok(cols)
 }
-
-const LANES: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Where a value came from, for messages.
 struct At<'a> {
@@ -260,61 +235,15 @@ impl At<'_> {
     }
 }
 
-/// One value as a 32-bit lane of an element of `col`.
+/// One value as a 32-bit lane of an element of `col` (the library's check and message).
 fn parse_value(
     col: &Column,
     lane: usize,
     text: &str,
     hex: bool,
-    clamp: bool,
     at: &At<'_>,
 ) -> Result<u32, CliError> {
-    let t = text.trim();
-    let what = format!("{}.{}", col.name, LANES[lane]);
-    if hex {
-        if t.len() == 8 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(u32::from_str_radix(t, 16).expect("8 hex digits"));
-        }
-        return Err(at.err(format!(
-            "{what}: `{t}` is not a 32-bit register as 8 hex digits (--hex)"
-        )));
-    }
-    match col.kind {
-        Kind::Uint => t.parse::<u32>().map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from 0 to 4294967295 ({} is {}, a UINT format)",
-                col.name, col.format
-            ))
-        }),
-        Kind::Sint => t.parse::<i32>().map(|v| v as u32).map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from -2147483648 to 2147483647 ({} is {}, a SINT format)",
-                col.name, col.format
-            ))
-        }),
-        _ => {
-            // Rust's float syntax, which is what decode prints: 1.0, -0.0, 1e-45, NaN, inf, -inf.
-            let ok = !t.is_empty()
-                && t.bytes()
-                    .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
-            match t.parse::<f32>() {
-                // A finite number past binary32's range parses as infinity: refused unless
-                // --clamp (only `inf` spells an infinity).
-                Ok(v) if ok && v.is_infinite() && !clamp && !t.to_ascii_lowercase().contains("inf") => {
-                    Err(at.err(format!(
-                        "{what}: {t} is out of range for a 32-bit float (finite values up to \
-                         ±{:e}; write inf for infinity); --clamp makes it infinite",
-                        f32::MAX
-                    )))
-                }
-                Ok(v) if ok => Ok(v.to_bits()),
-                _ => Err(at.err(format!(
-                    "{what}: `{t}` is not a number ({} is {}, whose values are floats)",
-                    col.name, col.format
-                ))),
-            }
-        }
-    }
+    col.lane_from_text(lane, text, hex).map_err(|e| at.err(e.0))
 }
 
 /// One parsed vertex: ids and per element the lanes (None = element not given).
@@ -334,13 +263,7 @@ fn parse_id(at: &At<'_>, what: &str, t: &str) -> Result<u32, CliError> {
     })
 }
 
-fn parse_csv(
-    text: &str,
-    file: &str,
-    cols: &[Column],
-    hex: bool,
-    clamp: bool,
-) -> Result<Vec<Row>, CliError> {
+fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<Row>, CliError> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -421,13 +344,8 @@ fn parse_csv(
             let mut lanes = [0u32; 4];
             for (l, lane) in lanes.iter_mut().enumerate() {
                 match lane_cols[e][l] {
-                    Some(ci) => *lane = parse_value(c, l, cells[ci], hex, clamp, &at)?,
-                    None if c.mask & (1 << l) != 0 => {
-                        return Err(at.err(format!(
-                            "{}: lane {} is missing ({} has it; the header lacks {}.{})",
-                            c.name, LANES[l], c.format, c.name, LANES[l]
-                        )));
-                    }
+                    Some(ci) => *lane = parse_value(c, l, cells[ci], hex, &at)?,
+                    None if c.mask & (1 << l) != 0 => return Err(at.err(c.missing_lane(l).0)),
                     None => {}
                 }
             }
@@ -443,13 +361,7 @@ fn parse_csv(
     Ok(rows)
 }
 
-fn parse_json(
-    text: &str,
-    file: &str,
-    cols: &[Column],
-    hex: bool,
-    clamp: bool,
-) -> Result<Vec<Row>, CliError> {
+fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<Row>, CliError> {
     let v: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| CliError::usage(format!("{file}:{}:{}: {e}", e.line(), e.column())))?;
     let arr = v
@@ -508,22 +420,7 @@ fn parse_json(
             let list = val
                 .as_array()
                 .ok_or_else(|| at.err(format!("{}: expected an array of lane values", c.name)))?;
-            let needed = (0..4).filter(|l| c.mask & (1 << l) != 0).count();
-            if list.len() < needed {
-                return Err(at.err(format!(
-                    "{}: {} values, {} has {needed} components",
-                    c.name,
-                    list.len(),
-                    c.format
-                )));
-            }
-            if list.len() > 4 {
-                return Err(at.err(format!(
-                    "{}: {} values, a register has 4 lanes",
-                    c.name,
-                    list.len()
-                )));
-            }
+            c.check_lane_count(list.len()).map_err(|e| at.err(e.0))?;
             // Values are the format's lanes in x..w order (decode prints the present ones,
             // or all four with --all-lanes).
             let lanes_of: Vec<usize> = if list.len() == 4 {
@@ -542,7 +439,7 @@ fn parse_json(
                         );
                     }
                 };
-                lanes[l] = parse_value(c, l, &text, hex, clamp, &at)?;
+                lanes[l] = parse_value(c, l, &text, hex, &at)?;
             }
             values.push(Some(lanes));
         }
@@ -561,7 +458,6 @@ fn parse_defaults(
     items: &[String],
     cols: &[Column],
     hex: bool,
-    clamp: bool,
 ) -> Result<Vec<Option<[u32; 4]>>, CliError> {
     let mut out = vec![None; cols.len()];
     for s in items {
@@ -587,7 +483,7 @@ fn parse_defaults(
         }
         let mut lanes = [0u32; 4];
         for (l, p) in parts.iter().enumerate() {
-            lanes[l] = parse_value(&cols[e], l, p, hex, clamp, &at)?;
+            lanes[l] = parse_value(&cols[e], l, p, hex, &at)?;
         }
         out[e] = Some(lanes);
     }
@@ -690,8 +586,8 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     }
     let padding = parse_padding(&args.padding)?;
-    let cols = columns(layout)?;
-    let defaults = parse_defaults(&args.defaults, &cols, args.hex, args.clamp)?;
+    let cols = columns(layout, args.clamp)?;
+    let defaults = parse_defaults(&args.defaults, &cols, args.hex)?;
 
     let file = args.input.display().to_string();
     let bytes = source::read_bytes(&args.input, MAX_TEXT_BYTES)?;
@@ -705,8 +601,8 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     });
     let rows = match format {
-        ValuesFormat::Csv => parse_csv(&text, &file, &cols, args.hex, args.clamp)?,
-        ValuesFormat::Json => parse_json(&text, &file, &cols, args.hex, args.clamp)?,
+        ValuesFormat::Csv => parse_csv(&text, &file, &cols, args.hex)?,
+        ValuesFormat::Json => parse_json(&text, &file, &cols, args.hex)?,
     };
     let vertices = rows.iter().map(|r| r.vertex as u64 + 1).max().unwrap_or(0);
     let instances = rows

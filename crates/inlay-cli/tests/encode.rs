@@ -433,8 +433,8 @@ fn out_of_range_values_are_refused_unless_clamped() {
             "inf.csv",
             "1,1e400,2.0,3.0,0,0,0,0,0,0,0,0,0",
             "line 3, vertex 1: POSITION0.x: 1e400 is out of range for a 32-bit float \
-             (finite values up to ±3.4028235e38; write inf for infinity); --clamp makes it \
-             infinite",
+             (finite values up to ±3.4028235e38; write inf for infinity); clamping (--clamp, \
+             clamp=True) makes it infinite",
         ),
         (
             "sint.csv",
