@@ -528,3 +528,65 @@ fn import_reads_gltf_buffers_and_glb_files_under_the_limit() {
     assert_eq!(r.code, 0, "{}", r.transcript);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 34 item 2: a 120-byte vertex buffer drawn with 2^28 vertices took 7.3 GB and 18.7 s
+/// before `export` refused the GLB, and wrote a 4.38 GB .ply of zeros with exit 0. `export`
+/// and `view` apply decode's guard (`--max-vertices`) before anything is built or written.
+#[test]
+fn export_and_view_refuse_draws_of_out_of_bounds_zeros() {
+    let dir = scratch("zero-draws");
+    std::fs::write(
+        dir.join("l.json"),
+        r#"[{"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0}]"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("m.vb"), [0x3fu8; 120]).unwrap();
+    let huge = "draw,vertex_count=268435456";
+    let want = "error: the draw would produce 268435446 consecutive vertices that read nothing \
+                but out-of-bounds zeros (more than the bound of 100000000); bind the data, or \
+                raise the bound (--max-vertices)\n";
+    for (cmd, out) in [
+        ("export", "o.ply"),
+        ("export", "o.glb"),
+        ("export", "o.obj"),
+        ("view", "o.html"),
+    ] {
+        let start = Instant::now();
+        let r = inlay_in(
+            &dir,
+            &[
+                cmd, "l.json", "--vb", "0=m.vb", "--draw", huge, "--output", out,
+            ],
+        );
+        assert_eq!(r.code, 2, "{}", r.transcript);
+        assert_eq!(r.stderr, want, "{cmd} {out}");
+        assert!(!dir.join(out).exists(), "{cmd} wrote {out}");
+        // Refused from the draw's numbers, not after building 2^28 vertices.
+        assert!(start.elapsed() < Duration::from_secs(20), "{cmd} {out}");
+    }
+    // The bound is the caller's: 10 vertices of data and 6 of zeros pass the default and are
+    // refused under --max-vertices 5, with the same words as decode.
+    let small = "draw,vertex_count=16";
+    for cmd in ["export", "view", "decode"] {
+        let out = if cmd == "view" { "s.html" } else { "s.ply" };
+        let mut args = vec![cmd, "l.json", "--vb", "0=m.vb", "--draw", small];
+        if cmd != "decode" {
+            args.extend(["--output", out]);
+        }
+        let r = inlay_in(&dir, &[&args[..], &["--max-vertices", "5"]].concat());
+        assert_eq!(r.code, 2, "{}", r.transcript);
+        assert!(
+            r.stderr.ends_with(
+                "error: the draw would produce 6 consecutive vertices that read nothing but \
+                 out-of-bounds zeros (more than the bound of 5); bind the data, or raise the \
+                 bound (--max-vertices)\n"
+            ),
+            "{}",
+            r.transcript
+        );
+        let r = inlay_in(&dir, &args);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let _ = std::fs::remove_file(dir.join(out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

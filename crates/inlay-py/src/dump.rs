@@ -207,6 +207,7 @@ pub fn export(
         instances,
         target: target_of(api, feature_level)?,
         patch_triangles,
+        ..MeshOptions::default()
     };
     let capture = &dump.get().capture;
     let mesh: Mesh = py
