@@ -58,6 +58,21 @@ seeds() {
   put layout_toml "$data"/*.toml
   put conform_case "$ROOT"/conformance/*.json
   put capture_text "$data"/*.csv
+  # layout_sources: the first byte picks the file name (its index in the target's NAMES).
+  if [ -d "$dir/layout_sources" ]; then
+    local f k
+    for f in "$data"/*.h "$data"/*.json "$data"/*.toml "$data"/*.cs "$data"/*.rs "$data"/*.fmt \
+      "$data"/*vb*.txt; do
+      [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 65536 ] || continue
+      case "$f" in
+        *.fmt) k=1 ;; *.txt) k=2 ;; *.json) k=3 ;; *.toml) k=4 ;; *.h) k=5 ;; *.cs) k=6 ;;
+        *.rs) k=7 ;; *) k=0 ;;
+      esac
+      # Under its own name (byte k), and as standard input (byte 0: `-`).
+      { printf "\\$(printf %o "$k")"; cat "$f"; } > "$dir/layout_sources/$(basename "$f" | tr ' ' _)"
+      { printf '\000'; cat "$f"; } > "$dir/layout_sources/stdin-$(basename "$f" | tr ' ' _)"
+    done
+  fi
   if [ -d "$SHARED" ]; then
     local files
     put conform_case "$SHARED"/conformance/examples/*.json
