@@ -46,10 +46,6 @@ pub struct MeshSourceArgs {
     /// Which C array to use when the layout file has several
     #[arg(long, value_name = "NAME")]
     pub array: Option<String>,
-    /// Refuse a draw with more than N consecutive vertices that read nothing but
-    /// out-of-bounds zeros, or N index positions past the index buffer (as `decode`)
-    #[arg(long, value_name = "N", default_value_t = inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)]
-    pub max_vertices: u64,
     #[command(flatten)]
     pub target: TargetArgs,
 }

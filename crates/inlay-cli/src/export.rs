@@ -95,7 +95,6 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: args.instances,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
-        max_zero_vertices: Some(args.source.max_vertices),
     };
     let (done, _, _) = load_draw(
         &args.source,

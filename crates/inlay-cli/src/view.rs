@@ -514,7 +514,6 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         instances: Instances::Expand,
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
-        max_zero_vertices: Some(args.source.max_vertices),
     };
     let loaded = match load_mesh(&args.source, &options, &check) {
         Ok(l) => l,

@@ -207,7 +207,6 @@ pub fn export(
         instances,
         target: target_of(api, feature_level)?,
         patch_triangles,
-        ..MeshOptions::default()
     };
     let capture = &dump.get().capture;
     let mesh: Mesh = py

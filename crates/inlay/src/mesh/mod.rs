@@ -106,14 +106,6 @@ pub struct MeshOptions {
     pub target: Target,
     /// Export 3-control-point patch lists as triangles instead of points.
     pub patch_triangles: bool,
-    /// Refuse a draw that would produce more than this many consecutive vertices reading
-    /// nothing but out-of-bounds zeros, or read more than this many consecutive index
-    /// positions past its index buffer ([`DrawReport::refusal`](crate::assembler::validate::DrawReport::refusal),
-    /// as `inlay decode --max-vertices` refuses it); `None`:
-    /// [`DEFAULT_MAX_ZERO_VERTICES`](crate::assembler::validate::DEFAULT_MAX_ZERO_VERTICES).
-    /// So a 120-byte buffer drawn with 2^28 vertices is refused before gigabytes of zeros
-    /// are built or written.
-    pub max_zero_vertices: Option<u64>,
 }
 
 /// Why a mesh could not be built.
@@ -312,7 +304,7 @@ impl Mesh {
         let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
-        let (ia, _) = bind(input, layout, options, &mut warnings)?;
+        let (ia, _) = bind(input, layout, target, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
@@ -590,11 +582,11 @@ fn created_layout(created: &crate::validation::Creation) -> Result<&InputLayout,
 fn bind<'l>(
     input: &MeshInput<'l>,
     layout: &'l InputLayout,
-    options: &MeshOptions,
+    target: Target,
     warnings: &mut Vec<String>,
 ) -> Result<(InputAssembler<'l>, Option<IndexSpan>), MeshError> {
     let elements = layout_elements(layout);
-    let mut ia = InputAssembler::new(layout, options.target);
+    let mut ia = InputAssembler::new(layout, target);
     for s in &input.slots {
         if let SlotSource::Binary(data) = s.data {
             ia.set_vertex_buffer(
@@ -628,16 +620,6 @@ fn bind<'l>(
     // counted by the builder over the vertices actually exported, so those are left to it.
     let report = crate::assembler::validate::validate_draw(&ia, &input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
-    // A draw of nothing but zeros (or of index positions that are not there) past the bound
-    // is refused before anything is built: memory follows what is read, not what is asked.
-    // Text slots are not bound, so their elements count as zeros here: the bound then
-    // applies to the dump's own vertex count, which its text backs.
-    let max = options
-        .max_zero_vertices
-        .unwrap_or(crate::assembler::validate::DEFAULT_MAX_ZERO_VERTICES);
-    if let Some(why) = report.refusal(max) {
-        return Err(MeshError::TooLarge(why));
-    }
     for w in &report.warnings {
         let source = w
             .slot

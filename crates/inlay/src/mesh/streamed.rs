@@ -403,7 +403,7 @@ fn try_stream<W: Write + Seek>(
     let layout = super::created_layout(&created)?;
     let elements = super::layout_elements(layout);
     let mut warnings = Vec::new();
-    let (ia, span) = super::bind(input, layout, options, &mut warnings)?;
+    let (ia, span) = super::bind(input, layout, options.target, &mut warnings)?;
     let draw = ia
         .draw(&input.draw)
         .map_err(|e| MeshError::Draw(e.to_string()))?;
