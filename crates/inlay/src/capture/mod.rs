@@ -39,8 +39,8 @@ pub mod layout;
 pub mod migoto;
 mod values;
 
-pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, read_layout};
 pub use buffers::{CaptureBuffers, MAX_TEXT_BUFFER, SlotBytes};
+pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, read_layout};
 pub use values::parse_value;
 
 /// Largest file a reader accepts (1 GiB): text dumps of real draws are far smaller, and the

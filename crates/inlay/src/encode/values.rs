@@ -202,8 +202,7 @@ impl ElementValues {
                         .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
                 match t.parse::<f32>() {
                     Ok(v) if ok => {
-                        let overflow =
-                            v.is_infinite() && !t.to_ascii_lowercase().contains("inf");
+                        let overflow = v.is_infinite() && !t.to_ascii_lowercase().contains("inf");
                         self.float_lane(lane, v, overflow, &t)
                     }
                     _ => Err(ValueError(format!(
