@@ -67,9 +67,9 @@ pub mod element;
 pub mod encode;
 pub mod fetch;
 pub mod format;
-pub mod input;
 #[cfg(feature = "frame")]
 pub mod frame;
+pub mod input;
 pub mod layout;
 pub mod level;
 pub mod lower;
