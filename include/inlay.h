@@ -568,6 +568,11 @@ int inlay_diagnostic_get(const struct inlay_diagnostics *diagnostics,
  * Frees diagnostics (NULL is ignored). The pointer and its message strings are invalid
  * afterwards.
  *
+ * Release each diagnostics pointer exactly once: releasing it twice, or using it after its
+ * release, is undefined behaviour. A debug build of the library (`debug_assertions`) catches
+ * both — it keeps the last 4096 released handles' memory, marked released — and aborts with
+ * a message naming the function and the pointer; a release build does not check (no cost).
+ *
  * Thread safety: must not run while another thread uses the same diagnostics.
  *
  * # Safety
@@ -635,6 +640,11 @@ uint32_t inlay_layout_register_mask(const struct inlay_layout *layout);
 /**
  * Releases a reference to `layout` (NULL is ignored). Streams that were begun with the layout
  * keep their own reference, so a layout may be released while they run.
+ *
+ * Release each layout pointer exactly once: releasing it twice, or using it after its
+ * release, is undefined behaviour (a second release would take a stream's reference). A
+ * debug build of the library (`debug_assertions`) catches both and aborts with a message
+ * naming the function and the pointer; a release build does not check (no cost).
  *
  * Thread safety: must not run while another thread reads the same handle through this
  * pointer; the layout itself is freed when its last reference goes.
@@ -797,6 +807,11 @@ const char *inlay_stream_error(const struct inlay_stream *stream);
 
 /**
  * Frees a stream (NULL is ignored), with its reference to the layout of its draw.
+ *
+ * Release each stream exactly once: releasing it twice, or using it after its release, is
+ * undefined behaviour. A debug build of the library (`debug_assertions`) catches both and
+ * aborts with a message naming the function and the pointer; a release build does not check
+ * (no cost).
  *
  * Thread safety: must not run while another thread uses the stream.
  *

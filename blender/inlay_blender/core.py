@@ -523,7 +523,7 @@ def plan_export(obj, normals="CAPTURED"):
     if not p.errors:
         try:
             bufs = inlay.encode(vertex_elements, arrays, vertex_count=N, strides=strides,
-                                original=originals, warnings=warn)
+                                original=originals, warnings=warn, clamp=True)
         except inlay.LayoutError as e:
             p.errors.append(str(e))
             bufs = {}

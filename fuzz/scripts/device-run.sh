@@ -1,33 +1,51 @@
 #!/bin/bash
-# Runs fuzz targets from prebuilt binaries on a many-core machine without a Rust toolchain,
-# keeping every core busy until a deadline (issue 18's runs on the 16-core device host).
+# Runs inlay's fuzz targets from prebuilt binaries on a many-core machine without a Rust
+# toolchain or network, keeping every core busy until a deadline. `bash fuzz/fuzz.sh kit`
+# builds the kit this script is part of (as run.sh) on the development machine.
 #
 # Each target is split into $UNITS units of $RUNS executions; a unit is one libFuzzer process
-# (no -jobs/-workers fork mode), and the units of one target share that target's corpus folder,
-# so what one unit finds seeds the units started after it. $(nproc) units run at a time, taken
-# in the order of $TARGETS; a unit that would start after $DEADLINE_S seconds is skipped and
-# counted as such, and running units are stopped at the deadline (their executions up to the
-# last status line are counted). The defaults give 16 × 625 000 = 10 M executions per target.
+# (no fork mode), and the units of one target share its corpus folder, so what one unit finds
+# seeds the units started after it. $SLOTS (default: every core) units run at a time. Units are
+# started round-robin over the targets (unit 1 of every target, then unit 2 of every target,
+# ...), so at the deadline every target has had its share; a unit that would start within 5 s
+# of $DEADLINE_S is skipped and counted, and running units are stopped at the deadline (their
+# executions up to their last status line are counted). The defaults give 16 × 625 000 = 10 M
+# executions per target.
 #
-# Folder layout (fuzz/README.md, "Running on another machine"):
-#   bin/<target>      binaries built with `cargo fuzz build -O -a -s none`
-#   lib/              libstdc++/libgcc_s from the build machine (used only when missing there)
+# Kit layout:
+#   bin.tar.xz        bin/<target>, built with `cargo fuzz build -O -a -s none` (unpacked here)
+#   targets           every target of fuzz/Cargo.toml when the kit was built
+#   lib/              libstdc++/libgcc_s of the build machine (used only when missing here)
 #   corpus/<target>/  seed inputs (may be absent: the target starts empty)
-# Output: $OUT/summary.txt (one line per target), $OUT/<target>/unit-<n>.log (the last 40 lines
-# of each unit's log) and $OUT/<target>/artifacts/ (crash, timeout, leak and OOM inputs).
+# Output ($OUT): summary.txt (one line per target: executions, units, findings, corpus files
+# and bytes), machine.txt, <target>/unit-<n>.log (the last 40 lines of each unit's log) and
+# <target>/artifacts/ (crash, timeout and out-of-memory inputs). The corpora stay on the
+# machine ($WORK), which a later call may not have: they can be gigabytes.
 #
-#   OUT=/tmp/out TARGETS="draw capi" UNITS=16 RUNS=625000 DEADLINE_S=540 bash device-run.sh
+#   OUT=/tmp/out bash run.sh                               every target, 10 M each, 520 s
+#   OUT=/tmp/out TARGETS="draw capi" DEADLINE_S=300 bash run.sh
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:?set OUT to the output folder}
-TARGETS=${TARGETS:?set TARGETS to the targets to run, in priority order}
 UNITS=${UNITS:-16}
 RUNS=${RUNS:-625000}
-DEADLINE_S=${DEADLINE_S:-540}
+DEADLINE_S=${DEADLINE_S:-520}
 SLOTS=${SLOTS:-$(nproc)}
-WORK=$(mktemp -d)
+WORK=${WORK:-$(mktemp -d)}
 T0=$(date +%s)
-{ echo "cores $(nproc), slots $SLOTS, units $UNITS x $RUNS runs, deadline ${DEADLINE_S}s"; uname -a; date -u; } > "$OUT/machine.txt"
+mkdir -p "$OUT"
+if [ -f "$HERE/bin.tar.xz" ] && [ ! -d "$HERE/bin" ]; then
+  tar -C "$HERE" -xJf "$HERE/bin.tar.xz"
+fi
+TARGETS=${TARGETS:-$(cat "$HERE/targets" 2>/dev/null || ls "$HERE/bin")}
+TARGETS=$(echo $TARGETS)
+{
+  echo "cores $(nproc), slots $SLOTS, units $UNITS x $RUNS runs, deadline ${DEADLINE_S}s"
+  echo "kit commit $(cat "$HERE/commit" 2>/dev/null || echo unknown)"
+  echo "targets $TARGETS"
+  uname -a
+  date -u
+} > "$OUT/machine.txt"
 first=${TARGETS%% *}
 if ! "$HERE/bin/$first" -runs=0 "$(mktemp -d)" > /dev/null 2>&1; then
   export LD_LIBRARY_PATH="$HERE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -51,12 +69,11 @@ for t in $TARGETS; do
   ls "$WORK/$t/corpus" | wc -l > "$WORK/$t/seeds"
 done
 
-skipped_total=0
-for t in $TARGETS; do
-  for u in $(seq 1 "$UNITS"); do
+: > "$WORK/skipped"
+for u in $(seq 1 "$UNITS"); do
+  for t in $TARGETS; do
     while [ "$(jobs -rp | wc -l)" -ge "$SLOTS" ]; do wait -n; done
-    now=$(( $(date +%s) - T0 ))
-    left=$(( DEADLINE_S - now ))
+    left=$(( DEADLINE_S - ($(date +%s) - T0) ))
     if [ "$left" -le 5 ]; then
       echo "$t $u" >> "$WORK/skipped"
       continue
@@ -72,6 +89,7 @@ for t in $TARGETS; do
 done
 wait
 
+: > "$OUT/summary.txt"
 for t in $TARGETS; do
   execs=0; done_units=0; bad=0
   for log in "$WORK/$t"/logs/unit-*.log; do
@@ -86,9 +104,12 @@ for t in $TARGETS; do
     tail -n 40 "$log" > "$OUT/$t/$u.log"
     echo "rc=$rc execs=$e" >> "$OUT/$t/$u.log"
   done
-  skipped=$(grep -c "^$t " "$WORK/skipped" 2>/dev/null || true)
+  skipped=$(grep -c "^$t " "$WORK/skipped" || true)
   artifacts=$(ls "$OUT/$t/artifacts" | wc -l)
   files=$(ls "$WORK/$t/corpus" | wc -l)
-  echo "$t execs=$execs units_run=$done_units units_skipped=${skipped:-0} units_failed=$bad artifacts=$artifacts seeds=$(cat "$WORK/$t/seeds") corpus_files=$files" | tee -a "$OUT/summary.txt"
+  bytes=$(du -sb "$WORK/$t/corpus" | cut -f1)
+  printf '%-24s execs=%-10s units_run=%-3s units_skipped=%-3s units_failed=%-3s artifacts=%-3s seeds=%-4s corpus_files=%-7s corpus_bytes=%s\n' \
+    "$t" "$execs" "$done_units" "${skipped:-0}" "$bad" "$artifacts" "$(cat "$WORK/$t/seeds")" \
+    "$files" "$bytes" | tee -a "$OUT/summary.txt"
 done
 echo "wall_s=$(( $(date +%s) - T0 ))" | tee -a "$OUT/summary.txt"

@@ -183,6 +183,7 @@ def encode(
     feature_level=None,
     original=None,
     warnings=None,
+    clamp=False,
 ):
     """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
 
@@ -212,6 +213,12 @@ def encode(
     are ones its format cannot hold and the encoder changes (clamped UNORM/SNORM values,
     saturated integers, finite floats that become infinity), naming the first row.
 
+    ``clamp``: a value the element's format cannot hold (40000 in R16_SINT, 65520 in
+    R16_FLOAT, 1.5 in UNORM, a float64 past the 32-bit float range) raises
+    :class:`LayoutError` naming the array, row, lane and value, as ``inlay encode`` refuses
+    it; ``clamp=True`` saturates such values as the encoder defines it (and ``warnings``
+    names them).
+
     Returns ``{slot: bytes}`` for each slot the layout uses.
     """
     return _inlay.encode(
@@ -226,6 +233,7 @@ def encode(
         feature_level,
         original,
         warnings,
+        clamp,
     )
 
 

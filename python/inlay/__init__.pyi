@@ -132,6 +132,7 @@ def encode(
     feature_level: Optional[str] = None,
     original: Optional[Mapping[int, Buffer]] = None,
     warnings: Optional[List[str]] = None,
+    clamp: bool = False,
 ) -> Dict[int, bytes]: ...
 def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...
 

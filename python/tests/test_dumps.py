@@ -119,6 +119,30 @@ def test_text_slot_bytes_are_the_buf_bytes(tmp_path):
     assert got == want, (got.hex(), want.hex())
 
 
+def test_devices_and_pipes_are_refused_without_reading(tmp_path):
+    """Issue 34 item 7: load_dump('/dev/zero') read until memory ran out; a FIFO hung. Every
+    file goes through the library's one checked reader, as the CLI's do."""
+    import os
+    import time
+
+    t = time.monotonic()
+    with pytest.raises(inlay.DumpError, match="it is a device, not a file"):
+        inlay.load_dump("/dev/zero")
+    link = tmp_path / "zero-vb0=12345678.txt"
+    link.symlink_to("/dev/zero")
+    with pytest.raises(inlay.DumpError, match="it is a device, not a file"):
+        inlay.load_dump(link)
+    fifo = tmp_path / "pipe-vb0=12345678.txt"
+    os.mkfifo(fifo)
+    with pytest.raises(inlay.DumpError, match="named pipe"):
+        inlay.load_dump(fifo)
+    with pytest.raises(inlay.LayoutError, match="it is a device, not a file"):
+        inlay.Layout.from_file("/dev/zero")
+    with pytest.raises(inlay.LayoutError, match="named pipe"):
+        inlay.Layout.from_file(fifo)
+    assert time.monotonic() - t < 10
+
+
 SYNTHETIC_VB = """byte offset: {offset}
 stride: 20
 first vertex: {first}

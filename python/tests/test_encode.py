@@ -25,16 +25,56 @@ def test_hand_computed_bytes_and_roundings():
         "N": [[-1.0, 0.5]],                        # -1 -> -127 (never -128), 63.5 -> 64
         "I2": [300],                               # saturates to 255
     }
-    out = inlay.encode(layout, arrays)
+    out = inlay.encode(layout, arrays, clamp=True)
     assert list(out) == [0]
     assert out[0] == (struct.pack("<HH", 0x3C00, 0x7C00) + bytes([128, 0, 255, 64])
                       + bytes([0x81, 0x40, 255]))
-    d3d = inlay.encode(layout, arrays, rounding="d3d")
+    d3d = inlay.encode(layout, arrays, rounding="d3d", clamp=True)
     assert d3d[0][2:4] == struct.pack("<H", 0x7BFF)  # toward zero, largest finite
     # An integer outside the 32-bit register's range is refused, as `inlay encode` refuses it.
     arrays["I2"] = [-5]
     with pytest.raises(inlay.LayoutError, match="I2.x: `-5` is not an integer from 0 to 4294967295"):
         inlay.encode(layout, arrays)
+
+
+def test_out_of_range_values_are_refused_unless_clamped():
+    """Issue 34 item 8: 65520 into R16_FLOAT became inf and 300 into R8_UINT 255, silently.
+    Without clamp=True each is refused naming the row, element, lane and value, in the CLI's
+    words; with it the encoder saturates."""
+    layout = [
+        {"semantic": "POSITION", "format": "R16G16_FLOAT", "offset": 0},
+        {"semantic": "NORMAL", "format": "R16G16_SINT", "offset": 4},
+        {"semantic": "I", "index": 2, "format": "R8_UINT", "offset": 8},
+    ]
+    good = {"POSITION": [[1.0, 2.0], [65504.0, 0.0]],
+            "NORMAL": np.array([[1, 2], [-32768, 32767]], dtype=np.int32), "I2": [0, 255]}
+    assert len(inlay.encode(layout, good)[0]) == 2 * 9
+    for key, row, msg, at, saturated in [
+        ("POSITION", [65520.0, 0.0],
+         "POSITION0.x: 65520.0 is out of range for R16G16_FLOAT (finite values up to ±65504)",
+         slice(0, 2), struct.pack("<H", 0x7C00)),
+        ("NORMAL", [40000, 0],
+         "NORMAL0.x: 40000 is out of range for R16G16_SINT (-32768 to 32767)",
+         slice(4, 6), struct.pack("<h", 32767)),
+        ("I2", 300, "I2.x: 300 is out of range for R8_UINT (0 to 255)", slice(8, 9), b"\xff"),
+    ]:
+        arrays = {k: np.array(v) for k, v in good.items()}
+        arrays[key][1] = row
+        with pytest.raises(inlay.LayoutError) as e:
+            inlay.encode(layout, arrays)
+        assert str(e.value) == f"arrays[{key}]: row 1: {msg}; clamp=True saturates it"
+        clamped = inlay.encode(layout, arrays, clamp=True)[0]
+        assert clamped[9:][at] == saturated
+    # A float64 past binary32's range became +inf through the cast: refused the same way.
+    f32 = [{"semantic": "P", "format": "R32_FLOAT", "offset": 0}]
+    with pytest.raises(inlay.LayoutError) as e:
+        inlay.encode(f32, {"P": np.array([1e300])})
+    assert str(e.value) == (
+        "arrays[P]: row 0: P0.x: 1e300 is out of range for a 32-bit float (finite values up "
+        "to ±3.4028235e38; write inf for infinity); clamping (--clamp, clamp=True) makes it "
+        "infinite")
+    assert inlay.encode(f32, {"P": np.array([1e300])}, clamp=True)[0] == struct.pack("<f", np.inf)
+    assert inlay.encode(f32, {"P": np.array([np.inf])})[0] == struct.pack("<f", np.inf)
 
 
 @pytest.mark.parametrize("fmt", IA_FORMATS)
@@ -78,7 +118,9 @@ def test_encode_conformance_cases():
             continue
         _, _, comps, kind = inlay.format_info(str(e["format"]))
         dtype = {"uint": np.uint32, "sint": np.int32}.get(kind, np.float32)
-        got = inlay.encode(layout, {"V": rows.view(dtype)}, rounding=e.get("rounding", "nearest"))
+        # The cases pin the encoder's own conversion, saturation included (clamp=True).
+        got = inlay.encode(layout, {"V": rows.view(dtype)},
+                           rounding=e.get("rounding", "nearest"), clamp=True)
         assert got[0].hex() == want["data"], case["name"]
 
 
@@ -136,7 +178,7 @@ def test_every_format_against_the_independent_encoding_model(fmt, rounding):
     lanes = np.array(rows, dtype=np.uint32)
     dtype = {"uint": np.uint32, "sint": np.int32}.get(kind, np.float32)
     got = inlay.encode([{"semantic": "V", "format": fmt, "offset": 0}],
-                       {"V": lanes.view(dtype)}, rounding=rounding)[0]
+                       {"V": lanes.view(dtype)}, rounding=rounding, clamp=True)[0]
     assert got.hex() == want.hex()
 
 
@@ -212,7 +254,7 @@ def test_encode_warns_of_values_a_format_cannot_hold():
               {"semantic": "I", "format": "R8_UINT", "offset": 4}]
     w = []
     out = inlay.encode(layout, {"C": [[0.5, 1.5], [2, 0]], "H": [1.0, 70000.0], "I": [3, 300]},
-                       warnings=w)
+                       warnings=w, clamp=True)
     assert out[0] == bytes([128, 255, 0x00, 0x3C, 3, 255, 0, 0x00, 0x7C, 255])
     assert w == [
         "arrays[C]: 2 value(s) the format cannot hold; first, row 0: C0 (R8G8_UNORM) lane y: "

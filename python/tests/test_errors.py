@@ -143,3 +143,39 @@ def test_an_all_cut_index_buffer_gives_an_empty_stream_quickly():
     out = inlay.decode(POS, b"\0" * 12, index_buffer=ib, topology="triangle_strip",
                        draw={"kind": "draw_indexed_instanced", "instance_count": 0xFFFFFFFF})
     assert out["POSITION"].shape == (0, 3) and out["primitives"].shape == (0, 3)
+
+
+def test_a_runtime_without_the_feature_level_is_refused_as_the_cli_refuses_it(inlay_cli, tmp_path):
+    """Issue 34 item 6: D3D10.1 at 11_0 was accepted (32 slots); the CLI refuses it. Both go
+    through the library's one checked constructor and give its message."""
+    p = tmp_path / "l.json"
+    p.write_text('{"elements": [{"semantic": "POSITION", "format": "R32_FLOAT", "offset": 0}]}')
+    for api, level in [("d3d10.1", "11_0"), ("d3d10", "10_1"), ("d3d10", "9_3")]:
+        with pytest.raises(inlay.LayoutError) as e:
+            inlay.create_input_layout(POS, api=api, feature_level=level)
+        cli = inlay_cli("check", p, "--api", api, "--feature-level", level, check=False)
+        assert cli.returncode == 2, cli.stderr
+        assert cli.stderr.strip() == f"error: {e.value}"
+        assert f"the {api} runtime has no feature level {level} devices" in str(e.value)
+
+
+def test_a_nul_in_a_semantic_name_is_refused_everywhere(inlay_cli, tmp_path):
+    """Issue 34 item 9: Layout gave 'P' for "P\\0S" (the CLI's map printed P0). Every way a
+    name enters refuses it with the library's one message."""
+    msg = ('semantic name "P\\0S" contains a NUL character; names are NUL-terminated C '
+           'strings, so it would be read as "P"')
+    el = [{"semantic": "P\0S", "format": "R32_FLOAT", "offset": 0}]
+    with pytest.raises(inlay.LayoutError) as e:
+        inlay.Layout.from_elements(el)
+    assert msg in str(e.value)
+    with pytest.raises(inlay.LayoutError) as e:
+        inlay.create_input_layout(el)
+    assert msg in str(e.value)
+    with pytest.raises(inlay.ParseError) as e:
+        inlay.Layout.from_source('D3D11_INPUT_ELEMENT_DESC d[] = {\n'
+                                 '  { "P\\0S", 0, DXGI_FORMAT_R32_FLOAT, 0, 0, 0, 0 } };')
+    assert msg in str(e.value)
+    p = tmp_path / "l.json"
+    p.write_text('{"elements": [{"semantic": "P\\u0000S", "format": "R32_FLOAT", "offset": 0}]}')
+    cli = inlay_cli("map", p, check=False)
+    assert cli.returncode == 2 and msg in cli.stderr, cli.stderr

@@ -10,6 +10,7 @@ use inlay_core::dxbc::signature::{
     ComponentType, MinPrecision, Signature, SignatureElement, SystemValue,
 };
 use inlay_core::dxbc::signature_blob;
+use inlay_core::target::{Api, FeatureLevel, Target};
 
 use super::*;
 
@@ -223,6 +224,41 @@ fn bad_targets_and_pointers_are_refused_before_reading() {
         assert!(layout.is_null());
         let m = messages(d);
         assert_eq!((m.len(), m[0].0, m[0].2), (1, 0, -1), "{m:?}");
+        // SAFETY: live handle, released once.
+        unsafe { inlay_diagnostics_release(d) };
+    }
+    // Issue 34 item 6: a pair no runtime creates is refused as the command line refuses it,
+    // with the library's one message (it answered S_OK with D3D10.1's 32 slots at 11_0).
+    for (api, level, lib_api, lib_level) in [
+        (
+            INLAY_API_D3D10_1,
+            INLAY_FEATURE_LEVEL_11_0,
+            Api::D3D10_1,
+            FeatureLevel::L11_0,
+        ),
+        (
+            INLAY_API_D3D10,
+            INLAY_FEATURE_LEVEL_10_1,
+            Api::D3D10,
+            FeatureLevel::L10_1,
+        ),
+        (
+            INLAY_API_D3D10,
+            INLAY_FEATURE_LEVEL_9_3,
+            Api::D3D10,
+            FeatureLevel::L9_3,
+        ),
+    ] {
+        let t = inlay_target {
+            api,
+            feature_level: level,
+        };
+        let (hr, layout, d) = create(&t, &seed_descs(), 2, &blob);
+        assert_eq!(hr, INLAY_E_INVALIDARG);
+        assert!(layout.is_null());
+        let m = messages(d);
+        let want = Target::checked(lib_api, lib_level).unwrap_err().to_string();
+        assert_eq!((m.len(), m[0].0, m[0].3.as_str()), (1, 0, want.as_str()));
         // SAFETY: live handle, released once.
         unsafe { inlay_diagnostics_release(d) };
     }
@@ -1174,4 +1210,132 @@ fn d3d12_pipeline_creation() {
         );
         assert_eq!((hr, m), (INLAY_E_INVALIDARG, vec![0]), "{api} {level:#x}");
     }
+}
+/// Issue 34 item 10: a double `inlay_diagnostics_release` crashed in `free`, a double
+/// `inlay_layout_release` went unnoticed (it took a stream's reference). Debug builds of the
+/// library catch every such misuse: the child process below commits one, and must die by
+/// SIGABRT with a message naming the function and what happened — before touching the
+/// handle's memory. (Release builds do not check: the test runs in debug builds only; `.ci/run`
+/// runs it with `cargo test -p inlay-capi --lib misuse`.)
+#[cfg(all(debug_assertions, unix))]
+#[test]
+fn misuse_of_handles_aborts_in_debug_builds() {
+    use std::os::unix::process::ExitStatusExt;
+    for (case, said) in [
+        ("diagnostics-twice", "inlay_diagnostics_release(0x"),
+        ("layout-twice", "inlay_layout_release(0x"),
+        ("stream-twice", "inlay_stream_release(0x"),
+        ("layout-after-release", "an inlay_layout_* function(0x"),
+        ("stream-begin-after-layout-release", "inlay_stream_begin(0x"),
+        ("layout-as-diagnostics", "inlay_diagnostics_release(0x"),
+    ] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "abi_tests::misuse_child",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("INLAY_CAPI_MISUSE", case)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.signal(),
+            Some(6),
+            "{case}: {:?}\n{stderr}",
+            out.status
+        );
+        assert!(stderr.contains(said), "{case}: {stderr}");
+        let what = match case {
+            "layout-as-diagnostics" => "this is an inlay_layout handle, not an inlay_diagnostics",
+            _ => "was released already (a double release, or a use after release)",
+        };
+        assert!(stderr.contains(what), "{case}: {stderr}");
+        assert!(
+            stderr.contains("this debug build of libinlay stops here"),
+            "{stderr}"
+        );
+    }
+    // Past the quarantine, released handles are freed for real: many create/release rounds
+    // run (the registry stays bounded) and each new handle is live.
+    let blob = seed_blob();
+    for _ in 0..5000 {
+        let (hr, layout, d) = create(null(), &seed_descs(), 2, &blob);
+        assert_eq!(hr, INLAY_S_OK);
+        // SAFETY: live handles, released once.
+        unsafe {
+            assert_eq!(inlay_layout_element_count(layout), 2);
+            inlay_layout_release(layout);
+            inlay_diagnostics_release(d);
+        }
+    }
+}
+
+/// The misuse `INLAY_CAPI_MISUSE` names (run by `misuse_of_handles_aborts_in_debug_builds`
+/// in a child process; ignored otherwise).
+#[cfg(debug_assertions)]
+#[test]
+#[ignore = "run as a child process by misuse_of_handles_aborts_in_debug_builds"]
+fn misuse_child() {
+    let Ok(case) = std::env::var("INLAY_CAPI_MISUSE") else {
+        return;
+    };
+    let blob = seed_blob();
+    let (hr, layout, d) = create(null(), &seed_descs(), 2, &blob);
+    assert_eq!(hr, INLAY_S_OK);
+    // SAFETY: deliberately not: each case breaks the contract once, which the debug build
+    // catches before any memory of the handle is touched.
+    unsafe {
+        match case.as_str() {
+            "diagnostics-twice" => {
+                inlay_diagnostics_release(d);
+                inlay_diagnostics_release(d);
+            }
+            "layout-twice" => {
+                inlay_layout_release(layout);
+                inlay_layout_release(layout);
+            }
+            "stream-twice" => {
+                let s = inlay_stream_create();
+                inlay_stream_release(s);
+                inlay_stream_release(s);
+            }
+            "layout-after-release" => {
+                inlay_layout_release(layout);
+                inlay_layout_element_count(layout);
+            }
+            "stream-begin-after-layout-release" => {
+                let s = inlay_stream_create();
+                inlay_layout_release(layout);
+                let state: inlay_ia_state = std::mem::zeroed();
+                let draw: inlay_draw = std::mem::zeroed();
+                inlay_stream_begin(s, layout, &state, &draw);
+            }
+            "layout-as-diagnostics" => inlay_diagnostics_release(layout.cast()),
+            other => panic!("unknown case {other}"),
+        }
+    }
+    // Reaching here means the misuse went unnoticed.
+    std::process::exit(3);
+}
+
+/// In release builds the checks cost nothing: a release is the release itself (and a double
+/// release is not looked for — the header says so).
+#[cfg(not(debug_assertions))]
+#[test]
+fn release_builds_do_not_track_handles() {
+    let blob = seed_blob();
+    let before = allocations();
+    let (hr, layout, d) = create(null(), &seed_descs(), 2, &blob);
+    assert_eq!(hr, INLAY_S_OK);
+    let made = allocations() - before;
+    // SAFETY: live handles, released once.
+    unsafe {
+        inlay_layout_release(layout);
+        inlay_diagnostics_release(d);
+    }
+    // Releasing allocates nothing (a debug build's quarantine would).
+    assert_eq!(allocations() - before, made);
 }

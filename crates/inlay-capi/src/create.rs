@@ -9,6 +9,7 @@ use inlay_core::format::Format;
 use inlay_core::layout::InputLayout;
 use inlay_core::target::{Api, FeatureLevel, Target};
 
+use super::handle::{self, Kind};
 use super::{INLAY_E_FAIL, INLAY_E_INVALIDARG, guard};
 
 /// `D3D11_APPEND_ALIGNED_ELEMENT` = 0xffffffff (also `D3D10_APPEND_ALIGNED_ELEMENT`): place
@@ -213,12 +214,7 @@ pub(crate) unsafe fn read_target(target: *const inlay_target) -> Result<Target, 
             t.feature_level
         ));
     };
-    // Direct3D 12 devices start at 11_0 and the 12_x levels are theirs only (P1); the D3D10/11
-    // pairs keep the model's wider acceptance.
-    if api == Api::D3D12 || level >= FeatureLevel::L12_0 {
-        return Target::checked(api, level).map_err(|e| format!("inlay_target: {e}"));
-    }
-    Ok(Target::new(api, level))
+    Target::checked(api, level).map_err(|e| e.to_string())
 }
 
 /// A byte slice from a C pointer and length: NULL or length 0 give the empty slice.
@@ -477,13 +473,14 @@ unsafe fn create(
         // SAFETY: aligned out pointers (checked at the top), writable by contract.
         unsafe {
             if let Some(layout) = layout.filter(|_| !out_layout.is_null()) {
-                store(out_layout, Arc::into_raw(Arc::new(layout)).cast_mut());
+                let p = Arc::into_raw(Arc::new(layout)).cast_mut();
+                handle::made(p as usize, Kind::Layout);
+                store(out_layout, p);
             }
             if !out_diagnostics.is_null() {
-                store(
-                    out_diagnostics,
-                    Box::into_raw(Box::new(inlay_diagnostics { entries })),
-                );
+                let p = Box::into_raw(Box::new(inlay_diagnostics { entries }));
+                handle::made(p as usize, Kind::Diagnostics);
+                store(out_diagnostics, p);
             }
         }
         hresult
@@ -500,6 +497,13 @@ unsafe fn create(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn inlay_diagnostics_count(diagnostics: *const inlay_diagnostics) -> usize {
     guard(0, || {
+        if !diagnostics.is_null() {
+            handle::check(
+                diagnostics as usize,
+                Kind::Diagnostics,
+                "inlay_diagnostics_count",
+            );
+        }
         // SAFETY: NULL or live (caller's contract).
         unsafe { diagnostics.as_ref() }.map_or(0, |d| d.entries.len())
     })
@@ -527,6 +531,13 @@ pub unsafe extern "C" fn inlay_diagnostic_get(
     message: *mut *const c_char,
 ) -> c_int {
     guard(-1, || {
+        if !diagnostics.is_null() {
+            handle::check(
+                diagnostics as usize,
+                Kind::Diagnostics,
+                "inlay_diagnostic_get",
+            );
+        }
         // SAFETY: NULL or live (caller's contract).
         let Some(e) = unsafe { diagnostics.as_ref() }.and_then(|d| d.entries.get(i)) else {
             return -1;
@@ -552,6 +563,11 @@ pub unsafe extern "C" fn inlay_diagnostic_get(
 /// Frees diagnostics (NULL is ignored). The pointer and its message strings are invalid
 /// afterwards.
 ///
+/// Release each diagnostics pointer exactly once: releasing it twice, or using it after its
+/// release, is undefined behaviour. A debug build of the library (`debug_assertions`) catches
+/// both — it keeps the last 4096 released handles' memory, marked released — and aborts with
+/// a message naming the function and the pointer; a release build does not check (no cost).
+///
 /// Thread safety: must not run while another thread uses the same diagnostics.
 ///
 /// # Safety
@@ -560,8 +576,17 @@ pub unsafe extern "C" fn inlay_diagnostic_get(
 pub unsafe extern "C" fn inlay_diagnostics_release(diagnostics: *mut inlay_diagnostics) {
     guard((), || {
         if !diagnostics.is_null() {
-            // SAFETY: made by Box::into_raw in inlay_create_input_layout, released once.
-            drop(unsafe { Box::from_raw(diagnostics) });
+            let addr = diagnostics as usize;
+            handle::release(
+                addr,
+                Kind::Diagnostics,
+                "inlay_diagnostics_release",
+                move || {
+                    // SAFETY: made by Box::into_raw in inlay_create_input_layout; `release` runs
+                    // this once, for a live handle.
+                    drop(unsafe { Box::from_raw(addr as *mut inlay_diagnostics) })
+                },
+            );
         }
     })
 }
@@ -571,6 +596,9 @@ pub unsafe extern "C" fn inlay_diagnostics_release(diagnostics: *mut inlay_diagn
 /// # Safety
 /// `layout` is NULL or a live pointer from `inlay_create_input_layout`.
 pub(crate) unsafe fn layout_ref<'a>(layout: *const inlay_layout) -> Option<&'a inlay_layout> {
+    if !layout.is_null() {
+        handle::check(layout as usize, Kind::Layout, "an inlay_layout_* function");
+    }
     // SAFETY: NULL or live (caller's contract); Arc::into_raw pointers are aligned.
     unsafe { layout.as_ref() }
 }
@@ -683,6 +711,11 @@ pub(crate) fn register_mask(layout: &InputLayout) -> u32 {
 /// Releases a reference to `layout` (NULL is ignored). Streams that were begun with the layout
 /// keep their own reference, so a layout may be released while they run.
 ///
+/// Release each layout pointer exactly once: releasing it twice, or using it after its
+/// release, is undefined behaviour (a second release would take a stream's reference). A
+/// debug build of the library (`debug_assertions`) catches both and aborts with a message
+/// naming the function and the pointer; a release build does not check (no cost).
+///
 /// Thread safety: must not run while another thread reads the same handle through this
 /// pointer; the layout itself is freed when its last reference goes.
 ///
@@ -692,8 +725,12 @@ pub(crate) fn register_mask(layout: &InputLayout) -> u32 {
 pub unsafe extern "C" fn inlay_layout_release(layout: *mut inlay_layout) {
     guard((), || {
         if !layout.is_null() {
-            // SAFETY: made by Arc::into_raw in inlay_create_input_layout, released once.
-            drop(unsafe { Arc::from_raw(layout.cast_const()) });
+            let addr = layout as usize;
+            handle::release(addr, Kind::Layout, "inlay_layout_release", move || {
+                // SAFETY: made by Arc::into_raw in inlay_create_input_layout; `release` runs
+                // this once, for a live handle.
+                drop(unsafe { Arc::from_raw(addr as *const inlay_layout) })
+            });
         }
     })
 }

@@ -19,6 +19,7 @@
 // Child modules name the root as `super::`, never `crate::`, so that the fuzz target
 // `capi` can compile these sources as a module of its own crate (fuzz/README.md).
 mod create;
+mod handle;
 mod stream;
 
 pub use create::*;

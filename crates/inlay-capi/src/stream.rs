@@ -13,6 +13,7 @@ use inlay_core::format::Format;
 use inlay_core::stream::VertexStream;
 
 use super::create::{c_string, inlay_layout, read_bytes, register_mask};
+use super::handle::{self, Kind};
 use super::{INLAY_E_FAIL, INLAY_E_INVALIDARG, INLAY_S_FALSE, INLAY_S_OK, guard};
 
 /// `inlay_draw.kind`: `Draw(count, start)`.
@@ -206,6 +207,9 @@ unsafe fn stream_mut<'a>(stream: *mut inlay_stream) -> Option<&'a mut inlay_stre
     if !stream.is_aligned() {
         return None;
     }
+    if !stream.is_null() {
+        handle::check(stream as usize, Kind::Stream, "an inlay_stream_* function");
+    }
     // SAFETY: NULL or live and unshared (caller's contract), aligned (checked above).
     unsafe { stream.as_mut() }
 }
@@ -223,7 +227,7 @@ pub extern "C" fn inlay_stream_create() -> *mut inlay_stream {
     guard(std::ptr::null_mut(), || {
         let mut vertices = VertexStream::empty();
         vertices.reserve(RESERVED_ELEMENTS);
-        Box::into_raw(Box::new(inlay_stream {
+        let p = Box::into_raw(Box::new(inlay_stream {
             vertices,
             primitives: no_primitives(),
             primitive_size: 0,
@@ -232,7 +236,9 @@ pub extern "C" fn inlay_stream_create() -> *mut inlay_stream {
             primitives_left: false,
             width: 0,
             error: None,
-        }))
+        }));
+        handle::made(p as usize, Kind::Stream);
+        p
     })
 }
 
@@ -336,6 +342,7 @@ unsafe fn begin(
     if draw.is_null() || !draw.is_aligned() {
         return Err(format!("draw pointer {draw:p} is NULL or misaligned"));
     }
+    handle::check(layout as usize, Kind::Layout, "inlay_stream_begin");
     // SAFETY: `layout` came from Arc::into_raw and is live (caller's contract): taking one more
     // strong reference and owning it gives the stream its own reference.
     let owned = unsafe {
@@ -755,6 +762,9 @@ pub unsafe extern "C" fn inlay_stream_primitive_size(stream: *const inlay_stream
         if !stream.is_aligned() {
             return 0;
         }
+        if !stream.is_null() {
+            handle::check(stream as usize, Kind::Stream, "inlay_stream_primitive_size");
+        }
         // SAFETY: NULL or live (caller's contract), aligned (checked above).
         unsafe { stream.as_ref() }.map_or(0, |s| s.primitive_size as u32)
     })
@@ -772,6 +782,9 @@ pub unsafe extern "C" fn inlay_stream_register_count(stream: *const inlay_stream
     guard(0, || {
         if !stream.is_aligned() {
             return 0;
+        }
+        if !stream.is_null() {
+            handle::check(stream as usize, Kind::Stream, "inlay_stream_register_count");
         }
         // SAFETY: NULL or live (caller's contract), aligned (checked above).
         unsafe { stream.as_ref() }.map_or(0, |s| s.width as u32)
@@ -793,6 +806,9 @@ pub unsafe extern "C" fn inlay_stream_error(stream: *const inlay_stream) -> *con
         if !stream.is_aligned() {
             return c"".as_ptr();
         }
+        if !stream.is_null() {
+            handle::check(stream as usize, Kind::Stream, "inlay_stream_error");
+        }
         // SAFETY: NULL or live (caller's contract), aligned (checked above).
         unsafe { stream.as_ref() }
             .and_then(|s| s.error.as_deref())
@@ -802,6 +818,11 @@ pub unsafe extern "C" fn inlay_stream_error(stream: *const inlay_stream) -> *con
 
 /// Frees a stream (NULL is ignored), with its reference to the layout of its draw.
 ///
+/// Release each stream exactly once: releasing it twice, or using it after its release, is
+/// undefined behaviour. A debug build of the library (`debug_assertions`) catches both and
+/// aborts with a message naming the function and the pointer; a release build does not check
+/// (no cost).
+///
 /// Thread safety: must not run while another thread uses the stream.
 ///
 /// # Safety
@@ -810,8 +831,12 @@ pub unsafe extern "C" fn inlay_stream_error(stream: *const inlay_stream) -> *con
 pub unsafe extern "C" fn inlay_stream_release(stream: *mut inlay_stream) {
     guard((), || {
         if !stream.is_null() && stream.is_aligned() {
-            // SAFETY: made by Box::into_raw in inlay_stream_create, released once.
-            drop(unsafe { Box::from_raw(stream) });
+            let addr = stream as usize;
+            handle::release(addr, Kind::Stream, "inlay_stream_release", move || {
+                // SAFETY: made by Box::into_raw in inlay_stream_create; `release` runs this
+                // once, for a live handle.
+                drop(unsafe { Box::from_raw(addr as *mut inlay_stream) })
+            });
         }
     })
 }

@@ -29,7 +29,10 @@ and SNORM formats (NaN, inf, -inf accepted) and integers for UINT/SINT; with --h
 is the 32-bit register as 8 hex digits (what `inlay decode --hex` prints, exact for NaN \
 payloads). Per-vertex elements go to vertex `vertex_id` of their slot, per-instance ones to the \
 record instance `instance_id` reads (instance_id / step rate). Lanes a format lacks (printed \
-by `decode --all-lanes`) are ignored. Nothing is written unless every value is valid.")]
+by `decode --all-lanes`) are ignored. A value the element's format cannot hold (40000 in \
+R16_SINT, 65520 in R16_FLOAT, 1.5 in UNORM, a number past the 32-bit float range such as 1e400) \
+is an error naming the line, element, vertex and value; --clamp saturates such values instead, \
+as the encoder defines it. Nothing is written unless every value is valid.")]
 pub struct EncodeArgs {
     /// Layout file: C/C++, C#, Rust, JSON, TOML, an importer .fmt or a 3DMigoto vb dump (`-`:
     /// standard input)
@@ -49,6 +52,11 @@ pub struct EncodeArgs {
     /// Values are 32-bit registers as 8 hex digits
     #[arg(long)]
     pub hex: bool,
+    /// Saturate values the format cannot hold (integers to the format's range, UNORM/SNORM
+    /// to [0, 1]/[-1, 1], floats past the range to infinity or the largest value per
+    /// --rounding) instead of refusing them
+    #[arg(long)]
+    pub clamp: bool,
     /// Rounding of narrower formats: nearest (exact nearest code) or d3d (the pipeline's rules)
     #[arg(long, default_value = "nearest", value_name = "R")]
     pub rounding: Rounding,
@@ -203,8 +211,12 @@ pub fn write_buffers(
     Ok(())
 }
 
-fn columns(layout: &InputLayout) -> Result<Vec<Column>, CliError> {
-    Column::of_layout(layout).map_err(|e| CliError::usage(e.0))
+fn columns(layout: &InputLayout, clamp: bool) -> Result<Vec<Column>, CliError> {
+    let mut cols = Column::of_layout(layout).map_err(|e| CliError::usage(e.0))?;
+    for c in &mut cols {
+        c.clamp = clamp;
+    }
+    Ok(cols)
 }
 
 /// Where a value came from, for messages.
@@ -529,7 +541,10 @@ fn write_rows(
         }
         writer
             .write_vertex(row.vertex, row.instance, &values)
-            .map_err(|e| at.err(e.to_string()))?;
+            .map_err(|e| match e {
+                EncodeError::ValueOutOfRange { .. } => at.err(format!("{e}; --clamp saturates it")),
+                e => at.err(e.to_string()),
+            })?;
     }
     Ok(())
 }
@@ -578,7 +593,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     }
     let padding = parse_padding(&args.padding)?;
-    let cols = columns(layout)?;
+    let cols = columns(layout, args.clamp)?;
     let defaults = parse_defaults(&args.defaults, &cols, args.hex)?;
 
     let file = args.input.display().to_string();
@@ -626,6 +641,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             let c = encode_error(e);
             CliError::usage(format!("{}{why}", c.message))
         })?;
+    writer.set_clamp(args.clamp);
     write_rows(&mut writer, layout, &rows, &cols, &defaults, &file)?;
     let buffers = writer.into_buffers();
     let inputs: Vec<&Path> = vec![&args.layout, &args.input];

@@ -85,14 +85,22 @@ fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
 }
 
 fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
-    let bytes = source::read_bytes(path, u32::MAX as u64)?;
+    // A .glb is at most 4 GiB by its header; `--max-input-size` (default 1 GiB) bounds it
+    // like every binary input, and each external buffer file too.
+    let limit = source::InputKind::Binary.limit().min(u32::MAX as u64);
+    let bytes = source::read_bytes(path, limit)?;
     let name = path.display().to_string();
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let mut external = |uri: &str| -> Result<Vec<u8>, String> {
         if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
             return Err("only file names beside the glTF are read".into());
         }
-        std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
+        inlay::input::read_file(&dir.join(uri), limit).map_err(|e| match e {
+            inlay::input::ReadError::TooLarge { .. } => {
+                format!("{e} (raise it with --max-input-size)")
+            }
+            e => e.to_string(),
+        })
     };
     let m = if bytes.starts_with(b"glTF") {
         gltf::read_glb(&name, &bytes, &mut external)

@@ -1,11 +1,11 @@
 //! Reading layout files and pointing into them like a compiler does.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use inlay::capture::{self, LayoutSyntax};
 use inlay::diag::{Diagnostic, MessageId, Severity};
+use inlay::input::{self, ReadError};
 use inlay::text::{self, ElementSpans, Field, ParsedLayout, Span, TextError};
 
 use crate::style::Style;
@@ -14,11 +14,11 @@ use crate::{CliError, output};
 /// Default size limit of text inputs (layouts, signature descriptions): 64 MiB. A real
 /// layout file is a few kilobytes; the limit keeps a mistaken argument (a mesh, a log) from
 /// costing memory. `--max-input-size` raises it (`inlay --help`).
-pub const DEFAULT_TEXT_LIMIT: u64 = 64 << 20;
+pub const DEFAULT_TEXT_LIMIT: u64 = input::DEFAULT_TEXT_LIMIT;
 
 /// Default size limit of binary inputs (shaders, vertex, index and argument buffers): 1 GiB.
 /// `--max-input-size` raises it.
-pub const DEFAULT_BINARY_LIMIT: u64 = 1 << 30;
+pub const DEFAULT_BINARY_LIMIT: u64 = input::DEFAULT_BINARY_LIMIT;
 
 /// The largest input size of the previous name, kept for callers written against it.
 #[allow(dead_code)]
@@ -75,54 +75,28 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("`{s}` is not a size from 1 byte to 2^64 - 1"))
 }
 
-/// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes. A
-/// regular file's size is checked before anything is read; a device (`/dev/zero`, a
-/// terminal) is refused outright; pipes and standard input are read up to the limit. The
-/// file is recorded as an input of the run ([`output::note_input`]), so no output replaces it.
+/// Reads a whole file (or standard input for `-`), refusing more than `limit` bytes, through
+/// the library's one checked reader ([`inlay::input`]): a regular file's size is checked
+/// before anything is read; devices (`/dev/zero`, a terminal), named pipes and directories are
+/// refused outright; standard input is read up to the limit. The file is recorded as an input
+/// of the run ([`output::note_input`]), so no output replaces it.
 pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
-    let name = path.display().to_string();
-    let too_big = |size: &str| {
-        CliError::usage(format!(
-            "{name} is larger than {limit} bytes ({size}); inlay refuses inputs past that size \
-             (raise it with --max-input-size)"
-        ))
-    };
-    let mut bytes = Vec::new();
     let result = if output::is_dash(path) {
-        std::io::stdin().take(limit + 1).read_to_end(&mut bytes)
+        input::read_stream("-", std::io::stdin().lock(), limit)
     } else {
-        let file = std::fs::File::open(path)
-            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-        let meta = file
-            .metadata()
-            .map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-        let ft = meta.file_type();
-        if ft.is_dir() {
-            return Err(CliError::usage(format!(
-                "cannot read {name}: it is a directory"
-            )));
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::FileTypeExt;
-            if ft.is_char_device() || ft.is_block_device() {
-                return Err(CliError::usage(format!(
-                    "refusing to read {name}: it is a device, not a file (a device such as \
-                     /dev/zero never ends); give a file, or `-` for standard input"
-                )));
-            }
-        }
-        if ft.is_file() && meta.len() > limit {
-            return Err(too_big(&format!("{} bytes", meta.len())));
-        }
         output::note_input(path);
-        file.take(limit + 1).read_to_end(&mut bytes)
+        input::read_file(path, limit)
     };
-    result.map_err(|e| CliError::io(format!("cannot read {name}"), e))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_big("or more"));
-    }
-    Ok(bytes)
+    result.map_err(|e| match e {
+        ReadError::Io { file, source } => CliError::io(format!("cannot read {file}"), source),
+        ReadError::TooLarge { .. } => {
+            CliError::usage(format!("{e} (raise it with --max-input-size)"))
+        }
+        ReadError::NotAFile { .. } => {
+            CliError::usage(format!("{e}; give a file, or `-` for standard input"))
+        }
+        ReadError::Directory { .. } => CliError::usage(e.to_string()),
+    })
 }
 
 /// Reads a text input (layout, signature description) under the text limit.

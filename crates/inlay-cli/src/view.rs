@@ -8,11 +8,12 @@
 //! JavaScript (`view/`) are written for inlay and compiled into the binary: no network, no
 //! third-party files.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use clap::Args;
@@ -431,13 +432,15 @@ fn slot_data(loaded: &Loaded, s: &SlotInfo, instances: u32, arrays: &mut Arrays)
     })
 }
 
-/// The whole page with `data` embedded (a `<script type="application/json">` block; `</` is
-/// escaped so no string in the data can end the block), and each of `blocks` (the
+/// The whole page with `data` embedded (a `<script type="application/json">` block; every
+/// `<` is written `\u003c`, so no string in the data can end the block or open an HTML
+/// comment, `<!--<script>`, that makes the parser swallow the page's script — JSON has `<`
+/// only inside strings, where the escape reads back as the same character), and each of `blocks` (the
 /// [`Arrays::Embedded`] arrays) packed into its own block (base64 has no `<`): before the
 /// page's script, or after it for the late ones, so the browser runs the script — and
 /// starts the first paint — without parsing them first.
 pub fn page(data: &Value, blocks: &[(Vec<u8>, usize, bool)]) -> String {
-    let json = data.to_string().replace("</", "<\\/");
+    let json = data.to_string().replace('<', "\\u003c");
     let title = data["title"]
         .as_str()
         .unwrap_or("inlay view")
@@ -588,8 +591,31 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     serve(&html, &blob, args.port.unwrap_or(0), args.open, stdout)
 }
 
-/// Serves `html` at `/` on 127.0.0.1 until the process is stopped: one blocking connection at
-/// a time, GET and HEAD only, `Connection: close`.
+/// How much the view server gives one client (issue 34 item 5).
+#[derive(Clone, Copy, Debug)]
+struct ServeLimits {
+    /// Connections served at once; past it a connection is answered 503 and closed.
+    connections: usize,
+    /// The whole exchange — reading the request, writing the answer — must end within this
+    /// time from the connection's acceptance, however slowly the client sends or reads.
+    deadline: Duration,
+}
+
+/// The limits of `inlay view`: a browser opens a handful of connections; a page of a
+/// million vertices travels over the loopback in well under a second.
+const LIMITS: ServeLimits = ServeLimits {
+    connections: 32,
+    deadline: Duration::from_secs(30),
+};
+
+/// The longest request head read (request line and headers).
+const MAX_HEAD: usize = 16 * 1024;
+
+/// Serves `html` at `/` on 127.0.0.1 until the process is stopped: GET and HEAD only,
+/// `Connection: close`, only to requests whose `Host` is this server's own address
+/// (`127.0.0.1:PORT` or `localhost:PORT`) and whose `Origin`, if any, is too — so a web page
+/// that rebinds its own name to 127.0.0.1 cannot read the draw — with at most
+/// [`LIMITS`]`.connections` connections at once, each within [`LIMITS`]`.deadline`.
 fn serve(
     html: &str,
     blob: &[u8],
@@ -608,48 +634,188 @@ fn serve(
     if open {
         open_browser(&url);
     }
-    // One thread per connection: a browser's idle preconnected socket must not hold up the
-    // request behind it.
     let page: Arc<(Vec<u8>, Vec<u8>)> = Arc::new((html.as_bytes().to_vec(), blob.to_vec()));
-    for conn in listener.incoming() {
-        match conn {
-            Ok(stream) => {
-                let page = Arc::clone(&page);
-                let url = url.clone();
-                std::thread::spawn(move || {
-                    if let Err(e) = respond(stream, &page.0, &page.1) {
-                        eprintln!("warning: {url}: a request failed: {e}");
-                    }
-                });
-            }
-            Err(e) => eprintln!("warning: {url}: cannot accept a connection: {e}"),
-        }
-    }
+    serve_on(listener, page, LIMITS);
     Ok(0)
 }
 
-fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(stream.try_clone()?.take(16 * 1024));
-    let mut first = String::new();
-    reader.read_line(&mut first)?;
-    // Read the header lines, up to the blank line; only `Range` matters.
-    let mut range = None;
+/// Decrements the count of live connections when a connection's thread ends.
+struct Live(Arc<AtomicUsize>);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The accept loop of [`serve`]: one thread per connection (a browser's idle preconnected
+/// socket must not hold up the request behind it), at most `limits.connections` of them.
+fn serve_on(listener: TcpListener, page: Arc<(Vec<u8>, Vec<u8>)>, limits: ServeLimits) {
+    let Ok(addr) = listener.local_addr() else {
+        return;
+    };
+    let port = addr.port();
+    let live = Arc::new(AtomicUsize::new(0));
+    for conn in listener.incoming() {
+        match conn {
+            Ok(mut stream) => {
+                if live.load(Ordering::SeqCst) >= limits.connections {
+                    // A fresh socket's send buffer takes this without blocking; the timeout
+                    // only guards the accept loop.
+                    let _ = stream.set_write_timeout(Some(Duration::from_millis(200)));
+                    // What the client sent already is read and dropped, so that closing
+                    // sends the answer and a FIN, not a reset that may discard it.
+                    if stream.set_nonblocking(true).is_ok() {
+                        let mut sink = [0u8; 4096];
+                        for _ in 0..4 {
+                            if !matches!(stream.read(&mut sink), Ok(n) if n > 0) {
+                                break;
+                            }
+                        }
+                        let _ = stream.set_nonblocking(false);
+                    }
+                    let _ = stream.write_all(
+                        b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\
+                          Retry-After: 1\r\nConnection: close\r\n\r\n",
+                    );
+                    continue;
+                }
+                live.fetch_add(1, Ordering::SeqCst);
+                let guard = Live(Arc::clone(&live));
+                let page = Arc::clone(&page);
+                std::thread::spawn(move || {
+                    let _guard = guard;
+                    let deadline = Instant::now() + limits.deadline;
+                    if let Err(e) = respond(stream, port, deadline, &page.0, &page.1) {
+                        eprintln!("warning: http://{addr}/: a request failed: {e}");
+                    }
+                });
+            }
+            Err(e) => eprintln!("warning: http://{addr}/: cannot accept a connection: {e}"),
+        }
+    }
+}
+
+/// The time left before `deadline`, or a timeout error when none is.
+fn time_left(deadline: Instant) -> std::io::Result<Duration> {
+    deadline
+        .checked_duration_since(Instant::now())
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the request's deadline passed",
+            )
+        })
+}
+
+/// Reads a request head (up to the blank line, at most [`MAX_HEAD`] bytes) before
+/// `deadline`, however the bytes are spread over time.
+fn read_head(stream: &mut TcpStream, deadline: Instant) -> std::io::Result<String> {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 4096];
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+        if let Some(end) = head
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map(|p| p + 4)
+            .or_else(|| head.windows(2).position(|w| w == b"\n\n").map(|p| p + 2))
+        {
+            head.truncate(end);
             break;
         }
-        if let Some((name, value)) = line.split_once(':')
-            && name.trim().eq_ignore_ascii_case("range")
-        {
-            range = Some(value.trim().to_string());
+        if head.len() > MAX_HEAD {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a request head longer than {MAX_HEAD} bytes"),
+            ));
+        }
+        stream.set_read_timeout(Some(time_left(deadline)?))?;
+        let n = match stream.read(&mut buf) {
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the request's deadline passed",
+                ));
+            }
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            break;
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+    Ok(String::from_utf8_lossy(&head).into_owned())
+}
+
+/// Whether `value` (a `Host` header, or an `Origin` without its `http://`) names this
+/// server: `127.0.0.1:PORT` or `localhost:PORT`.
+fn names_this_server(value: &str, port: u16) -> bool {
+    let value = value.trim();
+    value.eq_ignore_ascii_case(&format!("127.0.0.1:{port}"))
+        || value.eq_ignore_ascii_case(&format!("localhost:{port}"))
+}
+
+/// Why a request is refused for its `Host` or `Origin` (`None`: it is this server's own).
+fn foreign(host: Option<&str>, origin: Option<&str>, port: u16) -> Option<&'static str> {
+    if !host.is_some_and(|h| names_this_server(h, port)) {
+        return Some("foreign or missing Host\n");
+    }
+    match origin {
+        None => None,
+        Some(o) => {
+            let o = o.trim();
+            let own = o
+                .get(..7)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http://"))
+                && names_this_server(&o[7..], port);
+            (!own).then_some("foreign Origin\n")
+        }
+    }
+}
+
+fn respond(
+    mut stream: TcpStream,
+    port: u16,
+    deadline: Instant,
+    html: &[u8],
+    blob: &[u8],
+) -> std::io::Result<()> {
+    let head = read_head(&mut stream, deadline)?;
+    let mut lines = head.lines();
+    let first = lines.next().unwrap_or("");
+    let (mut range, mut host, mut origin) = (None, None, None);
+    for line in lines {
+        if let Some((name, value)) = line.split_once(':') {
+            let name = name.trim();
+            let slot = if name.eq_ignore_ascii_case("range") {
+                &mut range
+            } else if name.eq_ignore_ascii_case("host") {
+                &mut host
+            } else if name.eq_ignore_ascii_case("origin") {
+                &mut origin
+            } else {
+                continue;
+            };
+            *slot = Some(value.trim().to_string());
         }
     }
     let mut parts = first.split_whitespace();
     let method = parts.next().unwrap_or("");
     let path = parts.next().unwrap_or("");
+    let refused = foreign(host.as_deref(), origin.as_deref(), port);
     let (status, body, kind): (&str, &[u8], &str) = match (method, path) {
+        _ if refused.is_some() => (
+            "403 Forbidden",
+            refused.unwrap_or_default().as_bytes(),
+            "text/plain; charset=utf-8",
+        ),
         ("GET" | "HEAD", "/" | "/index.html") => ("200 OK", html, "text/html; charset=utf-8"),
         ("GET" | "HEAD", "/data.bin") => ("200 OK", blob, "application/octet-stream"),
         ("GET" | "HEAD", _) => ("404 Not Found", b"not found\n", "text/plain; charset=utf-8"),
@@ -668,17 +834,33 @@ fn respond(stream: TcpStream, html: &[u8], blob: &[u8]) -> std::io::Result<()> {
         ),
         _ => (status, body, String::new()),
     };
-    let mut out = stream;
-    write!(
-        out,
+    let header = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\n{extra}\
          Accept-Ranges: bytes\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
         body.len()
-    )?;
+    );
+    write_before(&mut stream, header.as_bytes(), deadline)?;
     if method != "HEAD" {
-        out.write_all(body)?;
+        write_before(&mut stream, body, deadline)?;
     }
-    out.flush()
+    stream.flush()
+}
+
+/// Writes `bytes` before `deadline`, however slowly the client reads.
+fn write_before(stream: &mut TcpStream, bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        // Each call is given only the time left: a client that reads a byte now and then
+        // cannot stretch the exchange past the deadline.
+        stream.set_write_timeout(Some(time_left(deadline)?))?;
+        match stream.write(rest) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => rest = &rest[n..],
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// The inclusive byte range `bytes=FIRST-LAST` (or `bytes=FIRST-`) of a body of `len` bytes,
@@ -704,5 +886,271 @@ pub fn open_browser(url: &str) {
     };
     if let Err(e) = std::process::Command::new(cmd).arg(url).spawn() {
         eprintln!("warning: cannot open a browser with {cmd}: {e}; open {url} yourself");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every element of `html` as an HTML5 parser (html5ever, what browsers implement) builds
+    /// it, in document order: tag, id and type; and the text of the data block.
+    fn structure(html: &str) -> (Vec<(String, String, String)>, String) {
+        let doc = scraper::Html::parse_document(html);
+        let mut out = Vec::new();
+        let mut data = String::new();
+        for node in doc.root_element().descendants() {
+            if let Some(e) = scraper::ElementRef::wrap(node) {
+                let v = e.value();
+                let attr = |a: &str| v.attr(a).unwrap_or("").to_string();
+                if v.attr("id") == Some("inlay-data") {
+                    data = e.text().collect();
+                }
+                out.push((v.name().to_string(), attr("id"), attr("type")));
+            }
+        }
+        (out, data)
+    }
+
+    /// A page whose data holds `name` where names go: the title, an attribute name and a
+    /// semantic of the report, plus one embedded array block.
+    fn page_with(name: &str) -> (String, Value) {
+        let data = json!({
+            "title": name,
+            "attributes": [{"name": name, "semantic": name, "data": {"block": "inlay-a0"}}],
+            "report": [name, format!("{name}</script>{name}")],
+        });
+        let blocks = vec![(vec![1u8, 2, 3, 4, 5, 6, 7, 8], 4usize, false)];
+        (page(&data, &blocks), data)
+    }
+
+    /// Issue 34 item 4: the semantic name `<!--<script>` made the parser take the data block
+    /// for an escaped script and swallow the page's own script (1 script element of 7).
+    #[test]
+    fn names_never_change_the_page_structure() {
+        let (plain, _) = page_with("POSITION");
+        let (want, _) = structure(&plain);
+        assert!(
+            want.iter().filter(|e| e.0 == "script").count() >= 3,
+            "{want:?}"
+        );
+        for name in [
+            "<!--<script>",
+            "<!--",
+            "</script>",
+            "</SCRIPT >",
+            "<script>",
+            "-->",
+            "<!-- <script> -->",
+            "<![CDATA[",
+            r"<\/script>",
+            "</style><script>",
+            "</title><script>",
+            "&lt;/script&gt;",
+            r"\u003c!--",
+            "\u{2028}\u{2029}",
+        ] {
+            let (html, data) = page_with(name);
+            let (got, text) = structure(&html);
+            assert_eq!(got, want, "{name:?}");
+            let back: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, data, "{name:?}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        /// Any name made of the characters that open comments, tags and escapes.
+        #[test]
+        fn any_name_leaves_the_page_structure_alone(
+            name in proptest::collection::vec(
+                prop::sample::select(vec![
+                    "<", "!", "-", "/", ">", "script", "SCRIPT", "style", "title", "<!--",
+                    "-->", "</", "\\", "\"", "&", " ", "\n", "\u{2028}", "x", "é",
+                ]),
+                0..24,
+            ).prop_map(|parts| parts.concat())
+        ) {
+            let (plain, _) = page_with("POSITION");
+            let (want, _) = structure(&plain);
+            let (html, data) = page_with(&name);
+            let (got, text) = structure(&html);
+            prop_assert_eq!(got, want);
+            let back: Value = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(back, data);
+        }
+    }
+
+    #[test]
+    fn only_this_servers_own_host_and_origin_are_served() {
+        let p = 8123;
+        for host in [
+            "127.0.0.1:8123",
+            "localhost:8123",
+            "LocalHost:8123",
+            " 127.0.0.1:8123 ",
+        ] {
+            assert_eq!(foreign(Some(host), None, p), None, "{host}");
+            assert_eq!(
+                foreign(Some(host), Some("http://localhost:8123"), p),
+                None,
+                "{host}"
+            );
+        }
+        for host in [
+            "evil.example:8123",
+            "127.0.0.1",
+            "localhost",
+            "127.0.0.1:8124",
+            "127.0.0.1:8123.evil.example",
+            "",
+        ] {
+            assert!(foreign(Some(host), None, p).is_some(), "{host:?}");
+        }
+        assert!(foreign(None, None, p).is_some());
+        for origin in [
+            "http://evil.example",
+            "http://evil.example:8123",
+            "null",
+            "https://127.0.0.1:8123",
+            "http://127.0.0.1:8124",
+            "http://",
+            "",
+        ] {
+            assert_eq!(
+                foreign(Some("127.0.0.1:8123"), Some(origin), p),
+                Some("foreign Origin\n"),
+                "{origin:?}"
+            );
+        }
+    }
+
+    /// A server of `limits` on a free port, serving a 3-byte page; its port.
+    fn server(limits: ServeLimits) -> u16 {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let page = Arc::new((b"abc".to_vec(), vec![7u8; 1 << 20]));
+        std::thread::spawn(move || serve_on(listener, page, limits));
+        port
+    }
+
+    fn get(port: u16, head: &str) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        write!(s, "{head}\r\n").unwrap();
+        let mut resp = Vec::new();
+        let _ = s.read_to_end(&mut resp);
+        String::from_utf8_lossy(&resp).into_owned()
+    }
+
+    #[test]
+    fn foreign_hosts_and_origins_are_refused() {
+        let limits = ServeLimits {
+            connections: 4,
+            deadline: Duration::from_secs(10),
+        };
+        let port = server(limits);
+        let ok = get(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"),
+        );
+        assert!(
+            ok.starts_with("HTTP/1.1 200 OK\r\n") && ok.ends_with("abc"),
+            "{ok}"
+        );
+        let ok = get(
+            port,
+            &format!(
+                "GET / HTTP/1.1\r\nhost: localhost:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+            ),
+        );
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
+        // DNS rebinding: the page's own name, resolved to 127.0.0.1.
+        let rebound = get(
+            port,
+            &format!("GET /data.bin HTTP/1.1\r\nHost: evil.example:{port}\r\n"),
+        );
+        assert!(
+            rebound.starts_with("HTTP/1.1 403 Forbidden\r\n"),
+            "{rebound}"
+        );
+        assert!(
+            !rebound.contains("abc") && rebound.len() < 1000,
+            "{rebound}"
+        );
+        let no_host = get(port, "GET / HTTP/1.0\r\n");
+        assert!(
+            no_host.starts_with("HTTP/1.1 403 Forbidden\r\n"),
+            "{no_host}"
+        );
+        let cross = get(
+            port,
+            &format!(
+                "GET /data.bin HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://evil.example\r\n"
+            ),
+        );
+        assert!(cross.starts_with("HTTP/1.1 403 Forbidden\r\n"), "{cross}");
+        assert!(cross.ends_with("foreign Origin\n"), "{cross}");
+    }
+
+    /// Issue 34 item 5: idle sockets past the cap are answered 503 at once instead of each
+    /// taking a thread; a client that sends a byte now and then is cut off at the deadline
+    /// (before: 10 s per read, so 16 KiB took up to 45 hours).
+    #[test]
+    fn connections_are_capped_and_each_has_a_deadline() {
+        let limits = ServeLimits {
+            connections: 2,
+            deadline: Duration::from_millis(800),
+        };
+        let port = server(limits);
+        let t0 = Instant::now();
+        let mut slow = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let idle = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        // The accept loop takes connections in order: both are live now or soon; this one
+        // is past the cap.
+        std::thread::sleep(Duration::from_millis(100));
+        // (It sends nothing: a request the server never reads would turn its close into a
+        // reset that may discard the answer.)
+        let mut busy = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        busy.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut answer = Vec::new();
+        let _ = busy.read_to_end(&mut answer);
+        let busy = String::from_utf8_lossy(&answer);
+        assert!(
+            busy.starts_with("HTTP/1.1 503 Service Unavailable\r\n"),
+            "{busy}"
+        );
+        // The slow sender: one byte every 50 ms, never the blank line.
+        slow.set_write_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let mut closed_after = None;
+        for b in b"GET / HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" {
+            if slow.write_all(&[*b]).is_err() {
+                closed_after = Some(t0.elapsed());
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // Writes into a socket the peer closed fail on the second try at the latest; or
+        // the read end reports the close.
+        let closed_after = closed_after.unwrap_or_else(|| {
+            slow.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut b = [0u8; 16];
+            let _ = slow.read(&mut b);
+            t0.elapsed()
+        });
+        assert!(
+            closed_after < Duration::from_secs(4),
+            "the slow sender was served for {closed_after:?}"
+        );
+        drop(idle);
+        // Both timed out: the server takes requests again.
+        std::thread::sleep(Duration::from_millis(300));
+        let ok = get(
+            port,
+            &format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"),
+        );
+        assert!(ok.starts_with("HTTP/1.1 200 OK\r\n"), "{ok}");
     }
 }

@@ -198,6 +198,30 @@ fn stride_smaller_than_the_elements() {
     assert!(e.contains("#355 DEVICE_DRAW_VERTEX_BUFFER_STRIDE_TOO_SMALL: slot 0 is bound with stride 12 but its elements cover 24 bytes"), "{e}");
 }
 
+/// Issue 34 item 3: 2^32 − 1 index positions over a 72-byte index buffer read index 0 (vertex
+/// 0, in bounds) past the buffer's 36 indices — 4.3 × 10^9 rows were streamed unrefused.
+#[test]
+fn index_positions_past_the_index_buffer_are_refused_past_the_bound() {
+    let e = case(
+        "decode-refuse-missing-indices",
+        &[
+            "decode",
+            "seed.h",
+            "--vb",
+            "0=seed.vb",
+            "--ib",
+            "seed.vb,format=R16_UINT",
+            "--draw",
+            "draw_indexed,index_count=4294967295",
+        ],
+        2,
+    );
+    assert!(
+        e.contains("error: the draw would read 4294967259 consecutive index positions past the end of the index buffer"),
+        "{e}"
+    );
+}
+
 #[test]
 fn nothing_but_zeros_is_refused_past_the_bound() {
     let e = case(

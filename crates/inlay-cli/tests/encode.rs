@@ -68,6 +68,7 @@ fn encode_two_slots_with_instances_through_the_reference_decoder() {
             "0=v.vb",
             "--out",
             "1=i.vb",
+            "--clamp",
         ],
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
@@ -75,7 +76,7 @@ fn encode_two_slots_with_instances_through_the_reference_decoder() {
         "encode-skin",
         &r.transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
     );
-    // Saturated integers: 300 → 255; the instance slot holds 2 records of 4 bytes.
+    // Saturated integers (--clamp): 300 → 255; the instance slot holds 2 records of 4 bytes.
     let v = read(&d.join("v.vb"));
     assert_eq!(v.len(), 2 * 16);
     assert_eq!(&v[12..16], &[0, 1, 2, 3]);
@@ -105,7 +106,8 @@ fn encode_two_slots_with_instances_through_the_reference_decoder() {
     );
 }
 
-/// Writes `text` as the values file NAME in `d` and runs encode on skin.json with it.
+/// Writes `text` as the values file NAME in `d` and runs encode on skin.json with it
+/// (`--clamp` among `extra` where skin.csv's 300 in R8G8B8A8_UINT must saturate).
 fn bad(d: &std::path::Path, name: &str, text: &str, extra: &[&str]) -> common::Run {
     std::fs::write(d.join(name), text).unwrap();
     let layout = data_dir().join("skin.json");
@@ -193,7 +195,7 @@ fn encode_bad_values_name_element_vertex_and_value() {
         &d,
         "conflict.csv",
         &good.replacen("100,-32768", "100,-32767", 1),
-        &[],
+        &["--clamp"],
     );
     assert_eq!(r.code, 2);
     transcript += &r.transcript;
@@ -202,11 +204,11 @@ fn encode_bad_values_name_element_vertex_and_value() {
         &d,
         "far.csv",
         &good.replacen("\n1,1,0", "\n1,90000000,0", 1),
-        &[],
+        &["--clamp"],
     );
     assert_eq!(r.code, 2);
     transcript += &r.transcript;
-    let r = bad(&d, "cap.csv", &good, &["--max-bytes", "16"]);
+    let r = bad(&d, "cap.csv", &good, &["--max-bytes", "16", "--clamp"]);
     assert_eq!(r.code, 2);
     transcript += &r.transcript;
     // A missing --out.
@@ -245,6 +247,7 @@ fn encode_outputs_are_guarded() {
         "0=v.vb",
         "--out",
         "1=i.vb",
+        "--clamp",
     ];
     let r = inlay_in(&d, &args);
     assert_eq!(r.code, 2);
@@ -274,6 +277,7 @@ fn encode_outputs_are_guarded() {
             "--out",
             "1=i2.vb",
             "--force",
+            "--clamp",
         ],
     );
     assert_eq!(r.code, 2);
@@ -394,4 +398,105 @@ fn repack_refuses_buffers_that_are_not_whole_vertices() {
         "repack-not-whole-vertices",
         &r.transcript.replace(&*data_dir().to_string_lossy(), "DATA"),
     );
+}
+
+/// Issue 34 item 8: out-of-range values were saturated silently (CSV `1e400` → +inf, 40000
+/// into R16_SINT → 32767, 65520 into R16_FLOAT → inf, 300 into R8_UINT → 255), though
+/// nothing is written unless every value is valid. Each is now an error naming the line (or
+/// JSON object), vertex, element, lane and value; `--clamp` saturates as before.
+#[test]
+fn out_of_range_values_are_refused_unless_clamped() {
+    let d = scratch("encode-range");
+    std::fs::write(
+        d.join("l.json"),
+        r#"{"elements": [
+ {"semantic": "POSITION", "format": "R32G32B32_FLOAT", "offset": 0},
+ {"semantic": "NORMAL", "format": "R16G16_SINT", "offset": 12},
+ {"semantic": "TEXCOORD", "format": "R16G16_FLOAT", "offset": 16},
+ {"semantic": "COLOR", "format": "R8G8B8A8_UNORM", "offset": 20},
+ {"semantic": "BLENDINDICES", "format": "R8_UINT", "offset": 24}
+]}"#,
+    )
+    .unwrap();
+    let header = "vertex_id,POSITION0.x,POSITION0.y,POSITION0.z,NORMAL0.x,NORMAL0.y,\
+                  TEXCOORD0.x,TEXCOORD0.y,COLOR0.x,COLOR0.y,COLOR0.z,COLOR0.w,BLENDINDICES0.x";
+    let good = "0,1.0,2.0,3.0,-32768,32767,65504,-0.5,0,1,0.5,1,255";
+    let run = |name: &str, row: &str, extra: &[&str]| {
+        std::fs::write(d.join(name), format!("{header}\n{good}\n{row}\n")).unwrap();
+        let _ = std::fs::remove_file(d.join("o.vb"));
+        let mut args = vec!["encode", "l.json", "--input", name, "--out", "0=o.vb"];
+        args.extend_from_slice(extra);
+        inlay_in(&d, &args)
+    };
+    for (name, row, why) in [
+        (
+            "inf.csv",
+            "1,1e400,2.0,3.0,0,0,0,0,0,0,0,0,0",
+            "line 3, vertex 1: POSITION0.x: 1e400 is out of range for a 32-bit float \
+             (finite values up to ±3.4028235e38; write inf for infinity); clamping (--clamp, \
+             clamp=True) makes it infinite",
+        ),
+        (
+            "sint.csv",
+            "1,0,0,0,40000,0,0,0,0,0,0,0,0",
+            "line 3, vertex 1: NORMAL0.x: 40000 is out of range for R16G16_SINT (-32768 to \
+             32767); --clamp saturates it",
+        ),
+        (
+            "half.csv",
+            "1,0,0,0,0,0,0,65520,0,0,0,0,0",
+            "line 3, vertex 1: TEXCOORD0.y: 65520.0 is out of range for R16G16_FLOAT (finite \
+             values up to ±65504); --clamp saturates it",
+        ),
+        (
+            "unorm.csv",
+            "1,0,0,0,0,0,0,0,0,0,1.5,0,0",
+            "line 3, vertex 1: COLOR0.z: 1.5 is out of range for R8G8B8A8_UNORM (0 to 1); \
+             --clamp saturates it",
+        ),
+        (
+            "uint.csv",
+            "1,0,0,0,0,0,0,0,0,0,0,0,256",
+            "line 3, vertex 1: BLENDINDICES0.x: 256 is out of range for R8_UINT (0 to 255); \
+             --clamp saturates it",
+        ),
+    ] {
+        let r = run(name, row, &[]);
+        assert_eq!(r.code, 2, "{}", r.transcript);
+        assert_eq!(r.stderr, format!("error: {name}: {why}\n"), "{name}");
+        assert!(!d.join("o.vb").exists(), "{name}: nothing is written");
+        // --clamp writes what the encoder makes of it.
+        let r = run(name, row, &["--clamp"]);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let o = std::fs::read(d.join("o.vb")).unwrap();
+        assert_eq!(o.len(), 2 * 25, "{name}");
+        let v = &o[25..];
+        match name {
+            "inf.csv" => assert_eq!(v[0..4], f32::INFINITY.to_le_bytes()),
+            "sint.csv" => assert_eq!(v[12..14], 32767i16.to_le_bytes()),
+            "half.csv" => assert_eq!(v[18..20], 0x7c00u16.to_le_bytes()),
+            "unorm.csv" => assert_eq!(v[22], 255),
+            _ => assert_eq!(v[24], 255),
+        }
+    }
+    // The same in JSON (a number past the 32-bit range, an integer past the format's).
+    std::fs::write(
+        d.join("v.json"),
+        r#"[{"vertex_id": 0, "POSITION0": [1e39, 0, 0], "NORMAL0": [0, 0], "TEXCOORD0": [0, 0],
+            "COLOR0": [0, 0, 0, 0], "BLENDINDICES0": [0]}]"#,
+    )
+    .unwrap();
+    let r = inlay_in(
+        &d,
+        &["encode", "l.json", "--input", "v.json", "--out", "0=o.vb"],
+    );
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.starts_with("error: v.json: vertex object 0, vertex 0: POSITION0.x: 1e+39 is out of range for a 32-bit float"),
+        "{}",
+        r.stderr
+    );
+    // Values the format holds after rounding are not out of range: 65519 rounds to 65504.
+    let r = run("ok.csv", "1,0,0,0,0,0,65519,-65519,0,0,0,0,0", &[]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
 }

@@ -430,3 +430,101 @@ fn signature_refuses_what_it_cannot_write_faithfully() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 34 item 7: `inlay import` read a glTF's buffer file without a limit (a link to
+/// `/dev/zero` ran to 4.2 GB, a FIFO hung) and the .glb itself up to 4 GiB whatever
+/// `--max-input-size` said. Both go through the library's one checked reader now.
+#[test]
+fn import_reads_gltf_buffers_and_glb_files_under_the_limit() {
+    let dir = scratch("import-limits");
+    copy_data(&dir, &["seed.h", "seed.vb"]);
+    for out in ["m.gltf", "m.glb"] {
+        let r = inlay_in(
+            &dir,
+            &[
+                "export",
+                "seed.h",
+                "--vb",
+                "0=seed.vb",
+                "--draw",
+                "draw,count=3",
+                "--output",
+                out,
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+    }
+    let import = |mesh: &str, extra: &[&str]| {
+        let mut args = vec!["import", mesh, "--layout", "seed.h", "--output-dir", "back"];
+        args.extend_from_slice(extra);
+        inlay_in(&dir, &args)
+    };
+    let r = import("m.gltf", &[]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let _ = std::fs::remove_dir_all(dir.join("back"));
+    // The buffer file beside the glTF is a link to /dev/zero.
+    std::fs::rename(dir.join("m.bin"), dir.join("m.bin.real")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("m.bin")).unwrap();
+    let t = Instant::now();
+    let r = import("m.gltf", &[]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("m.bin: it is a device, not a file (a device such as /dev/zero never ends)"),
+        "{}",
+        r.stderr
+    );
+    assert!(t.elapsed() < Duration::from_secs(10));
+    // ... a FIFO nobody writes (opening it blocked forever).
+    std::fs::remove_file(dir.join("m.bin")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.join("m.bin"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let t = Instant::now();
+    let r = import("m.gltf", &[]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains("it is a named pipe (FIFO), not a file"),
+        "{}",
+        r.stderr
+    );
+    assert!(t.elapsed() < Duration::from_secs(10));
+    // ... a real file larger than the limit.
+    std::fs::remove_file(dir.join("m.bin")).unwrap();
+    std::fs::rename(dir.join("m.bin.real"), dir.join("m.bin")).unwrap();
+    // (Padded past the .gltf's size, so that a limit between the two reaches the buffer.)
+    let gltf = std::fs::metadata(dir.join("m.gltf")).unwrap().len();
+    let mut bin = std::fs::read(dir.join("m.bin")).unwrap();
+    bin.resize(gltf as usize + 100, 0);
+    std::fs::write(dir.join("m.bin"), &bin).unwrap();
+    let limit = (gltf + 50).to_string();
+    let r = import("m.gltf", &["--max-input-size", &limit]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(&format!(
+            "m.bin is larger than {limit} bytes ({} bytes); inlay refuses inputs past that size \
+             (raise it with --max-input-size)",
+            bin.len()
+        )),
+        "{}",
+        r.stderr
+    );
+    // The .glb honours --max-input-size.
+    let glb = std::fs::metadata(dir.join("m.glb")).unwrap().len();
+    let limit = (glb - 1).to_string();
+    let r = import("m.glb", &["--max-input-size", &limit]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "error: m.glb is larger than {} bytes ({glb} bytes); inlay refuses inputs past that \
+             size (raise it with --max-input-size)\n",
+            glb - 1
+        )
+    );
+    let r = import("m.glb", &["--max-input-size", &glb.to_string()]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let _ = std::fs::remove_dir_all(&dir);
+}

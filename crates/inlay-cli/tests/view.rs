@@ -392,7 +392,7 @@ fn serves_the_same_page() {
     assert!(addr.starts_with("127.0.0.1:"), "{line}");
     let get_with = |path: &str, headers: &str| {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
-        write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\n{headers}\r\n").unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}\r\n").unwrap();
         let mut resp = Vec::new();
         s.read_to_end(&mut resp).unwrap();
         let split = resp.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
@@ -406,6 +406,23 @@ fn serves_the_same_page() {
     let (range_head, range) = get_with("/data.bin", "Range: bytes=4-11\r\n");
     let (open_head, open_range) = get_with("/data.bin", "range: bytes=8-\r\n");
     let (missing, _) = get("/nothing");
+    // Issue 34 item 5: a page whose own name was rebound to 127.0.0.1 (DNS rebinding) sends
+    // its own Host; a cross-site fetch sends its Origin. Neither reads the draw.
+    let raw = |head: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(s, "{head}\r\n").unwrap();
+        let mut resp = Vec::new();
+        s.read_to_end(&mut resp).unwrap();
+        String::from_utf8_lossy(&resp).into_owned()
+    };
+    let port = addr.rsplit(':').next().unwrap().to_string();
+    let rebound = raw(&format!(
+        "GET /data.bin HTTP/1.1\r\nHost: rebind.example:{port}\r\n"
+    ));
+    let cross = raw(&format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nOrigin: http://rebind.example:{port}\r\n"
+    ));
+    let local = raw(&format!("HEAD / HTTP/1.1\r\nHost: localhost:{port}\r\n"));
     let _ = child.kill();
     let _ = child.wait();
     assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
@@ -447,6 +464,12 @@ fn serves_the_same_page() {
     assert_eq!(slice(&served["indices"]), file.u32s(&file.data["indices"]));
     assert_eq!(served["map_svg"], file.data["map_svg"]);
     assert!(missing.starts_with("HTTP/1.1 404"), "{missing}");
+    assert!(
+        rebound.starts_with("HTTP/1.1 403 Forbidden\r\n"),
+        "{rebound}"
+    );
+    assert!(cross.starts_with("HTTP/1.1 403 Forbidden\r\n"), "{cross}");
+    assert!(local.starts_with("HTTP/1.1 200 OK\r\n"), "{local}");
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -494,4 +517,61 @@ fn page_in_headless_chromium() {
     );
     println!("{text}");
     assert!(out.status.success(), "browser test failed:\n{text}");
+}
+
+/// Issue 34 item 4: a semantic name `<!--<script>` in the data (and in the file name, the
+/// page's title) made an HTML parser take the data block for an escaped script that swallowed
+/// the page's own script. The written page has the same elements, parsed by html5ever (what
+/// browsers implement), as a page of plain names, and its data reads back the name.
+#[test]
+fn a_hostile_name_leaves_the_written_page_whole() {
+    let dir = scratch("view-names");
+    write_draw(&dir);
+    let plain = inlay_in(
+        &dir,
+        &["view", "l.json", "--vb", "0=m.vb", "--output", "plain.html"],
+    );
+    assert_eq!(plain.code, 0, "{}", plain.transcript);
+    let hostile = "<!--<script>";
+    let l = std::fs::read_to_string(dir.join("l.json")).unwrap();
+    let file = format!("{hostile}.json");
+    std::fs::write(
+        dir.join(&file),
+        l.replace("\"NORMAL\"", &format!("{hostile:?}")),
+    )
+    .unwrap();
+    let r = inlay_in(
+        &dir,
+        &["view", &file, "--vb", "0=m.vb", "--output", "hostile.html"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let elements = |name: &str| -> Vec<(String, String)> {
+        let html = std::fs::read_to_string(dir.join(name)).unwrap();
+        let doc = scraper::Html::parse_document(&html);
+        doc.root_element()
+            .descendants()
+            .filter_map(scraper::ElementRef::wrap)
+            .map(|e| {
+                let v = e.value();
+                (v.name().to_string(), v.attr("id").unwrap_or("").to_string())
+            })
+            .collect()
+    };
+    let (want, got) = (elements("plain.html"), elements("hostile.html"));
+    assert!(
+        want.iter().filter(|e| e.0 == "script").count() >= 3,
+        "{want:?}"
+    );
+    assert_eq!(got, want);
+    let page = Page::read(&dir.join("hostile.html"));
+    assert_eq!(page.data["title"], file.as_str());
+    assert!(
+        page.data["attributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["name"].as_str().is_some_and(|n| n.contains(hostile))),
+        "{}",
+        page.data["attributes"]
+    );
 }

@@ -167,9 +167,8 @@ pub(crate) fn bytecode(case: &Case, base: &Path, options: &RunOptions) -> Result
                     base.join(rel).display()
                 )));
             }
-            std::fs::read(&path).map_err(|e| {
-                Outcome::Fail(format!("shader file {}: cannot read: {e}", path.display()))
-            })
+            inlay::input::read_file(&path, inlay::input::DEFAULT_BINARY_LIMIT)
+                .map_err(|e| Outcome::Fail(format!("shader file {}: {e}", path.display())))
         }
         Shader::DxbcHex(bytes) => Ok(bytes.clone()),
         Shader::Signature(entries) => Ok(engine::signature_container(entries)),

@@ -112,12 +112,21 @@ impl Walk {
 /// bad hex and unknown names are reported with the line and column serde_json stopped at;
 /// a repeated case name is reported at its second occurrence.
 pub fn load_file(path: &Path) -> Result<CaseFile, FileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FileError {
+    // The library's one checked reader: devices, pipes and files past 64 MiB refused.
+    let fail = |message: String| FileError {
         file: path.to_path_buf(),
         line: 0,
         column: 0,
-        message: format!("cannot read file: {e}"),
+        message,
+    };
+    let bytes = inlay::input::read_file(path, inlay::input::DEFAULT_TEXT_LIMIT).map_err(|e| {
+        fail(match e {
+            inlay::input::ReadError::Io { source, .. } => format!("cannot read file: {source}"),
+            e => e.to_string(),
+        })
     })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| fail(format!("cannot read file: not UTF-8 text ({e})")))?;
     parse_text(path, &text)
 }
 

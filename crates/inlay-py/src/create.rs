@@ -203,12 +203,7 @@ pub fn target_of(api: &str, feature_level: Option<&str>) -> PyResult<Target> {
             .map_err(|e| errors::layout_error(e.to_string()))?,
         None => api.default_feature_level(),
     };
-    // Direct3D 12 devices start at 11_0 and the 12_x levels are theirs only (d3d12-rules.md
-    // P1); the D3D10/11 pairs keep the model's wider acceptance, as in the C ABI.
-    if api == Api::D3D12 || level >= FeatureLevel::L12_0 {
-        return Target::checked(api, level).map_err(|e| errors::layout_error(e.to_string()));
-    }
-    Ok(Target::new(api, level))
+    Target::checked(api, level).map_err(|e| errors::layout_error(e.to_string()))
 }
 
 /// The bytes of a bytes-like object (bytes, bytearray, memoryview, numpy array).

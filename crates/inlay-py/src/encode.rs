@@ -25,7 +25,7 @@ const SYSTEM_KEYS: [&str; 4] = [
 #[pyfunction]
 #[pyo3(signature = (layout, arrays, vertex_count=None, rounding="nearest", strides=None,
     instance_count=None, padding=0, api="d3d11", feature_level=None, original=None,
-    warnings=None))]
+    warnings=None, clamp=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn encode<'py>(
     py: Python<'py>,
@@ -40,6 +40,7 @@ pub fn encode<'py>(
     feature_level: Option<&str>,
     original: Option<&Bound<'py, PyDict>>,
     warnings: Option<&Bound<'py, pyo3::types::PyList>>,
+    clamp: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let (layout, _) = resolve_layout(py, layout, api, feature_level)?;
@@ -73,7 +74,11 @@ pub fn encode<'py>(
     // `inlay encode` applies to text): the kind of number, the lanes per row, the rows, and
     // every value's range. Floats are read as float64, integers as int64 / uint64, so no
     // value is changed by a numpy cast before the library sees it.
-    let columns = ElementValues::of_layout(&layout).map_err(|er| layout_error(er.to_string()))?;
+    let mut columns =
+        ElementValues::of_layout(&layout).map_err(|er| layout_error(er.to_string()))?;
+    for c in &mut columns {
+        c.clamp = clamp;
+    }
     let mut values: Vec<Vec<u32>> = Vec::with_capacity(names.len());
     let mut widths = Vec::with_capacity(names.len());
     for ((e, name), col) in layout.elements().iter().zip(&names).zip(&columns) {
@@ -222,6 +227,8 @@ pub fn encode<'py>(
     };
     let mut writer = VertexWriter::with_options(&layout, vertices, instances, &options)
         .map_err(|e| layout_error(e.to_string()))?;
+    // A value the format cannot hold is refused (as the CLI refuses it) unless clamp=True.
+    writer.set_clamp(clamp);
 
     // The records as they were (`original=`): unchanged values keep their bytes.
     if let Some(original) = original {
@@ -242,7 +249,17 @@ pub fn encode<'py>(
             for (record, row) in data.chunks_exact(*cols).enumerate() {
                 let mut lanes = [0u32; 4];
                 lanes[..*cols].copy_from_slice(row);
-                writer.write_element(i, record as u32, &lanes)?;
+                writer
+                    .write_element(i, record as u32, &lanes)
+                    .map_err(|e| match e {
+                        inlay::encode::EncodeError::ValueOutOfRange { .. } => {
+                            inlay::encode::EncodeError::Shape(format!(
+                                "arrays[{}]: row {record}: {e}; clamp=True saturates it",
+                                names[i]
+                            ))
+                        }
+                        e => e,
+                    })?;
             }
         }
         Ok(())

@@ -12,9 +12,6 @@ use inlay::text::{self, Syntax};
 
 use crate::errors;
 
-/// Largest layout file `Layout.from_file` reads (the CLI's limit for text inputs): 1 GiB.
-const MAX_TEXT_BYTES: u64 = 1 << 30;
-
 /// An input element array (`D3D11_INPUT_ELEMENT_DESC[]`), as read from a layout source.
 #[pyclass(module = "inlay._inlay", frozen)]
 #[derive(Clone, Debug)]
@@ -129,19 +126,17 @@ impl Layout {
         path: std::path::PathBuf,
         array: Option<&str>,
     ) -> PyResult<Layout> {
-        use std::io::Read;
         let name = path.display().to_string();
-        let mut bytes = Vec::new();
-        std::fs::File::open(&path)
-            .and_then(|f| f.take(MAX_TEXT_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| {
-                pyo3::exceptions::PyOSError::new_err(format!("cannot read {name}: {e}"))
-            })?;
-        if bytes.len() as u64 > MAX_TEXT_BYTES {
-            return Err(errors::layout_error(format!(
-                "{name} is larger than {MAX_TEXT_BYTES} bytes; inlay does not read inputs of that size"
-            )));
-        }
+        // The library's one checked reader, with the command line's text limit: devices,
+        // pipes and directories refused, 64 MiB at most.
+        let bytes = inlay::input::read_file(&path, inlay::input::DEFAULT_TEXT_LIMIT).map_err(
+            |e| match e {
+                inlay::input::ReadError::Io { source, .. } => {
+                    pyo3::exceptions::PyOSError::new_err(format!("cannot read {name}: {source}"))
+                }
+                e => errors::layout_error(e.to_string()),
+            },
+        )?;
         // UTF-8, or UTF-16 with a byte-order mark (Visual Studio's), as the CLI reads them.
         let text = text::decode_source(&bytes);
         Layout::parse(py, &text, &name, array)

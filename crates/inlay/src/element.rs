@@ -77,7 +77,8 @@ impl InputElementDesc {
     }
 
     /// The name as the runtime sees it: the text up to the first NUL, or `None` for a NULL
-    /// pointer.
+    /// pointer. (Every reader refuses a name with a NUL — [`check_semantic_name`] — so only
+    /// a description built in code can hold one.)
     pub fn name(&self) -> Option<&str> {
         self.semantic_name
             .as_deref()
@@ -105,5 +106,34 @@ impl fmt::Display for InputElementDesc {
             c => write!(f, " class {c}")?,
         }
         Ok(())
+    }
+}
+
+/// Refuses a semantic name holding a NUL character, with the message every reader gives (the
+/// layout files of every syntax, Python's `Layout`, the capture readers, signature
+/// descriptions): the runtime reads names as NUL-terminated C strings, so `"P\0S"` would be
+/// read as `P` — never what a file or a caller meant.
+///
+/// ```
+/// use inlay::element::check_semantic_name;
+/// assert!(check_semantic_name("POSITION").is_ok());
+/// assert_eq!(
+///     check_semantic_name("P\0S").unwrap_err(),
+///     "semantic name \"P\\0S\" contains a NUL character; names are NUL-terminated C \
+///      strings, so it would be read as \"P\""
+/// );
+/// ```
+pub fn check_semantic_name(name: &str) -> Result<(), String> {
+    match name.split_once('\0') {
+        None => Ok(()),
+        Some((kept, _)) => {
+            // At most 64 characters of the name are quoted.
+            let shown: String = name.chars().take(64).collect();
+            let more = if shown.len() < name.len() { "…" } else { "" };
+            Err(format!(
+                "semantic name {shown:?}{more} contains a NUL character; names are \
+                 NUL-terminated C strings, so it would be read as {kept:?}"
+            ))
+        }
     }
 }

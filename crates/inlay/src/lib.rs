@@ -5,6 +5,8 @@
 //! * [`format`](mod@format) — the DXGI format table that drives every per-format decision, and
 //!   [`convert`], the reference conversions it drives;
 //! * [`level`] — the feature levels, a leaf under both the format table and the targets;
+//! * [`input`] — the one checked file reader every shell and file reader goes through (size
+//!   limit; devices, pipes and directories refused), a leaf;
 //! * [`target`] — runtime (D3D10, D3D10.1, D3D11) × feature level, with limits;
 //! * [`element`] — input element descriptions as the application writes them;
 //! * [`dxbc`] — shader containers and their signatures;
@@ -67,6 +69,7 @@ pub mod fetch;
 pub mod format;
 #[cfg(feature = "frame")]
 pub mod frame;
+pub mod input;
 pub mod layout;
 pub mod level;
 pub mod lower;

@@ -225,15 +225,18 @@ impl Target {
     /// A target that exists: the D3D10 runtime creates only 10_0 devices
     /// (`D3D10CreateDevice` has no feature-level parameter), D3D10.1 devices are 9_1 to 10_1
     /// (`D3D10_FEATURE_LEVEL1`), D3D11 devices any level of [`FeatureLevel::ALL`]. Refuses
-    /// other pairs with a message saying which levels the runtime has. ([`Target::new`] builds
-    /// any pair, as the conformance schema's defaults need.)
+    /// other pairs with a message saying which levels the runtime has. This is the one
+    /// constructor every shell takes a caller's pair through — the command line's
+    /// `--api`/`--feature-level`, the C ABI's `inlay_target`, Python's `api=`/`feature_level=`
+    /// — so all three refuse the same pairs with the same message. ([`Target::new`] builds any
+    /// pair, as the conformance schema's defaults need.)
     ///
     /// ```
     /// use inlay::target::{Api, FeatureLevel, Target};
     /// assert!(Target::checked(Api::D3D10_1, FeatureLevel::L9_3).is_ok());
     /// let e = Target::checked(Api::D3D10, FeatureLevel::L11_0).unwrap_err();
     /// assert_eq!(e.to_string(), "the d3d10 runtime has no feature level 11_0 devices \
-    ///     (d3d10 creates 10_0 only; use --api d3d11 for 11_0)");
+    ///     (d3d10 creates 10_0 only; the d3d11 runtime creates 11_0)");
     /// ```
     pub fn checked(api: Api, feature_level: FeatureLevel) -> Result<Target, TargetPairError> {
         if api.feature_levels().contains(&feature_level) {

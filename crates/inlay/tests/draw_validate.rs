@@ -251,7 +251,132 @@ fn index_buffer_warnings() {
     );
     assert_eq!(r.zero_vertices, 1);
     assert_eq!(r.longest_zero_run, 1);
-    assert!(r.refusal(0).is_some() && r.refusal(1).is_none());
+    // Positions 3..=5 read no index (issue 34 item 3): they count against the bound too.
+    assert_eq!((r.missing_indices, r.longest_missing_index_run), (3, 3));
+    assert!(r.refusal(2).is_some() && r.refusal(3).is_none());
+}
+
+/// Issue 34 item 3: index positions past the end of the index buffer read index 0 — often a
+/// vertex in bounds, so no zero vertex — and a draw of 2^32 − 1 of them streamed billions of
+/// copies of vertex 0 unrefused. They are counted (`missing_indices`) and their longest
+/// consecutive run bounds the draw like a run of zero vertices does; checked against the
+/// flattened stream of positions and their byte addresses.
+#[test]
+fn index_positions_past_the_buffer_count_against_the_bound() {
+    let l = layout(vec![vertex_el(Format::R32_FLOAT, 0, 0, 0)]);
+    let vb = vec![0u8; 16];
+    let ib: Vec<u8> = (0u8..18).collect();
+    let mut checked = 0;
+    for format in [IndexFormat::R16Uint, IndexFormat::R32Uint] {
+        for ib_offset in [0u32, 2, 8, 18, 40] {
+            for (count, start, instances) in [
+                (3u32, 0u32, 1u32),
+                (6, 2, 3),
+                (9, 0, 2),
+                (4, 9, 3),
+                (1, 3, 5),
+                (0, 0, 2),
+            ] {
+                let mut ia = InputAssembler::new(&l, Target::default());
+                ia.set_topology(Topology::PointList).unwrap();
+                let vbb = VertexBufferBinding {
+                    data: &vb,
+                    stride: 4,
+                    offset: 0,
+                };
+                ia.set_vertex_buffer(0, Some(vbb)).unwrap();
+                ia.set_index_buffer(Some(IndexBufferBinding {
+                    data: &ib,
+                    format,
+                    offset: ib_offset,
+                }))
+                .unwrap();
+                let call = DrawCall::DrawIndexedInstanced {
+                    index_count_per_instance: count,
+                    instance_count: instances,
+                    start_index: start,
+                    base_vertex: 0,
+                    start_instance: 0,
+                };
+                let r = validate_draw(&ia, &call).unwrap();
+                // Oracle: every position of every instance, in stream order.
+                let size = format.size() as u64;
+                let (mut missing, mut run, mut longest) = (0u64, 0u64, 0u64);
+                for _ in 0..instances {
+                    for k in 0..count as u64 {
+                        let addr = ib_offset as u64 + (start as u64 + k) * size;
+                        if addr + size > ib.len() as u64 {
+                            missing += 1;
+                            run += 1;
+                            longest = longest.max(run);
+                        } else {
+                            run = 0;
+                        }
+                    }
+                }
+                let what = format!("{format:?} offset {ib_offset} {count}@{start} ×{instances}");
+                assert_eq!(r.missing_indices, missing, "{what}");
+                assert_eq!(r.longest_missing_index_run, longest, "{what}");
+                assert_eq!(
+                    r.refusal(longest).is_some(),
+                    r.longest_zero_run > longest,
+                    "{what}"
+                );
+                if longest > 0 && r.longest_zero_run < longest {
+                    let why = r.refusal(longest - 1).unwrap();
+                    assert!(
+                        why.contains(&format!(
+                            "{longest} consecutive index positions past the end"
+                        )),
+                        "{why}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 5 * 6);
+    // No index buffer: every position of every instance reads no index.
+    let mut ia = InputAssembler::new(&l, Target::default());
+    ia.set_topology(Topology::PointList).unwrap();
+    let call = DrawCall::DrawIndexedInstanced {
+        index_count_per_instance: 7,
+        instance_count: 3,
+        start_index: 0,
+        base_vertex: 0,
+        start_instance: 0,
+    };
+    let r = validate_draw(&ia, &call).unwrap();
+    assert_eq!((r.missing_indices, r.longest_missing_index_run), (21, 21));
+    // The issue's draw: 2^32 − 1 indices over 36 in the buffer.
+    ia.set_vertex_buffer(
+        0,
+        Some(VertexBufferBinding {
+            data: &vb,
+            stride: 4,
+            offset: 0,
+        }),
+    )
+    .unwrap();
+    let small = vec![0u8; 72];
+    ia.set_index_buffer(Some(IndexBufferBinding {
+        data: &small,
+        format: IndexFormat::R16Uint,
+        offset: 0,
+    }))
+    .unwrap();
+    let call = DrawCall::DrawIndexed {
+        index_count: u32::MAX,
+        start_index: 0,
+        base_vertex: 0,
+    };
+    let r = validate_draw(&ia, &call).unwrap();
+    assert_eq!(r.zero_vertices, 0);
+    assert_eq!(r.longest_missing_index_run, u32::MAX as u64 - 36);
+    assert!(
+        r.refusal(inlay::assembler::validate::DEFAULT_MAX_ZERO_VERTICES)
+            .is_some()
+    );
 }
 
 #[test]

@@ -694,3 +694,139 @@ fn edge_values_pinned() {
         [0, 0, 0xff, 0]
     );
 }
+
+/// Issue 34 item 8: `component_range` (what a non-clamping writer refuses) against an oracle
+/// on the decoded result: a value is held exactly when decoding what the encoder writes lands
+/// within the format's rounding of it (integers: exactly; UNORM/SNORM: within half a step, a
+/// tie only toward the larger magnitude; 16/11/10-bit floats: a finite result within half a
+/// step (nearest) or one step (toward zero) of the value at its exponent, infinities and NaNs
+/// as themselves; negative values in unsigned floats only when they become 0 anyway).
+#[test]
+fn component_range_is_exactly_what_the_encoder_cannot_hold() {
+    use inlay::encode::component_range;
+    let mut lanes: Vec<u32> = Vec::new();
+    for v in [
+        0.0f32,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        1.5,
+        -1.5,
+        2.0,
+        255.0,
+        65504.0,
+        65519.0,
+        65520.0,
+        65535.0,
+        65536.0,
+        70000.0,
+        1e-10,
+        -1e-10,
+        1e-8,
+        -1e-8,
+        6e-8,
+        -6e-8,
+        1e30,
+        -1e30,
+        f32::MAX,
+        f32::MIN_POSITIVE,
+        64512.0,
+        64513.0,
+        65024.0,
+        65055.0,
+        65056.0,
+    ] {
+        for d in [-2i32, -1, 0, 1, 2] {
+            lanes.push((v.to_bits() as i32).wrapping_add(d) as u32);
+        }
+    }
+    lanes.extend([
+        f32::INFINITY.to_bits(),
+        f32::NEG_INFINITY.to_bits(),
+        f32::NAN.to_bits(),
+        0xffc0_0000,
+    ]);
+    // Integers around every width's bounds (and their negatives, as SINT lanes).
+    for b in 1..=32u32 {
+        for base in [1u64 << (b - 1), 1u64 << b] {
+            for d in [-2i64, -1, 0, 1] {
+                let v = (base as i64 + d) as u32;
+                lanes.extend([v, v.wrapping_neg()]);
+            }
+        }
+    }
+    let mut checked = 0;
+    for c in components() {
+        let bits = c.bits as u32;
+        for rounding in [Rounding::Nearest, Rounding::D3d] {
+            for &lane in &lanes {
+                let got = component_range(&c, lane, rounding).is_none();
+                let dec = convert_component(c.kind, bits, encode_component(&c, lane, rounding));
+                let x = f32::from_bits(lane) as f64;
+                let y = f32::from_bits(dec) as f64;
+                let want = match c.kind {
+                    Kind::Uint | Kind::Sint => dec == lane,
+                    Kind::Unorm | Kind::Snorm => {
+                        let steps = if c.kind == Kind::Unorm {
+                            ((1u64 << bits) - 1) as f64
+                        } else {
+                            ((1u64 << (bits - 1)) - 1) as f64
+                        };
+                        // The code's exact value (the decoder's binary32 is rounded).
+                        let raw = encode_component(&c, lane, rounding);
+                        let k = if c.kind == Kind::Unorm {
+                            raw as f64
+                        } else {
+                            sign_extend(raw, bits) as f64
+                        };
+                        let y = k / steps;
+                        let (d, half) = ((y - x).abs(), 0.5 / steps);
+                        !x.is_nan() && (d < half || (d == half && x.abs() < y.abs()))
+                    }
+                    Kind::Float if bits == 32 => true,
+                    Kind::Float => {
+                        let unsigned = bits < 16;
+                        if x.is_nan() {
+                            true
+                        } else if unsigned && x < 0.0 {
+                            // Held when its magnitude rounds to 0 too.
+                            let abs = encode_component(&c, lane & 0x7fff_ffff, rounding);
+                            convert_component(c.kind, bits, abs) == 0
+                        } else if x.is_infinite() {
+                            y == x
+                        } else if y.is_infinite() {
+                            false
+                        } else {
+                            // The step of the target format at y's exponent (5 exponent
+                            // bits, bias 15, denormals below 2^-14).
+                            let m = match bits {
+                                16 => 10,
+                                11 => 6,
+                                _ => 5,
+                            };
+                            let e = if y == 0.0 {
+                                -14
+                            } else {
+                                (y.abs().log2().floor() as i32).max(-14)
+                            };
+                            let step = 2f64.powi(e - m);
+                            match rounding {
+                                Rounding::Nearest => (x - y).abs() <= step / 2.0,
+                                Rounding::D3d => (x - y).abs() < step,
+                            }
+                        }
+                    }
+                    _ => continue,
+                };
+                assert_eq!(
+                    got, want,
+                    "{:?}{} {rounding:?} lane {lane:#010x} ({x}) → {dec:#010x} ({y})",
+                    c.kind, bits
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

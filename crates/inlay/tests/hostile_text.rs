@@ -100,8 +100,8 @@ fn signature_semantic_with_nul_is_an_error() {
         .unwrap_err();
     assert!(
         e.message.starts_with(
-            "semantic \"PO\\0S\" contains a NUL character; DXBC stores semantic names as \
-             NUL-terminated strings, so it would be written as \"PO\""
+            "semantic name \"PO\\0S\" contains a NUL character; names are NUL-terminated C \
+             strings, so it would be read as \"PO\""
         ),
         "{}",
         e.message
@@ -169,4 +169,68 @@ fn unknown_system_value_numbers_are_errors() {
         let src = format!(r#"[{{"semantic": "A", "register": 0, "mask": "x", "sv": {bad}}}]"#);
         assert!(json::parse_signature(&src).is_err(), "{bad}");
     }
+}
+
+/// Issue 34 item 9: a NUL in an element's semantic name was refused by `signature` but not by
+/// layouts (JSON `"P\u0000S"` printed as `P0` in `map`). Every reader of names refuses it now
+/// with one message, at the name: the JSON/TOML ELEMENT records (so Python's `Layout` too),
+/// the C, C# and Rust parsers (a Rust literal's conventional trailing NUL aside) and the
+/// capture readers.
+#[test]
+fn semantic_names_with_nul_are_refused_by_every_reader() {
+    use inlay::text::{csharp, rust};
+    let msg = "semantic name \"P\\0S\" contains a NUL character; names are NUL-terminated C \
+               strings, so it would be read as \"P\"";
+    let e = json::parse_layout(
+        r#"{"elements": [{"semantic": "P\u0000S", "format": "R32_FLOAT", "offset": 0}]}"#,
+    )
+    .unwrap_err();
+    assert!(e.message.starts_with(msg), "{}", e.message);
+    assert_eq!(e.line, 1);
+    let e = toml::parse_layout(
+        "[[elements]]\nsemantic = \"P\\u0000S\"\nformat = \"R32_FLOAT\"\noffset = 0\n",
+    )
+    .unwrap_err();
+    assert!(e.message.contains(msg), "{}", e.message);
+    assert_eq!(e.line, 2);
+    let src = "D3D11_INPUT_ELEMENT_DESC d[] = {\n  { \"P\\0S\", 0, DXGI_FORMAT_R32_FLOAT, 0, 0, \
+               D3D11_INPUT_PER_VERTEX_DATA, 0 },\n};";
+    let e = c::parse(src, None).unwrap_err();
+    assert_eq!(e.message, msg);
+    assert_eq!(&src[e.offset..e.offset + 7], "\"P\\0S\",");
+    let e = csharp::parse(
+        "var d = new[] {\n  new InputElement(\"P\\0S\", 0, Format.R32_Float, 0, 0),\n};",
+        None,
+    )
+    .unwrap_err();
+    assert_eq!((e.message.as_str(), e.line), (msg, 2));
+    let rust_src = |name: &str| {
+        format!(
+            "let d = [D3D11_INPUT_ELEMENT_DESC {{\n SemanticName: {name},\n SemanticIndex: 0,\n \
+             Format: DXGI_FORMAT_R32_FLOAT,\n InputSlot: 0,\n AlignedByteOffset: 0,\n \
+             InputSlotClass: D3D11_INPUT_PER_VERTEX_DATA,\n InstanceDataStepRate: 0 }}];"
+        )
+    };
+    let e = rust::parse(&rust_src("PCSTR(b\"P\\0S\\0\".as_ptr())"), None).unwrap_err();
+    assert_eq!((e.message.as_str(), e.line), (msg, 2));
+    // The literal's trailing NUL is how a PCSTR is written: not part of the name.
+    let ok = rust::parse(&rust_src("PCSTR(b\"POSITION\\0\".as_ptr())"), None).unwrap();
+    assert_eq!(ok.elements[0].semantic_name.as_deref(), Some("POSITION"));
+}
+
+/// Issue 34 item 9, the capture readers: a 3DMigoto buffer dump and a RenderDoc CSV header.
+#[cfg(feature = "capture")]
+#[test]
+fn captured_semantic_names_with_nul_are_refused() {
+    use inlay::capture::{csv as rd_csv, migoto};
+    let msg = "semantic name \"P\\0S\" contains a NUL character; names are NUL-terminated C \
+               strings, so it would be read as \"P\"";
+    let txt = b"stride: 4\nfirst vertex: 0\nvertex count: 1\ntopology: pointlist\n\
+element[0]:\n  SemanticName: P\0S\n  SemanticIndex: 0\n  Format: R32_FLOAT\n  InputSlot: 0\n  \
+AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n";
+    let e = migoto::parse_vb_txt("d-vb0=1.txt", txt, false).unwrap_err();
+    assert!(e.to_string().contains(msg), "{e}");
+    assert_eq!(e.line, Some(6));
+    let e = rd_csv::parse("m.csv", b"VTX, IDX, P\0S.x\n0, 0, 1.0\n").unwrap_err();
+    assert!(e.to_string().contains(msg), "{e}");
 }

@@ -151,6 +151,13 @@ pub struct DrawReport {
     /// For an indexed draw that reads vertices: the element numbers its index positions
     /// address, found by the same scan (`None` otherwise).
     pub indices: Option<IndexSpan>,
+    /// For an indexed draw: the index positions, over all instances, that lie past the end of
+    /// the index buffer (or all of them when none is bound). Each reads index 0 — a vertex
+    /// that may well be in bounds, so these positions need not be [`DrawReport::zero_vertices`].
+    pub missing_indices: u64,
+    /// The longest run of consecutive such index positions in the draw's stream: what a
+    /// reader would stream as copies of vertex `base_vertex` read from no index at all.
+    pub longest_missing_index_run: u64,
 }
 
 /// The element numbers one instance of an indexed draw addresses: each non-cut index
@@ -186,17 +193,27 @@ impl IndexSpan {
 
 impl DrawReport {
     /// A refusal message when the draw would stream more than `max` consecutive vertices
-    /// that read nothing but zeros ([`DrawReport::longest_zero_run`]; `None` otherwise).
-    /// Streaming gigabytes of zeros is never what the caller meant; the bound is the
-    /// caller's to raise. Zero vertices interleaved with real data (an index pattern
-    /// reaching one vertex too far) are warned about, not refused.
+    /// that read nothing but zeros ([`DrawReport::longest_zero_run`]), or more than `max`
+    /// consecutive index positions past the end of the index buffer
+    /// ([`DrawReport::longest_missing_index_run`]; `None` otherwise). Streaming gigabytes of
+    /// zeros, or of one vertex repeated from indices that are not there, is never what the
+    /// caller meant; the bound is the caller's to raise. Zero vertices interleaved with real
+    /// data (an index pattern reaching one vertex too far) are warned about, not refused.
     pub fn refusal(&self, max: u64) -> Option<String> {
-        (self.longest_zero_run > max).then(|| {
-            format!(
+        if self.longest_zero_run > max {
+            return Some(format!(
                 "the draw would produce {} consecutive vertices that read nothing but \
                  out-of-bounds zeros (more than the bound of {max}); bind the data, or raise \
                  the bound (--max-vertices)",
                 self.longest_zero_run
+            ));
+        }
+        (self.longest_missing_index_run > max).then(|| {
+            format!(
+                "the draw would read {} consecutive index positions past the end of the index \
+                 buffer, which read index 0 (more than the bound of {max}); bind the indices, \
+                 lower the index count, or raise the bound (--max-vertices)",
+                self.longest_missing_index_run
             )
         })
     }
@@ -655,6 +672,9 @@ fn indexed_checks(
             max: base,
             cuts: 0,
         });
+        let instances = p.instance_count as u64;
+        report.missing_indices = count.saturating_mul(instances);
+        report.longest_missing_index_run = report.missing_indices;
         let zero = vertex_slots.iter().all(|s| s.vertex_out(base).1);
         for s in vertex_slots
             .iter()
@@ -680,6 +700,16 @@ fn indexed_checks(
         .unwrap_or(0);
     let first_past = start.max(in_buffer);
     let end = start + count;
+    let instances = p.instance_count as u64;
+    let missing = end.saturating_sub(first_past);
+    report.missing_indices = missing.saturating_mul(instances);
+    // The missing positions are each instance's tail: whole instances of them follow each
+    // other when no position of an instance is in the buffer.
+    report.longest_missing_index_run = if missing == count {
+        report.missing_indices
+    } else {
+        missing
+    };
     let mut warnings = Vec::new();
     if first_past < end {
         warnings.push(DrawWarning {

@@ -114,6 +114,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         if base.is_empty() {
             return Err(hat.error(Some(col.as_bytes()), "a column without a name"));
         }
+        crate::element::check_semantic_name(&base)
+            .map_err(|m| hat.error(Some(col.as_bytes()), m))?;
         let (name, index) = split_semantic(&base);
         match groups
             .iter_mut()

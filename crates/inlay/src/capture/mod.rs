@@ -465,24 +465,32 @@ pub(crate) fn name_of(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// Reads a whole file, refusing files above [`MAX_FILE_BYTES`].
+/// Reads a whole file through the library's one checked reader ([`crate::input::read_file`]):
+/// files above [`MAX_FILE_BYTES`], devices, pipes and directories are refused without reading.
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CaptureError> {
     let file = name_of(path);
     let at = At {
         file: &file,
         line: None,
     };
-    let meta = std::fs::metadata(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(at.error(
-            None,
-            format!(
-                "{} bytes is larger than the {MAX_FILE_BYTES}-byte limit of a dump file",
-                meta.len()
+    crate::input::read_file(path, MAX_FILE_BYTES).map_err(|e| {
+        let why = match &e {
+            crate::input::ReadError::Io { source, .. } => format!("cannot read: {source}"),
+            crate::input::ReadError::TooLarge {
+                size: Some(size), ..
+            } => format!(
+                "{size} bytes is larger than the {MAX_FILE_BYTES}-byte limit of a dump file"
             ),
-        ));
-    }
-    std::fs::read(path).map_err(|e| at.error(None, format!("cannot read: {e}")))
+            crate::input::ReadError::TooLarge { size: None, .. } => {
+                format!("larger than the {MAX_FILE_BYTES}-byte limit of a dump file")
+            }
+            crate::input::ReadError::Directory { .. } => "cannot read: it is a directory".into(),
+            crate::input::ReadError::NotAFile { what, why, .. } => {
+                format!("refusing to read: it is {what}, not a file ({why})")
+            }
+        };
+        at.error(None, why)
+    })
 }
 
 /// Splits text into lines (`\n`, with a trailing `\r` removed), numbered from 1.
@@ -601,7 +609,10 @@ pub(crate) fn element_field(
         })
     };
     match key {
-        b"SemanticName" => d.semantic_name = Some(text),
+        b"SemanticName" => {
+            crate::element::check_semantic_name(&text).map_err(|m| at.error(Some(value), m))?;
+            d.semantic_name = Some(text)
+        }
         b"SemanticIndex" => d.semantic_index = num("SemanticIndex")?,
         b"Format" => {
             d.format = text.parse::<Format>().map_err(|_| {

@@ -232,6 +232,84 @@ pub(crate) fn encode_into(info: &FormatInfo, lanes: &[u32; 4], rounding: Roundin
     }
 }
 
+/// Why `lane` is a value `component` cannot hold — a value the encoder would saturate (UINT,
+/// SINT), clamp (UNORM, SNORM: outside [0, 1] or [−1, 1], or NaN), make infinite or clamp to
+/// the largest finite value (a finite value too large for a 16/11/10-bit float, per
+/// `rounding`), or make +0 (a negative value for an unsigned float): the range the component
+/// holds, as text. `None` when the value is held (up to rounding, which is not saturation).
+pub fn component_range(component: &Component, lane: u32, rounding: Rounding) -> Option<String> {
+    let bits = component.bits as u32;
+    match component.kind {
+        Kind::Float => {
+            let enc = component.float_encoding()?;
+            if enc == FloatEncoding::BINARY32 {
+                return None;
+            }
+            let x = f32::from_bits(lane);
+            // The largest finite value: all-ones mantissa, the largest exponent below the
+            // infinities'.
+            let m = enc.mantissa_bits as i32;
+            let emax = (1i32 << (enc.exponent_bits - 1)) - 1;
+            let max = (2.0 - 2f64.powi(-m)) * 2f64.powi(emax);
+            let range = if enc.signed {
+                format!("finite values up to ±{max}")
+            } else {
+                format!("0 to {max}, no negative values")
+            };
+            if x.is_nan() {
+                return None;
+            }
+            if !enc.signed && x < 0.0 {
+                // Negative values become +0: out of range unless they round to 0 anyway.
+                return (encode_small_float((-x).to_bits(), enc, rounding) != 0).then_some(range);
+            }
+            if x.is_infinite() {
+                return None;
+            }
+            let too_large = match rounding {
+                // Nearest rounds up to infinity from halfway past the largest finite value.
+                Rounding::Nearest => {
+                    encode_small_float(lane, enc, rounding) & !enc.sign_mask() == enc.infinity()
+                }
+                // Toward zero, everything below the next power of two truncates to the
+                // largest finite value as any value truncates to its lower neighbour; from
+                // there on it is clamped.
+                Rounding::D3d => (x.abs() as f64) >= 2f64.powi(emax + 1),
+            };
+            too_large.then_some(range)
+        }
+        // Out of range when the code nearest to `x` on the unbounded grid of the format's
+        // steps lies past its codes: 1.0000001 is 1 rounded, 1.5 is clamped. Exact in
+        // binary64 (the argument of `encode_unorm`).
+        Kind::Unorm => {
+            let x = f32::from_bits(lane);
+            let scale = field_mask(bits) as f64;
+            let k = (x as f64 * scale + 0.5).floor();
+            (x.is_nan() || k < 0.0 || k > scale).then(|| "0 to 1".to_string())
+        }
+        Kind::Snorm => {
+            let x = f32::from_bits(lane);
+            let scale = field_mask(bits - 1) as f64;
+            let k = ((x as f64).abs() * scale + 0.5).floor();
+            (x.is_nan() || k > scale).then(|| "-1 to 1".to_string())
+        }
+        Kind::Uint => {
+            let max = field_mask(bits);
+            (lane > max).then(|| format!("0 to {max}"))
+        }
+        Kind::Sint => {
+            if bits >= 32 {
+                return None;
+            }
+            let v = lane as i32;
+            let max = (1i32 << (bits - 1)) - 1;
+            let min = -(1i32 << (bits - 1));
+            (v < min || v > max).then(|| format!("{min} to {max}"))
+        }
+        _ => None,
+    }
+}
+
 /// Whether every component of `info` can be encoded, and the element is an IA vertex format.
 pub(crate) fn encodable(info: &FormatInfo) -> Result<(), EncodeError> {
     if !info.is_vertex_format() {

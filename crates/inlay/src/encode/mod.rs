@@ -48,7 +48,9 @@ use crate::format::{Format, FormatInfo};
 #[cfg(doc)]
 use crate::layout::InputLayout;
 
-pub use element::{encode_component, encode_small_float, encode_snorm, encode_unorm};
+pub use element::{
+    component_range, encode_component, encode_small_float, encode_snorm, encode_unorm,
+};
 pub use plan::EncodePlan;
 pub use repack::{
     AlteredValue, ElementDefault, ElementReport, ElementSource, RepackOptions, RepackReport,
@@ -214,6 +216,43 @@ pub enum EncodeError {
     /// A row of values for the compiled plan, or its output, has the wrong size.
     #[error("{0}")]
     Shape(String),
+    /// A value the element's format cannot hold: the encoder would saturate it, clamp it or
+    /// make it infinite ([`component_range`]). Only a writer that does not clamp
+    /// ([`VertexWriter::set_clamp`]) reports it.
+    #[error("{element}.{lane}: {value} is out of range for {format} ({range})")]
+    ValueOutOfRange {
+        /// `NAME<index>`, as `decode` names the element.
+        element: String,
+        /// `x`, `y`, `z` or `w`.
+        lane: &'static str,
+        /// The value as given (a float, or an integer for UINT/SINT formats).
+        value: String,
+        /// The element's format.
+        format: String,
+        /// What the component holds.
+        range: String,
+    },
+}
+
+/// The first lane of `lanes` (in x, y, z, w order) that `format` cannot hold, as
+/// `(lane, value, range)`: see [`component_range`]. `None` when every lane the format
+/// stores is held, or the format is not encodable.
+pub fn out_of_range(
+    format: Format,
+    lanes: &[u32; 4],
+    rounding: Rounding,
+) -> Option<(usize, String, String)> {
+    let info = check_format(format).ok()?;
+    info.present().find_map(|c| {
+        let lane = c.channel.lane()?;
+        let range = component_range(c, lanes[lane], rounding)?;
+        let value = match c.kind {
+            crate::format::Kind::Uint => lanes[lane].to_string(),
+            crate::format::Kind::Sint => (lanes[lane] as i32).to_string(),
+            _ => format!("{:?}", f32::from_bits(lanes[lane])),
+        };
+        Some((lane, value, range))
+    })
 }
 
 /// The row of `format`, if it is an IA vertex format every component of which can be

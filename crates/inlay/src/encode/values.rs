@@ -13,6 +13,15 @@ use crate::layout::{InputLayout, LayoutElement};
 
 use super::{EncodeError, check_format};
 
+/// An `f64` written as Rust's `{:?}` writes it: `1e300` rather than 301 digits.
+struct Short(f64);
+
+impl std::fmt::Display for Short {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
 /// Lane names, x to w.
 pub const LANES: [&str; 4] = ["x", "y", "z", "w"];
 
@@ -34,6 +43,10 @@ pub struct ElementValues {
     pub kind: Kind,
     /// Lanes the format stores (bit 0 = x).
     pub mask: u8,
+    /// Whether a finite value past binary32's range (text `1e400`, a float64 `1e300`)
+    /// becomes infinity (`true`, as `--clamp` / `clamp=True` ask) or is refused (`false`,
+    /// the default: only `inf` spells an infinity).
+    pub clamp: bool,
 }
 
 impl ElementValues {
@@ -46,6 +59,7 @@ impl ElementValues {
             format: element.format,
             kind: info.first_kind().unwrap_or(Kind::Float),
             mask: info.lane_mask(),
+            clamp: false,
         })
     }
 
@@ -136,7 +150,8 @@ impl ElementValues {
             Kind::Sint => i32::try_from(value)
                 .map(|v| v as u32)
                 .map_err(|_| self.int_range(lane, &value)),
-            _ => self.float_lane(lane, value as f32, &value),
+            // |i128| < 2^127 < f32::MAX: never overflows.
+            _ => self.float_lane(lane, value as f32, false, &value),
         }
     }
 
@@ -147,7 +162,8 @@ impl ElementValues {
         if self.takes_integers() {
             return Err(self.not_integer(lane, &value));
         }
-        self.float_lane(lane, value as f32, &value)
+        let v = value as f32;
+        self.float_lane(lane, v, value.is_finite() && v.is_infinite(), &Short(value))
     }
 
     /// A binary32 float for lane `lane` of a FLOAT, UNORM or SNORM element, its bits as they
@@ -156,7 +172,7 @@ impl ElementValues {
         if self.takes_integers() {
             return Err(self.not_integer(lane, &value));
         }
-        self.float_lane(lane, value, &value)
+        self.float_lane(lane, value, false, &value)
     }
 
     /// One value as text, as `inlay decode` prints it: an integer for UINT/SINT formats, a
@@ -187,7 +203,10 @@ impl ElementValues {
                     && t.bytes()
                         .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
                 match t.parse::<f32>() {
-                    Ok(v) if ok => self.float_lane(lane, v, &t),
+                    Ok(v) if ok => {
+                        let overflow = v.is_infinite() && !t.to_ascii_lowercase().contains("inf");
+                        self.float_lane(lane, v, overflow, &t)
+                    }
                     _ => Err(ValueError(format!(
                         "{}: `{t}` is not a number ({} is {}, whose values are floats)",
                         self.lane_name(lane),
@@ -200,13 +219,23 @@ impl ElementValues {
     }
 
     /// The one place a binary32 value becomes a lane of a float element (`given` is the value
-    /// as the caller wrote it, for messages). Range rules for float formats belong here.
+    /// as the caller wrote it, for messages; `overflow`: a finite `given` became infinite in
+    /// binary32). Range rules for float formats belong here.
     fn float_lane(
         &self,
-        _lane: usize,
+        lane: usize,
         value: f32,
-        _given: &dyn std::fmt::Display,
+        overflow: bool,
+        given: &dyn std::fmt::Display,
     ) -> Result<u32, ValueError> {
+        if overflow && !self.clamp {
+            return Err(ValueError(format!(
+                "{}: {given} is out of range for a 32-bit float (finite values up to ±{:e}; \
+                 write inf for infinity); clamping (--clamp, clamp=True) makes it infinite",
+                self.lane_name(lane),
+                f32::MAX
+            )));
+        }
         Ok(value.to_bits())
     }
 
@@ -218,6 +247,9 @@ impl ElementValues {
     pub fn clamped(&self, lane: usize, bits: u32) -> Option<String> {
         let info = self.format.info()?;
         let comp = info.present().find(|c| c.channel.lane() == Some(lane))?;
+        // One rule for what a format holds: the writer's (`component_range`); only the words
+        // differ here.
+        super::component_range(comp, bits, super::Rounding::Nearest)?;
         let f = f32::from_bits(bits);
         let what = || {
             format!(

@@ -87,6 +87,8 @@ pub struct VertexWriter<'l> {
     /// Per element: its format row and the index of its buffer in `buffers`.
     elements: Vec<(&'static FormatInfo, usize)>,
     buffers: Vec<SlotBuffer>,
+    /// Whether out-of-range values are saturated (see [`VertexWriter::set_clamp`]).
+    clamp: bool,
     /// Per buffer: whether it was started from earlier bytes ([`VertexWriter::start_from`]).
     kept: Vec<bool>,
 }
@@ -208,6 +210,7 @@ impl<'l> VertexWriter<'l> {
             instances,
             elements,
             buffers,
+            clamp: true,
             kept,
         })
     }
@@ -307,12 +310,41 @@ impl<'l> VertexWriter<'l> {
                 count: self.instances as u64,
             });
         }
+        if !self.clamp {
+            for (i, lanes) in values.iter().enumerate() {
+                self.check_range(i, lanes)?;
+            }
+        }
         for (i, lanes) in values.iter().enumerate() {
             let e = &self.layout.elements()[i];
             let record = record_of(e.class, e.step_rate, vertex, instance);
             self.put(i, record, lanes);
         }
         Ok(())
+    }
+
+    /// Whether values a format cannot hold are saturated, clamped or made infinite as the
+    /// encoder defines it (`true`, the default, as the conformance schema's ENCODE cases
+    /// expect), or refused with [`EncodeError::ValueOutOfRange`] naming the element, lane and
+    /// value before anything of the vertex is written (`false`: what a tool writing a user's
+    /// values wants — 40000 into `R16_SINT` is a mistake, not 32767).
+    pub fn set_clamp(&mut self, clamp: bool) {
+        self.clamp = clamp;
+    }
+
+    /// [`EncodeError::ValueOutOfRange`] when element `element`'s format cannot hold `lanes`.
+    fn check_range(&self, element: usize, lanes: &[u32; 4]) -> Result<(), EncodeError> {
+        let e = &self.layout.elements()[element];
+        match super::out_of_range(e.format, lanes, self.rounding) {
+            None => Ok(()),
+            Some((lane, value, range)) => Err(EncodeError::ValueOutOfRange {
+                element: format!("{}{}", e.semantic_name, e.semantic_index),
+                lane: ["x", "y", "z", "w"][lane],
+                value,
+                format: e.format.to_string(),
+                range,
+            }),
+        }
     }
 
     /// Writes one element (`element` = index in the layout's array) at record `record` of
@@ -336,6 +368,9 @@ impl<'l> VertexWriter<'l> {
                 index: record as u64,
                 count: records,
             });
+        }
+        if !self.clamp {
+            self.check_range(element, lanes)?;
         }
         self.put(element, record, lanes);
         Ok(())

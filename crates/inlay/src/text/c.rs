@@ -955,7 +955,10 @@ impl<'a> Parser<'a> {
     ) -> Result<(), TextError> {
         if field == Field::Semantic {
             desc.semantic_name = match value {
-                Value::Str(s) => Some(s),
+                Value::Str(s) => {
+                    crate::element::check_semantic_name(&s).map_err(|m| self.err(span, m))?;
+                    Some(s)
+                }
                 Value::Null | Value::Int(0) => None,
                 Value::Int(_) => {
                     return Err(self.err(

@@ -19,6 +19,7 @@ use crate::dxbc::signature::{
 };
 use crate::element::{
     APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA, INPUT_PER_VERTEX_DATA, InputElementDesc,
+    check_semantic_name,
 };
 use crate::format::Format;
 
@@ -26,8 +27,9 @@ use crate::format::Format;
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ElementRecord {
-    /// `SemanticName`; `null` models a NULL pointer. Required.
-    #[serde(deserialize_with = "nullable")]
+    /// `SemanticName`; `null` models a NULL pointer. Required; a NUL character in it is an
+    /// error ([`check_semantic_name`]).
+    #[serde(deserialize_with = "nullable_semantic")]
     pub semantic: Option<String>,
     /// `SemanticIndex` (default 0).
     #[serde(default)]
@@ -158,17 +160,18 @@ fn nullable<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Opti
     Option::<T>::deserialize(d)
 }
 
-/// A semantic name without NUL characters.
+/// A semantic name without NUL characters ([`check_semantic_name`]).
 fn semantic_without_nul<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let s = String::deserialize(d)?;
-    if s.contains('\0') {
-        let kept = s.split('\0').next().unwrap_or("");
-        return Err(de::Error::custom(format!(
-            "semantic {:?} contains a NUL character; DXBC stores semantic names as \
-             NUL-terminated strings, so it would be written as {:?}",
-            super::excerpt(&s),
-            kept
-        )));
+    check_semantic_name(&s).map_err(de::Error::custom)?;
+    Ok(s)
+}
+
+/// A semantic name or `null`, without NUL characters.
+fn nullable_semantic<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    let s = Option::<String>::deserialize(d)?;
+    if let Some(s) = &s {
+        check_semantic_name(s).map_err(de::Error::custom)?;
     }
     Ok(s)
 }

@@ -1,0 +1,265 @@
+//! The one checked way to read an input file: every shell (the command line, Python, the
+//! conformance runner) and every library reader that opens files (dumps, their buffers)
+//! reads through [`read_file`], so they share its refusals and its words.
+//!
+//! A file is read only when it is a regular file no larger than the caller's limit: its size
+//! is checked before anything is read, and the read itself stops one byte past the limit (a
+//! file that grows while read, or a `/proc` file that reports size 0, is bounded the same).
+//! Devices (`/dev/zero` never ends), named pipes (a FIFO without a writer never opens, one
+//! with a slow writer never ends), sockets and directories are refused from their type
+//! without reading — also behind a symbolic link. Standard input, which a command line reads
+//! on purpose, goes through [`read_stream`] under the same limit.
+//!
+//! ```
+//! use inlay::input::{ReadError, read_file};
+//! let e = read_file(std::path::Path::new("/dev/zero"), 1 << 20).unwrap_err();
+//! # #[cfg(unix)]
+//! assert!(matches!(e, ReadError::NotAFile { .. }), "{e}");
+//! ```
+
+use std::io::Read;
+use std::path::Path;
+
+/// The default limit of text inputs (layouts, signature descriptions, case files): 64 MiB. A
+/// real layout file is a few kilobytes; the limit keeps a mistaken argument (a mesh, a log)
+/// from costing memory.
+pub const DEFAULT_TEXT_LIMIT: u64 = 64 << 20;
+
+/// The default limit of binary inputs (shaders, vertex, index and argument buffers, dumps,
+/// glTF files and their buffers): 1 GiB.
+pub const DEFAULT_BINARY_LIMIT: u64 = 1 << 30;
+
+/// Why an input was not read. Each message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened or read.
+    #[error("cannot read {file}: {source}")]
+    Io {
+        /// The path as given.
+        file: String,
+        /// What the system said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A directory was given where a file was expected.
+    #[error("cannot read {file}: it is a directory")]
+    Directory {
+        /// The path as given.
+        file: String,
+    },
+    /// A device, named pipe or socket: refused from its type, nothing read.
+    #[error("refusing to read {file}: it is {what}, not a file ({why})")]
+    NotAFile {
+        /// The path as given.
+        file: String,
+        /// `a device`, `a named pipe (FIFO)`, `a socket`, …
+        what: &'static str,
+        /// Why such a file is not read.
+        why: &'static str,
+    },
+    /// More bytes than the limit.
+    #[error(
+        "{file} is larger than {limit} bytes ({}); inlay refuses inputs past that size",
+        match size { Some(n) => format!("{n} bytes"), None => "or more".to_string() }
+    )]
+    TooLarge {
+        /// The path as given (`-` for standard input).
+        file: String,
+        /// The limit in force.
+        limit: u64,
+        /// The file's size when known before reading (`None`: found while reading).
+        size: Option<u64>,
+    },
+}
+
+impl ReadError {
+    /// The file the error is about, as given.
+    pub fn file(&self) -> &str {
+        match self {
+            ReadError::Io { file, .. }
+            | ReadError::Directory { file }
+            | ReadError::NotAFile { file, .. }
+            | ReadError::TooLarge { file, .. } => file,
+        }
+    }
+}
+
+/// What a file type that is not a regular file is, and why it is not read.
+fn not_a_file(ft: std::fs::FileType) -> (&'static str, &'static str) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_char_device() || ft.is_block_device() {
+            return ("a device", "a device such as /dev/zero never ends");
+        }
+        if ft.is_fifo() {
+            return ("a named pipe (FIFO)", "a pipe may never open or never end");
+        }
+        if ft.is_socket() {
+            return ("a socket", "a socket is no file to read");
+        }
+    }
+    let _ = ft;
+    ("a special file", "only regular files are read")
+}
+
+/// Reads the whole regular file at `path`, refusing more than `limit` bytes and anything that
+/// is not a regular file (see the module documentation). `path` names the file in errors as
+/// given.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let file = path.display().to_string();
+    let io = |source| ReadError::Io {
+        file: file.clone(),
+        source,
+    };
+    // The type first (following links), so that a FIFO is never opened: opening one blocks
+    // until a writer comes.
+    let meta = std::fs::metadata(path).map_err(io)?;
+    check_type(&file, &meta, limit)?;
+    let handle = std::fs::File::open(path).map_err(io)?;
+    // The same check on what was opened: the path may have changed in between.
+    let meta = handle.metadata().map_err(io)?;
+    check_type(&file, &meta, limit)?;
+    // The size is a hint for the buffer, never more than the limit allows.
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    handle
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            file,
+            limit,
+            size: None,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Refuses what is not a regular file of at most `limit` bytes.
+fn check_type(file: &str, meta: &std::fs::Metadata, limit: u64) -> Result<(), ReadError> {
+    let ft = meta.file_type();
+    if ft.is_dir() {
+        return Err(ReadError::Directory {
+            file: file.to_string(),
+        });
+    }
+    if !ft.is_file() {
+        let (what, why) = not_a_file(ft);
+        return Err(ReadError::NotAFile {
+            file: file.to_string(),
+            what,
+            why,
+        });
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge {
+            file: file.to_string(),
+            limit,
+            size: Some(meta.len()),
+        });
+    }
+    Ok(())
+}
+
+/// Reads `reader` to its end (standard input, a stream the caller opened on purpose),
+/// refusing more than `limit` bytes; `name` names it in errors (`-` for standard input).
+pub fn read_stream(name: &str, reader: impl Read, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| ReadError::Io {
+            file: name.to_string(),
+            source,
+        })?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            file: name.to_string(),
+            limit,
+            size: None,
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("inlay-input-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn regular_files_are_read_up_to_the_limit() {
+        let d = scratch("limit");
+        let p = d.join("f.bin");
+        std::fs::write(&p, [7u8; 300]).unwrap();
+        assert_eq!(read_file(&p, 300).unwrap(), [7u8; 300]);
+        let e = read_file(&p, 299).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is larger than 299 bytes (300 bytes); inlay refuses inputs past that size",
+                p.display()
+            )
+        );
+        assert!(matches!(
+            read_file(&d, 10),
+            Err(ReadError::Directory { .. })
+        ));
+        assert!(matches!(
+            read_file(&d.join("absent"), 10),
+            Err(ReadError::Io { .. })
+        ));
+        let e = read_stream("-", &[1u8; 11][..], 10).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "- is larger than 10 bytes (or more); inlay refuses inputs past that size"
+        );
+        assert_eq!(read_stream("-", &[1u8; 10][..], 10).unwrap(), [1u8; 10]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    /// Issue 34 item 7: `/dev/zero` (also behind a link, as a glTF's buffer file) read until
+    /// memory ran out; a FIFO hung in `open`.
+    #[cfg(unix)]
+    #[test]
+    fn devices_pipes_and_links_to_them_are_refused_without_reading() {
+        let d = scratch("special");
+        let link = d.join("buffer.bin");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        for p in [Path::new("/dev/zero"), &link] {
+            let e = read_file(p, u64::MAX).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "refusing to read {}: it is a device, not a file (a device such as \
+                     /dev/zero never ends)",
+                    p.display()
+                )
+            );
+        }
+        let fifo = d.join("pipe");
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "mkfifo (coreutils) made no FIFO");
+        // No writer: opening it would block forever.
+        let t = std::time::Instant::now();
+        let e = read_file(&fifo, 1 << 20).unwrap_err();
+        assert!(t.elapsed() < std::time::Duration::from_secs(5));
+        assert!(
+            e.to_string().ends_with(
+                "it is a named pipe (FIFO), not a file (a pipe may never open or never end)"
+            ),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
