@@ -22,7 +22,7 @@ use std::arch::x86_64::*;
 
 use super::NO_ADDR;
 use super::program::{Conv, LaneProgram, REBIAS, chunk_at};
-use crate::assembler::VertexIds;
+use crate::buffer::VertexIds;
 
 /// Whether AVX2 kernels may run on this CPU (cached by the standard library).
 fn has_avx2() -> bool {
