@@ -58,7 +58,9 @@ use crate::element::InputElementDesc;
 use crate::layout::InputLayout;
 use crate::target::Target;
 
-/// Why there is no input signature to match against (R29–R32). Every variant makes
+/// Why there is no input signature to match against (R29–R32). The message says what failed;
+/// the container reader's error, where there is one, is the [`source`](std::error::Error::source)
+/// ([`crate::diag::with_causes`] writes both). Every variant makes
 /// `CreateInputLayout` fail with `E_INVALIDARG` and message
 /// `CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE` (161).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -69,7 +71,7 @@ pub enum SignatureProblem {
     NoBytecode,
     /// The bytes are not a DXBC container that can be read (bad magic, sizes, chunk offsets);
     /// the reader's error says what and where.
-    #[error("the shader bytecode is not a readable DXBC container: {0}")]
+    #[error("the shader bytecode is not a readable DXBC container")]
     Container(#[source] DxbcError),
     /// The container is readable but holds no `ISGN`/`ISG1` chunk (R32; inlay follows DXVK
     /// and refuses, see `docs/notes/validation.md`).
@@ -77,7 +79,7 @@ pub enum SignatureProblem {
     NoInputSignature,
     /// The input signature chunk exists but cannot be read; the reader's error says what and
     /// where.
-    #[error("the input signature chunk cannot be read: {0}")]
+    #[error("the input signature chunk cannot be read")]
     Signature(#[source] DxbcError),
     /// The container's digest (bytes 4..20) does not match its contents.
     #[error(
@@ -451,8 +453,9 @@ fn create(
                 severity: Severity::Error,
                 element: None,
                 message: format!(
-                    "{problem}; CreateInputLayout needs the shader's input signature to match \
-                     the elements against [R31]"
+                    "{}; CreateInputLayout needs the shader's input signature to match the \
+                     elements against [R31]",
+                    crate::diag::with_causes(problem)
                 ),
             });
             matching::Registers::none()
