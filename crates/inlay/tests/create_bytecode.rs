@@ -210,7 +210,11 @@ fn r31_r32_bad_bytecode_is_161() {
             let (what, why) = (problem.to_string(), cause.to_string());
             assert!(!what.contains(&why), "{what:?} repeats its cause {why:?}");
             assert_eq!(c.diagnostics[0].message.matches(&why).count(), 1);
-            assert!(c.diagnostics[0].message.starts_with(&format!("{what}: {why}; ")));
+            assert!(
+                c.diagnostics[0]
+                    .message
+                    .starts_with(&format!("{what}: {why}; "))
+            );
         }
     }
     // Random bytes never panic.
