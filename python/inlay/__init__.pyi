@@ -129,6 +129,8 @@ def encode(
     padding: int = 0,
     api: str = "d3d11",
     feature_level: Optional[str] = None,
+    original: Optional[Mapping[int, Buffer]] = None,
+    warnings: Optional[List[str]] = None,
 ) -> Dict[int, bytes]: ...
 def format_info(format: str) -> Tuple[str, int, int, Optional[FormatKind]]: ...
 
@@ -157,6 +159,8 @@ class Dump:
     @property
     def sources(self) -> List[str]: ...
     @property
+    def name(self) -> str: ...
+    @property
     def remapped(self) -> List[Optional[Tuple[str, int]]]: ...
     def decode(self, **overrides: Any) -> Dict[str, np.ndarray]: ...
 
@@ -172,3 +176,9 @@ def export(
     api: str = "d3d11",
     feature_level: Optional[str] = None,
 ) -> List[str]: ...
+def fmt_text(
+    layout: LayoutLike,
+    strides: Mapping[int, int],
+    topology: str = "triangle_list",
+    index_format: Optional[Literal["R16_UINT", "R32_UINT"]] = None,
+) -> str: ...

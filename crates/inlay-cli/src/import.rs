@@ -5,14 +5,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use inlay::capture;
 use inlay::element::InputElementDesc;
 use inlay::encode::Rounding;
 use inlay::mesh::gltf::{self, ImportedMesh};
 use inlay::mesh::import::{ImportOptions, import};
 
 use crate::output::AtomicFile;
-use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
+use crate::source::{self, LayoutFile};
 use crate::{CliError, TargetArgs, style};
 
 /// Write a glTF mesh back as vertex/index buffers in a layout
@@ -58,53 +57,15 @@ pub struct ImportArgs {
     pub target: TargetArgs,
 }
 
-fn ext(p: &Path) -> String {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 /// A layout to import into: its elements, the strides the file states (slot, stride), and
 /// whether it is an importer's single merged buffer.
 type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
 
-/// The layout's elements and the strides the file states.
+/// The layout's elements and the strides the file states (any layout source,
+/// [`LayoutFile::load`]).
 fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
-    let name = args.layout.display().to_string();
-    match ext(&args.layout).as_str() {
-        "fmt" => {
-            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
-            let mut f =
-                capture::fmt::parse(&name, &text).map_err(|e| CliError::usage(e.to_string()))?;
-            let single = f.strides.len() == 1 && f.strides[0].0.is_none();
-            if single {
-                for e in &mut f.elements {
-                    e.input_slot = 0;
-                }
-            }
-            let strides = f
-                .strides
-                .iter()
-                .map(|(s, v)| (s.unwrap_or(0), *v))
-                .collect();
-            Ok((f.elements, strides, single))
-        }
-        "txt" => {
-            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
-            let vb = capture::migoto::parse_vb_txt(&name, &text, false)
-                .map_err(|e| CliError::usage(e.to_string()))?;
-            let strides = vb
-                .stride
-                .map(|s| vec![(vb.slot.unwrap_or(0), s)])
-                .unwrap_or_default();
-            Ok((vb.elements, strides, false))
-        }
-        _ => {
-            let l = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
-            Ok((l.parsed.elements, Vec::new(), false))
-        }
-    }
+    let l = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
+    Ok((l.parsed.elements, l.strides, l.single_buffer))
 }
 
 fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
