@@ -7,7 +7,7 @@ use clap::Args;
 use inlay::diag::{HResult, Severity};
 use inlay::layout::InputLayout;
 use inlay::target::Target;
-use inlay::validation::{self, Creation};
+use inlay::validation::Creation;
 use serde_json::{Value, json};
 
 use crate::source::{self, LayoutFile};
@@ -97,21 +97,11 @@ pub fn create(
     target: &Target,
     validate_only: bool,
 ) -> Result<Creation, CliError> {
-    let elements = &layout.parsed.elements;
+    let call =
+        inlay::CreateInputLayout::new(target, &layout.parsed.elements).validate_only(validate_only);
     Ok(match shader {
-        Some(path) => {
-            let bytecode = source::read_binary_input(path)?;
-            inlay::CreateInputLayout::new(target, elements)
-                .validate_only(validate_only)
-                .bytecode(&bytecode)
-        }
-        None => {
-            let mut c = validation::layout_without_shader(target, elements);
-            if validate_only && c.hresult == HResult::S_OK {
-                c.hresult = HResult::S_FALSE;
-            }
-            c
-        }
+        Some(path) => call.bytecode(&source::read_binary_input(path)?),
+        None => call.without_shader(),
     })
 }
 

@@ -81,13 +81,8 @@ pub enum ValuesFormat {
 
 /// A number from the command line: decimal or 0x hexadecimal.
 pub fn parse_number(what: &str, s: &str) -> Result<u64, CliError> {
-    let t = s.trim();
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
-    } else {
-        t.parse::<u64>().ok()
-    };
-    v.ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number")))
+    inlay::text::parse_u64(s)
+        .ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number")))
 }
 
 /// `SLOT=VALUE` pairs (`--out`, `--stride`).

@@ -3,10 +3,10 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use inlay::diag::{self, HResult};
+use inlay::diag;
 use inlay::layout::InputLayout as ResolvedLayout;
 use inlay::target::{Api, FeatureLevel, Target};
-use inlay::validation::{self, Creation};
+use inlay::validation::Creation;
 
 use crate::errors;
 use crate::layout::elements_of;
@@ -242,21 +242,9 @@ pub fn create(
     shader: Option<&Bound<'_, PyAny>>,
     validate_only: bool,
 ) -> PyResult<Creation> {
+    let call = inlay::CreateInputLayout::new(target, elements).validate_only(validate_only);
     Ok(match shader {
-        Some(s) if !s.is_none() => {
-            let bytecode = bytes_of(py, s)?;
-            let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
-            inlay::CreateInputLayout::new(target, elements)
-                .num_elements(n)
-                .validate_only(validate_only)
-                .bytecode(&bytecode)
-        }
-        _ => {
-            let mut c = validation::layout_without_shader(target, elements);
-            if validate_only && c.hresult == HResult::S_OK {
-                c.hresult = HResult::S_FALSE;
-            }
-            c
-        }
+        Some(s) if !s.is_none() => call.bytecode(&bytes_of(py, s)?),
+        _ => call.without_shader(),
     })
 }
