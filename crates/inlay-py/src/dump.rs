@@ -166,6 +166,11 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
     let capture = py
         .detach(|| capture::load_dumps(&paths))
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
+    native_dump(py, capture)
+}
+
+/// A [`NativeDump`] of a capture already read (`load_dump`, a frame's draw).
+pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDump> {
     let made = capture
         .slot_bytes()
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
