@@ -16,7 +16,7 @@
 //! For each pair it lists the hash changes, element-by-element layout differences
 //! (semantic name and index are the identity; format, slot, resolved offset, class and step
 //! rate are compared), stride and count changes, and — where the layout changed — the
-//! [`repack`](crate::encode::repack) plan from the old layout to the new: per element the
+//! [`repack`] plan from the old layout to the new: per element the
 //! conversion and whether it can lose information, lanes filled from defaults, elements
 //! dropped, or the element the old data cannot supply. Parts left unpaired are listed per
 //! side. [`Diff::hash_pairs`] is what `--fix-hashes` writes into a hash file.
