@@ -114,24 +114,12 @@ pub fn create(
     pipeline: inlay::PipelineDesc,
     validate_only: bool,
 ) -> Result<Creation, CliError> {
-    let elements = &layout.parsed.elements;
+    let call = inlay::CreateInputLayout::new(target, &layout.parsed.elements)
+        .pipeline(pipeline)
+        .validate_only(validate_only);
     Ok(match shader {
-        Some(path) => {
-            let bytecode = source::read_binary_input(path)?;
-            inlay::CreateInputLayout::new(target, elements)
-                .validate_only(validate_only)
-                .pipeline(pipeline)
-                .bytecode(&bytecode)
-        }
-        None => {
-            let mut c = inlay::CreateInputLayout::new(target, elements)
-                .pipeline(pipeline)
-                .without_shader();
-            if validate_only && c.hresult == HResult::S_OK {
-                c.hresult = HResult::S_FALSE;
-            }
-            c
-        }
+        Some(path) => call.bytecode(&source::read_binary_input(path)?),
+        None => call.without_shader(),
     })
 }
 

@@ -478,7 +478,14 @@ impl Writer<'_> {
                     .collect();
                 writeln!(out, "{}", line.join(" "))
             }
-            OutputFormat::Csv => writeln!(out, "{}", names.join(",")),
+            OutputFormat::Csv => {
+                // Quoted where a name needs it, so `inlay encode --input` reads it back.
+                let cells: Vec<_> = names
+                    .iter()
+                    .map(|n| inlay::capture::csv::field(n))
+                    .collect();
+                writeln!(out, "{}", cells.join(","))
+            }
             OutputFormat::Json => writeln!(out, "["),
         }
     }

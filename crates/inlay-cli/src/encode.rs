@@ -90,13 +90,8 @@ pub enum ValuesFormat {
 
 /// A number from the command line: decimal or 0x hexadecimal.
 pub fn parse_number(what: &str, s: &str) -> Result<u64, CliError> {
-    let t = s.trim();
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()
-    } else {
-        t.parse::<u64>().ok()
-    };
-    v.ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number")))
+    inlay::text::parse_u64(s)
+        .ok_or_else(|| CliError::usage(format!("{what}: `{s}` is not a number")))
 }
 
 /// `SLOT=VALUE` pairs (`--out`, `--stride`).
@@ -265,17 +260,19 @@ fn parse_id(at: &At<'_>, what: &str, t: &str) -> Result<u32, CliError> {
 }
 
 fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<Row>, CliError> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let Some((_, header)) = lines.next() else {
+    // The library's CSV reader (quoted cells, CRLF, a byte-order mark), as for RenderDoc CSV.
+    let records = inlay::capture::csv::read_records(file, text.as_bytes())
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let mut lines = records.iter();
+    let Some(header) = lines.next() else {
         return Err(CliError::usage(format!("{file}: no header line")));
     };
-    let names: Vec<&str> = header.split(',').map(|s| s.trim()).collect();
+    let names: Vec<&str> = header.cells.iter().map(String::as_str).collect();
+    let hl = header.line;
     let find = |n: &str| names.iter().position(|h| h.eq_ignore_ascii_case(n));
-    let vid = find("vertex_id")
-        .ok_or_else(|| CliError::usage(format!("{file}:1: the header has no vertex_id column")))?;
+    let vid = find("vertex_id").ok_or_else(|| {
+        CliError::usage(format!("{file}:{hl}: the header has no vertex_id column"))
+    })?;
     let iid = find("instance_id");
     // Per element: the column index of each lane.
     let mut lane_cols: Vec<[Option<usize>; 4]> = vec![[None; 4]; cols.len()];
@@ -288,31 +285,32 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
         }
         let Some((elem, lane)) = h.rsplit_once('.') else {
             return Err(CliError::usage(format!(
-                "{file}:1: column `{h}` is not ELEMENT.x/y/z/w"
+                "{file}:{hl}: column `{h}` is not ELEMENT.x/y/z/w"
             )));
         };
         let Some(l) = LANES.iter().position(|x| x.eq_ignore_ascii_case(lane)) else {
             return Err(CliError::usage(format!(
-                "{file}:1: column `{h}`: `{lane}` is not a lane (x, y, z or w)"
+                "{file}:{hl}: column `{h}`: `{lane}` is not a lane (x, y, z or w)"
             )));
         };
         let Some(e) = cols.iter().position(|c| c.name.eq_ignore_ascii_case(elem)) else {
             let known: Vec<&str> = cols.iter().map(|c| c.name.as_str()).collect();
             return Err(CliError::usage(format!(
-                "{file}:1: column `{h}`: the layout has no element {elem} (it has {})",
+                "{file}:{hl}: column `{h}`: the layout has no element {elem} (it has {})",
                 known.join(", ")
             )));
         };
         if lane_cols[e][l].replace(i).is_some() {
             return Err(CliError::usage(format!(
-                "{file}:1: column `{h}` appears twice"
+                "{file}:{hl}: column `{h}` appears twice"
             )));
         }
     }
     let mut rows = Vec::new();
-    for (n, line) in lines {
-        let cells: Vec<&str> = line.split(',').collect();
-        let place = format!("line {}", n + 1);
+    for record in lines {
+        let n = record.line;
+        let cells = &record.cells;
+        let place = format!("line {n}");
         let pre = At {
             file,
             place: place.clone(),
@@ -326,9 +324,9 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
                 inlay::diag::count(names.len() as u64, "column", "columns")
             )));
         }
-        let vertex = parse_id(&pre, "vertex_id", cells[vid])?;
+        let vertex = parse_id(&pre, "vertex_id", &cells[vid])?;
         let instance = match iid {
-            Some(i) => parse_id(&pre, "instance_id", cells[i])?,
+            Some(i) => parse_id(&pre, "instance_id", &cells[i])?,
             None => 0,
         };
         let at = At {
@@ -345,7 +343,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
             let mut lanes = [0u32; 4];
             for (l, lane) in lanes.iter_mut().enumerate() {
                 match lane_cols[e][l] {
-                    Some(ci) => *lane = parse_value(c, l, cells[ci], hex, &at)?,
+                    Some(ci) => *lane = parse_value(c, l, &cells[ci], hex, &at)?,
                     None if c.mask & (1 << l) != 0 => return Err(at.err(c.missing_lane(l).0)),
                     None => {}
                 }

@@ -8,7 +8,7 @@ use clap::Args;
 use inlay::encode::{ElementDefault, RepackOptions, Rounding, SourceBuffer, WriterOptions};
 use inlay::layout::InputLayout;
 
-use crate::encode::{output_paths, parse_number, parse_padding, parse_strides, write_buffers};
+use crate::encode::{output_paths, parse_padding, parse_strides, write_buffers};
 use crate::source::LayoutFile;
 use crate::{CliError, TargetArgs, check, style};
 
@@ -71,51 +71,6 @@ pub struct RepackArgs {
     pub to_array: Option<String>,
     #[command(flatten)]
     pub target: TargetArgs,
-}
-
-struct Vb {
-    slot: u32,
-    path: PathBuf,
-    stride: Option<u32>,
-    offset: u64,
-}
-
-fn parse_vb(s: &str) -> Result<Vb, CliError> {
-    let (slot, rest) = s.split_once('=').ok_or_else(|| {
-        CliError::usage(format!(
-            "--vb `{s}`: expected SLOT=FILE[,stride=N][,offset=N]"
-        ))
-    })?;
-    let slot = u32::try_from(parse_number("--vb slot", slot)?)
-        .map_err(|_| CliError::usage(format!("--vb `{s}`: the slot is too large")))?;
-    let mut parts = rest.split(',');
-    let path = PathBuf::from(parts.next().unwrap_or(""));
-    if path.as_os_str().is_empty() {
-        return Err(CliError::usage(format!("--vb `{s}`: no file name")));
-    }
-    let mut vb = Vb {
-        slot,
-        path,
-        stride: None,
-        offset: 0,
-    };
-    for p in parts {
-        match p.split_once('=') {
-            Some(("stride", v)) => {
-                vb.stride = Some(
-                    u32::try_from(parse_number("--vb stride", v)?)
-                        .map_err(|_| CliError::usage(format!("--vb `{s}`: stride too large")))?,
-                )
-            }
-            Some(("offset", v)) => vb.offset = parse_number("--vb offset", v)?,
-            _ => {
-                return Err(CliError::usage(format!(
-                    "--vb `{s}`: unknown option `{p}` (expected stride=N or offset=N)"
-                )));
-            }
-        }
-    }
-    Ok(vb)
 }
 
 /// A layout created from a file, with the strides the file states (slot, stride).
@@ -189,10 +144,11 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         }
     }
     let padding = parse_padding(&args.padding)?;
-    let mut vbs: Vec<Vb> = args
+    // `--vb` as decode reads it (a file name with commas in it, offsets as D3D's UINT).
+    let mut vbs: Vec<crate::decode::VbSpec> = args
         .vb
         .iter()
-        .map(|s| parse_vb(s))
+        .map(|s| crate::decode::parse_vb(s))
         .collect::<Result<_, _>>()?;
     for (i, v) in vbs.iter().enumerate() {
         if vbs[..i].iter().any(|o| o.slot == v.slot) {

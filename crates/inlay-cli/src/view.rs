@@ -165,16 +165,6 @@ fn pack(bytes: &[u8], width: usize) -> Vec<u8> {
     z.finish().unwrap_or_default()
 }
 
-fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Uint => "uint",
-        Kind::Sint => "sint",
-        Kind::Unorm => "unorm",
-        Kind::Snorm => "snorm",
-        _ => "float",
-    }
-}
-
 /// Largest slot byte range a page carries for its byte view (bigger ones are left out, with
 /// a note on the page).
 const MAX_SLOT_BYTES: u64 = 256 << 20;
@@ -254,7 +244,7 @@ pub fn page_data(
                 "index": a.semantic_index,
                 "element": a.element,
                 "format": a.format.name().unwrap_or("?"),
-                "kind": kind_name(a.kind()),
+                "kind": a.kind().name(),
                 "lanes": lanes,
                 "per_instance": per_instance,
                 "data": arrays.put_items(

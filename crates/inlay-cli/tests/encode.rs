@@ -500,3 +500,67 @@ fn out_of_range_values_are_refused_unless_clamped() {
     let r = run("ok.csv", "1,0,0,0,0,0,65519,-65519,0,0,0,0,0", &[]);
     assert_eq!(r.code, 0, "{}", r.transcript);
 }
+
+/// `--input` CSV is read as CSV (the library's reader, as for RenderDoc CSV): a byte-order
+/// mark, CRLF line ends, blank lines, quoted values, and a semantic with a comma in it, which
+/// `inlay decode --format csv` quotes and `inlay encode` reads back byte for byte.
+#[test]
+fn encode_reads_quoted_csv_crlf_bom_and_a_semantic_with_a_comma() {
+    let d = scratch("encode-csv-quoting");
+    std::fs::write(
+        d.join("l.json"),
+        r#"{"elements": [
+  {"semantic": "MY,SEM\"X", "index": 1, "format": "R16G16_UINT", "slot": 0, "offset": 0},
+  {"semantic": "C", "index": 0, "format": "R8_UINT", "slot": 0, "offset": "append"}
+]}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("v.csv"),
+        "\u{feff}vertex_id,\"MY,SEM\"\"X1.x\",\"MY,SEM\"\"X1.y\",C0.x\r\n\r\n\
+         0,\"7\",65535,3\r\n1, 1,2,\"255\"\r\n",
+    )
+    .unwrap();
+    let r = inlay_in(
+        &d,
+        &["encode", "l.json", "--input", "v.csv", "--out", "0=v.vb"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    // Stride 8 (4 + 1, rounded to the largest element alignment by the layout), little endian.
+    let v = read(&d.join("v.vb"));
+    let stride = v.len() / 2;
+    assert_eq!(&v[..5], &[7, 0, 0xff, 0xff, 3]);
+    assert_eq!(&v[stride..stride + 5], &[1, 0, 2, 0, 255]);
+    // decode quotes the header's names where CSV needs it; encode reads its output back.
+    let r = inlay_in(
+        &d,
+        &[
+            "decode", "l.json", "--vb", "0=v.vb", "--format", "csv", "--output", "out.csv",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let text = std::fs::read_to_string(d.join("out.csv")).unwrap();
+    assert!(
+        text.starts_with(
+            "position,vertex_id,element,instance_id,\"MY,SEM\"\"X1.x\",\"MY,SEM\"\"X1.y\",C0.x\n"
+        ),
+        "{text}"
+    );
+    let r = inlay_in(
+        &d,
+        &["encode", "l.json", "--input", "out.csv", "--out", "0=w.vb"],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(read(&d.join("w.vb")), v);
+    // A quoted comma stays in its cell: one value `1,2`, refused as a number, not two cells.
+    let d = scratch("encode-csv-quoting-bad");
+    let r = bad(&d, "comma.csv", "vertex_id,POSITION0.x\n\n0,\"1,2\"\n", &[]);
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.transcript
+            .contains("comma.csv: line 3, vertex 0: POSITION0.x: `1,2` is not a number"),
+        "{}",
+        r.transcript
+    );
+    assert!(r.transcript.contains("`1,2`"), "{}", r.transcript);
+}

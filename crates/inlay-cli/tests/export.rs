@@ -1020,3 +1020,55 @@ fn exported_meshes_hold_names_not_folders() {
         );
     }
 }
+
+/// A RenderDoc mesh-view CSV saved back by a spreadsheet (byte-order mark, CRLF, quoted
+/// cells, a blank line) exports exactly what the plain export does: the cells are read as CSV
+/// (the `csv` crate), not split on commas. A semantic with a comma in it stays one column.
+#[test]
+fn export_reads_renderdoc_csv_as_csv() {
+    let d = scratch("export-csv-quoting");
+    std::fs::write(
+        d.join("plain.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z, TEXCOORD0.x, TEXCOORD0.y\n\
+         0, 0, 0.5, 0.0, 0.0, 0.25, 1\n1, 1, 1.0, 0.0, 0.0, 0.5, 1\n2, 2, 0.0, 1.0, 0.0, 1, 0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("quoted.csv"),
+        "\u{feff}\"VTX\",\"IDX\",\"POSITION.x\",\"POSITION.y\",\"POSITION.z\",\
+         \"TEXCOORD0.x\",\"TEXCOORD0.y\"\r\n\r\n\
+         \"0\",\"0\",\"0.5\",\"0.0\",\"0.0\",\"0.25\",\"1\"\r\n\
+         1,1,1.0,0.0,0.0,0.5,1\r\n\"2\",2,\"0.0\",1.0,0.0,\"1\",0\r\n",
+    )
+    .unwrap();
+    for name in ["plain", "quoted"] {
+        let r = inlay_in(
+            &d,
+            &[
+                "export",
+                &format!("{name}.csv"),
+                "--output",
+                &format!("{name}.ply"),
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+    }
+    let plain = std::fs::read(d.join("plain.ply")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&plain).contains("element vertex 3"),
+        "three vertices"
+    );
+    assert_eq!(std::fs::read(d.join("quoted.ply")).unwrap(), plain);
+    // `MY,SEM0` is one group of two lanes; unquoted, its cells would not line up.
+    std::fs::write(
+        d.join("comma.csv"),
+        "VTX,IDX,POSITION.x,POSITION.y,POSITION.z,\"MY,SEM0.x\",\"MY,SEM0.y\"\n\
+         0,0,0,0,0,1,2\n1,1,1,0,0,3,4\n2,2,0,1,0,5,6\n",
+    )
+    .unwrap();
+    let r = inlay_in(&d, &["export", "comma.csv", "--output", "comma.gltf"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let gltf = std::fs::read_to_string(d.join("comma.gltf")).unwrap();
+    assert!(gltf.contains("MY,SEM"), "{gltf}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use inlay::diag::{self, HResult};
+use inlay::diag;
 use inlay::layout::InputLayout as ResolvedLayout;
 use inlay::target::{Api, FeatureLevel, Target};
 use inlay::validation::Creation;
@@ -279,24 +279,13 @@ pub fn create_with(
     validate_only: bool,
     pipeline: inlay::PipelineDesc,
 ) -> PyResult<Creation> {
+    let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
+    let call = inlay::CreateInputLayout::new(target, elements)
+        .pipeline(pipeline)
+        .num_elements(n)
+        .validate_only(validate_only);
     Ok(match shader {
-        Some(s) if !s.is_none() => {
-            let bytecode = bytes_of(py, s)?;
-            let n = u32::try_from(elements.len()).unwrap_or(u32::MAX);
-            inlay::CreateInputLayout::new(target, elements)
-                .pipeline(pipeline)
-                .num_elements(n)
-                .validate_only(validate_only)
-                .bytecode(&bytecode)
-        }
-        _ => {
-            let mut c = inlay::CreateInputLayout::new(target, elements)
-                .pipeline(pipeline)
-                .without_shader();
-            if validate_only && c.hresult == HResult::S_OK {
-                c.hresult = HResult::S_FALSE;
-            }
-            c
-        }
+        Some(s) if !s.is_none() => call.bytecode(&bytes_of(py, s)?),
+        _ => call.without_shader(),
     })
 }

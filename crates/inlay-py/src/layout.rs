@@ -210,23 +210,11 @@ pub fn format_info(format: &str) -> PyResult<(String, u32, usize, Option<&'stati
         .is_vertex_format()
         .then(|| info.first_kind())
         .flatten()
-        .map(kind_name);
+        .map(Kind::name);
     Ok((
         info.name.to_string(),
         info.byte_size(),
         info.component_count(),
         kind,
     ))
-}
-
-/// The lower-case name of a component kind.
-pub fn kind_name(k: Kind) -> &'static str {
-    match k {
-        Kind::Float => "float",
-        Kind::Unorm => "unorm",
-        Kind::Snorm => "snorm",
-        Kind::Uint => "uint",
-        Kind::Sint => "sint",
-        _ => "other",
-    }
 }

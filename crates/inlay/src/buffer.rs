@@ -50,6 +50,32 @@ fn bounded_address(
     (addr >= bind_offset && addr as u64 + size as u64 <= len as u64).then_some(addr as usize)
 }
 
+/// How many of the element numbers `0, 1, 2, …` [`bounded_address`] finds inside before the
+/// first it might not: those whose address `bind_offset + stride × n + element_offset`,
+/// counted without the 32-bit wrap, is at most both `len − size` and 2^32 − 1 — so none of
+/// them wraps and all lie inside. `u64::MAX` when the stride is 0 and element 0 is inside; 0
+/// when element 0 is not. The rule of [`bounded_address`] for a run from 0, decided once.
+#[inline]
+fn bounded_prefix(
+    bind_offset: u32,
+    stride: u32,
+    element_offset: u32,
+    size: u32,
+    len: usize,
+) -> u64 {
+    let Some(limit) = (len as u64).checked_sub(size as u64) else {
+        return 0;
+    };
+    let first = bind_offset as u64 + element_offset as u64;
+    let Some(room) = limit.min(u32::MAX as u64).checked_sub(first) else {
+        return 0;
+    };
+    match room.checked_div(stride as u64) {
+        Some(q) => q + 1,
+        None => u64::MAX,
+    }
+}
+
 /// The element number a non-indexed draw's `i`-th vertex of an instance reads:
 /// `StartVertexLocation + i`, wrapping (spec §8.4.1, §8.19.1).
 #[inline]
@@ -98,6 +124,29 @@ impl<'a> VertexBufferBinding<'a> {
             self.offset,
             self.stride,
             n,
+            element_offset,
+            size,
+            self.data.len(),
+        )
+    }
+
+    /// How many element numbers from 0 read a `size`-byte element at `element_offset` in
+    /// bounds, by the rule of [`VertexBufferBinding::element_address`], before the first that
+    /// may not (an address past the buffer or past 2^32 − 1); `u64::MAX` for stride 0 with
+    /// element 0 inside. What a check that must not walk every vertex (draw validation) asks.
+    ///
+    /// ```
+    /// use inlay::buffer::VertexBufferBinding;
+    /// let data = [0u8; 32];
+    /// let b = VertexBufferBinding { data: &data, stride: 12, offset: 4 };
+    /// assert_eq!(b.in_bounds_prefix(8, 4), 2); // elements 0 and 1 (bytes 12..16, 24..28)
+    /// assert_eq!(b.element_address(8, 4, 2), None);
+    /// ```
+    #[inline]
+    pub fn in_bounds_prefix(&self, element_offset: u32, size: u32) -> u64 {
+        bounded_prefix(
+            self.offset,
+            self.stride,
             element_offset,
             size,
             self.data.len(),
@@ -289,6 +338,30 @@ impl IndexBufferBinding<'_> {
             IndexFormat::R32Uint => u32::from_le_bytes([d[0], d[1], d[2], d[3]]),
         }
     }
+
+    /// How many index positions from 0 [`IndexBufferBinding::read`] finds inside the buffer
+    /// before the first it does not (the rule of `read` for a run from 0, decided once).
+    #[inline]
+    pub fn in_bounds_prefix(&self) -> u64 {
+        let size = self.format.size();
+        bounded_prefix(self.offset, size, 0, size, self.data.len())
+    }
+}
+
+/// The system values of one vertex of a batch filled by
+/// [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers). C layout
+/// (16 bytes, the fields in this order), which the batch path writes four records at a time.
+/// It lives here, below both fetch paths, because the reference walk and the fast fetch's
+/// batch writer both produce it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
+pub struct VertexIds {
+    /// 0-based position in the draw's vertex stream.
+    pub position: u64,
+    /// `SV_VertexID` (ia-semantics §4).
+    pub vertex_id: u32,
+    /// `SV_InstanceID` (ia-semantics §4).
+    pub instance_id: u32,
 }
 
 /// A D3D12 buffer view (`D3D12_VERTEX_BUFFER_VIEW` / `D3D12_INDEX_BUFFER_VIEW`) that does
@@ -449,6 +522,52 @@ impl ElementFetch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The run form of the rule agrees with the rule element by element: every number below
+    /// `bounded_prefix` has an address, and the one at it (when there is one) has none or
+    /// wraps past 2^32 − 1 — for vertex buffers of every stride and index buffers alike.
+    #[test]
+    fn bounded_prefix_agrees_with_bounded_address() {
+        for len in [0usize, 3, 12, 40, 41, 100] {
+            for offset in [0u32, 1, 4, 38, 40, 0xffff_fff0] {
+                for stride in [0u32, 1, 2, 4, 12, 0x8000_0000] {
+                    for (eo, size) in [(0u32, 4u32), (8, 4), (4, 12), (0, 2)] {
+                        let p = bounded_prefix(offset, stride, eo, size, len);
+                        for n in 0..p.min(300) {
+                            assert!(
+                                bounded_address(offset, stride, n as u32, eo, size, len).is_some(),
+                                "{len} {offset} {stride} {eo} {size} {n}"
+                            );
+                        }
+                        if p < 300 {
+                            let wraps =
+                                offset as u64 + stride as u64 * p + eo as u64 > u32::MAX as u64;
+                            assert!(
+                                wraps
+                                    || bounded_address(offset, stride, p as u32, eo, size, len)
+                                        .is_none(),
+                                "{len} {offset} {stride} {eo} {size} at {p}"
+                            );
+                        } else {
+                            assert_eq!(p, u64::MAX);
+                            assert_eq!(stride, 0);
+                        }
+                    }
+                }
+            }
+        }
+        let data = [0u8; 10];
+        let ib = |offset| IndexBufferBinding {
+            data: &data,
+            format: IndexFormat::R32Uint,
+            offset,
+        };
+        assert_eq!(ib(0).in_bounds_prefix(), 2);
+        assert_eq!(ib(2).in_bounds_prefix(), 2);
+        assert_eq!(ib(3).in_bounds_prefix(), 1);
+        assert_eq!(ib(7).in_bounds_prefix(), 0);
+        assert_eq!(ib(11).in_bounds_prefix(), 0);
+    }
 
     /// `span` against the per-element rule, for every run of small buffers, bind offsets,
     /// strides and element offsets, near the buffer's end and across the 32-bit wrap.

@@ -248,6 +248,28 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// An error and its causes on one line, as a report shows them: the error's message (what
+/// failed), then each [`source`](std::error::Error::source) in turn (why), joined by `": "`.
+/// The library's errors keep their causes out of their own messages, so nothing is said twice.
+///
+/// ```
+/// use inlay::diag::with_causes;
+/// use inlay::validation::read_input_signature;
+/// let e = read_input_signature(b"not a container at all").unwrap_err();
+/// assert_eq!(e.to_string(), "the shader bytecode is not a readable DXBC container");
+/// assert!(with_causes(&e).starts_with("the shader bytecode is not a readable DXBC container: "));
+/// ```
+pub fn with_causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,6 +95,23 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The kind's lower-case name, as the viewer, the Python package and messages write it:
+    /// `float`, `unorm`, `snorm`, `uint`, `sint`, `unused`, `typeless`, `unorm_srgb`,
+    /// `special`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Float => "float",
+            Kind::Unorm => "unorm",
+            Kind::Snorm => "snorm",
+            Kind::Uint => "uint",
+            Kind::Sint => "sint",
+            Kind::Unused => "unused",
+            Kind::Typeless => "typeless",
+            Kind::UnormSrgb => "unorm_srgb",
+            Kind::Special => "special",
+        }
+    }
+
     /// Whether data of this kind is "float-like" for the purposes of the missing-`w` default
     /// and the signature type check (FLOAT, UNORM, SNORM; spec §19.1.3.3, R23).
     pub const fn is_float_like(self) -> bool {

@@ -1,6 +1,7 @@
 //! # inlay — Direct3D 10/11 input layouts, exactly as Windows does them
 //!
-//! The modules follow the data's path:
+//! The modules follow the data's path, in layers: a module imports only modules of the layers
+//! below its own (`ARCHITECTURE.md` lists them; `tests/module_graph.rs` enforces them):
 //!
 //! * [`format`](mod@format) — the DXGI format table that drives every per-format decision, and
 //!   [`convert`], the reference conversions it drives;
@@ -12,13 +13,14 @@
 //! * [`dxbc`] — shader containers and their signatures;
 //! * `validation` — `CreateInputLayout`: HRESULT, debug-layer diagnostics, matching;
 //! * [`layout`] — the resolved layout handed to the input assembler;
-//! * [`buffer`] — vertex- and index-buffer bindings and the one addressing rule (vertex index,
-//!   instance index with step rate, bind offset, out of bounds) both fetch paths share;
+//! * [`buffer`] — vertex- and index-buffer bindings, the one addressing rule (vertex index,
+//!   instance index with step rate, bind offset, out of bounds) and the batch's `VertexIds`,
+//!   which both fetch paths share;
 //! * [`assembler`] — the input assembler: the reference vertex fetch, draws, topologies,
 //!   system values;
 //! * [`fetch`] — fast vertex fetch: compiled fetch plans and SIMD kernels, bit-identical to
-//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`); it never
-//!   imports the assembler, nor the assembler it;
+//!   [`convert`] (the benchmark harness is the workspace crate `inlay-bench`); it shares a
+//!   layer with the assembler, so neither imports the other;
 //! * [`stream`] — a draw's vertex stream, joining the assembler's walk with either fetch;
 //! * [`encode`] — the way back: register lanes to vertex-buffer bytes in every IA format
 //!   (both roundings of the conformance schema), a vertex writer, repack between layouts and

@@ -201,6 +201,19 @@ fn r31_r32_bad_bytecode_is_161() {
         assert_eq!(c.hresult, HResult::E_INVALIDARG);
         assert_eq!(ids(&c), (vec![161], vec![]));
         assert!(c.diagnostics[0].message.contains(&problem.to_string()));
+        // Error chains once (issue 30 item 6): the message says what failed, `source()` says
+        // why, and the diagnostic — which joins them — says each once.
+        use std::error::Error as _;
+        if let Some(cause) = problem.source() {
+            let (what, why) = (problem.to_string(), cause.to_string());
+            assert!(!what.contains(&why), "{what:?} repeats its cause {why:?}");
+            assert_eq!(c.diagnostics[0].message.matches(&why).count(), 1);
+            assert!(
+                c.diagnostics[0]
+                    .message
+                    .starts_with(&format!("{what}: {why}; "))
+            );
+        }
     }
     // Random bytes never panic.
     let mut state = 0x1234_5678u32;

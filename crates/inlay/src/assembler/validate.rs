@@ -22,17 +22,20 @@
 //! (`DEVICE_SHADER_LINKAGE_SEMANTICNAME_NOT_FOUND`, 342) is [`check_linkage`], for callers
 //! that bind a different shader than the layout was created with.
 //!
-//! Positions are computed without the 32-bit address wrap the assembler applies to
-//! `offset + stride × n` (it only matters for addresses past 4 GiB). The work is constant per
-//! slot, plus one pass over the bytes of the index buffer for indexed draws; nothing is
-//! allocated beyond the warnings.
+//! Which element numbers read inside a buffer is [`crate::buffer`]'s addressing rule, asked
+//! per element ([`VertexBufferBinding::element_address`]) or, for the thresholds that keep the
+//! work constant per slot, once per run from 0 ([`VertexBufferBinding::in_bounds_prefix`],
+//! [`IndexBufferBinding::in_bounds_prefix`](crate::buffer::IndexBufferBinding::in_bounds_prefix)):
+//! past those thresholds a vertex counts as reading past the end (only addresses past 4 GiB,
+//! which wrap, make the two differ). The work is constant per slot, plus one pass over the
+//! bytes of the index buffer for indexed draws; nothing is allocated beyond the warnings.
 
 use crate::diag::MessageId;
 use crate::dxbc::Signature;
 use crate::layout::{InputClass, InputLayout};
 
 use super::{DrawCall, IaError, InputAssembler};
-use crate::buffer::IndexFormat;
+use crate::buffer::{IndexFormat, VertexBufferBinding};
 
 /// The default bound of [`DrawReport::refusal`]: a draw that would produce more than 100
 /// million vertices that read nothing but zeros is refused.
@@ -228,34 +231,39 @@ struct SlotInfo {
 
 /// Per-slot thresholds: element numbers from which some / every element of the slot is out
 /// of bounds (`u64::MAX`: never).
-struct SlotReach {
+struct SlotReach<'a> {
     slot: u32,
     class: InputClass,
     step_rate: u32,
     some_out: u64,
     all_out: u64,
-    bound: bool,
-    len: usize,
-    stride: u32,
-    offset: u32,
+    buffer: Option<VertexBufferBinding<'a>>,
     /// (offset, size) of each element.
     elements: Vec<(u32, u32)>,
 }
 
-impl SlotReach {
+impl SlotReach<'_> {
+    fn bound(&self) -> bool {
+        self.buffer.is_some()
+    }
+
+    fn len(&self) -> usize {
+        self.buffer.map_or(0, |b| b.data.len())
+    }
+
+    fn stride(&self) -> u32 {
+        self.buffer.map_or(0, |b| b.stride)
+    }
+
     /// Whether element number `n` has some / every element out of bounds, exactly as the
-    /// assembler decides (32-bit wrapping address, ia-semantics §3).
+    /// assembler decides ([`VertexBufferBinding::element_address`]).
     fn vertex_out(&self, n: u32) -> (bool, bool) {
-        if !self.bound {
+        let Some(b) = &self.buffer else {
             return (true, true);
-        }
+        };
         let (mut some, mut all) = (false, true);
         for &(off, size) in &self.elements {
-            let addr = self
-                .offset
-                .wrapping_add(self.stride.wrapping_mul(n))
-                .wrapping_add(off);
-            let out = addr < self.offset || addr as u64 + size as u64 > self.len as u64;
+            let out = b.element_address(off, size, n).is_none();
             some |= out;
             all &= out;
         }
@@ -263,38 +271,17 @@ impl SlotReach {
     }
 
     /// The element numbers `0..n` for which [`SlotReach::vertex_out`] is `(false, false)`
-    /// for certain: every element's address below 2^32 (no wrap) and its end within the
-    /// buffer. 0 when unbound or without elements (then nothing is promised).
+    /// for certain ([`VertexBufferBinding::in_bounds_prefix`] of every element). 0 when
+    /// unbound or without elements (then nothing is promised).
     fn in_bounds_below(&self) -> u64 {
-        if !self.bound || self.elements.is_empty() {
+        let Some(b) = &self.buffer else {
             return 0;
-        }
-        let mut below = u64::MAX;
-        for &(off, size) in &self.elements {
-            let Some(limit) = (self.len as u64).checked_sub(size as u64) else {
-                return 0;
-            };
-            let limit = limit.min(u32::MAX as u64);
-            let first = self.offset as u64 + off as u64;
-            let Some(room) = limit.checked_sub(first) else {
-                return 0;
-            };
-            if let Some(q) = room.checked_div(self.stride as u64) {
-                below = below.min(q + 1);
-            }
-        }
-        below
-    }
-}
-
-/// First element number `n` with `offset + stride·n + end > len` (no 32-bit wrap).
-fn first_out(len: u64, offset: u64, stride: u64, end: u64) -> u64 {
-    let Some(avail) = len.checked_sub(offset).and_then(|a| a.checked_sub(end)) else {
-        return 0;
-    };
-    match avail.checked_div(stride) {
-        Some(q) => q + 1,
-        None => u64::MAX,
+        };
+        self.elements
+            .iter()
+            .map(|&(off, size)| b.in_bounds_prefix(off, size))
+            .min()
+            .unwrap_or(0)
     }
 }
 
@@ -388,15 +375,7 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
         let b = ia.vertex_buffer(s.slot);
         let (mut some_out, mut all_out) = (u64::MAX, 0u64);
         for e in elements {
-            let n0 = match b {
-                Some(b) => first_out(
-                    b.data.len() as u64,
-                    b.offset as u64,
-                    b.stride as u64,
-                    e.offset as u64 + e.byte_size() as u64,
-                ),
-                None => 0,
-            };
+            let n0 = b.map_or(0, |b| b.in_bounds_prefix(e.offset, e.byte_size()));
             some_out = some_out.min(n0);
             all_out = all_out.max(n0);
         }
@@ -406,10 +385,7 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
             step_rate: s.step_rate,
             some_out,
             all_out,
-            bound: b.is_some(),
-            len: b.map_or(0, |b| b.data.len()),
-            stride: b.map_or(0, |b| b.stride),
-            offset: b.map_or(0, |b| b.offset),
+            buffer: b.copied(),
             elements: layout
                 .elements()
                 .iter()
@@ -477,7 +453,7 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
         has_instance_slots = true;
         let all = instances_from(s.all_out, p.start_instance as u64, s.step_rate, instances);
         zero_instances = zero_instances.min(all.map_or(0, |(_, n)| n));
-        if !s.bound {
+        if !s.bound() {
             continue;
         }
         if let Some((first, n)) =
@@ -494,8 +470,8 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
                      {}-byte buffer (stride {}): those elements read 0",
                     first + n - 1,
                     s.slot,
-                    s.len,
-                    s.stride
+                    s.len(),
+                    s.stride()
                 ),
             });
         }
@@ -504,7 +480,7 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
         zero_instances = instances;
     }
 
-    let vertex_slots: Vec<&SlotReach> = slots
+    let vertex_slots: Vec<&SlotReach<'_>> = slots
         .iter()
         .filter(|s| s.class == InputClass::PerVertex)
         .collect();
@@ -512,7 +488,7 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
     let (per_instance_zero, run, per_instance) = if !p.indexed {
         let (start, count) = (p.start as u64, p.count as u64);
         let end = start + count;
-        for s in vertex_slots.iter().filter(|s| s.bound) {
+        for s in vertex_slots.iter().filter(|s| s.bound()) {
             let first = start.max(s.some_out);
             if first < end {
                 report.warnings.push(DrawWarning {
@@ -527,8 +503,8 @@ fn checks(ia: &InputAssembler<'_>, call: &DrawCall<'_>) -> Result<DrawReport, Ia
                         end - 1,
                         end - first,
                         s.slot,
-                        s.len,
-                        s.stride
+                        s.len(),
+                        s.stride()
                     ),
                 });
             }
@@ -647,7 +623,7 @@ fn scan_indices<const S: usize>(
 fn indexed_checks(
     ia: &InputAssembler<'_>,
     p: &super::DrawParams,
-    vertex_slots: &[&SlotReach],
+    vertex_slots: &[&SlotReach<'_>],
     report: &mut DrawReport,
 ) -> (u64, u64, u64) {
     let (start, count) = (p.start as u64, p.count as u64);
@@ -678,7 +654,7 @@ fn indexed_checks(
         let zero = vertex_slots.iter().all(|s| s.vertex_out(base).1);
         for s in vertex_slots
             .iter()
-            .filter(|s| s.bound && s.vertex_out(base).0)
+            .filter(|s| s.bound() && s.vertex_out(base).0)
         {
             report
                 .warnings
@@ -693,11 +669,8 @@ fn indexed_checks(
     let size = ib.format.size() as u64;
     // `None`: no index value cuts (a D3D12 list, or its strip cut disabled).
     let cut = p.cut.value(ib.format);
-    // Positions in the buffer: [ib.offset + size·k, + size) ⊆ [offset, len).
-    let in_buffer = (ib.data.len() as u64)
-        .saturating_sub(ib.offset as u64)
-        .checked_div(size)
-        .unwrap_or(0);
+    // Positions whose index lies in the buffer.
+    let in_buffer = ib.in_bounds_prefix();
     let first_past = start.max(in_buffer);
     let end = start + count;
     let instances = p.instance_count as u64;
@@ -749,7 +722,7 @@ fn indexed_checks(
         for (k, s) in vertex_slots.iter().enumerate() {
             let (some_out, all_out) = s.vertex_out(vertex);
             all &= all_out;
-            if s.bound && some_out {
+            if s.bound() && some_out {
                 let e = &mut past[k];
                 e.0 += 1;
                 if e.1 == u64::MAX {
@@ -812,7 +785,7 @@ fn indexed_checks(
     (zero, best, noncut + inside)
 }
 
-fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) -> DrawWarning {
+fn past_vertex_data(s: &SlotReach<'_>, first: u64, n: u64, count: u64, vertex: u64) -> DrawWarning {
     let whole = s.some_out;
     DrawWarning {
         check: DrawCheck::IndexPastVertexData,
@@ -825,8 +798,8 @@ fn past_vertex_data(s: &SlotReach, first: u64, n: u64, count: u64, vertex: u64) 
              stride {}, {} whole vertices), the first at index position {first} (vertex \
              {vertex}): those elements read 0",
             s.slot,
-            s.len,
-            s.stride,
+            s.len(),
+            s.stride(),
             if whole == u64::MAX {
                 "all".to_string()
             } else {
@@ -893,16 +866,18 @@ mod tests {
             for offset in [0u32, 1, 4, 38, 40, 0xffff_fff0] {
                 for stride in [0u32, 1, 4, 12, 16, 0x8000_0000] {
                     for elements in [vec![(0u32, 4u32)], vec![(0, 8), (8, 4)], vec![(4, 12)]] {
+                        let data = vec![0u8; len];
                         let s = SlotReach {
                             slot: 0,
                             class: InputClass::PerVertex,
                             step_rate: 0,
                             some_out: 0,
                             all_out: 0,
-                            bound: true,
-                            len,
-                            stride,
-                            offset,
+                            buffer: Some(VertexBufferBinding {
+                                data: &data,
+                                stride,
+                                offset,
+                            }),
                             elements,
                         };
                         let below = s.in_bounds_below();
@@ -933,10 +908,7 @@ mod tests {
             step_rate: 0,
             some_out: 0,
             all_out: 0,
-            bound: false,
-            len: 100,
-            stride: 4,
-            offset: 0,
+            buffer: None,
             elements: vec![(0, 4)],
         };
         assert_eq!(unbound.in_bounds_below(), 0);

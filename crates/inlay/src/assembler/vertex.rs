@@ -2,6 +2,8 @@
 
 use super::walk::WalkStep;
 use crate::buffer::ElementFetch;
+/// Re-exported from [`crate::buffer`], where both fetch paths find it.
+pub use crate::buffer::VertexIds;
 
 /// Number of vertex-shader input registers an [`AssembledVertex`] holds
 /// (`D3D11_VS_INPUT_REGISTER_COUNT`, ia-semantics §9).
@@ -80,18 +82,4 @@ impl ReferencePlan<'_> {
         }
         true
     }
-}
-
-/// The system values of one vertex of a batch filled by
-/// [`VertexStream::fill_registers`](crate::stream::VertexStream::fill_registers). C layout
-/// (16 bytes, the fields in this order), which the batch path writes four records at a time.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[repr(C)]
-pub struct VertexIds {
-    /// 0-based position in the draw's vertex stream.
-    pub position: u64,
-    /// `SV_VertexID` (ia-semantics §4).
-    pub vertex_id: u32,
-    /// `SV_InstanceID` (ia-semantics §4).
-    pub instance_id: u32,
 }

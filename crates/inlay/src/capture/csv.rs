@@ -1,6 +1,9 @@
 //! RenderDoc mesh-view CSV exports.
 //!
-//! The header is `VTX, IDX, NAME.x, NAME.y, …`: one row per vertex of the draw's stream (`VTX`
+//! The file is CSV as RFC 4180 writes it, read by the `csv` crate: fields in double quotes may
+//! hold commas, quotes (doubled) and line breaks, lines end in LF or CRLF, a UTF-8 byte-order
+//! mark is skipped, blank lines are skipped and cells are trimmed. The header is
+//! `VTX, IDX, NAME.x, NAME.y, …`: one row per vertex of the draw's stream (`VTX`
 //! its position, `IDX` the index value it fetched), the attribute columns grouped by the name
 //! before the dot (`x y z w`, `r g b a` or no suffix for one component). The vertex list is
 //! rebuilt from the rows: a vertex per distinct `IDX` (rows with one `IDX` are one vertex;
@@ -16,7 +19,7 @@
 
 use super::{
     At, Capture, CaptureError, DrawInfo, IndexCapture, SlotCapture, SlotData, TextVertices,
-    index_bytes, lines, parse_u32, parse_value, trim,
+    index_bytes, parse_u32, parse_value,
 };
 use crate::assembler::Topology;
 use crate::buffer::IndexFormat;
@@ -73,9 +76,90 @@ fn format_for(kind: Kind, n: usize) -> Format {
     name.parse().expect("a table format")
 }
 
+/// The records of a CSV text with the line each starts on: the `csv` crate's reading (quoted
+/// fields, CRLF), a leading UTF-8 byte-order mark dropped, cells trimmed, blank lines skipped.
+/// Memory is the records themselves: a few times the text at most.
+fn records(file: &str, text: &[u8]) -> Result<Vec<(usize, csv::ByteRecord)>, CaptureError> {
+    let text = text.strip_prefix(b"\xef\xbb\xbf").unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text);
+    let mut out = Vec::new();
+    for record in reader.byte_records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map(|p| p.line() as usize);
+            At { file, line }.error(None, format!("not CSV: {e}"))
+        })?;
+        if record.len() == 1 && record[0].is_empty() {
+            continue;
+        }
+        // The crate's position is where it started reading, before the blank lines it skips.
+        let line = record.position().map_or(0, |p| {
+            let skipped = text.get(p.byte() as usize..).unwrap_or_default();
+            let blank = skipped.iter().take_while(|&&b| b == b'\r' || b == b'\n');
+            p.line() as usize + blank.filter(|&&b| b == b'\n').count()
+        });
+        out.push((line, record));
+    }
+    Ok(out)
+}
+
+/// One record of a CSV text: the line it starts on (from 1) and its cells, trimmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The line the record starts on, counting from 1 (blank lines count).
+    pub line: usize,
+    /// The cells, unquoted and trimmed of spaces.
+    pub cells: Vec<String>,
+}
+
+/// Reads a CSV text the way this module reads a RenderDoc export (the `csv` crate: quoted
+/// fields with commas, doubled quotes and line breaks; LF or CRLF; a UTF-8 byte-order mark
+/// dropped; cells trimmed; blank lines skipped): the reader under every CSV input, such as
+/// `inlay encode --input values.csv`. A record that is not CSV or not UTF-8 is an error
+/// naming its line.
+pub fn read_records(file: &str, text: &[u8]) -> Result<Vec<Record>, CaptureError> {
+    records(file, text)?
+        .into_iter()
+        .map(|(line, record)| {
+            let cells = record
+                .iter()
+                .map(|c| {
+                    String::from_utf8(c.to_vec()).map_err(|_| {
+                        At {
+                            file,
+                            line: Some(line),
+                        }
+                        .error(Some(c), "not UTF-8 text")
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(Record { line, cells })
+        })
+        .collect()
+}
+
+/// A cell as a CSV writer must write it for [`read_records`] to read it back: in double
+/// quotes, its quotes doubled, when it holds a comma, a quote or a line break; as it is
+/// otherwise. (The reader trims every cell, quoted or not: edge spaces do not survive.)
+pub fn field(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", cell.replace('"', "\"\"")).into()
+    } else {
+        cell.into()
+    }
+}
+
+/// A record's cells joined by `", "`, for messages.
+fn joined(record: &csv::ByteRecord) -> Vec<u8> {
+    record.iter().collect::<Vec<_>>().join(&b", "[..])
+}
+
 /// Parses a RenderDoc mesh-view CSV export.
 pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
-    let mut rows = lines(text).filter(|(_, l)| !trim(l).is_empty());
+    let mut rows = records(file, text)?.into_iter();
     let Some((hline, header)) = rows.next() else {
         return Err(At { file, line: None }.error(None, "empty file"));
     };
@@ -83,17 +167,16 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         file,
         line: Some(hline),
     };
-    let header = header.strip_prefix(b"\xef\xbb\xbf").unwrap_or(header);
     let cols: Vec<String> = header
-        .split(|&b| b == b',')
-        .map(|c| String::from_utf8_lossy(trim(c)).to_string())
+        .iter()
+        .map(|c| String::from_utf8_lossy(c).to_string())
         .collect();
     if cols.len() < 3
         || !cols[0].eq_ignore_ascii_case("VTX")
         || !cols[1].eq_ignore_ascii_case("IDX")
     {
         return Err(hat.error(
-            Some(header),
+            Some(&joined(&header)),
             "not a RenderDoc mesh-view CSV: the header must start with `VTX, IDX,`",
         ));
     }
@@ -146,22 +229,21 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         }
     }
     // First pass: cells, and each group's kind.
-    let mut table: Vec<(usize, Vec<&[u8]>)> = Vec::new();
-    for (n, line) in rows {
-        let cells: Vec<&[u8]> = line.split(|&b| b == b',').map(trim).collect();
+    let mut table: Vec<(usize, csv::ByteRecord)> = Vec::new();
+    for (n, cells) in rows {
         if cells.len() != cols.len() {
             return Err(At {
                 file,
                 line: Some(n),
             }
             .error(
-                Some(line),
+                Some(&joined(&cells)),
                 format!("{} cells where the header has {}", cells.len(), cols.len()),
             ));
         }
         for g in &mut groups {
             for &(c, _) in &g.columns {
-                let v = cells[c];
+                let v = &cells[c];
                 let integer = !v.is_empty()
                     && v.iter()
                         .enumerate()
@@ -208,22 +290,22 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             line: Some(*n),
         };
         let vtx =
-            parse_u32(cells[0]).ok_or_else(|| at.error(Some(cells[0]), "VTX is not a number"))?;
+            parse_u32(&cells[0]).ok_or_else(|| at.error(Some(&cells[0]), "VTX is not a number"))?;
         if vtx as usize != k && warnings.len() < 64 {
             warnings.push(at.warning(
-                Some(cells[0]),
+                Some(&cells[0]),
                 format!("VTX out of order (row {k}); rows are used in file order"),
             ));
         }
         let idx =
-            parse_u32(cells[1]).ok_or_else(|| at.error(Some(cells[1]), "IDX is not a number"))?;
+            parse_u32(&cells[1]).ok_or_else(|| at.error(Some(&cells[1]), "IDX is not a number"))?;
         let mut values = Vec::with_capacity(groups.len());
         for (g, e) in groups.iter().zip(&elements) {
             let info = e.format.info().expect("table format");
             let mut lanes = [0, 0, 0, info.default_lane(3)];
             for &(c, lane) in &g.columns {
-                lanes[lane] = parse_value(cells[c], g.kind)
-                    .map_err(|why| at.error(Some(cells[c]), format!("{}: {why}", cols[c])))?;
+                lanes[lane] = parse_value(&cells[c], g.kind)
+                    .map_err(|why| at.error(Some(&cells[c]), format!("{}: {why}", cols[c])))?;
             }
             values.push(lanes);
         }
@@ -305,6 +387,83 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// CSV as RFC 4180 writes it, read by the `csv` crate: a quoted semantic with a comma and a
+    /// doubled quote, CRLF and LF line ends, a byte-order mark, blank lines, a quoted value.
+    #[test]
+    fn quoted_fields_crlf_bom_and_a_semantic_with_a_comma() {
+        // A field is quoted when the quote is its first character (RFC 4180): right after the
+        // comma, not after the space RenderDoc writes there (RenderDoc itself quotes nothing).
+        let text = b"\xef\xbb\xbfVTX, IDX,\"MY,SEM\"\"X.x\",\"MY,SEM\"\"X.y\", C.x\r\n\
+                     \r\n\
+                     0, 0, 1.5,\"2\", 7\r\n\
+                     1, 1, -1, 0.25, 8\n\
+                     2, 0, 1.5, 2, 7\n";
+        let c = parse("q.csv", text).unwrap();
+        let names: Vec<(&str, u32, Format)> = c
+            .elements
+            .iter()
+            .map(|e| {
+                (
+                    e.semantic_name.as_deref().unwrap(),
+                    e.semantic_index,
+                    e.format,
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("MY,SEM\"X", 0, Format::R32G32_FLOAT),
+                ("C", 0, Format::R32_UINT)
+            ]
+        );
+        let SlotData::Text(v) = &c.slots[0].data else {
+            panic!("text vertices")
+        };
+        assert_eq!(v.first, 0);
+        assert_eq!(
+            v.values,
+            [
+                Some([1.5f32.to_bits(), 2f32.to_bits(), 0, 1f32.to_bits()]),
+                Some([7, 0, 0, 1]),
+                Some([(-1f32).to_bits(), 0.25f32.to_bits(), 0, 1f32.to_bits()]),
+                Some([8, 0, 0, 1]),
+            ]
+        );
+        let idx = &c.index.as_ref().unwrap().data;
+        assert_eq!(idx, &[0u8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+        // Line numbers count the blank line; a field left open is named, not split.
+        let e = parse("q.csv", b"VTX, IDX, P.x\n\n0, 0, 1\n1, 1\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "q.csv:4: 2 cells where the header has 3 (`1, 1`)"
+        );
+        let e = parse("q.csv", b"VTX, IDX, P.x\r\n\r\n\n1, 1\r\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "q.csv:4: 2 cells where the header has 3 (`1, 1`)"
+        );
+        // The shared reader: lines from 1, blank ones counted; quoted cells; not UTF-8 named.
+        let r = read_records("r.csv", b"\xef\xbb\xbfa,\"b,\"\"c\"\r\n\r\n  \n d ,e\n").unwrap();
+        let want = |line: usize, cells: &[&str]| Record {
+            line,
+            cells: cells.iter().map(|c| c.to_string()).collect(),
+        };
+        assert_eq!(r, [want(1, &["a", "b,\"c"]), want(4, &["d", "e"])]);
+        let e = read_records("r.csv", b"a\n\n\xff,b\n").unwrap_err();
+        assert_eq!(e.to_string(), "r.csv:3: not UTF-8 text (`\u{fffd}`)");
+        // What `field` writes, the reader reads back.
+        for cell in ["plain", "MY,SEM", "say \"hi\"", "two\nlines", ""] {
+            let text = format!("{},x\n", field(cell));
+            let r = read_records("f.csv", text.as_bytes()).unwrap();
+            assert_eq!(r[0].cells, [cell, "x"], "{text}");
+        }
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("TEXCOORD0.x"), "TEXCOORD0.x");
+        let e = parse("q.csv", b"VTX, IDX, P.x\n0, 0,\"1, 2\"\n").unwrap_err();
+        assert!(e.to_string().starts_with("q.csv:2: P.x: "), "{e}");
+    }
 
     #[test]
     fn semantics_split_trailing_digits() {

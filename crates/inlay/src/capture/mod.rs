@@ -506,14 +506,9 @@ pub(crate) fn trim(s: &[u8]) -> &[u8] {
     s.trim_ascii()
 }
 
-/// Parses an unsigned decimal (or `0x` hexadecimal) number.
+/// Parses an unsigned decimal (or `0x` hexadecimal) number ([`crate::text::parse_u32`]).
 pub(crate) fn parse_u32(s: &[u8]) -> Option<u32> {
-    let s = trim(s);
-    let t = std::str::from_utf8(s).ok()?;
-    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        return u32::from_str_radix(h, 16).ok();
-    }
-    t.parse::<u32>().ok()
+    crate::text::parse_u32(std::str::from_utf8(s).ok()?)
 }
 
 /// Parses a `D3D11_PRIMITIVE_TOPOLOGY` as dumps spell it: `trianglelist`,

@@ -60,7 +60,7 @@ use program::LaneProgram;
 /// `instance_id`, for `j < min(out.len(), vertex_ids.len())` — four records per step with AVX2
 /// (the batch path's share of W3 was ~6 instructions a vertex written one field at a time).
 pub(crate) fn write_vertex_ids(
-    out: &mut [crate::assembler::VertexIds],
+    out: &mut [crate::buffer::VertexIds],
     vertex_ids: &[u32],
     first_position: u64,
     instance_id: u32,
@@ -70,7 +70,7 @@ pub(crate) fn write_vertex_ids(
     #[cfg(not(target_arch = "x86_64"))]
     let done = 0;
     for (j, (o, &vertex_id)) in out.iter_mut().zip(vertex_ids).enumerate().skip(done) {
-        *o = crate::assembler::VertexIds {
+        *o = crate::buffer::VertexIds {
             position: first_position.wrapping_add(j as u64),
             vertex_id,
             instance_id,

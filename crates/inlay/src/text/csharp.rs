@@ -33,8 +33,9 @@
 use crate::element::APPEND_ALIGNED_ELEMENT;
 use crate::format::{FORMATS, Format};
 
-use super::c::{self, ArrayInfo, Candidate, Parser, Value};
+use super::c::{self, ArrayInfo, Candidate, Frame};
 use super::lex::{Dialect, Kind, Token};
+use super::parser::{Member, Parser, Value, zero_element};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 
 /// The element types read (their last name segment).
@@ -57,14 +58,6 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
     )
 }
 
-struct Frame {
-    name: Option<(String, Span)>,
-    ty: &'static str,
-    elements: Vec<crate::element::InputElementDesc>,
-    spans: Vec<ElementSpans>,
-    error: Option<TextError>,
-}
-
 fn scan(source: &str) -> Vec<Candidate> {
     let mut p = Parser::new(source, Dialect::CSharp);
     let mut frames: Vec<Frame> = Vec::new();
@@ -80,45 +73,15 @@ fn scan(source: &str) -> Vec<Candidate> {
                 if let Some(ty) = element_type_after_new(&mut p) {
                     let r = element(&mut p, t);
                     if let Some(f) = frames.last_mut() {
-                        {
-                            f.ty = ty;
-                            match r {
-                                Ok((e, s)) if f.error.is_none() => {
-                                    if f.elements.len() < c::MAX_ELEMENTS {
-                                        f.elements.push(e);
-                                        f.spans.push(s);
-                                    } else {
-                                        f.error = Some(p.err(
-                                            s.element,
-                                            format!(
-                                                "more elements than inlay reads ({})",
-                                                c::MAX_ELEMENTS
-                                            ),
-                                        ));
-                                    }
-                                }
-                                Ok(_) => {}
-                                Err(e) => {
-                                    f.error.get_or_insert(e);
-                                }
-                            }
-                        }
+                        f.add(&p, ty, r);
                     }
                 }
             }
             Kind::Punct => match p.text(t) {
-                "{" | "[" | "(" => frames.push(Frame {
-                    name: binding.clone(),
-                    ty: "",
-                    elements: Vec::new(),
-                    spans: Vec::new(),
-                    error: None,
-                }),
+                "{" | "[" | "(" => frames.push(Frame::new(binding.clone())),
                 close @ ("}" | "]" | ")") => {
-                    if let Some(f) = frames.pop()
-                        && (!f.elements.is_empty() || f.error.is_some())
-                    {
-                        found.push(candidate(&p, f));
+                    if let Some(f) = frames.pop() {
+                        f.close(&p, &mut found);
                     }
                     if close == "}" {
                         binding = None;
@@ -138,43 +101,7 @@ fn scan(source: &str) -> Vec<Candidate> {
         }
         last_ident = if ident { Some(t) } else { None };
     }
-    // Groups left open at the end of the file.
-    while let Some(f) = frames.pop() {
-        if !f.elements.is_empty() || f.error.is_some() {
-            found.push(candidate(&p, f));
-        }
-    }
-    found.sort_by_key(|c| c.info.name_span.start);
-    found
-}
-
-fn candidate(p: &Parser, f: Frame) -> Candidate {
-    let (name, span) = match f.name {
-        Some(n) => n,
-        None => {
-            let at = f.spans.first().map_or(Span::default(), |s| s.element);
-            ("<unnamed>".to_string(), at)
-        }
-    };
-    let span = if name == "<unnamed>" {
-        f.spans
-            .first()
-            .map_or(span, |s| Span::new(s.element.start, s.element.start))
-    } else {
-        span
-    };
-    Candidate {
-        info: ArrayInfo {
-            name,
-            name_span: span,
-            line: super::line_col(p.src, span.start).0,
-            element_type: f.ty.to_string(),
-        },
-        result: match f.error {
-            Some(e) => Err(e),
-            None => Ok((f.elements, f.spans)),
-        },
-    }
+    Frame::finish(&p, frames, found)
 }
 
 /// After `new`: when an element type follows (possibly qualified, then `(` or `{`), consumes
@@ -209,20 +136,19 @@ fn element(
     new: Token,
 ) -> Result<(crate::element::InputElementDesc, ElementSpans), TextError> {
     let mut tokens = Vec::new();
-    let mut end = new.span.end;
     let has_args = p.peek_is("(");
-    group(p, &mut tokens, &mut end)?;
+    let mut end = p.group(&mut tokens)?;
     let has_init = if !has_args {
         true
     } else if p.peek_is("{") {
-        group(p, &mut tokens, &mut end)?;
+        end = p.group(&mut tokens)?;
         true
     } else {
         false
     };
     let element_span = Span::new(new.span.start, end);
     let mut sub = p.over(tokens, end);
-    let mut desc = c::zero_element();
+    let mut desc = zero_element();
     let mut spans = ElementSpans {
         element: element_span,
         fields: [None; 7],
@@ -322,63 +248,19 @@ fn element(
         }
     }
     if has_init {
-        let open = sub.next();
-        let _ = open;
-        loop {
-            let t = sub.next();
-            if sub.is_punct(t, "}") {
-                break;
-            }
-            let field = if t.kind == Kind::Ident {
-                member(&sub, t)?
+        sub.next(); // `{`
+        sub.members("=", &mut desc, &mut spans, |sub, t| {
+            if t.kind == Kind::Ident {
+                member(sub, t).map(Member::Field)
             } else {
-                return Err(sub.err(
+                Err(sub.err(
                     t.span,
                     format!("expected a member name or `}}`, found {}", sub.found(t)),
-                ));
-            };
-            let eq = sub.next();
-            if !sub.is_punct(eq, "=") {
-                return Err(sub.err(eq.span, format!("expected `=`, found {}", sub.found(eq))));
+                ))
             }
-            if spans.fields[field as usize].is_some() {
-                return Err(sub.err(t.span, format!("{} is given twice", field.c_name())));
-            }
-            let (v, s) = sub.value(0)?;
-            sub.assign(&mut desc, field, v, s)?;
-            spans.fields[field as usize] = Some(s);
-            let u = sub.next();
-            if sub.is_punct(u, "}") {
-                break;
-            }
-            if !sub.is_punct(u, ",") {
-                return Err(sub.err(
-                    u.span,
-                    format!("expected `,` or `}}`, found {}", sub.found(u)),
-                ));
-            }
-        }
+        })?;
     }
     Ok((desc, spans))
-}
-
-/// Moves one balanced bracket group, from its opening bracket, into `tokens`.
-fn group(p: &mut Parser, tokens: &mut Vec<Token>, end: &mut usize) -> Result<(), TextError> {
-    let mut depth = 0usize;
-    loop {
-        let t = p.next();
-        match t.kind {
-            Kind::Eof => return Err(p.err(t.span, "unexpected end of file inside an element")),
-            Kind::Punct if matches!(p.text(t), "(" | "{" | "[") => depth += 1,
-            Kind::Punct if matches!(p.text(t), ")" | "}" | "]") => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        *end = t.span.end;
-        tokens.push(t);
-        if depth == 0 {
-            return Ok(());
-        }
-    }
 }
 
 /// A constructor parameter name (SharpDX's and Vortice's spellings).

@@ -41,6 +41,7 @@ mod encoding;
 #[cfg(feature = "serde")]
 pub mod json;
 mod lex;
+mod parser;
 pub mod preprocess;
 #[cfg(feature = "serde")]
 pub mod records;

@@ -32,8 +32,9 @@
 
 use crate::element::InputElementDesc;
 
-use super::c::{self, ArrayInfo, Candidate, ELEMENT_TYPES, Parser, Value};
+use super::c::{self, ArrayInfo, Candidate, ELEMENT_TYPES, Frame};
 use super::lex::{Dialect, Kind, Token};
+use super::parser::{Member, Parser, Value, resolve_name, zero_element};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 
 /// Lists the element arrays in `source`, in order.
@@ -51,14 +52,6 @@ pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextErro
         None,
         "array of `D3D11_INPUT_ELEMENT_DESC { … }` struct literals",
     )
-}
-
-struct Frame {
-    name: Option<(String, Span)>,
-    ty: String,
-    elements: Vec<InputElementDesc>,
-    spans: Vec<ElementSpans>,
-    error: Option<TextError>,
 }
 
 fn scan(source: &str) -> Vec<Candidate> {
@@ -82,39 +75,14 @@ fn scan(source: &str) -> Vec<Candidate> {
             Kind::Ident if ELEMENT_TYPES.contains(&p.text(t)) && p.peek_is("{") => {
                 let r = element(&mut p, t);
                 if let Some(f) = frames.last_mut() {
-                    f.ty = p.text(t).to_string();
-                    match r {
-                        Ok((e, s)) if f.error.is_none() => {
-                            if f.elements.len() < c::MAX_ELEMENTS {
-                                f.elements.push(e);
-                                f.spans.push(s);
-                            } else {
-                                f.error = Some(p.err(
-                                    s.element,
-                                    format!("more elements than inlay reads ({})", c::MAX_ELEMENTS),
-                                ));
-                            }
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            f.error.get_or_insert(e);
-                        }
-                    }
+                    f.add(&p, p.text(t), r);
                 }
             }
             Kind::Punct => match p.text(t) {
-                "{" | "[" | "(" => frames.push(Frame {
-                    name: binding.as_ref().map(|b| b.0.clone()),
-                    ty: String::new(),
-                    elements: Vec::new(),
-                    spans: Vec::new(),
-                    error: None,
-                }),
+                "{" | "[" | "(" => frames.push(Frame::new(binding.as_ref().map(|b| b.0.clone()))),
                 "}" | "]" | ")" => {
-                    if let Some(f) = frames.pop()
-                        && (!f.elements.is_empty() || f.error.is_some())
-                    {
-                        found.push(candidate(&p, f));
+                    if let Some(f) = frames.pop() {
+                        f.close(&p, &mut found);
                     }
                     if binding.as_ref().is_some_and(|b| frames.len() < b.1) {
                         binding = None;
@@ -126,79 +94,31 @@ fn scan(source: &str) -> Vec<Candidate> {
             _ => {}
         }
     }
-    while let Some(f) = frames.pop() {
-        if !f.elements.is_empty() || f.error.is_some() {
-            found.push(candidate(&p, f));
-        }
-    }
-    found.sort_by_key(|c| c.info.name_span.start);
-    found
-}
-
-fn candidate(p: &Parser, f: Frame) -> Candidate {
-    let (name, span) = f.name.unwrap_or_else(|| {
-        let at = f.spans.first().map_or(0, |s| s.element.start);
-        ("<unnamed>".to_string(), Span::new(at, at))
-    });
-    Candidate {
-        info: ArrayInfo {
-            name,
-            name_span: span,
-            line: super::line_col(p.src, span.start).0,
-            element_type: f.ty,
-        },
-        result: match f.error {
-            Some(e) => Err(e),
-            None => Ok((f.elements, f.spans)),
-        },
-    }
+    Frame::finish(&p, frames, found)
 }
 
 /// `TYPE { Member: value, …, [..base] }`, the type name consumed.
 fn element(p: &mut Parser, ty: Token) -> Result<(InputElementDesc, ElementSpans), TextError> {
     // Collect the balanced braces first so that an error stays inside the literal.
     let mut tokens = Vec::new();
-    let mut depth = 0usize;
-    let mut end;
-    loop {
-        let t = p.next();
-        match t.kind {
-            Kind::Eof => return Err(p.err(t.span, "unexpected end of file inside an element")),
-            Kind::Punct if matches!(p.text(t), "(" | "{" | "[") => depth += 1,
-            Kind::Punct if matches!(p.text(t), ")" | "}" | "]") => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        end = t.span.end;
-        tokens.push(t);
-        if depth == 0 {
-            break;
-        }
-    }
+    let end = p.group(&mut tokens)?;
     let element_span = Span::new(ty.span.start, end);
     let mut sub = p.over(tokens, end);
     sub.next(); // `{`
-    let mut desc = c::zero_element();
+    let mut desc = zero_element();
     let mut spans = ElementSpans {
         element: element_span,
         fields: [None; 7],
     };
-    let mut rest = false;
-    loop {
-        let t = sub.next();
-        if sub.is_punct(t, "}") {
-            break;
-        }
+    let rest = sub.members(":", &mut desc, &mut spans, |sub, t| {
         if sub.is_punct(t, ".") && sub.peek_punct(0, ".") {
             // `..Default::default()`: the remaining members are zero.
-            rest = true;
-            while sub.peek().kind != Kind::Eof && !sub.peek_is("}") {
-                sub.next();
-            }
-            continue;
+            return Ok(Member::Rest);
         }
-        let field = Field::ALL
+        Field::ALL
             .into_iter()
             .find(|f| t.kind == Kind::Ident && f.c_name() == sub.text(t))
+            .map(Member::Field)
             .ok_or_else(|| {
                 sub.err(
                     t.span,
@@ -209,31 +129,8 @@ fn element(p: &mut Parser, ty: Token) -> Result<(InputElementDesc, ElementSpans)
                         sub.found(t)
                     ),
                 )
-            })?;
-        let colon = sub.next();
-        if !sub.is_punct(colon, ":") {
-            return Err(sub.err(
-                colon.span,
-                format!("expected `:`, found {}", sub.found(colon)),
-            ));
-        }
-        if spans.fields[field as usize].is_some() {
-            return Err(sub.err(t.span, format!("{} is given twice", field.c_name())));
-        }
-        let (v, s) = sub.value(0)?;
-        sub.assign(&mut desc, field, v, s)?;
-        spans.fields[field as usize] = Some(s);
-        let u = sub.next();
-        if sub.is_punct(u, "}") {
-            break;
-        }
-        if !sub.is_punct(u, ",") {
-            return Err(sub.err(
-                u.span,
-                format!("expected `,` or `}}`, found {}", sub.found(u)),
-            ));
-        }
-    }
+            })
+    })?;
     if !rest
         && let Some(f) = Field::ALL
             .into_iter()
@@ -338,7 +235,7 @@ pub(super) fn name_value(p: &mut Parser, first: Token) -> Result<(Value, Span), 
         let owner = segments.len().checked_sub(2).map(|i| segments[i]);
         match (owner, last) {
             (Some("u32"), "MAX") => Value::Int(u32::MAX as i128),
-            _ => c::resolve_name(last).ok_or_else(|| {
+            _ => resolve_name(last).ok_or_else(|| {
                 let message = if last.starts_with("DXGI_FORMAT_") {
                     format!("unknown DXGI format `{written}`")
                 } else {

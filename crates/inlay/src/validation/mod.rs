@@ -59,7 +59,9 @@ use crate::element::InputElementDesc;
 use crate::layout::{InputLayout, PipelineIa, StripCut, TopologyType};
 use crate::target::{Api, Target};
 
-/// Why there is no input signature to match against (R29–R32). Every variant makes
+/// Why there is no input signature to match against (R29–R32). The message says what failed;
+/// the container reader's error, where there is one, is the [`source`](std::error::Error::source)
+/// ([`crate::diag::with_causes`] writes both). Every variant makes
 /// `CreateInputLayout` fail with `E_INVALIDARG` and message
 /// `CREATEINPUTLAYOUT_UNPARSEABLEINPUTSIGNATURE` (161).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -70,7 +72,7 @@ pub enum SignatureProblem {
     NoBytecode,
     /// The bytes are not a DXBC container that can be read (bad magic, sizes, chunk offsets);
     /// the reader's error says what and where.
-    #[error("the shader bytecode is not a readable DXBC container: {0}")]
+    #[error("the shader bytecode is not a readable DXBC container")]
     Container(#[source] DxbcError),
     /// The container is readable but holds no `ISGN`/`ISG1` chunk (R32; inlay follows DXVK
     /// and refuses, see `docs/notes/validation.md`).
@@ -78,7 +80,7 @@ pub enum SignatureProblem {
     NoInputSignature,
     /// The input signature chunk exists but cannot be read; the reader's error says what and
     /// where.
-    #[error("the input signature chunk cannot be read: {0}")]
+    #[error("the input signature chunk cannot be read")]
     Signature(#[source] DxbcError),
     /// D3D12: the container's size field (bytes 24..28) is not the bytecode length the
     /// pipeline state gives (`BytecodeLength`; d3d12-rules.md P2).
@@ -596,8 +598,9 @@ fn create(
                 severity: Severity::Error,
                 element: None,
                 message: format!(
-                    "{problem}; {} needs the shader's input signature to match the elements \
+                    "{}; {} needs the shader's input signature to match the elements \
                      against [R31]",
+                    crate::diag::with_causes(problem),
                     if target.api.is_d3d12() {
                         "CreateGraphicsPipelineState"
                     } else {

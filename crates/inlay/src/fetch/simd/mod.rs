@@ -22,31 +22,35 @@ use std::arch::x86_64::*;
 
 use super::NO_ADDR;
 use super::program::{Conv, LaneProgram, REBIAS, chunk_at};
-use crate::assembler::VertexIds;
+use crate::buffer::VertexIds;
 
 /// Whether AVX2 kernels may run on this CPU (cached by the standard library).
 fn has_avx2() -> bool {
     std::arch::is_x86_feature_detected!("avx2")
 }
 
-/// A program's constants as vectors.
+/// A program's constants as vectors of one width: `I` for integers, `F` for floats
+/// ([`Consts`] for one element in 128 bits, [`Consts2`] for two in 256).
 #[derive(Clone, Copy, Debug)]
-struct Consts {
-    shuffle: __m128i,
-    shl: __m128i,
-    shr: __m128i,
-    div: __m128,
-    recip: __m128,
-    recip_lo: __m128,
-    mag_mask: __m128i,
-    sign_mask: __m128i,
-    mant_shift: __m128i,
-    exp_max: __m128i,
-    sub_limit: __m128i,
-    sub_scale: __m128,
-    present: __m128i,
-    defaults: __m128i,
+struct Vectors<I, F> {
+    shuffle: I,
+    shl: I,
+    shr: I,
+    div: F,
+    recip: F,
+    recip_lo: F,
+    mag_mask: I,
+    sign_mask: I,
+    mant_shift: I,
+    exp_max: I,
+    sub_limit: I,
+    sub_scale: F,
+    present: I,
+    defaults: I,
 }
+
+/// One element's constants (128 bits).
+type Consts = Vectors<__m128i, __m128>;
 
 impl Consts {
     fn new(p: &LaneProgram) -> Consts {
@@ -55,7 +59,7 @@ impl Consts {
         // The mag >= exp_max comparison is signed; the sentinel u32::MAX (never Inf/NaN)
         // must stay above every magnitude, so clamp it to i32::MAX.
         let exp_max = p.exp_max.map(|v| v.min(i32::MAX as u32));
-        Consts {
+        Vectors {
             shuffle: bytemuck::cast::<[u8; 16], __m128i>(p.shuffle),
             shl: i(p.shl),
             shr: i(p.shr),
@@ -92,42 +96,236 @@ fn class_of(p: &LaneProgram) -> u8 {
     }
 }
 
-/// Converts one element's 16 bytes to its four lanes.
+/// A vector width the conversion runs at, as the AVX2 operations it needs: `__m128i` (one
+/// element's four lanes) or `__m256i` (two elements, one per 128-bit half, each half doing
+/// exactly what the 128-bit form does). [`convert`] is written once over it.
+trait Width: Copy {
+    /// The float vector of the same width.
+    type F: Copy;
+    /// `vpshufb`: bytes of `a` picked per 128-bit half by `b`.
+    unsafe fn shuffle(a: Self, b: Self) -> Self;
+    /// `vpsllvd`.
+    unsafe fn sllv(a: Self, b: Self) -> Self;
+    /// `vpsrlvd`.
+    unsafe fn srlv(a: Self, b: Self) -> Self;
+    /// `vpsravd`.
+    unsafe fn srav(a: Self, b: Self) -> Self;
+    /// `vpslld` by 16.
+    unsafe fn slli16(a: Self) -> Self;
+    /// `vpand`.
+    unsafe fn and(a: Self, b: Self) -> Self;
+    /// `vpandn`: `!a & b`.
+    unsafe fn andnot(a: Self, b: Self) -> Self;
+    /// `vpor`.
+    unsafe fn or(a: Self, b: Self) -> Self;
+    /// `vpaddd`.
+    unsafe fn add(a: Self, b: Self) -> Self;
+    /// `vpcmpgtd` (signed).
+    unsafe fn cmpgt(a: Self, b: Self) -> Self;
+    /// `vpblendvb`: bytes of `b` where `mask`'s are set, else of `a`.
+    unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self;
+    /// Every 32-bit lane `v`.
+    unsafe fn splat(v: i32) -> Self;
+    /// `vcvtdq2ps`.
+    unsafe fn to_float(a: Self) -> Self::F;
+    /// The float vector's bits.
+    unsafe fn bits(a: Self::F) -> Self;
+    /// `vdivps`.
+    unsafe fn div(a: Self::F, b: Self::F) -> Self::F;
+    /// `vmulps`.
+    unsafe fn mul(a: Self::F, b: Self::F) -> Self::F;
+    /// `vmaxps`.
+    unsafe fn max(a: Self::F, b: Self::F) -> Self::F;
+    /// Every lane `v`.
+    unsafe fn splat_float(v: f32) -> Self::F;
+}
+
+/// [`Width`] for one prefix of intrinsics (`_mm` on 128 bits, `_mm256` on 256).
+macro_rules! width {
+    ($i:ty, $f:ty, $shuffle:ident, $sllv:ident, $srlv:ident, $srav:ident, $slli:ident,
+     $and:ident, $andnot:ident, $or:ident, $add:ident, $cmpgt:ident, $blendv:ident,
+     $set1:ident, $cvt:ident, $cast:ident, $div:ident, $mul:ident, $max:ident, $set1f:ident) => {
+        impl Width for $i {
+            type F = $f;
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn shuffle(a: Self, b: Self) -> Self {
+                $shuffle(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn sllv(a: Self, b: Self) -> Self {
+                $sllv(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn srlv(a: Self, b: Self) -> Self {
+                $srlv(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn srav(a: Self, b: Self) -> Self {
+                $srav(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn slli16(a: Self) -> Self {
+                $slli::<16>(a)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn and(a: Self, b: Self) -> Self {
+                $and(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn andnot(a: Self, b: Self) -> Self {
+                $andnot(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn or(a: Self, b: Self) -> Self {
+                $or(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn add(a: Self, b: Self) -> Self {
+                $add(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn cmpgt(a: Self, b: Self) -> Self {
+                $cmpgt(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn blendv(a: Self, b: Self, mask: Self) -> Self {
+                $blendv(a, b, mask)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn splat(v: i32) -> Self {
+                $set1(v)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn to_float(a: Self) -> $f {
+                $cvt(a)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn bits(a: $f) -> Self {
+                $cast(a)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn div(a: $f, b: $f) -> $f {
+                $div(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn mul(a: $f, b: $f) -> $f {
+                $mul(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn max(a: $f, b: $f) -> $f {
+                $max(a, b)
+            }
+            #[inline]
+            #[target_feature(enable = "avx2")]
+            unsafe fn splat_float(v: f32) -> $f {
+                $set1f(v)
+            }
+        }
+    };
+}
+
+width!(
+    __m128i,
+    __m128,
+    _mm_shuffle_epi8,
+    _mm_sllv_epi32,
+    _mm_srlv_epi32,
+    _mm_srav_epi32,
+    _mm_slli_epi32,
+    _mm_and_si128,
+    _mm_andnot_si128,
+    _mm_or_si128,
+    _mm_add_epi32,
+    _mm_cmpgt_epi32,
+    _mm_blendv_epi8,
+    _mm_set1_epi32,
+    _mm_cvtepi32_ps,
+    _mm_castps_si128,
+    _mm_div_ps,
+    _mm_mul_ps,
+    _mm_max_ps,
+    _mm_set1_ps
+);
+width!(
+    __m256i,
+    __m256,
+    _mm256_shuffle_epi8,
+    _mm256_sllv_epi32,
+    _mm256_srlv_epi32,
+    _mm256_srav_epi32,
+    _mm256_slli_epi32,
+    _mm256_and_si256,
+    _mm256_andnot_si256,
+    _mm256_or_si256,
+    _mm256_add_epi32,
+    _mm256_cmpgt_epi32,
+    _mm256_blendv_epi8,
+    _mm256_set1_epi32,
+    _mm256_cvtepi32_ps,
+    _mm256_castps_si256,
+    _mm256_div_ps,
+    _mm256_mul_ps,
+    _mm256_max_ps,
+    _mm256_set1_ps
+);
+
+/// Converts each element's 16 bytes (one per 128-bit half of `W`) to its four lanes.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn convert<const CLASS: u8, const SIGNED: bool>(c: &Consts, chunk: __m128i) -> __m128i {
-    let x = _mm_shuffle_epi8(chunk, c.shuffle);
-    let x = if CLASS == COPY {
-        x
-    } else {
-        let x = _mm_sllv_epi32(x, c.shl);
-        if SIGNED {
-            _mm_srav_epi32(x, c.shr)
+fn convert<W: Width, const CLASS: u8, const SIGNED: bool>(c: &Vectors<W, W::F>, chunk: W) -> W {
+    // SAFETY: every `Width` operation needs AVX2 only, which this function enables.
+    unsafe {
+        let x = W::shuffle(chunk, c.shuffle);
+        let x = if CLASS == COPY {
+            x
         } else {
-            _mm_srlv_epi32(x, c.shr)
-        }
-    };
-    let v = match CLASS {
-        UNORM => _mm_castps_si128(_mm_div_ps(_mm_cvtepi32_ps(x), c.div)),
-        SNORM => {
-            let q = _mm_div_ps(_mm_cvtepi32_ps(x), c.div);
-            _mm_castps_si128(_mm_max_ps(q, _mm_set1_ps(-1.0)))
-        }
-        SMALL_FLOAT => {
-            let mag = _mm_and_si128(x, c.mag_mask);
-            let sign = _mm_slli_epi32::<16>(_mm_and_si128(x, c.sign_mask));
-            let rebias = _mm_set1_epi32(REBIAS as i32);
-            let normal = _mm_add_epi32(_mm_sllv_epi32(mag, c.mant_shift), rebias);
-            // Inf/NaN (mag >= exp_max, i.e. not exp_max > mag): add the bias difference again.
-            let not_special = _mm_cmpgt_epi32(c.exp_max, mag);
-            let normal = _mm_add_epi32(normal, _mm_andnot_si128(not_special, rebias));
-            let sub = _mm_castps_si128(_mm_mul_ps(_mm_cvtepi32_ps(mag), c.sub_scale));
-            let is_sub = _mm_cmpgt_epi32(c.sub_limit, mag);
-            _mm_or_si128(_mm_blendv_epi8(normal, sub, is_sub), sign)
-        }
-        _ => x,
-    };
-    _mm_or_si128(_mm_and_si128(v, c.present), c.defaults)
+            let x = W::sllv(x, c.shl);
+            if SIGNED {
+                W::srav(x, c.shr)
+            } else {
+                W::srlv(x, c.shr)
+            }
+        };
+        let v = match CLASS {
+            UNORM => W::bits(W::div(W::to_float(x), c.div)),
+            SNORM => {
+                let q = W::div(W::to_float(x), c.div);
+                W::bits(W::max(q, W::splat_float(-1.0)))
+            }
+            SMALL_FLOAT => {
+                let mag = W::and(x, c.mag_mask);
+                let sign = W::slli16(W::and(x, c.sign_mask));
+                let rebias = W::splat(REBIAS as i32);
+                let normal = W::add(W::sllv(mag, c.mant_shift), rebias);
+                // Inf/NaN (mag >= exp_max, i.e. not exp_max > mag): add the bias difference
+                // again.
+                let not_special = W::cmpgt(c.exp_max, mag);
+                let normal = W::add(normal, W::andnot(not_special, rebias));
+                let sub = W::bits(W::mul(W::to_float(mag), c.sub_scale));
+                let is_sub = W::cmpgt(c.sub_limit, mag);
+                W::or(W::blendv(normal, sub, is_sub), sign)
+            }
+            _ => x,
+        };
+        W::or(W::and(v, c.present), c.defaults)
+    }
 }
 
 /// The element's 16 bytes at `a` (padded with zeros past the buffer's end).
@@ -142,30 +340,14 @@ fn load(data: &[u8], a: usize, size: usize) -> __m128i {
 }
 
 /// [`Consts`] broadcast to both 128-bit halves (one vertex per half).
-#[derive(Clone, Copy, Debug)]
-struct Consts2 {
-    shuffle: __m256i,
-    shl: __m256i,
-    shr: __m256i,
-    div: __m256,
-    recip: __m256,
-    recip_lo: __m256,
-    mag_mask: __m256i,
-    sign_mask: __m256i,
-    mant_shift: __m256i,
-    exp_max: __m256i,
-    sub_limit: __m256i,
-    sub_scale: __m256,
-    present: __m256i,
-    defaults: __m256i,
-}
+type Consts2 = Vectors<__m256i, __m256>;
 
 impl Consts2 {
     #[target_feature(enable = "avx2")]
     fn new(c: &Consts) -> Consts2 {
         let i = |v: __m128i| _mm256_broadcastsi128_si256(v);
         let f = |v: __m128| _mm256_castsi256_ps(_mm256_broadcastsi128_si256(_mm_castps_si128(v)));
-        Consts2 {
+        Vectors {
             shuffle: i(c.shuffle),
             shl: i(c.shl),
             shr: i(c.shr),
@@ -182,44 +364,6 @@ impl Consts2 {
             defaults: i(c.defaults),
         }
     }
-}
-
-/// [`convert`] on two elements at once (one per 128-bit half); the same operations lane
-/// for lane, so the same bits.
-#[inline]
-#[target_feature(enable = "avx2")]
-fn convert2<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i) -> __m256i {
-    let x = _mm256_shuffle_epi8(chunk, c.shuffle);
-    let x = if CLASS == COPY {
-        x
-    } else {
-        let x = _mm256_sllv_epi32(x, c.shl);
-        if SIGNED {
-            _mm256_srav_epi32(x, c.shr)
-        } else {
-            _mm256_srlv_epi32(x, c.shr)
-        }
-    };
-    let v = match CLASS {
-        UNORM => _mm256_castps_si256(_mm256_div_ps(_mm256_cvtepi32_ps(x), c.div)),
-        SNORM => {
-            let q = _mm256_div_ps(_mm256_cvtepi32_ps(x), c.div);
-            _mm256_castps_si256(_mm256_max_ps(q, _mm256_set1_ps(-1.0)))
-        }
-        SMALL_FLOAT => {
-            let mag = _mm256_and_si256(x, c.mag_mask);
-            let sign = _mm256_slli_epi32::<16>(_mm256_and_si256(x, c.sign_mask));
-            let rebias = _mm256_set1_epi32(REBIAS as i32);
-            let normal = _mm256_add_epi32(_mm256_sllv_epi32(mag, c.mant_shift), rebias);
-            let not_special = _mm256_cmpgt_epi32(c.exp_max, mag);
-            let normal = _mm256_add_epi32(normal, _mm256_andnot_si256(not_special, rebias));
-            let sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag), c.sub_scale));
-            let is_sub = _mm256_cmpgt_epi32(c.sub_limit, mag);
-            _mm256_or_si256(_mm256_blendv_epi8(normal, sub, is_sub), sign)
-        }
-        _ => x,
-    };
-    _mm256_or_si256(_mm256_and_si256(v, c.present), c.defaults)
 }
 
 /// How many leading vertices (an even number) of a linear run may use unchecked 16-byte
@@ -275,7 +419,7 @@ fn linear_impl<const CLASS: u8, const SIGNED: bool>(
                 _mm_loadu_si128(src.add(a1).cast::<__m128i>()),
             )
         };
-        let y = convert2::<CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
+        let y = convert::<_, CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
         let (d0, d1) = (i * dst_stride + pos, (i + 1) * dst_stride + pos);
         // SAFETY: `unchecked_count` guarantees `j·dst_stride + pos < dst.len()` for every
         // j < fast, so both 16-byte unaligned stores write inside `dst`, which we borrow
@@ -290,7 +434,7 @@ fn linear_impl<const CLASS: u8, const SIGNED: bool>(
         i += 2;
     }
     for i in fast..n {
-        let v = convert::<CLASS, SIGNED>(c, load(data, start + i * stride, size));
+        let v = convert::<_, CLASS, SIGNED>(c, load(data, start + i * stride, size));
         dst[i * dst_stride + pos] = bytemuck::cast(v);
     }
 }
@@ -312,7 +456,7 @@ fn list_impl<const CLASS: u8, const SIGNED: bool>(
         } else {
             load(data, a, size)
         };
-        dst[i * dst_stride + pos] = bytemuck::cast(convert::<CLASS, SIGNED>(c, chunk));
+        dst[i * dst_stride + pos] = bytemuck::cast(convert::<_, CLASS, SIGNED>(c, chunk));
     }
 }
 
@@ -491,14 +635,14 @@ fn linear_rows_impl<const CLASS: u8, const SIGNED: bool>(
                 _mm_loadu_si128(src.add(a1).cast::<__m128i>()),
             )
         };
-        let y = convert2::<CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
+        let y = convert::<_, CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
         // SAFETY: AVX2 is enabled here; `unchecked_rows` guarantees the pair's lanes lie
         // inside `dst`, which we borrow mutably.
         unsafe { store_row_pair(y, out, i, lanes) };
         i += 2;
     }
     for (k, row) in dst.chunks_exact_mut(lanes).enumerate().take(n).skip(fast) {
-        let v: [u32; 4] = bytemuck::cast(convert::<CLASS, SIGNED>(
+        let v: [u32; 4] = bytemuck::cast(convert::<_, CLASS, SIGNED>(
             c,
             load(data, start + k * stride, size),
         ));
@@ -599,7 +743,7 @@ fn list_rows_impl<const CLASS: u8, const SIGNED: bool>(
         } else {
             load(data, a, size)
         };
-        let v: [u32; 4] = bytemuck::cast(convert::<CLASS, SIGNED>(c, chunk));
+        let v: [u32; 4] = bytemuck::cast(convert::<_, CLASS, SIGNED>(c, chunk));
         row.copy_from_slice(&v[..lanes]);
     }
 }
@@ -782,7 +926,7 @@ pub(super) fn fence() {
 // The per-element kernels above run one element over a block, then (when streaming) copy the
 // block out, so conversion and memory traffic alternate instead of overlapping. The fused
 // kernel walks the vertices two at a time and, for each pair, runs every register row's kernel
-// (two vertices per 256-bit vector, specialised per conversion class exactly like `convert2`)
+// (two vertices per 256-bit vector, specialised per conversion class exactly like [`convert`] on 256 bits)
 // and stores the results straight into the output rows — non-temporal when streaming — so the
 // stores drain while the next pair is being converted. UNORM/SNORM use the FMA quotient
 // ([`quotient_fma`]) instead of `vdivps`, verified equal to the IEEE division for every code of
@@ -867,7 +1011,7 @@ fn quotient_fma(x: __m256, hi: __m256, lo: __m256) -> __m256 {
     _mm256_fmadd_ps(x, hi, _mm256_mul_ps(x, lo))
 }
 
-/// `convert2` with the FMA quotient for UNORM/SNORM (the same bits; see [`quotient_fma`]),
+/// [`convert`] on 256 bits with the FMA quotient for UNORM/SNORM (the same bits; see [`quotient_fma`]),
 /// for the fused kernel. No `present` mask except for the small floats: a lane without a
 /// component selects only zero bytes (0x80 in the shuffle, shifts 0, divisor 1.0), so copies,
 /// integers and 0 / 1.0 (or max(0, −1)) give +0.0 there, all bits 0, and `defaults` alone
@@ -900,7 +1044,7 @@ fn convert2_fma<const CLASS: u8, const SIGNED: bool>(c: &Consts2, chunk: __m256i
             _mm256_or_si256(_mm256_castps_si256(q), c.defaults)
         }
         BITS => _mm256_or_si256(x, c.defaults),
-        _ => convert2::<CLASS, SIGNED>(c, chunk),
+        _ => convert::<_, CLASS, SIGNED>(c, chunk),
     }
 }
 
@@ -1763,242 +1907,11 @@ fn avx2_run(
     n
 }
 
-// ---------------------------------------------------------------------------------------------
-// AVX-512 kernel (cargo feature `avx512`: its intrinsics need Rust 1.89, above the crate's
-// minimum supported version).
-
+// The AVX-512 kernel (cargo feature `avx512`: its intrinsics need Rust 1.89, above the
+// crate's minimum supported version).
 #[cfg(feature = "avx512")]
 #[allow(clippy::incompatible_msrv)]
-pub(super) mod avx512 {
-    use super::*;
-
-    // ---------------------------------------------------------------------------------------------
-    // AVX-512 kernel: four vertices per 512-bit vector.
-    //
-    // The structure of the AVX2 fused kernel (every row of four vertices, then the next four,
-    // stored straight into the output), with one vertex per 128-bit lane and the same lane
-    // operations as `convert` (UNORM/SNORM through the FMA quotient), so the same bits.
-
-    /// A program's constants broadcast to all four 128-bit lanes.
-    #[derive(Clone, Copy)]
-    struct Consts4 {
-        shuffle: __m512i,
-        shl: __m512i,
-        shr: __m512i,
-        div: __m512,
-        recip: __m512,
-        mag_mask: __m512i,
-        sign_mask: __m512i,
-        mant_shift: __m512i,
-        exp_max: __m512i,
-        sub_limit: __m512i,
-        sub_scale: __m512,
-        present: __m512i,
-        defaults: __m512i,
-    }
-
-    impl Consts4 {
-        #[target_feature(enable = "avx512f")]
-        fn new(c: &Consts) -> Consts4 {
-            let i = |v: __m128i| _mm512_broadcast_i32x4(v);
-            let f = |v: __m128| _mm512_broadcast_f32x4(v);
-            Consts4 {
-                shuffle: i(c.shuffle),
-                shl: i(c.shl),
-                shr: i(c.shr),
-                div: f(c.div),
-                recip: f(c.recip),
-                mag_mask: i(c.mag_mask),
-                sign_mask: i(c.sign_mask),
-                mant_shift: i(c.mant_shift),
-                exp_max: i(c.exp_max),
-                sub_limit: i(c.sub_limit),
-                sub_scale: f(c.sub_scale),
-                present: i(c.present),
-                defaults: i(c.defaults),
-            }
-        }
-    }
-
-    /// [`convert`] on four elements at once (one per 128-bit lane): the same operations lane for
-    /// lane (UNORM/SNORM through the FMA quotient, see [`quotient_fma`]), so the same bits.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    fn convert4<const CLASS: u8, const SIGNED: bool>(c: &Consts4, chunk: __m512i) -> __m512i {
-        let x = _mm512_shuffle_epi8(chunk, c.shuffle);
-        let x = if CLASS == COPY {
-            x
-        } else {
-            let x = _mm512_sllv_epi32(x, c.shl);
-            if SIGNED {
-                _mm512_srav_epi32(x, c.shr)
-            } else {
-                _mm512_srlv_epi32(x, c.shr)
-            }
-        };
-        let v = match CLASS {
-            UNORM | SNORM => {
-                let xf = _mm512_cvtepi32_ps(x);
-                let q = _mm512_mul_ps(xf, c.recip);
-                let e = _mm512_fnmadd_ps(q, c.div, xf);
-                let q = _mm512_fmadd_ps(e, c.recip, q);
-                let q = if CLASS == SNORM {
-                    _mm512_max_ps(q, _mm512_set1_ps(-1.0))
-                } else {
-                    q
-                };
-                _mm512_castps_si512(q)
-            }
-            SMALL_FLOAT => {
-                let mag = _mm512_and_si512(x, c.mag_mask);
-                let sign = _mm512_slli_epi32::<16>(_mm512_and_si512(x, c.sign_mask));
-                let rebias = _mm512_set1_epi32(REBIAS as i32);
-                let normal = _mm512_add_epi32(_mm512_sllv_epi32(mag, c.mant_shift), rebias);
-                // Inf/NaN: add the bias difference again.
-                let special = _mm512_cmpge_epu32_mask(mag, c.exp_max);
-                let normal = _mm512_mask_add_epi32(normal, special, normal, rebias);
-                let sub = _mm512_castps_si512(_mm512_mul_ps(_mm512_cvtepi32_ps(mag), c.sub_scale));
-                let is_sub = _mm512_cmplt_epu32_mask(mag, c.sub_limit);
-                _mm512_or_si512(_mm512_mask_blend_epi32(is_sub, normal, sub), sign)
-            }
-            _ => x,
-        };
-        _mm512_or_si512(_mm512_and_si512(v, c.present), c.defaults)
-    }
-
-    /// One row of the AVX-512 kernel.
-    #[derive(Clone, Copy)]
-    struct GroupElem {
-        c: Consts4,
-        class: u8,
-        signed: bool,
-        src: *const u8,
-        stride: usize,
-    }
-
-    /// Row `e` of the four vertices `i .. i + 4` into `d + k·width` (vertex `i + k`).
-    ///
-    /// # Safety
-    /// The four 16-byte loads at `e.src + (i + k)·e.stride` must lie inside one live slice, the
-    /// four rows inside one slice the caller borrows mutably (16-byte aligned when non-temporal).
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn quad_row<const STORE: u8>(e: &GroupElem, i: usize, d: *mut [u32; 4], width: usize) {
-        #[inline]
-        #[target_feature(enable = "avx512f,avx512bw")]
-        unsafe fn load4(a: *const u8, s: usize) -> __m512i {
-            // SAFETY: the caller's contract.
-            unsafe {
-                let v = _mm512_castsi128_si512(_mm_loadu_si128(a.cast::<__m128i>()));
-                let v = _mm512_inserti32x4::<1>(v, _mm_loadu_si128(a.add(s).cast::<__m128i>()));
-                let v = _mm512_inserti32x4::<2>(v, _mm_loadu_si128(a.add(2 * s).cast::<__m128i>()));
-                _mm512_inserti32x4::<3>(v, _mm_loadu_si128(a.add(3 * s).cast::<__m128i>()))
-            }
-        }
-        // SAFETY: the caller's contract.
-        unsafe {
-            let y = if e.class == CONSTANT {
-                e.c.defaults
-            } else {
-                let x = load4(e.src.add(i * e.stride), e.stride);
-                macro_rules! four {
-                    ($class:expr, $signed:expr) => {
-                        convert4::<{ $class }, { $signed }>(&e.c, x)
-                    };
-                }
-                by_class!(e.class, e.signed, four)
-            };
-            let parts = [
-                _mm512_castsi512_si128(y),
-                _mm512_extracti32x4_epi32::<1>(y),
-                _mm512_extracti32x4_epi32::<2>(y),
-                _mm512_extracti32x4_epi32::<3>(y),
-            ];
-            for (k, v) in parts.into_iter().enumerate() {
-                let p = d.add(k * width).cast::<__m128i>();
-                if STORE == ST_NT {
-                    _mm_stream_si128(p, v);
-                } else {
-                    _mm_storeu_si128(p, v);
-                }
-            }
-        }
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    fn quads_impl<const STORE: u8>(
-        elems: &[GroupElem],
-        quads: usize,
-        out: *mut [u32; 4],
-        width: usize,
-    ) {
-        for q in 0..quads {
-            let i = 4 * q;
-            // SAFETY: `fused` checked every load of vertices `< 4·quads` and every output row
-            // `< 4·quads·width` (16-byte aligned when non-temporal).
-            unsafe {
-                let o = out.add(i * width);
-                for (pos, e) in elems.iter().enumerate() {
-                    quad_row::<STORE>(e, i, o.add(pos), width);
-                }
-            }
-        }
-    }
-
-    /// Whether the AVX-512 kernel can run on this CPU.
-    pub(in crate::fetch) fn has_avx512() -> bool {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-    }
-
-    /// The AVX-512 form of [`fused`]: a multiple of 4 leading vertices, or 0.
-    pub(super) fn quads(
-        rows: &[FusedRow<'_>],
-        fast: usize,
-        out: &mut [[u32; 4]],
-        streaming: bool,
-    ) -> usize {
-        let width = rows.len();
-        let quads = fast / 4;
-        if quads == 0 || !has_avx512() {
-            return 0;
-        }
-        // SAFETY (constants): AVX-512F detected above.
-        let make = |p: &LaneProgram| unsafe { Consts4::new(&Consts::new(p)) };
-        let mut elems = [GroupElem {
-            c: make(&LaneProgram::constant([0; 4])),
-            class: CONSTANT,
-            signed: false,
-            src: ZERO16.as_ptr(),
-            stride: 0,
-        }; 32];
-        for (e, r) in elems.iter_mut().zip(rows) {
-            let p = &r.lane_program();
-            *e = GroupElem {
-                c: make(p),
-                class: if p.present == [0; 4] {
-                    CONSTANT
-                } else {
-                    class_of(p)
-                },
-                signed: p.signed,
-                src: r.data[r.start..].as_ptr(),
-                stride: r.stride,
-            };
-        }
-        let nt = streaming && out.as_ptr().cast::<u8>().align_offset(16) == 0;
-        let p = out.as_mut_ptr();
-        // SAFETY: AVX-512F/BW detected; `fast` (checked by `fused`) bounds every load and store.
-        unsafe {
-            if nt {
-                quads_impl::<ST_NT>(&elems[..width], quads, p, width);
-            } else {
-                quads_impl::<ST_NORMAL>(&elems[..width], quads, p, width);
-            }
-        }
-        4 * quads
-    }
-}
+pub(super) mod avx512;
 
 /// [`quotient_fma`] on eight lanes, for the exhaustive test.
 #[cfg(test)]
@@ -2015,186 +1928,4 @@ fn quotient_fma_lanes(x: [i32; 8], d: f32) -> [u32; 8] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::convert::{snorm_to_f32_bits, unorm_to_f32_bits};
-    use crate::format::{Kind, vertex_formats};
-
-    /// `vertex_ids` (four 16-byte records a step) against records built field by field: every
-    /// length 0..=13 of the id list, an output shorter, equal and longer, positions that wrap
-    /// past 2^64; it writes the whole fours of `min(out, ids)` and nothing else.
-    #[test]
-    fn vertex_ids_are_the_records_field_by_field() {
-        if !has_avx2() {
-            eprintln!("SKIPPED vertex_ids_are_the_records_field_by_field: no AVX2");
-            return;
-        }
-        let junk = VertexIds {
-            position: 0xdead,
-            vertex_id: 0xbeef,
-            instance_id: 0xf00d,
-        };
-        for len in 0..=13usize {
-            let ids: Vec<u32> = (0..len as u32)
-                .map(|k| k.wrapping_mul(0x9e37_79b9))
-                .collect();
-            for out_len in [len.saturating_sub(3), len, len + 2] {
-                for first in [0u64, 5, u64::MAX - 1] {
-                    let mut out = vec![junk; out_len];
-                    let done = vertex_ids(&mut out, &ids, first, 0x1234_5678);
-                    assert_eq!(done, out_len.min(len) / 4 * 4, "len {len} out {out_len}");
-                    for (j, o) in out.iter().enumerate() {
-                        let want = if j < done {
-                            VertexIds {
-                                position: first.wrapping_add(j as u64),
-                                vertex_id: ids[j],
-                                instance_id: 0x1234_5678,
-                            }
-                        } else {
-                            junk
-                        };
-                        assert_eq!(*o, want, "len {len} out {out_len} first {first} record {j}");
-                    }
-                }
-            }
-        }
-    }
-
-    /// `max_vertex` (eight lanes at a time, then the tail) against the plain maximum of the
-    /// wrapped sums, for every length 0..=40 (whole vectors, tails, empty) and bases that make
-    /// some sums wrap past 2^32.
-    #[test]
-    fn max_vertex_is_the_largest_wrapped_sum() {
-        let mut x = 0x2545_f491u32;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        };
-        for len in 0..=40 {
-            let list: Vec<u32> = (0..len).map(|_| next() >> (next() % 32)).collect();
-            for base in [0, 1, 7, 0x8000_0000, u32::MAX - 3, u32::MAX] {
-                let want = list.iter().map(|&i| i.wrapping_add(base)).max();
-                assert_eq!(max_vertex(&list, base), want, "len {len} base {base:#x}");
-            }
-        }
-    }
-
-    /// Every UNORM and SNORM component width of the IA vertex formats, from the table.
-    fn norm_widths() -> Vec<(Kind, u32)> {
-        let mut w: Vec<(Kind, u32)> = vertex_formats()
-            .flat_map(|f| f.present())
-            .filter(|c| matches!(c.kind, Kind::Unorm | Kind::Snorm))
-            .map(|c| (c.kind, c.bits as u32))
-            .collect();
-        w.sort_by_key(|&(k, b)| (k == Kind::Snorm, b));
-        w.dedup();
-        w
-    }
-
-    #[test]
-    fn f16c_half_row_equals_the_reference_for_every_half() {
-        if !has_fused() {
-            eprintln!("skipping: no AVX2+FMA+F16C on this CPU");
-            return;
-        }
-        let mut formats = 0;
-        for info in vertex_formats() {
-            let Some(p) = LaneProgram::compile(info) else {
-                continue;
-            };
-            let Some(h) = half_program(&p) else {
-                continue;
-            };
-            formats += 1;
-            // SAFETY: AVX2 detected above.
-            let c = unsafe { Consts2::new(&Consts::new(&h)) };
-            let size = p.size as usize;
-            for base in (0..=u16::MAX).step_by(2) {
-                // Vertex v, half k: base + v + 7k (wrapping), so every lane sees every half.
-                let mut bytes = [[0u8; 16]; 2];
-                for (v, b) in bytes.iter_mut().enumerate() {
-                    for k in 0..size / 2 {
-                        let half = base.wrapping_add(v as u16).wrapping_add(7 * k as u16);
-                        b[2 * k..2 * k + 2].copy_from_slice(&half.to_le_bytes());
-                    }
-                }
-                let x: __m256i = bytemuck::cast(bytes);
-                // SAFETY: AVX2, FMA and F16C detected above.
-                let got: [[u32; 4]; 2] = bytemuck::cast(unsafe { convert2_half(&c, x) });
-                for v in 0..2 {
-                    let want = crate::convert::decode_element(info, &bytes[v][..size]);
-                    assert_eq!(got[v], want, "{info:?}: bytes {:02x?}", &bytes[v][..size]);
-                }
-            }
-        }
-        // R16_FLOAT, R16G16_FLOAT, R16G16B16A16_FLOAT.
-        assert_eq!(formats, 3);
-    }
-
-    #[test]
-    fn fma_quotient_equals_division_for_every_code() {
-        if !has_fused() {
-            eprintln!("skipping: no AVX2+FMA on this CPU");
-            return;
-        }
-        let widths = norm_widths();
-        // UNORM 1, 2, 4, 5, 6, 8, 10, 16 (2: R10G10B10A2's alpha) and SNORM 8, 16.
-        let unorm: Vec<u32> = widths
-            .iter()
-            .filter(|w| w.0 == Kind::Unorm)
-            .map(|w| w.1)
-            .collect();
-        let snorm: Vec<u32> = widths
-            .iter()
-            .filter(|w| w.0 == Kind::Snorm)
-            .map(|w| w.1)
-            .collect();
-        assert_eq!(
-            unorm,
-            [1, 2, 4, 5, 6, 8, 10, 16],
-            "UNORM widths of the table"
-        );
-        assert_eq!(snorm, [8, 16], "SNORM widths of the table");
-        let mut checked = 0u64;
-        for (kind, bits) in widths {
-            let (lo, hi, d) = match kind {
-                Kind::Unorm => (0i32, (1i32 << bits) - 1, ((1u64 << bits) - 1) as f32),
-                _ => (
-                    -(1i32 << (bits - 1)),
-                    (1i32 << (bits - 1)) - 1,
-                    ((1u64 << (bits - 1)) - 1) as f32,
-                ),
-            };
-            let codes: Vec<i32> = (lo..=hi).collect();
-            for chunk in codes.chunks(8) {
-                let mut x = [0i32; 8];
-                x[..chunk.len()].copy_from_slice(chunk);
-                let got = quotient_fma_lanes(x, d);
-                for (k, &c) in chunk.iter().enumerate() {
-                    // The IEEE division the reference does, and the reference itself.
-                    let div = ((c as f32) / d).to_bits();
-                    assert_eq!(
-                        got[k], div,
-                        "{kind:?}{bits} code {c}: {:#010x} vs {div:#010x}",
-                        got[k]
-                    );
-                    let clamped = if f32::from_bits(got[k]) < -1.0 {
-                        (-1.0f32).to_bits()
-                    } else {
-                        got[k]
-                    };
-                    let reference = match kind {
-                        Kind::Unorm => unorm_to_f32_bits(c as u32, bits),
-                        _ => snorm_to_f32_bits(c, bits),
-                    };
-                    assert_eq!(clamped, reference, "{kind:?}{bits} code {c}");
-                    checked += 1;
-                }
-            }
-        }
-        // 2 + 4 + 16 + 32 + 64 + 256 + 1024 + 65536 UNORM codes, 256 + 65536 SNORM codes.
-        assert_eq!(checked, 132_726);
-    }
-}
+mod tests;

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Before/after throughput of two inlay builds, measured in one call on one machine (memory
+# speed differs between machines, so only same-call comparisons count; docs/notes/fastfetch.md).
+#
+#   .ci/bench-ab.sh build BEFORE_REV AFTER_REV
+#       Builds `inlay` at both revisions from `git archive` copies (no worktree is touched),
+#       non-incrementally (incremental codegen moves the kernels' instruction counts by up to
+#       15 %), into target/bench-ab/bin/{before,after}. Run it where cargo and the crates are;
+#       carry target/bench-ab/bin to the machine that measures.
+#   .ci/bench-ab.sh run [ROUNDS] [-- BENCH_ARGS...]
+#       Runs `inlay bench --json BENCH_ARGS` ROUNDS times (default 3) per binary, interleaved
+#       (before, after, before, …), and prints per workload each binary's median of the round
+#       medians, the spread of its rounds (min–max), and after/before. A workload is slower
+#       beyond the run-to-run spread when after's best round is below before's worst.
+#       The JSON of every round is kept in ${OUT:-target/bench-ab/out}.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+ab="$root/target/bench-ab"
+
+case "${1:-}" in
+build)
+    [ $# -eq 3 ] || { echo "usage: $0 build BEFORE_REV AFTER_REV" >&2; exit 2; }
+    mkdir -p "$ab/bin" "$ab/src"
+    for side in before after; do
+        rev=$([ "$side" = before ] && echo "$2" || echo "$3")
+        src="$ab/src/$side"
+        rm -rf "$src" && mkdir -p "$src"
+        git -C "$root" archive "$rev" | tar -x -C "$src"
+        # One target directory for both: dependencies build once, inlay itself from scratch.
+        (cd "$src" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ab/build" \
+            cargo build --release --locked -p inlay-cli --bin inlay)
+        cp "$ab/build/release/inlay" "$ab/bin/$side"
+        echo "$side: $(git -C "$root" rev-parse --short "$rev") -> $ab/bin/$side"
+        rm -rf "$src"
+    done
+    ;;
+run)
+    shift
+    rounds=3
+    if [ $# -gt 0 ] && [ "$1" != "--" ]; then rounds=$1; shift; fi
+    [ "${1:-}" = "--" ] && shift
+    out=${OUT:-$ab/out}
+    mkdir -p "$out"
+    for b in before after; do
+        [ -x "$ab/bin/$b" ] || { echo "$ab/bin/$b missing: run '$0 build' first" >&2; exit 2; }
+    done
+    "$ab/bin/before" bench --help >/dev/null
+    for r in $(seq 1 "$rounds"); do
+        for b in before after; do
+            "$ab/bin/$b" bench --json --color never "$@" >"$out/$b-$r.json"
+            echo "round $r $b done" >&2
+        done
+    done
+    python3 - "$out" "$rounds" <<'EOF'
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+runs = {b: [json.load(open(f"{out}/{b}-{r}.json")) for r in range(1, rounds + 1)]
+        for b in ("before", "after")}
+names = [w["name"] for w in runs["before"][0]["workloads"]]
+print(f"{'workload':9} {'before':>7} {'(min-max)':>11} {'after':>7} {'(min-max)':>11} "
+      f"{'after/before':>12}  verdict")
+worse = []
+for n in names:
+    r = {b: [next(w["ratio"] for w in run["workloads"] if w["name"] == n) for run in runs[b]]
+         for b in runs}
+    mb, ma = statistics.median(r["before"]), statistics.median(r["after"])
+    slower = max(r["after"]) < min(r["before"])
+    if slower:
+        worse.append(n)
+    print(f"{n:9} {mb:7.3f} {min(r['before']):5.3f}-{max(r['before']):5.3f} {ma:7.3f} "
+          f"{min(r['after']):5.3f}-{max(r['after']):5.3f} {ma / mb:12.3f}  "
+          f"{'SLOWER beyond spread' if slower else 'within spread or faster'}")
+print("ratio = kernel / memory roof, median of each round's paired runs (inlay bench)")
+sys.exit(1 if worse else 0)
+EOF
+    ;;
+*)
+    sed -n 2,17p "$0" >&2
+    exit 2
+    ;;
+esac
