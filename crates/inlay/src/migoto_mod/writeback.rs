@@ -1,0 +1,1 @@
+//! Writing edits back into a mod (filled in below).
