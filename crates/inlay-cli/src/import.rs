@@ -20,18 +20,37 @@ use crate::{CliError, TargetArgs, style};
 #[command(after_help = "\
 Examples:
   inlay import body.glb --layout Body.fmt --output-dir mod/
+  inlay import edited.glb --mod Mod.ini --output-dir edited-mod/
   inlay import edited.gltf --layout layout.h --output-dir out/ --name Hat --stride 0=40
 
 LAYOUT is a C/C++, JSON or TOML layout, an importer .fmt, or a 3DMigoto vb text dump (its \
 element blocks and stride). Writes NAME.vb (one slot) or NAME.vb0…NAME.vbN, and NAME.ib, in \
 DIR. Values come from the attributes `inlay export` wrote (exact ones first), else from the \
-glTF attributes the semantics map to; mesh vertex k becomes buffer element k.")]
+glTF attributes the semantics map to; mesh vertex k becomes buffer element k.
+
+With --mod, the mesh is an `inlay export` of the mod (edited or not): each part is found by its \
+node's name, each component's buffers are written in the mod's split and strides, each index \
+buffer in its format, with a copy of every INI whose counts (drawindexed count and start, the \
+vertex counts of draw passes and override_vertex_count) are rewritten in place; every other \
+file is copied unchanged. An unedited export writes every file byte for byte.")]
 pub struct ImportArgs {
     /// The mesh: .glb or .gltf (with its .bin)
     pub mesh: PathBuf,
-    /// The layout to write in
+    /// The layout to write in; with --mod, the layout of one of the mod's buffers as
+    /// TARGET=FILE (repeatable, as `inlay mod --layout` takes it)
     #[arg(long, value_name = "LAYOUT")]
-    pub layout: PathBuf,
+    pub layout: Vec<String>,
+    /// The mod to write back into: its INI (the buffers, the index buffers and a copy of the
+    /// INI with updated counts are written to --output-dir)
+    #[arg(long = "mod", value_name = "INI")]
+    pub mod_ini: Option<PathBuf>,
+    /// With --mod: a variable's value, e.g. '$swapvar=1' (repeatable; every toggle state's
+    /// parts are looked for anyway)
+    #[arg(long = "set", value_name = "$VAR=VALUE")]
+    pub set: Vec<String>,
+    /// With --mod: the tool family's buffer profile instead of detection
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
     /// Folder for the buffers (created if missing)
     #[arg(long, value_name = "DIR")]
     pub output_dir: PathBuf,
@@ -67,14 +86,29 @@ fn ext(p: &Path) -> String {
 
 /// A layout to import into: its elements, the strides the file states (slot, stride), and
 /// whether it is an importer's single merged buffer.
-type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
+pub type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
 
 /// The layout's elements and the strides the file states.
 fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
-    let name = args.layout.display().to_string();
-    match ext(&args.layout).as_str() {
+    let path = match args.layout.as_slice() {
+        [one] => PathBuf::from(one),
+        _ => {
+            return Err(CliError::usage(
+                "give the layout to write in with --layout FILE (or the mod with --mod INI)",
+            ));
+        }
+    };
+    read_layout_file(&path, args.array.as_deref())
+}
+
+/// A layout file in any form `import` reads: a C/C++, JSON or TOML layout, an importer `.fmt`,
+/// or a 3DMigoto vb text dump; its elements, the strides it states, and whether it is an
+/// importer's single merged buffer.
+pub fn read_layout_file(path: &Path, array: Option<&str>) -> Result<ImportLayout, CliError> {
+    let name = path.display().to_string();
+    match ext(path).as_str() {
         "fmt" => {
-            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
+            let text = source::read_bytes(path, MAX_TEXT_BYTES)?;
             let mut f =
                 capture::fmt::parse(&name, &text).map_err(|e| CliError::usage(e.to_string()))?;
             let single = f.strides.len() == 1 && f.strides[0].0.is_none();
@@ -91,7 +125,7 @@ fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
             Ok((f.elements, strides, single))
         }
         "txt" => {
-            let text = source::read_bytes(&args.layout, MAX_TEXT_BYTES)?;
+            let text = source::read_bytes(path, MAX_TEXT_BYTES)?;
             let vb = capture::migoto::parse_vb_txt(&name, &text, false)
                 .map_err(|e| CliError::usage(e.to_string()))?;
             let strides = vb
@@ -101,10 +135,25 @@ fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
             Ok((vb.elements, strides, false))
         }
         _ => {
-            let l = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
+            let l = LayoutFile::load(path, array, style::stderr())?;
             Ok((l.parsed.elements, Vec::new(), false))
         }
     }
+}
+
+/// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).
+pub fn read_gltf_file(
+    path: &Path,
+) -> Result<(Vec<u8>, impl FnMut(&str) -> Result<Vec<u8>, String>), CliError> {
+    let bytes = source::read_bytes(path, u32::MAX as u64)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let external = move |uri: &str| -> Result<Vec<u8>, String> {
+        if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
+            return Err("only file names beside the glTF are read".into());
+        }
+        std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
+    };
+    Ok((bytes, external))
 }
 
 fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
@@ -127,6 +176,9 @@ fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
 
 /// Runs `inlay import`.
 pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    if args.mod_ini.is_some() {
+        return crate::modcmd::import(args, stdout);
+    }
     let (elements, file_strides, single) = load_layout(args)?;
     let mut strides = file_strides;
     for s in &args.stride {
@@ -150,7 +202,7 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             code: 1,
             message: format!(
                 "{}: CreateInputLayout refuses the layout: {}",
-                args.layout.display(),
+                args.layout.join(" "),
                 msgs.join("; ")
             ),
         });
@@ -178,7 +230,8 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             .unwrap_or("mesh")
             .to_string()
     });
-    let inputs: Vec<&Path> = vec![args.mesh.as_path(), args.layout.as_path()];
+    let layout_path = PathBuf::from(args.layout.first().cloned().unwrap_or_default());
+    let inputs: Vec<&Path> = vec![args.mesh.as_path(), layout_path.as_path()];
     let mut files: Vec<(PathBuf, &[u8])> = Vec::new();
     let one = result.buffers.len() == 1 && (single || result.buffers[0].slot == 0);
     for b in &result.buffers {

@@ -13,6 +13,7 @@ mod export;
 mod import;
 mod lower;
 mod map;
+mod modcmd;
 mod output;
 mod primitives;
 mod repack;
@@ -88,7 +89,8 @@ Examples:
   inlay                                          run the demo
   inlay check layout.h --shader vs.dxbc          what CreateInputLayout returns, and why
   inlay map layout.json --svg layout.svg         picture each slot's vertex
-  inlay decode layout.h --vb 0=mesh.vb --format csv";
+  inlay decode layout.h --vb 0=mesh.vb --format csv
+  inlay mod Mod.ini                              what a 3DMigoto mod draws";
 
 #[derive(Parser, Debug)]
 #[command(name = "inlay", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
@@ -127,6 +129,7 @@ enum Command {
     Export(export::ExportArgs),
     Import(import::ImportArgs),
     Lower(lower::LowerArgs),
+    Mod(modcmd::ModCmdArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
     View(view::ViewArgs),
@@ -176,6 +179,7 @@ fn main() -> ExitCode {
         Some(Command::Export(a)) => export::run(&a, &mut out),
         Some(Command::Import(a)) => import::run(&a, &mut out),
         Some(Command::Lower(a)) => lower::run(&a, &mut out),
+        Some(Command::Mod(a)) => modcmd::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
         Some(Command::View(a)) => view::run(&a, &mut out),

@@ -201,9 +201,6 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
     };
     // Resources.
     for (i, s) in ini.sections.iter().enumerate() {
-        if !starts_ci(&s.name, "Resource") && !s.name.contains("Resource\\") {
-            continue;
-        }
         if !starts_ci(&s.name, "Resource") {
             continue;
         }
@@ -214,6 +211,7 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
             stride: None,
             format: None,
             filename: None,
+            filename_at: None,
             path: None,
             namespace: s.namespace.clone(),
             file: s.file,
@@ -233,7 +231,10 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
             seen.push(k.clone());
             match k.as_str() {
                 "type" => r.kind = Some(e.value.clone()),
-                "filename" => r.filename = Some(e.value.clone()),
+                "filename" => {
+                    r.filename = Some(e.value.clone());
+                    r.filename_at = Some(at);
+                }
                 "stride" => match e.value.trim().parse::<u32>() {
                     Ok(v) => r.stride = Some(v),
                     Err(_) => warnings.push(ModWarning::new(

@@ -161,6 +161,8 @@ pub struct Resource {
     pub format: Option<Format>,
     /// `filename` as written.
     pub filename: Option<String>,
+    /// The `filename` line.
+    pub filename_at: Option<Where>,
     /// The file, relative to the INI that names it.
     pub path: Option<PathBuf>,
     /// The namespace of its INI file.
@@ -468,6 +470,19 @@ impl Mod {
                 "a file `condition` is evaluated by 3DMigoto when it includes the file; read here as true",
             ));
         }
+        if on_disk {
+            for r in &program.resources {
+                if let (Some(p), Some(at)) = (&r.path, &r.filename_at)
+                    && !p.is_file()
+                {
+                    warnings.push(ModWarning::new(
+                        at.clone(),
+                        r.filename.clone(),
+                        format!("[{}]: file not found", r.name),
+                    ));
+                }
+            }
+        }
         let mut m = Mod {
             path,
             resources: program.resources.clone(),
@@ -647,14 +662,15 @@ impl Mod {
     fn assemble(&mut self, ev: &Evaluated) {
         let role_names = profile::role_names();
         let key_of = |r: &Resource| -> String {
-            let short = r.short_name().to_ascii_lowercase();
+            let short = r.short_name();
+            let lower = short.to_ascii_lowercase();
             for rn in &role_names {
                 let rn = rn.to_ascii_lowercase();
-                if short.len() > rn.len() && short.ends_with(&rn) || short == rn {
+                if lower.ends_with(&rn) {
                     return short[..short.len() - rn.len()].to_string();
                 }
             }
-            short
+            short.to_string()
         };
         // Stream resources: bound to a vertex-buffer slot, or named like a profile's buffer
         // and bound to a shader slot.
@@ -719,7 +735,7 @@ impl Mod {
         }
         for (i, &a) in streams.iter().enumerate() {
             for &b in &streams[i + 1..] {
-                if key_of(&self.resources[a]) == key_of(&self.resources[b]) {
+                if key_of(&self.resources[a]).eq_ignore_ascii_case(&key_of(&self.resources[b])) {
                     union(&mut parent, a, b);
                 }
             }
@@ -1522,6 +1538,15 @@ impl Mod {
         for p in &mut unique {
             self.check_range(p);
         }
+        // In the order the INI defines them.
+        let line = |p: &Part| {
+            self.ini
+                .sections
+                .iter()
+                .position(|s| s.name == p.name.split('#').next().unwrap_or(&p.name))
+                .unwrap_or(usize::MAX)
+        };
+        unique.sort_by_key(|p| line(p));
         unique
     }
 
@@ -1655,6 +1680,63 @@ impl Mod {
             slots,
             index,
             draw,
+        })
+    }
+}
+
+impl Mod {
+    /// A part's draw as a [`crate::capture::Capture`] (copies of its buffers): what
+    /// [`crate::capture::load_dump`] gives for a dump, so every consumer of captures (the mesh
+    /// builder, the Python package's `Dump`) takes a mod's part as it takes a dump.
+    pub fn part_capture(&self, part: usize) -> Result<crate::capture::Capture, ModError> {
+        use crate::capture::{Capture, DrawInfo, IndexCapture, SlotCapture, SlotData};
+        let input = self.part_input(part)?;
+        let p = &self.parts[part];
+        let c = &self.components[p.component.unwrap_or(0)];
+        let slots = input
+            .slots
+            .iter()
+            .zip(&c.streams)
+            .map(|((slot, stride, bytes, _), s)| SlotCapture {
+                slot: *slot,
+                stride: *stride,
+                offset: 0,
+                data: SlotData::Binary(bytes.to_vec()),
+                source: self.resources[s.resource].path.clone().unwrap_or_default(),
+            })
+            .collect();
+        let index = input.index.as_ref().map(|(f, b, _)| IndexCapture {
+            format: *f,
+            offset: 0,
+            data: b.to_vec(),
+            source: p
+                .index_buffer
+                .and_then(|r| self.resources[r].path.clone())
+                .unwrap_or_default(),
+        });
+        let mut sources: Vec<PathBuf> = vec![self.path.clone()];
+        sources.extend(
+            c.streams
+                .iter()
+                .filter_map(|s| self.resources[s.resource].path.clone()),
+        );
+        Ok(Capture {
+            remapped: vec![None; input.elements.len()],
+            elements: input.elements,
+            slots,
+            index,
+            topology: crate::assembler::Topology::TriangleList,
+            draw: DrawInfo {
+                start_vertex: if p.indexed { 0 } else { p.start },
+                vertex_count: (!p.indexed).then_some(p.count),
+                start_index: if p.indexed { p.start } else { 0 },
+                index_count: p.indexed.then_some(p.count),
+                base_vertex: p.base_vertex,
+                start_instance: 0,
+                instance_count: (p.instances > 1).then_some(p.instances),
+            },
+            warnings: Vec::new(),
+            sources,
         })
     }
 }
