@@ -820,7 +820,7 @@ impl Mod {
         }
         // Formats.
         let choice = self.choose_profile(&components, &slot_of, &hash_role, ev);
-        self.profile = choice.0;
+        self.profile = choice.0.clone();
         for (ci, c) in components.iter_mut().enumerate() {
             let _ = ci;
             if let Some(r) = c.resources.iter().find(|r| missing.contains_key(r)) {
@@ -831,6 +831,21 @@ impl Mod {
                 Ok((streams, n)) => {
                     c.streams = streams;
                     c.vertex_count = n;
+                }
+                Err(e) if choice.1.is_none() && choice.0.candidates.is_empty() => {
+                    // No profile fits: say why each does not.
+                    let why: Vec<&str> = choice
+                        .0
+                        .evidence
+                        .iter()
+                        .filter(|x| x.contains(" does not fit: "))
+                        .map(String::as_str)
+                        .collect();
+                    c.problem = Some(if why.is_empty() {
+                        e
+                    } else {
+                        format!("no built-in profile fits its buffers: {}", why.join("; "))
+                    });
                 }
                 Err(e) => c.problem = Some(e),
             }
