@@ -28,8 +28,8 @@ element blocks and stride). Writes NAME.vb (one slot) or NAME.vb0…NAME.vbN, an
 DIR. Values come from the attributes `inlay export` wrote (exact ones first), else from the \
 glTF attributes the semantics map to; mesh vertex k becomes buffer element k.
 
-With --mod, the mesh is an `inlay export` of the mod (edited or not): each part is found by its \
-node's name, each component's buffers are written in the mod's split and strides, each index \
+With --mod, the mesh is an `inlay export` of the mod (edited or not; give the same --set or \
+--all-states as to the export): each part is found by its node's name, each component's buffers are written in the mod's split and strides, each index \
 buffer in its format, with a copy of every INI whose counts (drawindexed count and start, the \
 vertex counts of draw passes and override_vertex_count) are rewritten in place; every other \
 file is copied unchanged. An unedited export writes every file byte for byte.")]
@@ -44,10 +44,13 @@ pub struct ImportArgs {
     /// INI with updated counts are written to --output-dir)
     #[arg(long = "mod", value_name = "INI")]
     pub mod_ini: Option<PathBuf>,
-    /// With --mod: a variable's value, e.g. '$swapvar=1' (repeatable; every toggle state's
-    /// parts are looked for anyway)
+    /// With --mod: a variable's value, e.g. '$swapvar=1' (repeatable), as given to the export
     #[arg(long = "set", value_name = "$VAR=VALUE")]
     pub set: Vec<String>,
+    /// With --mod: the mesh is an export with --all-states (its parts are looked for over
+    /// every toggle state)
+    #[arg(long)]
+    pub all_states: bool,
     /// With --mod: the tool family's buffer profile instead of detection
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,

@@ -596,7 +596,8 @@ pub fn view_data(
     let mut parts: Vec<Value> = Vec::new();
     let mut keys: Vec<(String, u32, u32, i32)> = Vec::new();
     let mut state_list = Vec::new();
-    for (label, s) in &all {
+    let names = inlay::migoto_mod::part_names(&all.iter().map(|(_, s)| s).collect::<Vec<_>>());
+    for (si, (label, s)) in all.iter().enumerate() {
         let mut here = Vec::new();
         for (pi, p) in s.parts.iter().enumerate() {
             let Some(pc) = p.component else { continue };
@@ -619,7 +620,7 @@ pub fn view_data(
                     mesh.indices.extend_from_slice(&list[..whole]);
                     keys.push(key);
                     parts.push(json!({
-                        "name": p.name,
+                        "name": names[si][pi],
                         "at": p.at.to_string(),
                         "first": first,
                         "count": whole,
@@ -677,21 +678,30 @@ pub fn import(args: &crate::import::ImportArgs, stdout: &mut dyn Write) -> Resul
         all_states: false,
     };
     let m = load(ini, &mod_args)?;
-    let all: Vec<Mod> = match m.states() {
-        Ok(list) => list.iter().map(|s| m.with_state(s)).collect(),
-        Err(e) => {
-            eprintln!(
-                "{}: only the chosen state's parts are looked for: {e}",
-                style::stderr().warning("warning")
-            );
-            Vec::new()
+    // The exported states first (their parts' names are the nodes'), then every other state,
+    // whose parts keep their vertices.
+    let mut all: Vec<Mod> = states(&m, args.all_states)?
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    match m.states() {
+        Ok(list) => {
+            for s in list {
+                if !all.iter().any(|x| x.state == s) {
+                    all.push(m.with_state(&s));
+                }
+            }
         }
-    };
+        Err(e) => eprintln!(
+            "{}: only the exported state's parts are kept: {e}",
+            style::stderr().warning("warning")
+        ),
+    }
+    let refs: Vec<&Mod> = all.iter().collect();
     let (bytes, mut external) = crate::import::read_gltf_file(&args.mesh)?;
     let name = args.mesh.display().to_string();
     let imp = modfile::import_mod(
-        &m,
-        &all,
+        &refs,
         &name,
         &bytes,
         &mut external,
@@ -700,6 +710,7 @@ pub fn import(args: &crate::import::ImportArgs, stdout: &mut dyn Write) -> Resul
         },
     )
     .map_err(|e| CliError::usage(e.to_string()))?;
+    let m = &all[0];
     let es = style::stderr();
     for wn in &imp.warnings {
         eprintln!("{}: {wn}", es.warning("warning"));
@@ -709,7 +720,7 @@ pub fn import(args: &crate::import::ImportArgs, stdout: &mut dyn Write) -> Resul
     for wn in &written.warnings {
         eprintln!("{}: {wn}", es.warning("warning"));
     }
-    let inputs = mod_inputs(&m);
+    let inputs = mod_inputs(m);
     let mut inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     inputs.push(args.mesh.as_path());
     std::fs::create_dir_all(&args.output_dir)

@@ -162,7 +162,10 @@ fn every_construct_default_state() {
     assert_eq!(m.ini.files.len(), 2);
     assert_eq!(m.ini.files[1].namespace, "extra.ini");
     let vars: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
-    assert_eq!(vars, ["$swapvar", "$active", "$count", "$\\extra.ini\\extra"]);
+    assert_eq!(
+        vars,
+        ["$swapvar", "$active", "$count", "$\\extra.ini\\extra"]
+    );
     assert!(m.variables[0].persist);
     assert_eq!(m.profile.name.as_deref(), Some("GIMI"));
     assert_eq!(m.components.len(), 1);
@@ -172,7 +175,13 @@ fn every_construct_default_state() {
     let roles: Vec<(&str, Option<&str>, u32)> = c
         .streams
         .iter()
-        .map(|s| (m.resources[s.resource].name.as_str(), s.slot.as_deref(), s.stride))
+        .map(|s| {
+            (
+                m.resources[s.resource].name.as_str(),
+                s.slot.as_deref(),
+                s.stride,
+            )
+        })
         .collect();
     assert_eq!(
         roles,
@@ -183,14 +192,33 @@ fn every_construct_default_state() {
         ]
     );
     // The part and the skinning pass.
-    let names: Vec<(&str, bool)> = m.parts.iter().map(|p| (p.name.as_str(), p.export)).collect();
-    assert_eq!(names, [("TextureOverrideBodyBlend", false), ("TextureOverrideBodyA", true)]);
+    let names: Vec<(&str, bool)> = m
+        .parts
+        .iter()
+        .map(|p| (p.name.as_str(), p.export))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("TextureOverrideBodyBlend", false),
+            ("TextureOverrideBodyA", true)
+        ]
+    );
     let a = &m.parts[1];
-    assert_eq!((a.start, a.count, a.base_vertex, a.indexed), (0, 3, 0, true));
-    assert_eq!(a.conditions, ["$swapvar == 0 && ($active == 1 || $count >= 3)"]);
+    assert_eq!(
+        (a.start, a.count, a.base_vertex, a.indexed),
+        (0, 3, 0, true)
+    );
+    assert_eq!(
+        a.conditions,
+        ["$swapvar == 0 && ($active == 1 || $count >= 3)"]
+    );
     assert_eq!(a.vertex_range, Some((0, 2)));
     assert_eq!(a.at.to_string(), format!("{}:50", ini.display()));
-    assert_eq!(a.textures, [("ps-t0".to_string(), "ResourceBodyDiffuse".to_string())]);
+    assert_eq!(
+        a.textures,
+        [("ps-t0".to_string(), "ResourceBodyDiffuse".to_string())]
+    );
     assert_eq!(a.hash, Some(0x55555555));
     assert_eq!(a.match_first_index, Some(0));
     assert_eq!(m.parts[0].count, 4);
@@ -226,7 +254,11 @@ fn another_state_through_a_command_list() {
         },
     )
     .unwrap_err();
-    assert!(e.to_string().contains("--set names a variable the mod does not declare"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("--set names a variable the mod does not declare"),
+        "{e}"
+    );
     assert!(e.to_string().ends_with("(`$nothere`)"), "{e}");
 }
 
@@ -235,7 +267,12 @@ fn unedited_write_back_is_byte_identical() {
     let d = dir("identical");
     let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
     let m = load(&ini, &[]);
-    let states: Vec<Mod> = m.states().unwrap().iter().map(|s| m.with_state(s)).collect();
+    let states: Vec<Mod> = m
+        .states()
+        .unwrap()
+        .iter()
+        .map(|s| m.with_state(s))
+        .collect();
     let w = write_back(&m, &states, &Edits::default()).unwrap();
     let names: Vec<&str> = w.files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(
@@ -252,7 +289,12 @@ fn unedited_write_back_is_byte_identical() {
     );
     for f in &w.files {
         assert!(!f.changed, "{}", f.name);
-        assert_eq!(f.bytes, std::fs::read(d.join(&f.name)).unwrap(), "{}", f.name);
+        assert_eq!(
+            f.bytes,
+            std::fs::read(d.join(&f.name)).unwrap(),
+            "{}",
+            f.name
+        );
     }
 }
 
@@ -261,7 +303,12 @@ fn edits_rewrite_counts_in_place() {
     let d = dir("edits");
     let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
     let m = load(&ini, &[]);
-    let states: Vec<Mod> = m.states().unwrap().iter().map(|s| m.with_state(s)).collect();
+    let states: Vec<Mod> = m
+        .states()
+        .unwrap()
+        .iter()
+        .map(|s| m.with_state(s))
+        .collect();
     // A fifth vertex; the first part grows to two triangles, the second keeps its indices.
     let (p, b, t) = buffers(5);
     let c = &m.components[0];
@@ -283,11 +330,24 @@ fn edits_rewrite_counts_in_place() {
             vec![0, 1, 2, 2, 3, 4],
         )],
     };
-    let w = write_back(&m, &states, &Edits { components: vec![edit] }).unwrap();
+    let w = write_back(
+        &m,
+        &states,
+        &Edits {
+            components: vec![edit],
+        },
+    )
+    .unwrap();
     let edits: Vec<(String, String, String)> = w
         .ini_edits
         .iter()
-        .map(|(a, o, n)| (a.rsplit(':').next().unwrap().to_string(), o.clone(), n.clone()))
+        .map(|(a, o, n)| {
+            (
+                a.rsplit(':').next().unwrap().to_string(),
+                o.clone(),
+                n.clone(),
+            )
+        })
         .collect();
     assert_eq!(
         edits,
@@ -304,10 +364,21 @@ fn edits_rewrite_counts_in_place() {
         .replace("override_vertex_count = 4", "override_vertex_count = 5")
         .replace("DrawIndexed = 3, 0, 0", "DrawIndexed = 6, 0, 0")
         .replace("drawindexed = 3, 3, 0", "drawindexed = 3, 6, 0");
-    assert_eq!(String::from_utf8(w.files[0].bytes.clone()).unwrap(), expected);
-    let ib = w.files.iter().find(|f| f.name == "Meshes/BodyA.ib").unwrap();
+    assert_eq!(
+        String::from_utf8(w.files[0].bytes.clone()).unwrap(),
+        expected
+    );
+    let ib = w
+        .files
+        .iter()
+        .find(|f| f.name == "Meshes/BodyA.ib")
+        .unwrap();
     assert_eq!(ib.bytes, u32s(&[0, 1, 2, 2, 3, 4, 1, 2, 3]));
-    let pos = w.files.iter().find(|f| f.name == "Meshes/BodyPosition.buf").unwrap();
+    let pos = w
+        .files
+        .iter()
+        .find(|f| f.name == "Meshes/BodyPosition.buf")
+        .unwrap();
     assert_eq!(pos.bytes, p);
     assert!(!w.files[1].changed, "the included file is unchanged");
 }
@@ -318,19 +389,27 @@ fn bad_inputs_name_file_line_and_value() {
     // Index past the vertices, a run cycle, a condition on an undeclared variable, a missing
     // file, an unknown key.
     let main = MAIN
-        .replace("drawindexed = 3, 3, 0", "drawindexed = 3, 3, 0\nrun = CommandListLoop")
+        .replace(
+            "drawindexed = 3, 3, 0",
+            "drawindexed = 3, 3, 0\nrun = CommandListLoop",
+        )
         .replace(
             "[ResourceBodyPosition]",
             "[CommandListLoop]\nrun = CommandListAlt\n[ResourceBodyPosition]",
         )
-        .replace("[CommandListAlt]", "[CommandListAlt]\nif $nothere == 1\nbogus_key = 3\nendif")
+        .replace(
+            "[CommandListAlt]",
+            "[CommandListAlt]\nif $nothere == 1\nbogus_key = 3\nendif",
+        )
         .replace("Textures\\BodyDiffuse.dds", "Textures\\Missing.dds");
     let ini = write_mod(&d, &main, 4, &[0, 1, 9, 1, 2, 3]);
     let m = load(&ini, &[("$swapvar", 1.0)]);
     let w: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     let name = ini.display().to_string();
     let has = |s: &str| assert!(w.iter().any(|x| x.contains(s)), "`{s}` not in {w:#?}");
-    has(&format!("{name}:58: not understood in [CommandListAlt]; ignored (`bogus_key = 3`)"));
+    has(&format!(
+        "{name}:58: not understood in [CommandListAlt]; ignored (`bogus_key = 3`)"
+    ));
     has(&format!("{name}:57: undeclared variable"));
     has("(`$nothere`)");
     has("`run` cycle: [CommandListAlt]");
@@ -342,9 +421,14 @@ fn bad_inputs_name_file_line_and_value() {
     let a = m0.parts.iter().find(|p| p.export).unwrap();
     assert_eq!(
         a.problem.as_deref(),
-        Some("ResourceBodyIB (Meshes\\BodyA.ib): index 9 at position 2 (+ base vertex 0) is past the 4 vertices of component Body")
+        Some(
+            "ResourceBodyIB (Meshes\\BodyA.ib): index 9 at position 2 (+ base vertex 0) is past the 4 vertices of component Body"
+        )
     );
-    assert!(m0.part_input(m0.parts.iter().position(|p| p.export).unwrap()).is_err());
+    assert!(
+        m0.part_input(m0.parts.iter().position(|p| p.export).unwrap())
+            .is_err()
+    );
 }
 
 #[test]
@@ -362,11 +446,25 @@ fn stride_not_dividing_the_file_and_missing_buffers() {
     let m = load(&ini, &[]);
     let w: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     assert!(
-        w.iter().any(|x| x == &format!("{}:72: [ResourceBodyTexcoord]: file not found (`Meshes\\BodyTexcoord.buf`)", ini.display())),
+        w.iter().any(|x| x
+            == &format!(
+                "{}:72: [ResourceBodyTexcoord]: file not found (`Meshes\\BodyTexcoord.buf`)",
+                ini.display()
+            )),
         "{w:#?}"
     );
-    let prob = m.parts.iter().find(|p| p.export).unwrap().problem.clone().unwrap();
-    assert!(prob.contains("cannot read Meshes\\BodyTexcoord.buf"), "{prob}");
+    let prob = m
+        .parts
+        .iter()
+        .find(|p| p.export)
+        .unwrap()
+        .problem
+        .clone()
+        .unwrap();
+    assert!(
+        prob.contains("cannot read Meshes\\BodyTexcoord.buf"),
+        "{prob}"
+    );
 }
 
 #[test]
@@ -383,7 +481,10 @@ fn a_profile_that_does_not_fit_names_the_buffer() {
     .unwrap();
     let p = m.components[0].problem.clone().unwrap();
     assert!(p.starts_with("ResourceBody"), "{p}");
-    assert!(p.contains("profile WWMI has no buffer named like it"), "{p}");
+    assert!(
+        p.contains("profile WWMI has no buffer named like it"),
+        "{p}"
+    );
 }
 
 #[test]
@@ -396,7 +497,10 @@ fn detection_refuses_to_choose_between_disagreeing_profiles() {
     let m = load(&ini, &[]);
     assert_eq!(m.profile.name, None);
     let last = m.profile.evidence.last().unwrap();
-    assert_eq!(last, "GIMI, SRMI, ZZMI fit and disagree about the formats: not choosing (use --profile NAME)");
+    assert_eq!(
+        last,
+        "GIMI, SRMI, ZZMI fit and disagree about the formats: not choosing (use --profile NAME)"
+    );
     assert!(m.components[0].problem.is_some());
     // Naming one settles it.
     let m = Mod::load(
@@ -410,7 +514,9 @@ fn detection_refuses_to_choose_between_disagreeing_profiles() {
     assert_eq!(m.profile.name.as_deref(), Some("ZZMI"));
     assert!(m.components[0].problem.is_none());
     assert_eq!(
-        m.components[0].streams[1].elements[0].semantic_name.as_deref(),
+        m.components[0].streams[1].elements[0]
+            .semantic_name
+            .as_deref(),
         Some("BLENDWEIGHTS")
     );
 }
@@ -490,7 +596,9 @@ fn mona() {
     // The texture files are not in the sample: one warning each, naming the line.
     let w: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     assert_eq!(w.len(), 4, "{w:#?}");
-    assert!(w[0].ends_with("Mona.ini:56: [ResourceMonaHeadDiffuse]: file not found (`MonaHeadDiffuse.dds`)"));
+    assert!(w[0].ends_with(
+        "Mona.ini:56: [ResourceMonaHeadDiffuse]: file not found (`MonaHeadDiffuse.dds`)"
+    ));
     let w = write_back(&m, &[], &Edits::default()).unwrap();
     for f in &w.files {
         assert!(!f.changed);

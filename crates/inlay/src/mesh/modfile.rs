@@ -29,7 +29,7 @@ use crate::assembler::{DrawCall, Topology};
 use crate::buffer::IndexBufferBinding;
 use crate::encode::Rounding;
 use crate::migoto_mod::writeback::{ComponentEdit, Edits, RangeKey};
-use crate::migoto_mod::{Mod, ModError, Where};
+use crate::migoto_mod::{Mod, ModError, Where, part_names};
 
 /// What an export wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -498,12 +498,13 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         m: &'a Mod,
         component: usize,
         resources: Vec<usize>,
-        /// Distinct parts: the mod (state) that first drew it, its index there, its key.
-        parts: Vec<(&'a Mod, usize, (String, Option<RangeKey>, u32, u32))>,
+        /// Distinct parts: the mod (state) that first drew it, its index there, its name.
+        parts: Vec<(&'a Mod, usize, String)>,
     }
     let mut comps: Vec<Comp<'_>> = Vec::new();
     let mut placements: Vec<Vec<(usize, usize)>> = Vec::new(); // per state: (comp, part slot)
-    for st in states {
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
         let m = st.m;
         let mut here = Vec::new();
         for (pi, p) in m.parts.iter().enumerate() {
@@ -536,7 +537,7 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
                     comps.len() - 1
                 }
             };
-            let key = part_key(m, pi);
+            let key = all_names[si][pi].clone();
             let slot = match comps[c].parts.iter().position(|x| x.2 == key) {
                 Some(s) => s,
                 None => {
@@ -559,11 +560,11 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         let m = c.m;
         let mut names = Vec::new();
         let mut extras = Vec::new();
-        for (hm, pi, _) in &c.parts {
+        for (hm, pi, unique) in &c.parts {
             let p = &hm.parts[*pi];
-            names.push(p.name.clone());
+            names.push(unique.clone());
             extras.push(json!({
-                "part": p.name,
+                "part": unique,
                 "section": p.section,
                 "at": p.at.to_string(),
                 "component": m.components[c.component].name,
@@ -616,10 +617,9 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
     for (si, st) in states.iter().enumerate() {
         let mut children = Vec::new();
         for &(c, slot) in &placements[si] {
-            let (hm, pi, _) = &comps[c].parts[slot];
-            let pi = *pi;
+            let unique = &comps[c].parts[slot].2;
             let mut n = templates[c].clone();
-            n["name"] = json!(hm.parts[pi].name);
+            n["name"] = json!(unique);
             n["mesh"] = json!(mesh_of[&(c, slot)]);
             let id = doc.json["nodes"].as_array().map_or(0, Vec::len);
             push(&mut doc.json, "nodes", n);
@@ -728,7 +728,8 @@ pub fn write_obj(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
     writeln!(w, "# written by inlay from {}", first.path.display()).map_err(ioe)?;
     let mut bases: Vec<(Vec<usize>, u64, bool, bool)> = Vec::new();
     let mut next = 1u64;
-    for st in states {
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
         let m = st.m;
         for (pi, p) in m.parts.iter().enumerate() {
             if !p.export {
@@ -778,8 +779,8 @@ pub fn write_obj(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
             }
             let (_, base, t, n) = bases.iter().find(|b| b.0 == res).cloned().expect("added");
             let name = match &st.label {
-                Some(l) => format!("{l}/{}", p.name),
-                None => p.name.clone(),
+                Some(l) => format!("{l}/{}", all_names[si][pi]),
+                None => all_names[si][pi].clone(),
             };
             writeln!(w, "o {name}").map_err(ioe)?;
             let list = part_vertices(m, pi)?;
@@ -822,7 +823,8 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
     let mut faces: Vec<([u32; 3], u32)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut next = 0u32;
-    for st in states {
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
         let m = st.m;
         for (pi, p) in m.parts.iter().enumerate() {
             if !p.export {
@@ -848,8 +850,8 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
             let base = comps.iter().find(|c| c.0 == res).expect("added").2;
             let id = names.len() as u32;
             names.push(match &st.label {
-                Some(l) => format!("{l}/{}", p.name),
-                None => p.name.clone(),
+                Some(l) => format!("{l}/{}", all_names[si][pi]),
+                None => all_names[si][pi].clone(),
             });
             for tri in part_vertices(m, pi)?.chunks_exact(3) {
                 faces.push(([tri[0] + base, tri[1] + base, tri[2] + base], id));
@@ -975,17 +977,23 @@ fn base_name(n: &str) -> &str {
     }
 }
 
-/// Reads an edited `.glb`/`.gltf` (`bytes`; `external` resolves buffer URIs) into edits of mod
-/// `m`, whose parts over every state in `states` are looked for by node name.
+/// Reads an edited `.glb`/`.gltf` (`bytes`; `external` resolves buffer URIs) into edits of the
+/// mod read in `states`: first the states the scene was exported for (in the same order, so
+/// that [`part_names`] names their parts as the nodes are named; the first one's components
+/// are written), then any other states, whose parts the mesh does not hold and which keep
+/// their vertices.
 pub fn import_mod(
-    m: &Mod,
-    states: &[Mod],
+    states: &[&Mod],
     file: &str,
     bytes: &[u8],
     external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
     options: &ModImportOptions,
 ) -> Result<ModImport, ModError> {
     let at = Where::file(file);
+    let m = *states
+        .first()
+        .ok_or_else(|| ModError::new(at.clone(), None, "no state"))?;
+    let all_names = part_names(states);
     let (doc, bin, glb) = if bytes.starts_with(b"glTF") {
         let (d, b) = split_glb(bytes)
             .ok_or_else(|| ModError::new(at.clone(), None, "not a valid GLB file"))?;
@@ -1024,9 +1032,9 @@ pub fn import_mod(
         if c.problem.is_some() {
             continue;
         }
-        // Every part over every state drawing from this component.
-        let mut parts: Vec<(&Mod, usize)> = Vec::new();
-        for s in states.iter().chain(std::iter::once(m)) {
+        // Every part over every state drawing from this component, by its unique name.
+        let mut parts: Vec<(&Mod, usize, &str)> = Vec::new();
+        for (si, s) in states.iter().enumerate() {
             for (pi, p) in s.parts.iter().enumerate() {
                 if !p.export || p.problem.is_some() {
                     continue;
@@ -1035,17 +1043,15 @@ pub fn import_mod(
                 if s.components[pc].resources != c.resources {
                     continue;
                 }
-                if !parts
-                    .iter()
-                    .any(|(om, opi)| part_key(om, *opi) == part_key(s, pi))
-                {
-                    parts.push((s, pi));
+                let name = all_names[si][pi].as_str();
+                if !parts.iter().any(|x| x.2 == name) {
+                    parts.push((s, pi, name));
                 }
             }
         }
         let found: Vec<(&Mod, usize, usize)> = parts
             .iter()
-            .filter_map(|&(s, pi)| by_name.get(&s.parts[pi].name).map(|&mi| (s, pi, mi)))
+            .filter_map(|&(s, pi, name)| by_name.get(name).map(|&mi| (s, pi, mi)))
             .collect();
         if found.is_empty() {
             out.report.push(format!(
@@ -1184,17 +1190,15 @@ pub fn import_mod(
         let same_set = shared && n_new == c.vertex_count;
         let mut extra: BTreeMap<u32, u32> = BTreeMap::new();
         let mut appended = 0u32;
-        for &(s, pi) in &parts {
-            let p = &s.parts[pi];
+        for &(s, pi, name) in &parts {
             let key = part_key(s, pi);
             let hit = found
                 .iter()
-                .position(|&(fs, fpi, _)| part_key(fs, fpi) == key);
+                .position(|&(fs, fpi, _)| std::ptr::eq(fs, s) && fpi == pi);
             let list: Vec<u32> = match hit {
                 Some(k) => {
                     out.report.push(format!(
-                        "{}: {} indices from the mesh",
-                        p.name,
+                        "{name}: {} indices from the mesh",
                         part_lists[k].1.len()
                     ));
                     part_lists[k].1.clone()
@@ -1203,12 +1207,11 @@ pub fn import_mod(
                     let orig = part_vertices(s, pi)?;
                     if same_set {
                         out.report
-                            .push(format!("{}: not in the mesh; kept as it was", p.name));
+                            .push(format!("{name}: not in the mesh; kept as it was"));
                         continue;
                     }
                     out.report.push(format!(
-                        "{}: not in the mesh; its original vertices are appended",
-                        p.name
+                        "{name}: not in the mesh; its original vertices are appended"
                     ));
                     orig.iter()
                         .map(|&v| {

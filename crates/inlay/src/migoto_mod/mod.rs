@@ -1756,6 +1756,54 @@ impl Mod {
     }
 }
 
+/// Names of the parts of a mod read in several states, unique over all of them: a part keeps
+/// its name ([`Part::name`]) unless a different draw of another state already has it, then it
+/// is `NAME~2`, `NAME~3`, … in order of first appearance. Export and import name the same
+/// states' parts alike, so a node of an exported scene finds its part again.
+pub fn part_names(states: &[&Mod]) -> Vec<Vec<String>> {
+    type Key = (
+        String,
+        bool,
+        Option<usize>,
+        u32,
+        u32,
+        i32,
+        Option<Vec<usize>>,
+    );
+    let mut seen: Vec<(Key, String)> = Vec::new();
+    let mut out = Vec::new();
+    for m in states {
+        let mut names = Vec::new();
+        for p in &m.parts {
+            let key: Key = (
+                p.name.clone(),
+                p.indexed,
+                p.index_buffer,
+                p.start,
+                p.count,
+                p.base_vertex,
+                p.component.map(|c| m.components[c].resources.clone()),
+            );
+            let name = match seen.iter().find(|(k, _)| *k == key) {
+                Some((_, n)) => n.clone(),
+                None => {
+                    let variants = seen.iter().filter(|(k, _)| k.0 == p.name).count();
+                    let n = if variants == 0 {
+                        p.name.clone()
+                    } else {
+                        format!("{}~{}", p.name, variants + 1)
+                    };
+                    seen.push((key, n.clone()));
+                    n
+                }
+            };
+            names.push(name);
+        }
+        out.push(names);
+    }
+    out
+}
+
 /// Offsets with `APPEND_ALIGNED_ELEMENT` resolved per slot (elements in order).
 fn resolve_offsets(elements: &[InputElementDesc]) -> Vec<InputElementDesc> {
     let mut next: HashMap<u32, u32> = HashMap::new();
