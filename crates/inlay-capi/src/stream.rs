@@ -5,7 +5,8 @@ use std::ffi::{CStr, CString, c_char, c_void};
 use std::sync::Arc;
 
 use inlay_core::assembler::{
-    DrawCall, DrawParams, InputAssembler, MAX_SLOTS, Primitives, Topology, VertexIds, Walker,
+    DrawCall, DrawField, DrawKind, DrawParams, DrawValues, InputAssembler, MAX_SLOTS, Primitives,
+    Topology, VertexIds, Walker,
 };
 use inlay_core::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay_core::format::Format;
@@ -250,46 +251,22 @@ unsafe fn read_draw<'a>(d: &inlay_draw) -> Result<DrawCall<'a>, String> {
         // SAFETY: NULL (→ empty) or `args_size` readable bytes (caller's contract).
         unsafe { read_bytes(d.args, d.args_size, "inlay_draw.args") }
     };
-    Ok(match d.kind {
-        INLAY_DRAW => DrawCall::Draw {
-            vertex_count: d.count,
-            start_vertex: d.start,
-        },
-        INLAY_DRAW_INDEXED => DrawCall::DrawIndexed {
-            index_count: d.count,
-            start_index: d.start,
-            base_vertex: d.base_vertex,
-        },
-        INLAY_DRAW_INSTANCED => DrawCall::DrawInstanced {
-            vertex_count_per_instance: d.count,
-            instance_count: d.instance_count,
-            start_vertex: d.start,
-            start_instance: d.start_instance,
-        },
-        INLAY_DRAW_INDEXED_INSTANCED => DrawCall::DrawIndexedInstanced {
-            index_count_per_instance: d.count,
-            instance_count: d.instance_count,
-            start_index: d.start,
-            base_vertex: d.base_vertex,
-            start_instance: d.start_instance,
-        },
-        INLAY_DRAW_INSTANCED_INDIRECT => DrawCall::DrawInstancedIndirect {
-            args: args()?,
-            offset: d.args_offset,
-        },
-        INLAY_DRAW_INDEXED_INSTANCED_INDIRECT => DrawCall::DrawIndexedInstancedIndirect {
-            args: args()?,
-            offset: d.args_offset,
-        },
-        INLAY_DRAW_AUTO => DrawCall::DrawAuto {
-            filled_size: d.filled_size,
-        },
-        other => {
-            return Err(format!(
-                "inlay_draw.kind {other} is not an INLAY_DRAW_* value"
-            ));
-        }
-    })
+    // The kind's row of the library's draw-kind table: `inlay_draw`'s fields are its
+    // `DrawValues`, by meaning; the kind takes those its method has.
+    let kind = DrawKind::from_c(d.kind)
+        .ok_or_else(|| format!("inlay_draw.kind {} is not an INLAY_DRAW_* value", d.kind))?;
+    let mut v = DrawValues::default();
+    v[DrawField::Count] = d.count;
+    v[DrawField::InstanceCount] = d.instance_count;
+    v[DrawField::Start] = d.start;
+    v[DrawField::BaseVertex] = d.base_vertex as u32;
+    v[DrawField::StartInstance] = d.start_instance;
+    v[DrawField::Offset] = d.args_offset;
+    v[DrawField::FilledSize] = d.filled_size;
+    if kind.info().keys.iter().any(|k| k.field == DrawField::Args) {
+        v.args = args()?;
+    }
+    Ok(DrawCall::from_values(kind, &v))
 }
 
 /// Prepares one draw through `layout` with the buffers and topology of `state`: validates it

@@ -70,3 +70,35 @@ fn every_declaration_in_the_header_is_documented() {
         "only {functions} functions found in the header"
     );
 }
+
+/// The header's `INLAY_DRAW_*` constants are the library's draw-kind table (`DrawKind`, its C
+/// values and spellings): one per row, named `INLAY_` + the kind's spelling in capitals, with
+/// the row's value — a row added without its constant, or a constant left behind, fails here.
+#[test]
+fn draw_kind_constants_are_the_draw_kind_table() {
+    use inlay_core::assembler::DRAW_KINDS;
+    let header = generate();
+    let mut defined: Vec<(String, u32)> = header
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define INLAY_DRAW"))
+        .map(|rest| {
+            let (name, value) = rest.split_once(' ').expect("#define NAME VALUE");
+            (
+                format!("INLAY_DRAW{name}"),
+                value.trim().parse().expect("a number"),
+            )
+        })
+        .collect();
+    defined.sort();
+    let mut table: Vec<(String, u32)> = DRAW_KINDS
+        .iter()
+        .map(|&k| {
+            (
+                format!("INLAY_{}", k.info().name.to_ascii_uppercase()),
+                k as u32,
+            )
+        })
+        .collect();
+    table.sort();
+    assert_eq!(defined, table);
+}

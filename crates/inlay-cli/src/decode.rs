@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use inlay::assembler::{
-    AssembledVertex, DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, Topology,
+    AssembledVertex, DRAW_KINDS, DrawDefaults, DrawForm, DrawSpec, DrawSyntax, InputAssembler,
+    Topology,
 };
 use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::format::Kind;
@@ -21,26 +22,7 @@ use crate::{CliError, TargetArgs, check};
 
 /// Decode vertex buffers through a layout: the vertices the input assembler produces
 #[derive(Args, Debug)]
-#[command(after_help = "\
-Examples:
-  inlay decode layout.h --vb 0=mesh.vb
-  inlay decode layout.json --shader vs.dxbc --vb 0=pos.vb,stride=12 --vb 1=inst.vb,stride=16 \\
-      --draw draw_instanced,vertex_count_per_instance=3,instance_count=2 --format csv
-  inlay decode layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_list \\
-      --range 0..100 --format json --output first100.json
-
-Draw kinds and keys (conformance schema names; missing counts are taken from the buffers, \
-missing starts are 0):
-  draw                     vertex_count start_vertex
-  draw_indexed             index_count start_index base_vertex
-  draw_instanced           vertex_count_per_instance instance_count start_vertex start_instance
-  draw_indexed_instanced   index_count_per_instance instance_count start_index base_vertex start_instance
-  draw_instanced_indirect  args=FILE offset (16 bytes: vertex count, instances, start vertex, start instance)
-  draw_indexed_instanced_indirect  args=FILE offset (20 bytes: index count, instances, start index, base vertex, start instance)
-  draw_auto                filled_size (slot 0's BufferFilledSize; default: the whole slot-0 file)
-Without --shader element i feeds register v<i>. Values print as floats for FLOAT/UNORM/SNORM \
-formats and integers for UINT/SINT (--hex prints the register bits). Output streams: any \
-buffer size decodes in constant memory.")]
+#[command(after_help = decode_after_help())]
 pub struct DecodeArgs {
     /// Layout file: C/C++ source, JSON or TOML
     pub layout: PathBuf,
@@ -102,6 +84,70 @@ pub struct DecodeArgs {
     pub target: TargetArgs,
 }
 
+/// `inlay decode --help`'s closing text: examples and the draw kinds with their keys, from
+/// the library's draw-kind table.
+fn decode_after_help() -> String {
+    let mut s = String::from(
+        "Examples:
+  inlay decode layout.h --vb 0=mesh.vb
+  inlay decode layout.json --shader vs.dxbc --vb 0=pos.vb,stride=12 --vb 1=inst.vb,stride=16 \\
+      --draw draw_instanced,vertex_count_per_instance=3,instance_count=2 --format csv
+  inlay decode layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_list \\
+      --range 0..100 --format json --output first100.json
+
+Draw kinds and keys (conformance schema names; missing counts are taken from the buffers, \
+missing starts are 0):
+",
+    );
+    for kind in DRAW_KINDS {
+        let info = kind.info();
+        let keys = match info.form {
+            DrawForm::Keys => info.key_names.join(" "),
+            DrawForm::Indirect { reads } => {
+                let params: Vec<&str> = reads.info().keys.iter().map(|k| k.param).collect();
+                format!(
+                    "args=FILE offset ({} bytes: {})",
+                    4 * params.len(),
+                    params.join(", ")
+                )
+            }
+            DrawForm::Auto => format!(
+                "{} (slot 0's BufferFilledSize; default: the whole slot-0 file)",
+                info.key_names.join(" ")
+            ),
+        };
+        let _ = writeln!(s, "  {:<23}  {keys}", info.name);
+    }
+    s.push_str(
+        "Without --shader element i feeds register v<i>. Values print as floats for \
+         FLOAT/UNORM/SNORM formats and integers for UINT/SINT (--hex prints the register bits). \
+         Output streams: any buffer size decodes in constant memory.",
+    );
+    s
+}
+
+/// How the command line gives a draw's values (`--draw KIND,key=N`), for the library's
+/// messages ([`inlay::assembler::DrawSpecError::message_for`]).
+struct CommandLine;
+
+impl DrawSyntax for CommandLine {
+    fn option(&self) -> &str {
+        "--draw"
+    }
+    fn give(&self, kind: &str, key: &str) -> String {
+        format!("--draw {kind},{key}=N")
+    }
+    fn give_args(&self, kind: &str) -> String {
+        format!("{kind},args=FILE[,offset=N]")
+    }
+    fn index_buffer(&self) -> &str {
+        "--ib FILE,format=…"
+    }
+    fn slot0(&self) -> &str {
+        " (--vb 0=FILE)"
+    }
+}
+
 /// `--format`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -122,13 +168,7 @@ pub(crate) struct VbSpec {
 }
 
 fn parse_u32(what: &str, s: &str) -> Result<u32, CliError> {
-    let t = s.trim();
-    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        u32::from_str_radix(h, 16).ok()
-    } else {
-        t.parse::<u32>().ok()
-    };
-    v.ok_or_else(|| {
+    inlay::text::parse_u32(s).ok_or_else(|| {
         CliError::usage(format!(
             "{what}: `{s}` is not a number from 0 to 4294967295"
         ))
@@ -248,28 +288,8 @@ pub(crate) fn parse_draw(
     d: &DrawDefaults,
 ) -> Result<DrawSpec<String>, CliError> {
     let text = s.unwrap_or(if has_ib { "draw_indexed" } else { "draw" });
-    DrawSpec::parse(text, d, |name| Path::new(name).is_file()).map_err(|e| {
-        CliError::usage(match &e {
-            DrawSpecError::NotKeyValue(_) | DrawSpecError::UnknownKind(_) => {
-                format!("--draw: {e}")
-            }
-            DrawSpecError::MissingCount {
-                key: "filled_size", ..
-            } => "draw_auto needs slot 0 bound (--vb 0=FILE) or --draw draw_auto,filled_size=N"
-                .to_string(),
-            DrawSpecError::MissingCount { kind, key } if key.starts_with("vertex") => format!(
-                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
-                 give --draw {kind},{key}=N"
-            ),
-            DrawSpecError::MissingCount { kind, key } => {
-                format!("an indexed draw needs --ib FILE,format=… or --draw {kind},{key}=N")
-            }
-            DrawSpecError::MissingArgs { kind } => format!(
-                "--draw {kind}: say where the argument structure is: {kind},args=FILE[,offset=N]"
-            ),
-            _ => format!("--draw {e}"),
-        })
-    })
+    DrawSpec::parse(text, d, |name| Path::new(name).is_file())
+        .map_err(|e| CliError::usage(e.message_for(&CommandLine)))
 }
 
 fn parse_range(s: Option<&str>) -> Result<(u64, Option<u64>), CliError> {
@@ -807,7 +827,7 @@ fn write_warnings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use inlay::assembler::DrawCall;
+    use inlay::assembler::{DrawCall, DrawKind};
 
     #[test]
     fn draw_specs() {
@@ -874,7 +894,7 @@ mod tests {
             )
             .unwrap(),
             DrawSpec::Indirect {
-                indexed: true,
+                kind: DrawKind::DrawIndexedInstancedIndirect,
                 args: "a.bin".to_string(),
                 offset: 8
             }

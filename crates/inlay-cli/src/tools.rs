@@ -9,12 +9,14 @@ use inlay::fetch::Isa;
 
 use crate::CliError;
 
-/// Run conformance case files (schema inlay-conformance/1)
+/// Run conformance case files (schema inlay-conformance/1), or export them for a real D3D11
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
   inlay conform conformance/
   inlay conform ../shared/conformance/examples/seed.json --json
+  inlay conform conformance/ --export-runner runner-cases     # for conformance/runner (a real d3d11.dll)
+  inlay conform conformance/ --import-report report.json      # the runner's report as a deviation table
 
 Prints each failing case with its first difference, each skipped case with the reason, then \
 `N passed, M failed[, K skipped]`. Cases naming corpus shaders find them through \
@@ -27,6 +29,18 @@ pub struct ConformArgs {
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
+    /// Instead of running the cases, write them into DIR for the Windows runner
+    /// (conformance/runner/README.md)
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["json", "import_report"])]
+    pub export_runner: Option<PathBuf>,
+    /// Instead of running the cases, read the runner's report and print the cases where the
+    /// implementation it ran on deviates, with each case's evidence (Markdown)
+    #[arg(long, value_name = "REPORT", conflicts_with = "json")]
+    pub import_report: Option<PathBuf>,
+    /// With --import-report: a report of an earlier run of the same implementation; exit 1
+    /// when a case it ran (passed or deviating) no longer runs (unsupported, crashed, missing)
+    #[arg(long, value_name = "REPORT", requires = "import_report")]
+    pub baseline: Option<PathBuf>,
 }
 
 /// Runs `inlay conform`.
@@ -35,6 +49,12 @@ pub fn run_conform(args: &ConformArgs, mut out: &mut dyn Write) -> Result<u8, Cl
     let options = inlay_conform::RunOptions {
         corpus: std::env::var_os("INLAY_CORPUS").map(PathBuf::from),
     };
+    if let Some(dir) = &args.export_runner {
+        return export_runner(args, dir, &options, out);
+    }
+    if let Some(report) = &args.import_report {
+        return import_report(args, report, out);
+    }
     let report = inlay_conform::run_paths_with(&args.paths, &options);
     if args.json {
         writeln!(out, "{}", report.to_json()).map_err(CliError::stdout)?;
@@ -42,6 +62,100 @@ pub fn run_conform(args: &ConformArgs, mut out: &mut dyn Write) -> Result<u8, Cl
         report.print_text(&mut out).map_err(CliError::stdout)?;
     }
     Ok(if report.success() { 0 } else { 1 })
+}
+
+/// `inlay conform --export-runner DIR`.
+fn export_runner(
+    args: &ConformArgs,
+    dir: &std::path::Path,
+    options: &inlay_conform::RunOptions,
+    out: &mut dyn Write,
+) -> Result<u8, CliError> {
+    use inlay_conform::runner;
+    let exported = runner::export_runner(&args.paths, dir, options)
+        .map_err(|e| CliError::usage(with_causes(&e)))?;
+    let mut text = String::new();
+    for e in &exported.errors {
+        text.push_str(&format!("error: {e}\n"));
+    }
+    for (id, why) in &exported.skipped {
+        text.push_str(&format!("not exported: {id}: {why}\n"));
+    }
+    for (id, why) in &exported.unsupported {
+        text.push_str(&format!("unsupported by the runner: {id}: {why}\n"));
+    }
+    text.push_str(&format!(
+        "wrote {} ({} {}, {} with a draw, {} unsupported by the runner)\n",
+        dir.join("cases.txt").display(),
+        exported.cases,
+        plural(exported.cases, "case", "cases"),
+        exported.draws,
+        exported.unsupported.len()
+    ));
+    out.write_all(text.as_bytes()).map_err(CliError::stdout)?;
+    Ok(if exported.errors.is_empty() { 0 } else { 1 })
+}
+
+/// An error's message followed by its causes (`: cause`).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        s.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    s
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// `inlay conform --import-report REPORT [--baseline REPORT]`.
+fn import_report(
+    args: &ConformArgs,
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> Result<u8, CliError> {
+    use inlay_conform::runner;
+    let read =
+        |p: &std::path::Path| runner::read_report(p).map_err(|e| CliError::usage(with_causes(&e)));
+    let report = read(path)?;
+    let dev = runner::deviations(&report, &args.paths);
+    let mut text = String::new();
+    for (k, v) in &report.device {
+        text.push_str(&format!("{k}: {v}\n"));
+    }
+    text.push('\n');
+    text.push_str(&dev.markdown());
+    text.push('\n');
+    let mut lost = Vec::new();
+    if let Some(b) = &args.baseline {
+        let base = read(b)?;
+        let now: std::collections::BTreeMap<&str, &str> = report
+            .cases
+            .iter()
+            .map(|c| (c.id.as_str(), c.status.as_str()))
+            .collect();
+        for c in &base.cases {
+            let ran = |s: &str| s == "pass" || s == "fail";
+            if ran(&c.status) && !now.get(c.id.as_str()).is_some_and(|s| ran(s)) {
+                lost.push(format!(
+                    "{}: ran in the baseline ({}), now {}",
+                    c.id,
+                    c.status,
+                    now.get(c.id.as_str()).copied().unwrap_or("missing")
+                ));
+            }
+        }
+        for l in &lost {
+            text.push_str(&format!("no longer runs: {l}\n"));
+        }
+    }
+    text.push_str(&dev.summary());
+    text.push('\n');
+    out.write_all(text.as_bytes()).map_err(CliError::stdout)?;
+    Ok(if lost.is_empty() { 0 } else { 1 })
 }
 
 /// Measure fast-fetch decode throughput against the memory roof

@@ -39,6 +39,7 @@ pub mod encode_case;
 mod engine;
 mod load;
 mod report;
+pub mod runner;
 pub mod schema;
 
 use std::path::{Path, PathBuf};
@@ -134,7 +135,7 @@ pub enum Outcome {
 }
 
 /// The bytecode a case hands to `CreateInputLayout`, or why there is none.
-fn bytecode(case: &Case, base: &Path, options: &RunOptions) -> Result<Vec<u8>, Outcome> {
+pub(crate) fn bytecode(case: &Case, base: &Path, options: &RunOptions) -> Result<Vec<u8>, Outcome> {
     match &case.shader {
         Shader::Dxbc(rel) => {
             let mut path = base.join(rel);

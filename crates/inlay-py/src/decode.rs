@@ -15,13 +15,15 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use inlay::assembler::walk::read_index;
 use inlay::assembler::{
-    DrawDefaults, DrawSpec, DrawSpecError, InputAssembler, MAX_SLOTS, Topology, WalkBatch,
+    DrawDefaults, DrawForm, DrawKind, DrawSpec, DrawSyntax, InputAssembler, MAX_SLOTS, Topology,
+    WalkBatch,
 };
 use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::fetch::{ElementRows, FetchPlan, Instance, STREAM_THRESHOLD_BYTES, StoreMode, Vertices};
 use inlay::format::{FormatInfo, Kind};
 use inlay::layout::{InputClass, InputLayout as ResolvedLayout};
 use inlay::target::Target;
+use inlay::text::records::parse_hex;
 
 use crate::create::{InputLayout, target_of};
 use crate::errors::{self, draw_error, layout_error};
@@ -176,7 +178,7 @@ fn parse_draw(
             match k.as_str() {
                 "kind" => {}
                 // The schema nests an indirect draw's offset in `args`.
-                "offset" if kind.trim().to_ascii_lowercase().ends_with("_indirect") => {
+                "offset" if is_indirect(&kind.trim().to_ascii_lowercase()) => {
                     return Err(layout_error(format!(
                         "draw {}: unknown key `offset` (expected args)",
                         kind.trim().to_ascii_lowercase()
@@ -189,7 +191,7 @@ fn parse_draw(
     }
     let kind_name = kind.trim().to_ascii_lowercase();
     let args = match args {
-        Some(a) if kind_name.ends_with("_indirect") => {
+        Some(a) if is_indirect(&kind_name) => {
             let (data, offset) = indirect_args(py, &kind_name, &a)?;
             keys.push(("offset".to_string(), offset.to_string()));
             Some(data)
@@ -204,28 +206,29 @@ fn parse_draw(
         args,
         d,
     )
-    .map_err(|e| {
-        layout_error(match &e {
-            DrawSpecError::NotKeyValue(_) | DrawSpecError::UnknownKind(_) => {
-                format!("draw: {e}")
-            }
-            DrawSpecError::MissingCount {
-                key: "filled_size", ..
-            } => "draw_auto needs slot 0 bound or draw={\"kind\": \"draw_auto\", \"filled_size\": N}"
-                .to_string(),
-            DrawSpecError::MissingCount { kind, key } if key.starts_with("vertex") => format!(
-                "cannot tell how many vertices to draw (no per-vertex buffer with a stride); \
-                 give draw={{\"kind\": \"{kind}\", \"{key}\": N}}"
-            ),
-            DrawSpecError::MissingCount { kind, key } => format!(
-                "an indexed draw needs index_buffer=… or draw={{\"kind\": \"{kind}\", \"{key}\": N}}"
-            ),
-            DrawSpecError::MissingArgs { kind } => format!(
-                "draw {kind}: say where the argument structure is: \"args\": {{\"data\": bytes, \"offset\": N}}"
-            ),
-            _ => format!("draw {e}"),
-        })
-    })
+    .map_err(|e| layout_error(e.message_for(&PythonDraw)))
+}
+
+/// How the Python package gives a draw's values (`draw={"kind": …, key: N}`), for the
+/// library's messages ([`inlay::assembler::DrawSpecError::message_for`]).
+struct PythonDraw;
+
+impl DrawSyntax for PythonDraw {
+    fn option(&self) -> &str {
+        "draw"
+    }
+    fn give(&self, kind: &str, key: &str) -> String {
+        format!("draw={{\"kind\": \"{kind}\", \"{key}\": N}}")
+    }
+    fn give_args(&self, _kind: &str) -> String {
+        "\"args\": {\"data\": bytes, \"offset\": N}".to_string()
+    }
+    fn index_buffer(&self) -> &str {
+        "index_buffer=…"
+    }
+    fn slot0(&self) -> &str {
+        ""
+    }
 }
 
 /// A draw value as the text the library reads: an int as its decimal digits; anything else
@@ -250,8 +253,10 @@ fn indirect_args(py: Python<'_>, kind: &str, args: &Bound<'_, PyAny>) -> PyResul
         match k.extract::<String>().as_deref() {
             Ok("data") => {
                 data = Some(if let Ok(hex) = v.extract::<String>() {
-                    hex_bytes(&hex).ok_or_else(|| {
-                        layout_error(format!("draw {kind}: args data is not hex bytes"))
+                    // The schema's hex (`inlay::text::records::parse_hex`), spaces allowed.
+                    let digits: String = hex.split_whitespace().collect();
+                    parse_hex(&digits).map_err(|e| {
+                        layout_error(format!("draw {kind}: args data is not hex bytes: {e}"))
                     })?
                 } else {
                     crate::create::bytes_of(py, &v)?
@@ -275,15 +280,9 @@ fn indirect_args(py: Python<'_>, kind: &str, args: &Bound<'_, PyAny>) -> PyResul
     Ok((data, offset))
 }
 
-fn hex_bytes(s: &str) -> Option<Vec<u8>> {
-    let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if !s.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
+/// Whether `kind` (lower case) names an indirect draw kind of the library's table.
+fn is_indirect(kind: &str) -> bool {
+    DrawKind::from_name(kind).is_some_and(|k| matches!(k.info().form, DrawForm::Indirect { .. }))
 }
 
 /// Register lanes an element's output row holds: x up to the format's last lane.

@@ -55,6 +55,20 @@ impl FeatureLevel {
         )
     }
 
+    /// The `D3D_FEATURE_LEVEL` value (`D3D_FEATURE_LEVEL_11_0` = 0xb000), what
+    /// `D3D11CreateDevice` takes.
+    pub const fn d3d_value(self) -> u32 {
+        match self {
+            FeatureLevel::L9_1 => 0x9100,
+            FeatureLevel::L9_2 => 0x9200,
+            FeatureLevel::L9_3 => 0x9300,
+            FeatureLevel::L10_0 => 0xa000,
+            FeatureLevel::L10_1 => 0xa100,
+            FeatureLevel::L11_0 => 0xb000,
+            FeatureLevel::L11_1 => 0xb100,
+        }
+    }
+
     /// The spelling used by the conformance schema and the CLI (`"11_0"`).
     pub const fn as_str(self) -> &'static str {
         match self {

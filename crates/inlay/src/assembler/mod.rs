@@ -45,9 +45,12 @@ pub mod validate;
 pub mod vertex;
 pub mod walk;
 
-pub use draw::{DrawCall, DrawParams};
+pub use draw::{
+    DRAW_KINDS, DrawCall, DrawField, DrawForm, DrawKey, DrawKind, DrawKindInfo, DrawParams,
+    DrawValues,
+};
 pub use primitive::{Primitive, PrimitiveAssembler, Primitives};
-pub use spec::{DrawDefaults, DrawSpec, DrawSpecError};
+pub use spec::{DrawDefaults, DrawSpec, DrawSpecError, DrawSyntax};
 pub use topology::{ParseTopologyError, Topology};
 pub use vertex::{AssembledVertex, MAX_REGISTERS, ReferencePlan, VertexIds};
 pub use walk::{WalkBatch, WalkStep, Walker};
@@ -310,96 +313,52 @@ impl<'a> InputAssembler<'a> {
     /// Resolves `call` to walk parameters: reads indirect arguments, computes DrawAuto's
     /// vertex count, and refuses draw methods the target lacks.
     ///
-    /// Refusals (choices in `docs/notes/assembler.md`): instanced draws need 9_3 (R41);
-    /// indirect draws need the D3D11 API at 10_0 or above; DrawAuto needs 10_0 (stream
-    /// output) and a buffer in slot 0.
+    /// Refusals are the draw-kind table's APIs and lowest level ([`DrawKindInfo`]; choices in
+    /// `docs/notes/assembler.md`): instanced draws need 9_3 (R41); indirect draws need the
+    /// D3D11 API at 10_0 or above; DrawAuto needs 10_0 (stream output) and a buffer in slot 0.
     pub fn resolve(&self, call: &DrawCall<'_>) -> Result<DrawParams, IaError> {
-        let name = call.name();
+        let info = call.kind().info();
         let (api, level) = (self.target.api, self.target.feature_level);
-        let unsupported = |why| IaError::DrawUnsupported {
-            call: name,
-            api,
-            level,
-            why,
-        };
-        if call.is_instanced() && level < FeatureLevel::L9_3 {
-            return Err(unsupported("instancing needs feature level 9_3"));
+        if !info.apis.contains(&api) || level < info.min_level {
+            return Err(IaError::DrawUnsupported {
+                call: info.method,
+                api,
+                level,
+                why: info.needs,
+            });
         }
-        let indirect = matches!(
-            call,
-            DrawCall::DrawInstancedIndirect { .. } | DrawCall::DrawIndexedInstancedIndirect { .. }
-        );
-        if indirect && (api != Api::D3D11 || level.is_level9()) {
-            return Err(unsupported(
-                "indirect draws need the D3D11 API and feature level 10_0 or above",
-            ));
-        }
-        if matches!(call, DrawCall::DrawAuto { .. }) && level.is_level9() {
-            return Err(unsupported(
-                "DrawAuto needs stream output (feature level 10_0)",
-            ));
-        }
-        let p = |indexed, count, instance_count, start, base_vertex, start_instance| DrawParams {
-            indexed,
-            count,
-            instance_count,
-            start,
-            base_vertex,
-            start_instance,
-        };
-        Ok(match *call {
-            DrawCall::Draw {
-                vertex_count,
-                start_vertex,
-            } => p(false, vertex_count, 1, start_vertex, 0, 0),
-            DrawCall::DrawIndexed {
-                index_count,
-                start_index,
-                base_vertex,
-            } => p(true, index_count, 1, start_index, base_vertex, 0),
-            DrawCall::DrawInstanced {
-                vertex_count_per_instance,
-                instance_count,
-                start_vertex,
-                start_instance,
-            } => p(
-                false,
-                vertex_count_per_instance,
-                instance_count,
-                start_vertex,
-                0,
-                start_instance,
-            ),
-            DrawCall::DrawIndexedInstanced {
-                index_count_per_instance,
-                instance_count,
-                start_index,
-                base_vertex,
-                start_instance,
-            } => p(
-                true,
-                index_count_per_instance,
-                instance_count,
-                start_index,
-                base_vertex,
-                start_instance,
-            ),
-            DrawCall::DrawInstancedIndirect { args, offset } => {
-                let [c, n, s, si] = draw::read_args::<4>(name, args, offset)?;
-                p(false, c, n, s, 0, si)
+        let v = call.values();
+        let v = match info.form {
+            DrawForm::Keys => v,
+            DrawForm::Indirect { reads } => {
+                // The structure holds `reads`' parameters in its order (spec §8.7, §8.8).
+                let keys = reads.info().keys;
+                let mut words = [0u32; DrawField::ALL.len()];
+                let words = &mut words[..keys.len()];
+                draw::read_args(info.method, v.args, v[DrawField::Offset], words)?;
+                let mut read = DrawValues::default();
+                for (k, &w) in keys.iter().zip(words.iter()) {
+                    read[k.field] = w;
+                }
+                read
             }
-            DrawCall::DrawIndexedInstancedIndirect { args, offset } => {
-                let [c, n, s, b, si] = draw::read_args::<5>(name, args, offset)?;
-                p(true, c, n, s, b as i32, si)
-            }
-            DrawCall::DrawAuto { filled_size } => {
+            DrawForm::Auto => {
                 let b = self.vertex_buffers[0].ok_or(IaError::DrawAutoUnbound)?;
-                let count = filled_size
+                let mut auto = DrawValues::default();
+                auto[DrawField::Count] = v[DrawField::FilledSize]
                     .checked_sub(b.offset)
                     .and_then(|bytes| bytes.checked_div(b.stride))
                     .unwrap_or(0);
-                p(false, count, 1, 0, 0, 0)
+                auto
             }
+        };
+        Ok(DrawParams {
+            indexed: info.indexed,
+            count: v[DrawField::Count],
+            instance_count: v[DrawField::InstanceCount],
+            start: v[DrawField::Start],
+            base_vertex: v[DrawField::BaseVertex] as i32,
+            start_instance: v[DrawField::StartInstance],
         })
     }
 

@@ -31,7 +31,7 @@
 //! # Ok::<(), inlay::assembler::DrawSpecError>(())
 //! ```
 
-use super::DrawCall;
+use super::draw::{DrawCall, DrawField, DrawForm, DrawKind, DrawValues};
 
 /// A draw call that owns (or names) its indirect-argument bytes.
 ///
@@ -43,11 +43,12 @@ use super::DrawCall;
 pub enum DrawSpec<A = Vec<u8>> {
     /// Every parameter is known: any direct draw, and DrawAuto.
     Direct(DrawCall<'static>),
-    /// `DrawInstancedIndirect` (`indexed == false`, 4 words) or `DrawIndexedInstancedIndirect`
-    /// (`indexed == true`, 5 words), read from `args` at byte `offset`.
+    /// A draw of an indirect kind ([`DrawForm::Indirect`]: `DrawInstancedIndirect`,
+    /// `DrawIndexedInstancedIndirect`), its argument structure read from `args` at byte
+    /// `offset`.
     Indirect {
-        /// Whether this is the indexed form.
-        indexed: bool,
+        /// The draw kind.
+        kind: DrawKind,
         /// The argument buffer (or where it is).
         args: A,
         /// `AlignedByteOffsetForArgs`.
@@ -60,22 +61,12 @@ impl<A: AsRef<[u8]>> DrawSpec<A> {
     pub fn call(&self) -> DrawCall<'_> {
         match self {
             DrawSpec::Direct(call) => *call,
-            DrawSpec::Indirect {
-                indexed: false,
-                args,
-                offset,
-            } => DrawCall::DrawInstancedIndirect {
-                args: args.as_ref(),
-                offset: *offset,
-            },
-            DrawSpec::Indirect {
-                indexed: true,
-                args,
-                offset,
-            } => DrawCall::DrawIndexedInstancedIndirect {
-                args: args.as_ref(),
-                offset: *offset,
-            },
+            DrawSpec::Indirect { kind, args, offset } => {
+                let mut v = DrawValues::default();
+                v.args = args.as_ref();
+                v[DrawField::Offset] = *offset;
+                DrawCall::from_values(*kind, &v)
+            }
         }
     }
 }
@@ -85,12 +76,8 @@ impl<A> DrawSpec<A> {
     pub fn map_args<B, E>(self, f: impl FnOnce(A) -> Result<B, E>) -> Result<DrawSpec<B>, E> {
         Ok(match self {
             DrawSpec::Direct(call) => DrawSpec::Direct(call),
-            DrawSpec::Indirect {
-                indexed,
-                args,
-                offset,
-            } => DrawSpec::Indirect {
-                indexed,
+            DrawSpec::Indirect { kind, args, offset } => DrawSpec::Indirect {
+                kind,
                 args: f(args)?,
                 offset,
             },
@@ -100,9 +87,8 @@ impl<A> DrawSpec<A> {
     /// The `kind` spelling of this draw (`"draw_indexed_instanced_indirect"`, …).
     pub fn kind(&self) -> &'static str {
         match self {
-            DrawSpec::Direct(call) => kind_of(call),
-            DrawSpec::Indirect { indexed: false, .. } => "draw_instanced_indirect",
-            DrawSpec::Indirect { indexed: true, .. } => "draw_indexed_instanced_indirect",
+            DrawSpec::Direct(call) => call.kind().info().name,
+            DrawSpec::Indirect { kind, .. } => kind.info().name,
         }
     }
 }
@@ -121,67 +107,25 @@ impl DrawCall<'_> {
     /// assert_eq!(keys, [("index_count", 6), ("start_index", 0), ("base_vertex", -2)]);
     /// ```
     pub fn spec_keys(&self) -> Option<(&'static str, Vec<(&'static str, i64)>)> {
-        let keys = match *self {
-            DrawCall::Draw {
-                vertex_count,
-                start_vertex,
-            } => vec![
-                ("vertex_count", vertex_count as i64),
-                ("start_vertex", start_vertex as i64),
-            ],
-            DrawCall::DrawIndexed {
-                index_count,
-                start_index,
-                base_vertex,
-            } => vec![
-                ("index_count", index_count as i64),
-                ("start_index", start_index as i64),
-                ("base_vertex", base_vertex as i64),
-            ],
-            DrawCall::DrawInstanced {
-                vertex_count_per_instance,
-                instance_count,
-                start_vertex,
-                start_instance,
-            } => vec![
-                (
-                    "vertex_count_per_instance",
-                    vertex_count_per_instance as i64,
-                ),
-                ("instance_count", instance_count as i64),
-                ("start_vertex", start_vertex as i64),
-                ("start_instance", start_instance as i64),
-            ],
-            DrawCall::DrawIndexedInstanced {
-                index_count_per_instance,
-                instance_count,
-                start_index,
-                base_vertex,
-                start_instance,
-            } => vec![
-                ("index_count_per_instance", index_count_per_instance as i64),
-                ("instance_count", instance_count as i64),
-                ("start_index", start_index as i64),
-                ("base_vertex", base_vertex as i64),
-                ("start_instance", start_instance as i64),
-            ],
-            DrawCall::DrawInstancedIndirect { .. }
-            | DrawCall::DrawIndexedInstancedIndirect { .. }
-            | DrawCall::DrawAuto { .. } => return None,
-        };
-        Some((kind_of(self), keys))
-    }
-}
-
-fn kind_of(call: &DrawCall<'_>) -> &'static str {
-    match call {
-        DrawCall::Draw { .. } => "draw",
-        DrawCall::DrawIndexed { .. } => "draw_indexed",
-        DrawCall::DrawInstanced { .. } => "draw_instanced",
-        DrawCall::DrawIndexedInstanced { .. } => "draw_indexed_instanced",
-        DrawCall::DrawInstancedIndirect { .. } => "draw_instanced_indirect",
-        DrawCall::DrawIndexedInstancedIndirect { .. } => "draw_indexed_instanced_indirect",
-        DrawCall::DrawAuto { .. } => "draw_auto",
+        let info = self.kind().info();
+        if info.form != DrawForm::Keys {
+            return None;
+        }
+        let v = self.values();
+        let keys = info
+            .keys
+            .iter()
+            .map(|k| {
+                let n = v[k.field];
+                let n = if k.field.is_signed() {
+                    n as i32 as i64
+                } else {
+                    n as i64
+                };
+                (k.name, n)
+            })
+            .collect();
+        Some((info.name, keys))
     }
 }
 
@@ -200,18 +144,14 @@ pub struct DrawDefaults {
 /// The messages are written to follow a shell's prefix: `--draw: ` before
 /// [`NotKeyValue`](Self::NotKeyValue) and [`UnknownKind`](Self::UnknownKind), `--draw ` before
 /// the others (which begin with the kind or key); the two missing-value variants are where a
-/// shell says how to give the value in its own syntax.
+/// shell says how to give the value in its own syntax ([`DrawSpecError::message_for`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DrawSpecError {
     /// A part of the text has no `=`.
     #[error("`{0}` is not key=value")]
     NotKeyValue(String),
-    /// The kind is none of the seven.
-    #[error(
-        "unknown kind `{0}` (expected draw, draw_indexed, draw_instanced, \
-         draw_indexed_instanced, draw_instanced_indirect, draw_indexed_instanced_indirect \
-         or draw_auto)"
-    )]
+    /// The kind is none of the table's ([`DRAW_KINDS`](super::DRAW_KINDS)).
+    #[error("unknown kind `{0}` (expected {kinds})", kinds = DrawKind::names_listed())]
     UnknownKind(String),
     /// The key does not belong to the kind.
     #[error("{kind}: unknown key `{key}` (expected {})", expected.join(", "))]
@@ -257,66 +197,94 @@ pub enum DrawSpecError {
     },
 }
 
-/// The seven kinds and the keys each takes (schema names; `args`/`offset` for the indirect
-/// forms, `filled_size` for DrawAuto).
-const KINDS: [(&str, &[&str]); 7] = [
-    ("draw", &["vertex_count", "start_vertex"]),
-    (
-        "draw_indexed",
-        &["index_count", "start_index", "base_vertex"],
-    ),
-    (
-        "draw_instanced",
-        &[
-            "vertex_count_per_instance",
-            "instance_count",
-            "start_vertex",
-            "start_instance",
-        ],
-    ),
-    (
-        "draw_indexed_instanced",
-        &[
-            "index_count_per_instance",
-            "instance_count",
-            "start_index",
-            "base_vertex",
-            "start_instance",
-        ],
-    ),
-    ("draw_instanced_indirect", &["args", "offset"]),
-    ("draw_indexed_instanced_indirect", &["args", "offset"]),
-    ("draw_auto", &["filled_size"]),
-];
+/// How a shell (the command line, the Python package) spells a draw's values, for the
+/// messages of [`DrawSpecError::message_for`]: one text for one mistake, whichever shell
+/// reports it.
+pub trait DrawSyntax {
+    /// What names the draw in messages: `--draw`, `draw`.
+    fn option(&self) -> &str;
+    /// How to give `key` of `kind` a value: `--draw draw,vertex_count=N`.
+    fn give(&self, kind: &str, key: &str) -> String;
+    /// How to say where an indirect draw's argument structure is: `KIND,args=FILE[,offset=N]`.
+    fn give_args(&self, kind: &str) -> String;
+    /// How to bind an index buffer: `--ib FILE,format=…`.
+    fn index_buffer(&self) -> &str;
+    /// How to bind slot 0, in brackets after "slot 0 bound" (`" (--vb 0=FILE)"`; may be empty).
+    fn slot0(&self) -> &str;
+}
 
-/// The schema key an alias stands for in a draw of `kind`.
-fn resolve_alias<'k>(kind: &str, key: &'k str) -> &'k str {
-    match key {
-        "count" => match kind {
-            "draw" => "vertex_count",
-            "draw_indexed" => "index_count",
-            "draw_instanced" => "vertex_count_per_instance",
-            _ => "index_count_per_instance",
-        },
-        "start" if kind.contains("indexed") => "start_index",
-        "start" => "start_vertex",
-        "base" => "base_vertex",
-        "instances" => "instance_count",
-        k => k,
+impl DrawSpecError {
+    /// The message as a shell shows it: prefixed with the shell's name for the draw, and for a
+    /// value that is missing, how to give it in the shell's own syntax.
+    pub fn message_for(&self, shell: &impl DrawSyntax) -> String {
+        let option = shell.option();
+        match self {
+            DrawSpecError::NotKeyValue(_) | DrawSpecError::UnknownKind(_) => {
+                format!("{option}: {self}")
+            }
+            DrawSpecError::MissingCount { kind, key } => {
+                let field = DrawKind::from_name(kind)
+                    .and_then(|k| k.info().keys.iter().find(|k| k.name == *key))
+                    .map(|k| k.field);
+                let indexed = DrawKind::from_name(kind).is_some_and(|k| k.info().indexed);
+                let give = shell.give(kind, key);
+                match field {
+                    Some(DrawField::FilledSize) => {
+                        format!("{kind} needs slot 0 bound{} or {give}", shell.slot0())
+                    }
+                    _ if indexed => {
+                        format!("an indexed draw needs {} or {give}", shell.index_buffer())
+                    }
+                    _ => format!(
+                        "cannot tell how many vertices to draw (no per-vertex buffer with a \
+                         stride); give {give}"
+                    ),
+                }
+            }
+            DrawSpecError::MissingArgs { kind } => format!(
+                "{option} {kind}: say where the argument structure is: {}",
+                shell.give_args(kind)
+            ),
+            _ => format!("{option} {self}"),
+        }
     }
 }
 
-/// A decimal or `0x` hexadecimal `u32`, spaces around it ignored.
+/// The short names a key may be given by, and what they stand for in any kind that has a key
+/// of that meaning.
+const ALIASES: [(&str, DrawField); 4] = [
+    ("count", DrawField::Count),
+    ("start", DrawField::Start),
+    ("base", DrawField::BaseVertex),
+    ("instances", DrawField::InstanceCount),
+];
+
+/// A decimal or `0x` hexadecimal `u32`, spaces around it ignored ([`crate::text::parse_u32`]).
 fn unsigned(key: &'static str, value: &str) -> Result<u32, DrawSpecError> {
-    let t = value.trim();
-    let v = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(h) => u32::from_str_radix(h, 16).ok(),
-        None => t.parse::<u32>().ok(),
-    };
-    v.ok_or_else(|| DrawSpecError::NotUnsigned {
+    crate::text::parse_u32(value).ok_or_else(|| DrawSpecError::NotUnsigned {
         key,
         value: value.to_string(),
     })
+}
+
+/// A decimal `i32`, spaces around it ignored, as its 32-bit pattern.
+fn signed(key: &'static str, value: &str) -> Result<u32, DrawSpecError> {
+    value
+        .trim()
+        .parse::<i32>()
+        .map(|v| v as u32)
+        .map_err(|_| DrawSpecError::NotSigned {
+            key,
+            value: value.to_string(),
+        })
+}
+
+impl DrawKind {
+    /// The kind spelt `text`, ignoring case and surrounding spaces.
+    fn parse(text: &str) -> Result<DrawKind, DrawSpecError> {
+        let lower = text.trim().to_ascii_lowercase();
+        DrawKind::from_name(&lower).ok_or(DrawSpecError::UnknownKind(lower))
+    }
 }
 
 impl<A> DrawSpec<A> {
@@ -328,11 +296,12 @@ impl<A> DrawSpec<A> {
     /// direct draw is an unknown key, like any other key the kind does not take.
     ///
     /// ```
-    /// use inlay::assembler::{DrawDefaults, DrawSpec, DrawSpecError};
+    /// use inlay::assembler::{DrawDefaults, DrawKind, DrawSpec, DrawSpecError};
     /// let d = DrawDefaults::default();
     /// let spec = DrawSpec::from_keys("draw_indexed_instanced_indirect", [("offset", "4")],
     ///     Some(vec![0u8; 24]), &d)?;
-    /// assert!(matches!(spec, DrawSpec::Indirect { indexed: true, offset: 4, .. }));
+    /// assert!(matches!(spec,
+    ///     DrawSpec::Indirect { kind: DrawKind::DrawIndexedInstancedIndirect, offset: 4, .. }));
     /// let e = DrawSpec::<Vec<u8>>::from_keys("draw", [("count", "x")], None, &d).unwrap_err();
     /// assert_eq!(e.to_string(), "vertex_count: `x` is not a number from 0 to 4294967295");
     /// # Ok::<(), DrawSpecError>(())
@@ -343,86 +312,58 @@ impl<A> DrawSpec<A> {
         args: Option<A>,
         defaults: &DrawDefaults,
     ) -> Result<DrawSpec<A>, DrawSpecError> {
-        let lower = kind.trim().to_ascii_lowercase();
-        let Some(&(kind, allowed)) = KINDS.iter().find(|(k, _)| *k == lower) else {
-            return Err(DrawSpecError::UnknownKind(lower));
+        let kind = DrawKind::parse(kind)?;
+        let info = kind.info();
+        let unknown = |key: &str| DrawSpecError::UnknownKey {
+            kind: info.name,
+            key: key.to_string(),
+            expected: info.key_names,
         };
-        let mut given: Vec<(&'static str, &str)> = Vec::new();
+        let mut given: Vec<(DrawField, &str)> = Vec::new();
         for (key, value) in keys {
-            let key = resolve_alias(kind, key.trim());
-            match allowed.iter().find(|k| **k == key && key != "args") {
-                Some(k) => given.push((k, value)),
-                None => {
-                    return Err(DrawSpecError::UnknownKey {
-                        kind,
-                        key: key.to_string(),
-                        expected: allowed,
-                    });
-                }
+            let key = key.trim();
+            let found = info
+                .keys
+                .iter()
+                .find(|k| k.name == key || ALIASES.iter().any(|&(a, f)| a == key && f == k.field));
+            match found {
+                Some(k) if k.field != DrawField::Args => given.push((k.field, value)),
+                Some(k) => return Err(unknown(k.name)),
+                None => return Err(unknown(key)),
             }
         }
-        if args.is_some() && !allowed.contains(&"args") {
-            return Err(DrawSpecError::UnknownKey {
+        if args.is_some() && !info.keys.iter().any(|k| k.field == DrawField::Args) {
+            return Err(unknown("args"));
+        }
+        let mut values = DrawValues::default();
+        for k in info.keys.iter().filter(|k| k.field != DrawField::Args) {
+            values[k.field] = match given.iter().rev().find(|(f, _)| *f == k.field) {
+                Some((_, v)) if k.field.is_signed() => signed(k.name, v)?,
+                Some((_, v)) => unsigned(k.name, v)?,
+                // Counts not given come from the buffers; without them the draw cannot be read.
+                None => {
+                    let default = match k.field {
+                        DrawField::Count if info.indexed => defaults.index_count,
+                        DrawField::Count => defaults.vertex_count,
+                        DrawField::FilledSize => defaults.filled_size,
+                        _ => continue,
+                    };
+                    default.ok_or(DrawSpecError::MissingCount {
+                        kind: info.name,
+                        key: k.name,
+                    })?
+                }
+            };
+        }
+        if let DrawForm::Indirect { .. } = info.form {
+            let args = args.ok_or(DrawSpecError::MissingArgs { kind: info.name })?;
+            return Ok(DrawSpec::Indirect {
                 kind,
-                key: "args".to_string(),
-                expected: allowed,
+                args,
+                offset: values[DrawField::Offset],
             });
         }
-        let get = |k: &str| given.iter().rev().find(|(n, _)| *n == k).copied();
-        let u = |k: &str| get(k).map(|(k, v)| unsigned(k, v)).transpose();
-        let count = |k: &'static str, default: Option<u32>| -> Result<u32, DrawSpecError> {
-            u(k)?
-                .or(default)
-                .ok_or(DrawSpecError::MissingCount { kind, key: k })
-        };
-        let base = get("base_vertex")
-            .map(|(k, v)| {
-                v.trim()
-                    .parse::<i32>()
-                    .map_err(|_| DrawSpecError::NotSigned {
-                        key: k,
-                        value: v.to_string(),
-                    })
-            })
-            .transpose()?
-            .unwrap_or(0);
-        let d = defaults;
-        Ok(DrawSpec::Direct(match kind {
-            "draw" => DrawCall::Draw {
-                vertex_count: count("vertex_count", d.vertex_count)?,
-                start_vertex: u("start_vertex")?.unwrap_or(0),
-            },
-            "draw_indexed" => DrawCall::DrawIndexed {
-                index_count: count("index_count", d.index_count)?,
-                start_index: u("start_index")?.unwrap_or(0),
-                base_vertex: base,
-            },
-            "draw_instanced" => DrawCall::DrawInstanced {
-                vertex_count_per_instance: count("vertex_count_per_instance", d.vertex_count)?,
-                instance_count: u("instance_count")?.unwrap_or(1),
-                start_vertex: u("start_vertex")?.unwrap_or(0),
-                start_instance: u("start_instance")?.unwrap_or(0),
-            },
-            "draw_indexed_instanced" => DrawCall::DrawIndexedInstanced {
-                index_count_per_instance: count("index_count_per_instance", d.index_count)?,
-                instance_count: u("instance_count")?.unwrap_or(1),
-                start_index: u("start_index")?.unwrap_or(0),
-                base_vertex: base,
-                start_instance: u("start_instance")?.unwrap_or(0),
-            },
-            "draw_auto" => DrawCall::DrawAuto {
-                filled_size: count("filled_size", d.filled_size)?,
-            },
-            _ => {
-                let offset = u("offset")?.unwrap_or(0);
-                let args = args.ok_or(DrawSpecError::MissingArgs { kind })?;
-                return Ok(DrawSpec::Indirect {
-                    indexed: kind.contains("indexed"),
-                    args,
-                    offset,
-                });
-            }
-        }))
+        Ok(DrawSpec::Direct(DrawCall::from_values(kind, &values)))
     }
 }
 
@@ -470,7 +411,9 @@ impl DrawSpec<String> {
         }
         // An empty `args=` is no argument buffer for an indirect draw, and still a key that a
         // direct draw does not take.
-        if args.as_deref() == Some("") && kind.trim().to_ascii_lowercase().ends_with("_indirect") {
+        let indirect =
+            DrawKind::parse(kind).is_ok_and(|k| matches!(k.info().form, DrawForm::Indirect { .. }));
+        if args.as_deref() == Some("") && indirect {
             args = None;
         }
         DrawSpec::from_keys(kind, keys, args, defaults)
@@ -478,115 +421,33 @@ impl DrawSpec<String> {
 }
 
 /// The file grammar: the conformance schema's `call` object (`shared/conformance/SCHEMA.md`,
-/// DRAW), with the indirect forms' `args` as `{"data": HEX, "offset": N}`. Every key is
-/// required and unknown keys are errors; `draw_auto` is not part of the schema.
+/// DRAW), with the indirect forms' `args` as `{"data": HEX, "offset": N}`, one shape per row
+/// of the draw-kind table. Every key is required and unknown keys are errors; `draw_auto` is
+/// not part of the schema.
 #[cfg(feature = "serde")]
 mod file {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-    use super::{DrawCall, DrawSpec};
-    use crate::text::records::{hex_bytes, to_hex};
-
-    /// The shape of a `call` object on disk; private, read into and written from [`DrawSpec`]
-    /// only (its indirect forms nest `args` and `offset`, which [`DrawCall`] keeps side by side).
-    #[derive(Deserialize, Serialize)]
-    #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-    enum CallObject {
-        Draw {
-            vertex_count: u32,
-            start_vertex: u32,
-        },
-        DrawIndexed {
-            index_count: u32,
-            start_index: u32,
-            base_vertex: i32,
-        },
-        DrawInstanced {
-            vertex_count_per_instance: u32,
-            instance_count: u32,
-            start_vertex: u32,
-            start_instance: u32,
-        },
-        DrawIndexedInstanced {
-            index_count_per_instance: u32,
-            instance_count: u32,
-            start_index: u32,
-            base_vertex: i32,
-            start_instance: u32,
-        },
-        DrawInstancedIndirect {
-            args: ArgsObject,
-        },
-        DrawIndexedInstancedIndirect {
-            args: ArgsObject,
-        },
-    }
-
-    #[derive(Deserialize, Serialize)]
-    #[serde(deny_unknown_fields)]
-    struct ArgsObject {
-        #[serde(deserialize_with = "hex_bytes", serialize_with = "hex_string")]
-        data: Vec<u8>,
-        offset: u32,
-    }
-
-    fn hex_string<S: Serializer>(data: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&to_hex(data))
-    }
+    use super::super::draw::file_shapes::CallObject;
+    use super::{DrawForm, DrawSpec};
 
     impl<'de> Deserialize<'de> for DrawSpec<Vec<u8>> {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            Ok(match CallObject::deserialize(d)? {
-                CallObject::Draw {
-                    vertex_count,
-                    start_vertex,
-                } => DrawSpec::Direct(DrawCall::Draw {
-                    vertex_count,
-                    start_vertex,
-                }),
-                CallObject::DrawIndexed {
-                    index_count,
-                    start_index,
-                    base_vertex,
-                } => DrawSpec::Direct(DrawCall::DrawIndexed {
-                    index_count,
-                    start_index,
-                    base_vertex,
-                }),
-                CallObject::DrawInstanced {
-                    vertex_count_per_instance,
-                    instance_count,
-                    start_vertex,
-                    start_instance,
-                } => DrawSpec::Direct(DrawCall::DrawInstanced {
-                    vertex_count_per_instance,
-                    instance_count,
-                    start_vertex,
-                    start_instance,
-                }),
-                CallObject::DrawIndexedInstanced {
-                    index_count_per_instance,
-                    instance_count,
-                    start_index,
-                    base_vertex,
-                    start_instance,
-                } => DrawSpec::Direct(DrawCall::DrawIndexedInstanced {
-                    index_count_per_instance,
-                    instance_count,
-                    start_index,
-                    base_vertex,
-                    start_instance,
-                }),
-                CallObject::DrawInstancedIndirect { args } => DrawSpec::Indirect {
-                    indexed: false,
-                    args: args.data,
-                    offset: args.offset,
+            let (kind, args, call) = CallObject::deserialize(d)?.into_call();
+            let info = kind.info();
+            Ok(match info.form {
+                DrawForm::Keys => DrawSpec::Direct(call),
+                DrawForm::Indirect { .. } => DrawSpec::Indirect {
+                    kind,
+                    args,
+                    offset: call.values()[super::DrawField::Offset],
                 },
-                CallObject::DrawIndexedInstancedIndirect { args } => DrawSpec::Indirect {
-                    indexed: true,
-                    args: args.data,
-                    offset: args.offset,
-                },
+                DrawForm::Auto => {
+                    return Err(serde::de::Error::custom(format_args!(
+                        "`{}` has no conformance-schema spelling (SCHEMA.md, DRAW)",
+                        info.name
+                    )));
+                }
             })
         }
     }
@@ -594,68 +455,14 @@ mod file {
     /// Writes the schema's `call` object; DrawAuto has no spelling there and is an error.
     impl Serialize for DrawSpec<Vec<u8>> {
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let args = |data: &[u8], offset: u32| ArgsObject {
-                data: data.to_vec(),
-                offset,
-            };
-            let object = match self.call() {
-                DrawCall::Draw {
-                    vertex_count,
-                    start_vertex,
-                } => CallObject::Draw {
-                    vertex_count,
-                    start_vertex,
-                },
-                DrawCall::DrawIndexed {
-                    index_count,
-                    start_index,
-                    base_vertex,
-                } => CallObject::DrawIndexed {
-                    index_count,
-                    start_index,
-                    base_vertex,
-                },
-                DrawCall::DrawInstanced {
-                    vertex_count_per_instance,
-                    instance_count,
-                    start_vertex,
-                    start_instance,
-                } => CallObject::DrawInstanced {
-                    vertex_count_per_instance,
-                    instance_count,
-                    start_vertex,
-                    start_instance,
-                },
-                DrawCall::DrawIndexedInstanced {
-                    index_count_per_instance,
-                    instance_count,
-                    start_index,
-                    base_vertex,
-                    start_instance,
-                } => CallObject::DrawIndexedInstanced {
-                    index_count_per_instance,
-                    instance_count,
-                    start_index,
-                    base_vertex,
-                    start_instance,
-                },
-                DrawCall::DrawInstancedIndirect { args: a, offset } => {
-                    CallObject::DrawInstancedIndirect {
-                        args: args(a, offset),
-                    }
-                }
-                DrawCall::DrawIndexedInstancedIndirect { args: a, offset } => {
-                    CallObject::DrawIndexedInstancedIndirect {
-                        args: args(a, offset),
-                    }
-                }
-                DrawCall::DrawAuto { .. } => {
-                    return Err(serde::ser::Error::custom(
-                        "draw_auto has no conformance-schema spelling",
-                    ));
-                }
-            };
-            object.serialize(s)
+            let call = self.call();
+            if call.kind().info().form == DrawForm::Auto {
+                return Err(serde::ser::Error::custom(format_args!(
+                    "{} has no conformance-schema spelling",
+                    call.kind().info().name
+                )));
+            }
+            CallObject::from_call(call).serialize(s)
         }
     }
 }
@@ -807,7 +614,7 @@ mod tests {
         assert_eq!(
             parse("draw_instanced_indirect,args=a.bin,offset=16", &NONE).unwrap(),
             DrawSpec::Indirect {
-                indexed: false,
+                kind: DrawKind::DrawInstancedIndirect,
                 args: "a.bin".to_string(),
                 offset: 16
             }
@@ -815,7 +622,7 @@ mod tests {
         assert_eq!(
             parse("draw_indexed_instanced_indirect,args=a.bin", &NONE).unwrap(),
             DrawSpec::Indirect {
-                indexed: true,
+                kind: DrawKind::DrawIndexedInstancedIndirect,
                 args: "a.bin".to_string(),
                 offset: 0
             }
@@ -824,7 +631,7 @@ mod tests {
         assert_eq!(
             parse("draw_instanced_indirect,args=my,args.bin,offset=4", &NONE).unwrap(),
             DrawSpec::Indirect {
-                indexed: false,
+                kind: DrawKind::DrawInstancedIndirect,
                 args: "my,args.bin".to_string(),
                 offset: 4
             }
@@ -832,7 +639,7 @@ mod tests {
         assert_eq!(
             parse("draw_instanced_indirect,offset=4,args=a,b,c", &NONE).unwrap(),
             DrawSpec::Indirect {
-                indexed: false,
+                kind: DrawKind::DrawInstancedIndirect,
                 args: "a,b,c".to_string(),
                 offset: 4
             }
@@ -963,7 +770,7 @@ mod tests {
         assert_eq!(
             spec,
             DrawSpec::Indirect {
-                indexed: true,
+                kind: DrawKind::DrawIndexedInstancedIndirect,
                 args: vec![3, 0, 0, 0, 1, 0, 0, 0],
                 offset: 4
             }
@@ -984,7 +791,7 @@ mod tests {
         );
         assert!(
             err(r#"{"kind": "draw_auto", "filled_size": 3}"#)
-                .contains("unknown variant `draw_auto`")
+                .contains("`draw_auto` has no conformance-schema spelling")
         );
         assert!(
             err(r#"{"kind": "draw_instanced_indirect", "args": {"data": "0g", "offset": 0}}"#)

@@ -50,6 +50,27 @@ pub mod toml;
 
 pub use encoding::decode_source;
 
+/// A number as the command line, the Python package and the key/value grammars take one:
+/// decimal or `0x`/`0X` hexadecimal, spaces around it ignored; `None` when it is neither.
+///
+/// ```
+/// assert_eq!(inlay::text::parse_u64(" 0x10 "), Some(16));
+/// assert_eq!(inlay::text::parse_u64("12"), Some(12));
+/// assert_eq!(inlay::text::parse_u64("0x"), None);
+/// ```
+pub fn parse_u64(text: &str) -> Option<u64> {
+    let t = text.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16).ok(),
+        None => t.parse::<u64>().ok(),
+    }
+}
+
+/// [`parse_u64`] for a 32-bit value: `None` also when it is above 2^32 − 1.
+pub fn parse_u32(text: &str) -> Option<u32> {
+    parse_u64(text).and_then(|v| u32::try_from(v).ok())
+}
+
 /// Longest offending-text excerpt kept in a [`TextError`] (in characters).
 pub const MAX_EXCERPT_CHARS: usize = 60;
 
