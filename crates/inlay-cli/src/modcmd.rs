@@ -252,7 +252,7 @@ pub fn run(args: &ModCmdArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     w(
         out,
         format!(
-            "{}: {drawn} parts drawn, {} components, {} INI files",
+            "{}: {drawn} parts drawn, {} component(s), {} INI file(s)",
             st.bold(&m.path.display().to_string()),
             m.components.len(),
             m.ini.files.len()
@@ -530,10 +530,10 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
     }
     writeln!(
         stdout,
-        "wrote {}: {} part nodes ({} meshes) over {} components, {} vertices, {} triangles{}",
+        "wrote {}: {} part nodes{} over {} components, {} vertices, {} triangles{}",
         args.output.display(),
         summary.parts,
-        summary.meshes,
+        if summary.meshes > 0 { format!(" ({} meshes)", summary.meshes) } else { String::new() },
         summary.components,
         summary.vertices,
         summary.triangles,
