@@ -136,91 +136,6 @@ fn elements_text(s: &inlay::migoto_mod::Stream) -> String {
         .join(", ")
 }
 
-/// The mod as JSON (`inlay mod --json`).
-pub fn mod_json(m: &Mod) -> Value {
-    let components: Vec<Value> = m
-        .components
-        .iter()
-        .map(|c| {
-            json!({
-                "name": c.name,
-                "vertex_count": c.vertex_count,
-                "problem": c.problem,
-                "buffers": c.streams.iter().map(|s| json!({
-                    "resource": m.resources[s.resource].name,
-                    "file": m.resources[s.resource].filename,
-                    "role": s.role,
-                    "slot": s.slot,
-                    "stride": s.stride,
-                    "vertices": s.vertices,
-                    "layout_from": s.source,
-                    "elements": s.elements.iter().map(|e| json!({
-                        "semantic": e.semantic_name,
-                        "index": e.semantic_index,
-                        "format": e.format.name(),
-                        "offset": e.aligned_byte_offset,
-                    })).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "resources": c.resources.iter().map(|&r| m.resources[r].name.clone()).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let parts: Vec<Value> = m
-        .parts
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "section": p.section,
-                "at": p.at.to_string(),
-                "hash": p.hash.map(|h| format!("{h:08x}")),
-                "match_first_index": p.match_first_index,
-                "match_index_count": p.match_index_count,
-                "component": p.component.map(|c| m.components[c].name.clone()),
-                "index_buffer": p.index_buffer.map(|r| m.resources[r].name.clone()),
-                "index_file": p.index_buffer.and_then(|r| m.resources[r].filename.clone()),
-                "index_format": p.index_format.map(|f| f.format().to_string()),
-                "indexed": p.indexed,
-                "start": p.start,
-                "count": p.count,
-                "base_vertex": p.base_vertex,
-                "instances": p.instances,
-                "inferred": p.inferred,
-                "vertex_range": p.vertex_range,
-                "conditions": p.conditions,
-                "textures": p.textures,
-                "exported": p.export,
-                "note": p.note,
-                "problem": p.problem,
-            })
-        })
-        .collect();
-    json!({
-        "ini": m.path.display().to_string(),
-        "files": m.ini.files.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
-        "state": m.state.values.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
-        "profile": {
-            "name": m.profile.name,
-            "evidence": m.profile.evidence,
-            "candidates": m.profile.candidates,
-        },
-        "components": components,
-        "parts": parts,
-        "variables": m.variables.iter().map(|v| json!({
-            "name": v.name, "initial": v.initial, "persist": v.persist, "at": v.at.to_string(),
-        })).collect::<Vec<_>>(),
-        "toggles": m.toggles.iter().map(|t| json!({
-            "section": t.section,
-            "at": t.at.to_string(),
-            "keys": t.keys,
-            "type": format!("{:?}", t.kind).to_ascii_lowercase(),
-            "vars": t.vars.iter().map(|(v, vals)| json!({"var": v, "values": vals})).collect::<Vec<_>>(),
-            "condition": t.condition,
-        })).collect::<Vec<_>>(),
-        "warnings": m.warnings.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
-    })
-}
-
 /// Runs `inlay mod`.
 pub fn run(args: &ModCmdArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     let m = load(&args.ini, &args.mod_args)?;
@@ -231,7 +146,7 @@ pub fn run(args: &ModCmdArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     });
     let w = |out: &mut dyn Write, s: String| writeln!(out, "{s}").map_err(CliError::stdout);
     if args.json {
-        let mut v = mod_json(&m);
+        let mut v = m.report();
         if args.mod_args.all_states {
             v["states"] = json!(all
                 .iter()
@@ -533,7 +448,11 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
         "wrote {}: {} part nodes{} over {} components, {} vertices, {} triangles{}",
         args.output.display(),
         summary.parts,
-        if summary.meshes > 0 { format!(" ({} meshes)", summary.meshes) } else { String::new() },
+        if summary.meshes > 0 {
+            format!(" ({} meshes)", summary.meshes)
+        } else {
+            String::new()
+        },
         summary.components,
         summary.vertices,
         summary.triangles,

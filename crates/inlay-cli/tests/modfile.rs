@@ -28,7 +28,12 @@ fn files(dir: &Path) -> Vec<String> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                out.push(p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/"));
+                out.push(
+                    p.strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace('\\', "/"),
+                );
             }
         }
     }
@@ -53,9 +58,16 @@ fn inspect_text_and_json() {
         "  [KeySides] (examples/mod/Box.ini:7) key VK_F6 Cycle: $sides = 0,1",
         "states: 2",
     ] {
-        assert!(r.stdout.lines().any(|l| l == line), "missing `{line}` in\n{}", r.stdout);
+        assert!(
+            r.stdout.lines().any(|l| l == line),
+            "missing `{line}` in\n{}",
+            r.stdout
+        );
     }
-    let r = inlay_in(&root(), &["mod", "examples/mod/Box.ini", "--json", "--set", "$sides=1"]);
+    let r = inlay_in(
+        &root(),
+        &["mod", "examples/mod/Box.ini", "--json", "--set", "$sides=1"],
+    );
     assert_eq!(r.code, 0, "{}", r.transcript);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["profile"]["name"], "GIMI");
@@ -81,10 +93,21 @@ fn inspect_text_and_json() {
             ("TextureOverrideBoxSides", 36, 6, true)
         ]
     );
-    assert_eq!(v["components"][0]["buffers"][2]["elements"][1]["format"], "R32G32_FLOAT");
-    let bad = inlay_in(&root(), &["mod", "examples/mod/Box.ini", "--set", "$nope=1"]);
+    assert_eq!(
+        v["components"][0]["buffers"][2]["elements"][1]["format"],
+        "R32G32_FLOAT"
+    );
+    let bad = inlay_in(
+        &root(),
+        &["mod", "examples/mod/Box.ini", "--set", "$nope=1"],
+    );
     assert_eq!(bad.code, 2, "{}", bad.transcript);
-    assert!(bad.stderr.contains("--set names a variable the mod does not declare"), "{}", bad.stderr);
+    assert!(
+        bad.stderr
+            .contains("--set names a variable the mod does not declare"),
+        "{}",
+        bad.stderr
+    );
 }
 
 #[test]
@@ -93,33 +116,73 @@ fn export_edit_write_back() {
     let glb = d.join("box.glb");
     let glb_s = glb.to_str().unwrap();
     // Unedited: every file comes back byte for byte (every state).
-    let r = inlay_in(&root(), &["export", "examples/mod/Box.ini", "--all-states", "--output", glb_s]);
+    let r = inlay_in(
+        &root(),
+        &[
+            "export",
+            "examples/mod/Box.ini",
+            "--all-states",
+            "--output",
+            glb_s,
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.transcript);
     assert_eq!(
         r.stdout,
-        format!("wrote {glb_s}: 4 part nodes (3 meshes) over 1 components, 8 vertices, 14 triangles, 2 states\n")
+        format!(
+            "wrote {glb_s}: 4 part nodes (3 meshes) over 1 components, 8 vertices, 14 triangles, 2 states\n"
+        )
     );
     let out = d.join("same");
     let r = inlay_in(
         &root(),
-        &["import", glb_s, "--all-states", "--mod", "examples/mod/Box.ini", "--output-dir", out.to_str().unwrap()],
+        &[
+            "import",
+            glb_s,
+            "--all-states",
+            "--mod",
+            "examples/mod/Box.ini",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
-    assert!(r.stdout.ends_with("(0 changed, 5 byte-identical)\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.ends_with("(0 changed, 5 byte-identical)\n"),
+        "{}",
+        r.stdout
+    );
     assert_eq!(files(&out), files(&example_dir()));
     for f in files(&out) {
-        assert_eq!(std::fs::read(out.join(&f)).unwrap(), std::fs::read(example_dir().join(&f)).unwrap(), "{f}");
+        assert_eq!(
+            std::fs::read(out.join(&f)).unwrap(),
+            std::fs::read(example_dir().join(&f)).unwrap(),
+            "{f}"
+        );
     }
     // Edited: every position moved by +0.25 in x, in the default state's export.
-    let r = inlay_in(&root(), &["export", "examples/mod/Box.ini", "--output", glb_s, "--force"]);
+    let r = inlay_in(
+        &root(),
+        &[
+            "export",
+            "examples/mod/Box.ini",
+            "--output",
+            glb_s,
+            "--force",
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.transcript);
     let mut bytes = std::fs::read(&glb).unwrap();
     let n = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let j: Value = serde_json::from_slice(&bytes[20..20 + n]).unwrap();
     let bin = 20 + n + 8;
-    let acc = &j["accessors"][j["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize];
+    let acc = &j["accessors"][j["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+        .as_u64()
+        .unwrap() as usize];
     let view = &j["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
-    let start = bin + view["byteOffset"].as_u64().unwrap() as usize + acc["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let start = bin
+        + view["byteOffset"].as_u64().unwrap() as usize
+        + acc["byteOffset"].as_u64().unwrap_or(0) as usize;
     let stride = view["byteStride"].as_u64().unwrap_or(12) as usize;
     for v in 0..acc["count"].as_u64().unwrap() as usize {
         let at = start + v * stride;
@@ -130,10 +193,21 @@ fn export_edit_write_back() {
     let out = d.join("edited");
     let r = inlay_in(
         &root(),
-        &["import", glb_s, "--mod", "examples/mod/Box.ini", "--output-dir", out.to_str().unwrap()],
+        &[
+            "import",
+            glb_s,
+            "--mod",
+            "examples/mod/Box.ini",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
     );
     assert_eq!(r.code, 0, "{}", r.transcript);
-    assert!(r.stdout.ends_with("(1 changed, 4 byte-identical)\n"), "{}", r.stdout);
+    assert!(
+        r.stdout.ends_with("(1 changed, 4 byte-identical)\n"),
+        "{}",
+        r.stdout
+    );
     let old = std::fs::read(example_dir().join("Meshes/BoxPosition.buf")).unwrap();
     let new = std::fs::read(out.join("Meshes/BoxPosition.buf")).unwrap();
     assert_eq!(old.len(), new.len());
@@ -145,7 +219,15 @@ fn export_edit_write_back() {
     // Writing over the mod itself is refused.
     let r = inlay_in(
         &root(),
-        &["import", glb_s, "--mod", "examples/mod/Box.ini", "--output-dir", "examples/mod", "--force"],
+        &[
+            "import",
+            glb_s,
+            "--mod",
+            "examples/mod/Box.ini",
+            "--output-dir",
+            "examples/mod",
+            "--force",
+        ],
     );
     assert_eq!(r.code, 2, "{}", r.transcript);
     assert!(r.stderr.contains("examples/mod/Box.ini"), "{}", r.stderr);
@@ -155,18 +237,41 @@ fn export_edit_write_back() {
 fn obj_and_ply_hold_every_part() {
     let d = scratch("mod-objply");
     let obj = d.join("box.obj");
-    let r = inlay_in(&root(), &["export", "examples/mod/Box.ini", "--output", obj.to_str().unwrap()]);
+    let r = inlay_in(
+        &root(),
+        &[
+            "export",
+            "examples/mod/Box.ini",
+            "--output",
+            obj.to_str().unwrap(),
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.transcript);
     let text = std::fs::read_to_string(&obj).unwrap();
     let objects: Vec<&str> = text.lines().filter(|l| l.starts_with("o ")).collect();
-    assert_eq!(objects, ["o TextureOverrideBoxCaps", "o TextureOverrideBoxSides"]);
+    assert_eq!(
+        objects,
+        ["o TextureOverrideBoxCaps", "o TextureOverrideBoxSides"]
+    );
     assert_eq!(text.lines().filter(|l| l.starts_with("v ")).count(), 8);
     assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 12);
     let ply = d.join("box.ply");
-    let r = inlay_in(&root(), &["export", "examples/mod/Box.ini", "--all-states", "--output", ply.to_str().unwrap()]);
+    let r = inlay_in(
+        &root(),
+        &[
+            "export",
+            "examples/mod/Box.ini",
+            "--all-states",
+            "--output",
+            ply.to_str().unwrap(),
+        ],
+    );
     assert_eq!(r.code, 0, "{}", r.transcript);
     let bytes = std::fs::read(&ply).unwrap();
     let head = String::from_utf8_lossy(&bytes[..600]).into_owned();
-    assert!(head.contains("comment part 3 state $sides=1/TextureOverrideBoxSides~2\n"), "{head}");
+    assert!(
+        head.contains("comment part 3 state $sides=1/TextureOverrideBoxSides~2\n"),
+        "{head}"
+    );
     assert!(head.contains("element face 18\n"), "{head}");
 }

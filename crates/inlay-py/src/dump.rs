@@ -250,6 +250,12 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
     let capture = py
         .detach(|| capture::load_dumps(&paths))
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
+    native_dump(py, capture)
+}
+
+/// A capture as the Python-facing dump (its buffers made into `bytes` once); also the form of
+/// a mod's parts (`crate::modfile`).
+pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDump> {
     let mut warnings = Vec::new();
     let buffers = slot_bytes(&capture, &mut warnings).map_err(errors::DumpError::new_err)?;
     let buffers = buffers
