@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use inlay::mesh::modfile::{self, ModImportOptions, StateParts};
-use inlay::mesh::{FileKind, Mesh, MeshOptions, Mode};
+use inlay::mesh::{FileKind, Mesh, Mode};
 use inlay::migoto_mod::{LayoutOverride, Mod, ModOptions, writeback};
 use serde_json::{Value, json};
 
@@ -583,7 +583,6 @@ pub fn view_data(
             "vars": t.vars.iter().map(|(v, vals)| json!({"var": v, "values": vals})).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
-    let _ = MeshOptions::default();
     Ok((loaded, data))
 }
 

@@ -26,7 +26,6 @@ use super::gltf::{self, ImportedMesh};
 use super::import::{ImportOptions, import};
 use super::{InputSlot, Mesh, MeshInput, MeshOptions, Mode, SlotSource};
 use crate::assembler::{DrawCall, Topology};
-use crate::buffer::IndexBufferBinding;
 use crate::encode::Rounding;
 use crate::migoto_mod::writeback::{ComponentEdit, Edits, RangeKey};
 use crate::migoto_mod::{Mod, ModError, Where, part_names};
@@ -166,12 +165,6 @@ pub fn part_vertices(m: &Mod, part: usize) -> Result<Vec<u32>, ModError> {
             format!("{}: range past the buffer", m.describe(r)),
         )
     })?;
-    let binding = IndexBufferBinding {
-        data: slice,
-        format: f,
-        offset: 0,
-    };
-    let _ = binding;
     Ok(slice
         .chunks_exact(size)
         .map(|c| {

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::commands::{self, Cmd, DrawCmd, Located, Source, Vars};
 use super::expr::{Expr, parse_number};
-use super::ini::{Ini, is_command_list_section, namespaced};
+use super::ini::{Ini, is_command_list_section};
 use super::{ModWarning, Resource, State, Toggle, ToggleKind, Variable, Where};
 
 /// Most nested `run` commands followed.
@@ -979,6 +979,7 @@ pub fn run(
         &mut warned,
     );
     for (v, x) in assume.iter().chain(state.values.iter()) {
+        // State values name declared variables only (toggles and --set are checked).
         let _ = env.set(v, "", Some(*x));
     }
     run_list(
@@ -1111,6 +1112,5 @@ pub fn run(
         );
     }
     out.draws.extend(caller.into_iter().map(|c| c.1));
-    let _ = namespaced;
     out
 }

@@ -821,8 +821,7 @@ impl Mod {
         // Formats.
         let choice = self.choose_profile(&components, &slot_of, &hash_role, ev);
         self.profile = choice.0.clone();
-        for (ci, c) in components.iter_mut().enumerate() {
-            let _ = ci;
+        for c in components.iter_mut() {
             if let Some(r) = c.resources.iter().find(|r| missing.contains_key(r)) {
                 c.problem = Some(missing[r].clone());
                 continue;

@@ -238,7 +238,6 @@ pub fn write_back(m: &Mod, states: &[Mod], edits: &Edits) -> Result<Written, Mod
         })?;
         let mut new = Vec::with_capacity(old.len());
         let mut pos = 0usize; // in indices, in the old buffer
-        let mut shift: i64 = 0;
         for k in &keys {
             let start = k.start as usize;
             if start < pos {
@@ -360,10 +359,8 @@ pub fn write_back(m: &Mod, states: &[Mod], edits: &Edits) -> Result<Written, Mod
                 }
             }
             pos = start + k.count as usize;
-            shift += new_count as i64 - i64::from(k.count);
         }
         new.extend_from_slice(&old[(pos * size).min(old.len())..]);
-        let _ = shift;
         new_buffers.insert(ib, new);
     }
     // INI text.
