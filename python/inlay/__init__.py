@@ -49,6 +49,7 @@ __all__ = [
     "Dump",
     "load_dump",
     "export",
+    "fmt_text",
 ]
 
 __version__ = _inlay.__version__
@@ -169,6 +170,8 @@ def encode(
     padding=0,
     api="d3d11",
     feature_level=None,
+    original=None,
+    warnings=None,
 ):
     """Writes element arrays into vertex buffers through a layout: the inverse of :func:`decode`.
 
@@ -176,8 +179,11 @@ def encode(
     :func:`decode` names them) to arrays of shape (rows, components) or (rows,) for one
     component; every element of the layout needs one (the ``SV_*`` and ``primitives`` keys of a
     decoded dict are ignored, so ``encode(layout, decode(layout, ...))`` round-trips). Values
-    are float32 for FLOAT/UNORM/SNORM formats, integers for UINT/SINT (clipped to the 32-bit
-    range; the encoder saturates to the format's range). Per-vertex arrays have one row per
+    are floats for FLOAT/UNORM/SNORM formats (float16/float32 arrays are taken bit for bit,
+    float64 rounded to the nearest binary32) and integers for UINT/SINT (floats are refused
+    there, and integers outside the 32-bit register's range). Every array goes through the
+    checks ``inlay encode`` applies to its input, with its words: the lanes per row (at least
+    the format's components, at most 4), the rows, each value's kind and range. Per-vertex arrays have one row per
     vertex (``vertex_count``, default their row count); per-instance arrays one row per
     instance record (``instance_count`` instances at the slot's step rate; default from the
     first per-instance array).
@@ -185,6 +191,15 @@ def encode(
     ``rounding``: ``"nearest"`` (what a mesh tool wants) or ``"d3d"`` (the pipeline's
     conversion rules), as the conformance schema defines them. ``strides`` per slot (default
     each slot's smallest stride), ``padding`` the value of bytes no element covers.
+
+    ``original``: ``{slot: bytes}``, a slot's records as they were before an edit (one per
+    row, the output's stride): bytes no element covers are copied from them, and an element
+    whose values are exactly what its original bytes decode to keeps those bytes — so codes
+    that decode alike (SNORM −128 and −127) and NaN payloads survive an unedited round trip.
+
+    ``warnings``: a list to which one line per element is appended when some of its values
+    are ones its format cannot hold and the encoder changes (clamped UNORM/SNORM values,
+    saturated integers, finite floats that become infinity), naming the first row.
 
     Returns ``{slot: bytes}`` for each slot the layout uses.
     """
@@ -198,6 +213,8 @@ def encode(
         padding,
         api,
         feature_level,
+        original,
+        warnings,
     )
 
 
@@ -237,6 +254,10 @@ class Dump:
     warnings = property(lambda self: self._native.warnings,
                         doc="What the readers doubted (file:line: message).")
     sources = property(lambda self: self._native.sources, doc="Every file read.")
+    name = property(lambda self: self._native.name,
+                    doc="The capture's name: the dump's file name without its buffer and shader "
+                        "hashes (``LaSignoraFace3Head``, ``000001-vb0=5a1e0001``), a ``.fmt``'s "
+                        "stem (``Component 6``).")
     remapped = property(lambda self: self._native.remapped,
                         doc="Per element, the importer's remapped (semantic, index), or None.")
 
@@ -256,7 +277,7 @@ class Dump:
         return decode(self.layout, **args)
 
     def __repr__(self):
-        return (f"Dump({len(self.layout)} elements, slots {sorted(self.vertex_buffers)}, "
+        return (f"Dump({self.name!r}, {len(self.layout)} elements, slots {sorted(self.vertex_buffers)}, "
                 f"{self.topology}, {self.draw.get('kind')})")
 
 
@@ -264,7 +285,9 @@ def load_dump(path):
     """Reads a captured draw: a 3DMigoto frame-analysis vb/ib ``.txt`` (with its ``.buf``
     partners found beside it), an importer ``.fmt`` with its ``.vb``/``.ib``, or a RenderDoc
     mesh-view ``.csv``; ``path`` may also be a list of files of one draw. Returns a
-    :class:`Dump`. Raises :class:`DumpError` naming the file, line and value."""
+    :class:`Dump`. A file that is not there raises ``FileNotFoundError`` (an ``OSError``, as
+    ``open`` does); what is wrong inside a file raises :class:`DumpError` naming the file,
+    line and value."""
     paths = [path] if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else list(path)
     # Absolute paths: the readers compare a file with the partners they find beside it.
     return Dump(_inlay.load_dump([os.path.abspath(os.fsdecode(p)) for p in paths]))
@@ -280,6 +303,15 @@ def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",
     if not isinstance(dump, Dump):
         dump = load_dump(dump)
     return _inlay.export(dump._native, path, instances, patch_triangles, api, feature_level)
+
+
+def fmt_text(layout, strides, topology="triangle_list", index_format=None):
+    """The text of an importer's ``.fmt`` file (what :func:`load_dump` reads beside ``.vb`` /
+    ``.vbN`` and ``.ib`` files): ``strides`` is ``{slot: stride}`` (slot 0 alone is written
+    ``stride: N`` for a ``NAME.vb``; otherwise ``vbN stride: N`` for ``NAME.vbN``), then the
+    topology, the index format (``"R16_UINT"``/``"R32_UINT"``, or None) and every element of
+    ``layout`` (a :class:`Layout` or ELEMENT dicts)."""
+    return _inlay.fmt_text(layout, dict(strides), topology, index_format)
 
 
 # --- Finished 3DMigoto mods (inlay.migoto_mod) --------------------------------------------

@@ -67,8 +67,56 @@ def test_dump_errors_name_the_file(tmp_path):
     bad.write_text("stride: x\n")
     with pytest.raises(inlay.DumpError, match="broken.fmt"):
         inlay.load_dump(bad)
-    with pytest.raises(inlay.LayoutError):
-        inlay.load_dump(tmp_path / "absent-vb0=12345678.txt")
+    # Issue 35 item 7: a missing file is what Python users catch, an OSError
+    # (FileNotFoundError with errno and file name); DumpError stays for what is in a file.
+    absent = tmp_path / "absent-vb0=12345678.txt"
+    with pytest.raises(FileNotFoundError) as e:
+        inlay.load_dump(absent)
+    assert e.value.filename == str(absent) and e.value.errno == 2
+    assert not isinstance(e.value, inlay.DumpError)
+    with pytest.raises(OSError):
+        inlay.load_dump([bad, absent])
+
+
+def test_dump_names_are_the_captures():
+    d = ROOT / "examples" / "dump"
+    dump = inlay.load_dump(d / "000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt")
+    assert dump.name == "000001-vb0=5a1e0001"
+    assert "000001-vb0=5a1e0001" in repr(dump)
+
+
+def test_text_slot_bytes_are_the_buf_bytes(tmp_path):
+    """Issue 35 item 2: a text dump's slot bytes come from one library call
+    (`Capture::slot_bytes`): every element printed at an explicit offset, with the values
+    3DMigoto prints, encodes back to exactly the .buf bytes it was printed from."""
+    rng = np.random.default_rng(7)
+    n = 5
+    pos = rng.normal(size=(n, 3)).astype("<f4")
+    col = rng.integers(0, 256, size=(n, 4), dtype=np.uint8)
+    idx = rng.integers(0, 2**31, size=(n, 2)).astype("<i4")
+    raw = np.zeros((n, 28), np.uint8)
+    raw[:, 0:12] = pos.view(np.uint8)
+    raw[:, 12:16] = col
+    raw[:, 16:24] = idx.view(np.uint8)
+    lines = ["stride: 28", "first vertex: 0", f"vertex count: {n}", "topology: pointlist"]
+    for i, (sem, fmt, off) in enumerate([("POSITION", "R32G32B32_FLOAT", 0),
+                                         ("COLOR", "R8G8B8A8_UNORM", 12),
+                                         ("BLENDINDICES", "R32G32_SINT", 16)]):
+        lines += [f"element[{i}]:", f"  SemanticName: {sem}", "  SemanticIndex: 0",
+                  f"  Format: {fmt}", "  InputSlot: 0", f"  AlignedByteOffset: {off}",
+                  "  InputSlotClass: per-vertex", "  InstanceDataStepRate: 0"]
+    lines += ["", "vertex-data:", ""]
+    for v in range(n):
+        lines.append(f"vb0[{v}]+000 POSITION: " + ", ".join(f"{x:.9g}" for x in pos[v]))
+        lines.append(f"vb0[{v}]+012 COLOR: " + ", ".join(f"{x / 255:.9g}" for x in col[v]))
+        lines.append(f"vb0[{v}]+016 BLENDINDICES: " + ", ".join(str(x) for x in idx[v]))
+    vb = tmp_path / "000003-vb0=00c0ffee-vs=1234567890abcdef.txt"
+    vb.write_text("\n".join(lines) + "\n")
+    dump = inlay.load_dump(vb)
+    want = raw.tobytes()
+    got = dump.vertex_buffers[0]
+    # Bytes 24..28 of each record are padding no element covers: zero.
+    assert got == want, (got.hex(), want.hex())
 
 
 SYNTHETIC_VB = """byte offset: {offset}

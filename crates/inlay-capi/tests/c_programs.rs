@@ -13,10 +13,10 @@
 //!   examples (corpus shaders included) compared with the cases' expectations, and draws of
 //!   every kind compared bit for bit with the Rust library's reference assembler.
 //!
-//! Skips (printed): no `cc`/`c++`/`pkg-config`/`cmake` on the machine; corpus cases when the
-//! corpus is absent (`$INLAY_CORPUS`, else `../shared/corpus`) — a failure when
-//! `INLAY_REQUIRE_SHARED=1`; missing tools are a failure when `INLAY_REQUIRE_C_TOOLS=1` (`.ci/run`
-//! installs them and sets it). `INLAY_CAPI_VALGRIND=1` runs every program under valgrind
+//! Ignored (listed so in the summary, docs/notes/tests.md) when the build found no
+//! `cc`/`c++`/`pkg-config`/`cmake`, or no corpus (`$INLAY_CORPUS`, else `../shared/corpus`) or
+//! shared example cases for the tests that read them; `build_saw_this_machine` fails under
+//! `INLAY_REQUIRE_SHARED=1` / `INLAY_REQUIRE_C_TOOLS=1` (`.ci/run`) when the build did not. `INLAY_CAPI_VALGRIND=1` runs every program under valgrind
 //! (memcheck, errors and definite leaks fail the test).
 
 use std::fmt::Write as _;
@@ -52,22 +52,19 @@ fn workspace_root() -> PathBuf {
         .unwrap()
 }
 
-fn tool_works(tool: &str, arg: &str) -> bool {
-    Command::new(tool)
-        .arg(arg)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+#[path = "../../inlay/testenv/test_side.rs"]
+mod testenv;
 
-/// Whether `tool` runs; when it does not and `INLAY_REQUIRE_C_TOOLS=1` (set by `.ci/run`, which
-/// installs them), the test fails instead of skipping.
-fn tool_available(tool: &str, arg: &str) -> bool {
-    let ok = tool_works(tool, arg);
-    assert!(
-        ok || std::env::var_os("INLAY_REQUIRE_C_TOOLS").is_none_or(|v| v != "1"),
-        "INLAY_REQUIRE_C_TOOLS=1 but `{tool}` is not available"
-    );
-    ok
+// The C program tests need a C compiler and pkg-config (some also c++, cmake, the corpus):
+// without them they are listed as ignored (docs/notes/tests.md). `.ci/run` installs the tools
+// and sets `INLAY_REQUIRE_C_TOOLS=1`, which makes `build_saw_this_machine` fail if the build
+// did not find them.
+
+/// The build saw the `../shared` folders and C tools this machine has (and, under `.ci/run`,
+/// all of them).
+#[test]
+fn build_saw_this_machine() {
+    testenv::check_build_saw_this_machine();
 }
 
 fn cc() -> String {
@@ -95,57 +92,49 @@ fn run_checked(cmd: &mut Command, what: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Builds and installs libinlay once; `None` (with a printed reason) when the machine has no
-/// C compiler or pkg-config.
-fn setup() -> Option<&'static Setup> {
-    static SETUP: OnceLock<Option<Setup>> = OnceLock::new();
-    SETUP
-        .get_or_init(|| {
-            for (tool, arg) in [(cc(), "--version"), ("pkg-config".into(), "--version")] {
-                if !tool_available(&tool, arg) {
-                    eprintln!("skipping the C ABI programs: `{tool}` is not available");
-                    return None;
-                }
-            }
-            let root = workspace_root();
-            // <target>/release/deps/c_programs-HASH → <target>
-            let exe = std::env::current_exe().unwrap();
-            let target = exe.ancestors().nth(3).unwrap().to_path_buf();
-            run_checked(
-                Command::new(env!("CARGO"))
-                    .args(["build", "--release", "-p", "inlay-capi", "--target-dir"])
-                    .arg(&target)
-                    .current_dir(&root),
-                "cargo build --release -p inlay-capi",
-            );
-            let work = target.join("inlay-capi-test");
-            let _ = std::fs::remove_dir_all(&work);
-            std::fs::create_dir_all(&work).unwrap();
-            let prefix = work.join("prefix");
-            run_checked(
-                Command::new("sh")
-                    .arg(root.join("crates/inlay-capi/install.sh"))
-                    .arg(&prefix)
-                    .arg(&target),
-                "install.sh",
-            );
-            let seed = work.join("seed.dxbc");
-            std::fs::write(
-                &seed,
-                signature_blob(&signature(&[
-                    ("POSITION", 0, 0, 0b111, ComponentType::FLOAT32),
-                    ("COLOR", 0, 1, 0b111, ComponentType::FLOAT32),
-                ])),
-            )
-            .unwrap();
-            Some(Setup {
-                root,
-                work,
-                prefix,
-                seed,
-            })
-        })
-        .as_ref()
+/// Builds and installs libinlay once (the tests calling this are ignored when the build
+/// found no C compiler or pkg-config).
+fn setup() -> &'static Setup {
+    static SETUP: OnceLock<Setup> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let root = workspace_root();
+        // <target>/release/deps/c_programs-HASH → <target>
+        let exe = std::env::current_exe().unwrap();
+        let target = exe.ancestors().nth(3).unwrap().to_path_buf();
+        run_checked(
+            Command::new(env!("CARGO"))
+                .args(["build", "--release", "-p", "inlay-capi", "--target-dir"])
+                .arg(&target)
+                .current_dir(&root),
+            "cargo build --release -p inlay-capi",
+        );
+        let work = target.join("inlay-capi-test");
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&work).unwrap();
+        let prefix = work.join("prefix");
+        run_checked(
+            Command::new("sh")
+                .arg(root.join("crates/inlay-capi/install.sh"))
+                .arg(&prefix)
+                .arg(&target),
+            "install.sh",
+        );
+        let seed = work.join("seed.dxbc");
+        std::fs::write(
+            &seed,
+            signature_blob(&signature(&[
+                ("POSITION", 0, 0, 0b111, ComponentType::FLOAT32),
+                ("COLOR", 0, 1, 0b111, ComponentType::FLOAT32),
+            ])),
+        )
+        .unwrap();
+        Setup {
+            root,
+            work,
+            prefix,
+            seed,
+        }
+    })
 }
 
 fn pkg_config(s: &Setup, args: &[&str]) -> Vec<String> {
@@ -229,52 +218,6 @@ fn run_program(exe: &Path, args: &[&Path]) -> String {
     stdout
 }
 
-fn require_shared() -> bool {
-    std::env::var_os("INLAY_REQUIRE_SHARED").is_some_and(|v| v == "1")
-}
-
-/// The corpus folder (`$INLAY_CORPUS`, else `../shared/corpus` beside the repository).
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("INLAY_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared/corpus"));
-    if dir.join("dxbc").is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        !require_shared(),
-        "INLAY_REQUIRE_SHARED=1 but the corpus is not at {}",
-        dir.display()
-    );
-    eprintln!(
-        "skipping corpus shaders: corpus not found at {}",
-        dir.display()
-    );
-    None
-}
-
-/// The shared example cases (`$INLAY_SHARED/conformance/examples`, else
-/// `../shared/conformance/examples`).
-fn shared_examples() -> Option<PathBuf> {
-    let dir = std::env::var_os("INLAY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("../shared"))
-        .join("conformance/examples");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        !require_shared(),
-        "INLAY_REQUIRE_SHARED=1 but the shared examples are not at {}",
-        dir.display()
-    );
-    eprintln!(
-        "skipping the shared example cases: not found at {}",
-        dir.display()
-    );
-    None
-}
-
 fn signature(entries: &[(&str, u32, u32, u8, ComponentType)]) -> Signature {
     Signature {
         elements: entries
@@ -312,41 +255,42 @@ fn c_source(s: &Setup, name: &str) -> PathBuf {
 // ---------------------------------------------------------------------------------------------
 // The hand-written programs.
 
-fn corpus_shader() -> Option<PathBuf> {
-    let path = corpus()?.join("dxbc/dxtk__BasicEffect_VSBasicOneLightTx.dxbc");
+fn corpus_shader() -> PathBuf {
+    let path = testenv::corpus().join("dxbc/dxtk__BasicEffect_VSBasicOneLightTx.dxbc");
     assert!(path.is_file(), "corpus shader {} missing", path.display());
-    Some(path)
+    path
 }
 
-fn check_abi_test(output: &str) {
+/// abi_test's output: no failures, and the corpus part run or (given `-`) skipped.
+fn check_abi_test(output: &str, with_corpus: bool) {
     print!("{output}");
     assert!(
         output.contains(", 0 failed"),
         "abi_test reported failures:\n{output}"
     );
-    if corpus_shader().is_none() {
-        assert!(output.contains("corpus shader skipped"));
-    }
+    assert_eq!(
+        output.contains("corpus shader skipped"),
+        !with_corpus,
+        "{output}"
+    );
 }
 
-#[test]
-fn c99_program_links_through_pkg_config_and_passes() {
-    let Some(s) = setup() else { return };
+fn compile_abi_test(s: &Setup, name: &str, link: Link) -> PathBuf {
     let version = format!("-DINLAY_EXPECTED_VERSION=\"{}\"", env!("CARGO_PKG_VERSION"));
     let mut flags = C_FLAGS.to_vec();
     flags.push(&version);
-    let exe = compile(
-        s,
-        &cc(),
-        &flags,
-        &[c_source(s, "abi_test.c")],
-        "abi_test",
-        Link::Shared,
-    );
-    let corpus = corpus_shader();
-    let dash = PathBuf::from("-");
-    let out = run_program(&exe, &[&s.seed, corpus.as_deref().unwrap_or(&dash)]);
-    check_abi_test(&out);
+    compile(s, &cc(), &flags, &[c_source(s, "abi_test.c")], name, link)
+}
+
+#[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
+fn c99_program_links_through_pkg_config_and_passes() {
+    let s = setup();
+    let exe = compile_abi_test(s, "abi_test", Link::Shared);
+    check_abi_test(&run_program(&exe, &[&s.seed, Path::new("-")]), false);
     // pkg-config reports the package version.
     assert_eq!(
         pkg_config(s, &["--modversion"]),
@@ -355,36 +299,45 @@ fn c99_program_links_through_pkg_config_and_passes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
 fn c99_program_links_the_static_library() {
-    let Some(s) = setup() else { return };
-    let exe = compile(
-        s,
-        &cc(),
-        C_FLAGS,
-        &[c_source(s, "abi_test.c")],
-        "abi_test_static",
-        Link::Static,
-    );
+    let s = setup();
+    let exe = compile_abi_test(s, "abi_test_static", Link::Static);
     // No libinlay.so dependency: the static archive was linked in.
     let ldd = Command::new("ldd").arg(&exe).output();
     if let Ok(o) = ldd {
         assert!(!String::from_utf8_lossy(&o.stdout).contains("libinlay"));
     }
-    let corpus = corpus_shader();
-    let dash = PathBuf::from("-");
-    check_abi_test(&run_program(
-        &exe,
-        &[&s.seed, corpus.as_deref().unwrap_or(&dash)],
-    ));
+    check_abi_test(&run_program(&exe, &[&s.seed, Path::new("-")]), false);
+}
+
+/// abi_test's corpus part: a real fxc shader through the shared and the static library.
+#[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config, inlay_has_corpus)),
+    ignore = "needs a C compiler, pkg-config and the fxc corpus (../shared/corpus or $INLAY_CORPUS)"
+)]
+fn c99_program_checks_a_corpus_shader() {
+    let s = setup();
+    for (name, link) in [
+        ("abi_test_corpus", Link::Shared),
+        ("abi_test_corpus_static", Link::Static),
+    ] {
+        let exe = compile_abi_test(s, name, link);
+        check_abi_test(&run_program(&exe, &[&s.seed, &corpus_shader()]), true);
+    }
 }
 
 #[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config, inlay_has_cxx)),
+    ignore = "needs a C and a C++ compiler (cc/c++ or $CC/$CXX) and pkg-config"
+)]
 fn cpp17_program_passes_d3d11_descs_by_cast() {
-    let Some(s) = setup() else { return };
-    if !tool_available(&cxx(), "--version") {
-        eprintln!("skipping the C++ program: `{}` is not available", cxx());
-        return;
-    }
+    let s = setup();
     let flags = [
         "-std=c++17",
         "-pedantic",
@@ -411,12 +364,12 @@ fn cpp17_program_passes_d3d11_descs_by_cast() {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config, inlay_has_cmake)),
+    ignore = "needs a C compiler (cc or $CC), pkg-config and cmake"
+)]
 fn cmake_find_package_builds_against_the_installed_library() {
-    let Some(s) = setup() else { return };
-    if !tool_available("cmake", "--version") {
-        eprintln!("skipping find_package(inlay): `cmake` is not available");
-        return;
-    }
+    let s = setup();
     let project = s.work.join("cmake-project");
     let build = s.work.join("cmake-build");
     std::fs::create_dir_all(&project).unwrap();
@@ -449,13 +402,11 @@ fn cmake_find_package_builds_against_the_installed_library() {
         Command::new("cmake").arg("--build").arg(&build),
         "cmake --build",
     );
-    let corpus = corpus_shader();
-    let dash = PathBuf::from("-");
     for exe in ["abi_test_shared", "abi_test_static"] {
-        check_abi_test(&run_program(
-            &build.join(exe),
-            &[&s.seed, corpus.as_deref().unwrap_or(&dash)],
-        ));
+        check_abi_test(
+            &run_program(&build.join(exe), &[&s.seed, Path::new("-")]),
+            false,
+        );
     }
 }
 
@@ -1042,36 +993,25 @@ fn compare_case(c: &Value, got: &Outcome) -> Vec<String> {
     diffs
 }
 
-#[test]
-fn conformance_cases_through_the_c_abi() {
-    let Some(s) = setup() else { return };
-    let corpus = corpus();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(s.root.join("conformance"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    if let Some(dir) = shared_examples() {
-        let mut shared: Vec<PathBuf> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "json"))
-            .collect();
-        shared.sort();
-        files.extend(shared);
-    }
+/// The cases of `files` through the C ABI, compared with their expectations; returns how many
+/// ran and how many were left out (corpus-backed cases when `corpus` is `None`).
+fn conformance_through_the_c_abi(
+    s: &Setup,
+    files: &[PathBuf],
+    corpus: Option<&Path>,
+    driver: &str,
+) -> (usize, usize) {
     let mut cases = Vec::new();
     let mut expectations = Vec::new();
     let mut skipped = 0;
-    for file in &files {
+    for file in files {
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
         for c in doc["cases"].as_array().unwrap() {
             // Schema-2 encode cases have no creation to run.
             if c.get("encode").is_some() {
                 continue;
             }
-            match case_of(c, corpus.as_deref()) {
+            match case_of(c, corpus) {
                 Some(case) => {
                     cases.push(case);
                     expectations.push((
@@ -1083,20 +1023,72 @@ fn conformance_cases_through_the_c_abi() {
             }
         }
     }
-    assert!(cases.len() >= 400, "only {} cases found", cases.len());
-    let outcomes = run_cases(s, "conformance_driver", &cases);
+    let outcomes = run_cases(s, driver, &cases);
     let mut failures = Vec::new();
     for ((file, c), got) in expectations.iter().zip(&outcomes) {
         for d in compare_case(c, got) {
             failures.push(format!("{file}: {}: {d}", c["name"].as_str().unwrap()));
         }
     }
-    eprintln!(
-        "{} conformance cases through the C ABI: {} failed, {skipped} skipped (corpus absent)",
-        cases.len(),
-        failures.len()
-    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    (cases.len(), skipped)
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every case of `conformance/` but the corpus-backed ones (`create-corpus.json`, next test).
+#[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
+fn conformance_cases_through_the_c_abi() {
+    let s = setup();
+    let files = json_files(&s.root.join("conformance"));
+    let (ran, skipped) = conformance_through_the_c_abi(s, &files, None, "conformance_driver");
+    assert!(ran >= 400, "only {ran} cases found");
+    let corpus_cases = files
+        .iter()
+        .filter(|f| f.ends_with("create-corpus.json"))
+        .map(|f| {
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            doc["cases"].as_array().unwrap().len()
+        })
+        .sum::<usize>();
+    assert_eq!(
+        skipped, corpus_cases,
+        "only the corpus-backed cases are left out"
+    );
+}
+
+/// The corpus-backed cases of `conformance/` and the shared example cases, on real shaders.
+#[test]
+#[cfg_attr(
+    not(all(
+        inlay_has_cc,
+        inlay_has_pkg_config,
+        inlay_has_corpus,
+        inlay_has_shared_examples
+    )),
+    ignore = "needs a C compiler, pkg-config, the fxc corpus and the shared example cases (../shared or $INLAY_SHARED/$INLAY_CORPUS)"
+)]
+fn corpus_and_shared_cases_through_the_c_abi() {
+    let s = setup();
+    let mut files = vec![s.root.join("conformance/create-corpus.json")];
+    files.extend(json_files(&testenv::shared_examples()));
+    let corpus = testenv::corpus();
+    let (ran, skipped) =
+        conformance_through_the_c_abi(s, &files, Some(&corpus), "conformance_driver_shared");
+    assert_eq!(skipped, 0);
+    assert!(ran >= 25, "only {ran} cases found");
 }
 
 // --- draws compared with the Rust library ---
@@ -1113,8 +1105,12 @@ fn bytes(seed: u32, n: usize) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
 fn decoded_draws_equal_the_rust_library_bit_for_bit() {
-    let Some(s) = setup() else { return };
+    let s = setup();
     // A packed per-vertex slot (28 bytes), a per-instance slot with step rate 2, and an element
     // the shader does not read; registers deliberately not contiguous.
     let el = |name: &str, format, slot, offset, class, step| CElement {
@@ -1401,8 +1397,12 @@ fn decoded_draws_equal_the_rust_library_bit_for_bit() {
 /// The C example of the README compiles (C99, `-Wall -Werror`) through pkg-config and prints
 /// the seed layout's answers and the triangle's exact bits.
 #[test]
+#[cfg_attr(
+    not(all(inlay_has_cc, inlay_has_pkg_config)),
+    ignore = "needs a C compiler (cc or $CC) and pkg-config"
+)]
 fn readme_c_example_compiles_and_runs() {
-    let Some(s) = setup() else { return };
+    let s = setup();
     let readme = std::fs::read_to_string(s.root.join("README.md")).unwrap();
     let section = &readme[readme
         .find("## The C ABI")

@@ -37,8 +37,12 @@ pub struct DecodeArgs {
         required = true
     )]
     pub vb: Vec<String>,
-    /// Index buffer
-    #[arg(long, value_name = "FILE,format=R16_UINT|R32_UINT[,offset=N]")]
+    /// Index buffer (`-,format=…`: standard input)
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "FILE,format=R16_UINT|R32_UINT[,offset=N]"
+    )]
     pub ib: Option<String>,
     /// Primitive topology (point_list, triangle_list, triangle_strip, patch_list_3, …)
     #[arg(long, default_value = "point_list", value_name = "T")]
@@ -674,7 +678,12 @@ pub fn run(args: &DecodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     for (spec, data) in vbs.iter().zip(&vb_data) {
         let slot = layout.slot(spec.slot);
         let min_stride = slot.map_or(0, |s| s.min_stride);
-        let stride = spec.stride.unwrap_or(min_stride);
+        // `--stride`, else the stride the layout file states (a .fmt, a dump), else the
+        // layout's smallest.
+        let stride = spec
+            .stride
+            .or_else(|| layout_file.stated_stride(spec.slot))
+            .unwrap_or(min_stride);
         ia.set_vertex_buffer(
             spec.slot,
             Some(VertexBufferBinding {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use inlay::assembler::{DrawDefaults, Topology};
 use inlay::buffer::IndexBufferBinding;
-use inlay::capture::{self, Capture, SlotData};
+use inlay::capture::{self, Capture};
 use inlay::mesh::{InputSlot, Mesh, MeshInput, MeshOptions, SlotSource};
 
 use crate::decode;
@@ -28,7 +28,11 @@ pub struct MeshSourceArgs {
     #[arg(long = "vb", value_name = "SLOT=FILE[,stride=N][,offset=N]")]
     pub vb: Vec<String>,
     /// With a layout: the index buffer; with dumps: the ib text dump to use
-    #[arg(long, value_name = "FILE[,format=R16_UINT|R32_UINT][,offset=N]")]
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "FILE[,format=R16_UINT|R32_UINT][,offset=N]"
+    )]
     pub ib: Option<String>,
     /// Primitive topology (overrides the dump's)
     #[arg(long, value_name = "T")]
@@ -46,8 +50,8 @@ pub struct MeshSourceArgs {
     pub target: TargetArgs,
 }
 
-/// The bytes one vertex-buffer slot was read from (`None` for a text dump, which holds
-/// values, not bytes), as the draw bound them.
+/// The bytes one vertex-buffer slot binds (a text dump's values encoded through the layout by
+/// `Capture::slot_bytes`), as the draw bound them.
 #[derive(Debug, Clone)]
 pub struct SlotBytes {
     /// Slot number.
@@ -67,6 +71,32 @@ pub struct Loaded {
     pub inputs: Vec<PathBuf>,
     /// The slots' buffers.
     pub slots: Vec<SlotBytes>,
+}
+
+/// A draw from standard input (`-`): a RenderDoc mesh-view CSV, which holds the whole draw.
+/// A 3DMigoto dump or a `.fmt` names buffers found beside it by file name, which standard
+/// input has not: those are refused, with what to give instead.
+fn stdin_capture(inputs: &[PathBuf]) -> Result<Capture, CliError> {
+    if inputs.len() != 1 {
+        return Err(CliError::usage(
+            "a draw read from standard input (`-`) is read alone (a RenderDoc CSV)",
+        ));
+    }
+    let bytes = crate::source::read_text_input(Path::new("-"))?;
+    let text = inlay::text::decode_source(&bytes);
+    let first = text.trim_start_matches('\u{feff}').trim_start();
+    if !first.starts_with("VTX") {
+        return Err(CliError::usage(
+            "-: standard input is read as a RenderDoc mesh-view CSV (`VTX, IDX, …`), the one \
+             dump that holds its whole draw; a 3DMigoto dump or an importer .fmt finds its \
+             buffers beside it by name, so name the file — or give a layout (any source, `-` \
+             too) with --vb SLOT=FILE",
+        ));
+    }
+    let mut c =
+        capture::csv::parse("-", text.as_bytes()).map_err(|e| CliError::usage(e.to_string()))?;
+    c.sources.clear();
+    Ok(c)
 }
 
 fn is_layout(path: &Path) -> bool {
@@ -155,7 +185,10 @@ pub fn load_draw<R>(
             let min_stride = resolved
                 .and_then(|l| l.slot(spec.slot))
                 .map_or(0, |s| s.min_stride);
-            let stride = spec.stride.unwrap_or(min_stride);
+            let stride = spec
+                .stride
+                .or_else(|| layout.stated_stride(spec.slot))
+                .unwrap_or(min_stride);
             if stride > 0 && min_stride > 0 {
                 let avail = (d.len() as u64).saturating_sub(spec.offset as u64);
                 let n = if avail >= min_stride as u64 {
@@ -238,8 +271,11 @@ pub fn load_draw<R>(
         if let Some(ib) = &args.ib {
             inputs.push(PathBuf::from(ib.split(',').next().unwrap_or(ib)));
         }
-        let mut capture: Capture =
-            capture::load_dumps(&inputs).map_err(|e| CliError::usage(e.to_string()))?;
+        let mut capture: Capture = if inputs.iter().any(|p| crate::output::is_dash(p)) {
+            stdin_capture(&inputs)?
+        } else {
+            capture::load_dumps(&inputs).map_err(|e| CliError::usage(e.to_string()))?
+        };
         if let Some(t) = args.topology {
             capture.topology = t;
         }
@@ -249,15 +285,20 @@ pub fn load_draw<R>(
             eprintln!("{}: {w}", err_style.warning("warning"));
         }
         let mesh = use_input(&inlay::mesh::input_of(&capture))?;
-        let slot_bytes = capture
+        // Every slot's bytes through the library's one call (a text slot's values encoded
+        // through the layout), as Python's `Dump.vertex_buffers` and the Blender add-on have them.
+        let made = capture
+            .slot_bytes()
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        // (Its warnings about values the text lacks repeat the mesh builder's, which name the
+        // first vertex concerned, so they are not printed twice.)
+        let slot_bytes = made
             .slots
             .into_iter()
-            .map(|s| SlotBytes {
-                slot: s.slot,
-                bytes: match s.data {
-                    SlotData::Binary(b) => Some(b),
-                    SlotData::Text(_) => None,
-                },
+            .zip(&capture.slots)
+            .map(|(b, s)| SlotBytes {
+                slot: b.slot,
+                bytes: Some(b.bytes.into_owned()),
                 file: s.source.display().to_string(),
             })
             .collect();

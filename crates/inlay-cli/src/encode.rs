@@ -6,11 +6,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
+use inlay::encode::values::{ElementValues as Column, LANES};
 use inlay::encode::{EncodeError, Rounding, SlotBuffer, VertexWriter, WriterOptions};
-use inlay::format::Kind;
 use inlay::layout::{InputClass, InputLayout};
 
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
 use crate::{CliError, TargetArgs, check, style};
 
@@ -39,7 +39,7 @@ pub struct EncodeArgs {
     /// How to read --input [default: from the file name, .json = json, else csv]
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub input_format: Option<ValuesFormat>,
-    /// Output buffer of a slot (one for every slot the layout uses)
+    /// Output buffer of a slot (one for every slot the layout uses; `-`: standard output)
     #[arg(long = "out", value_name = "SLOT=FILE", required = true)]
     pub out: Vec<String>,
     /// Stride of a slot's output (default: the layout's smallest stride for it)
@@ -135,6 +135,8 @@ pub fn parse_padding(s: &str) -> Result<u8, CliError> {
 /// other slot may be named.
 pub fn output_paths(layout: &InputLayout, out: &[String]) -> Result<Vec<(u32, PathBuf)>, CliError> {
     let outs = parse_slot_pairs("--out", out)?;
+    let named: Vec<&Path> = outs.iter().map(|(_, p)| Path::new(p.as_str())).collect();
+    output::one_dash(&named)?;
     for (slot, _) in &outs {
         if layout.slot(*slot).is_none() {
             let used: Vec<String> = layout.slots().iter().map(|s| s.slot.to_string()).collect();
@@ -157,14 +159,20 @@ pub fn output_paths(layout: &InputLayout, out: &[String]) -> Result<Vec<(u32, Pa
     Ok(paths)
 }
 
-/// Writes every buffer atomically: all temporary files are written before any is renamed.
+/// Writes every buffer: files atomically, all temporary files written before any is renamed;
+/// `-` (at most one) to standard output, after the files are written and before they are
+/// renamed.
 pub fn write_buffers(
     buffers: &[SlotBuffer],
     paths: &[(u32, PathBuf)],
+    stdout: &mut dyn Write,
     inputs: &[&Path],
     force: bool,
 ) -> Result<(), CliError> {
+    let outputs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    output::one_dash(&outputs)?;
     let mut files = Vec::new();
+    let mut to_stdout = None;
     for (slot, path) in paths {
         if paths.iter().filter(|(_, p)| p == path).count() > 1 {
             return Err(CliError::usage(format!(
@@ -173,6 +181,10 @@ pub fn write_buffers(
             )));
         }
         let buf = buffers.iter().find(|b| b.slot == *slot);
+        if output::is_dash(path) {
+            to_stdout = Some(buf);
+            continue;
+        }
         files.push((AtomicFile::create(path, inputs, force)?, path, buf));
     }
     for (f, path, buf) in &mut files {
@@ -181,44 +193,18 @@ pub fn write_buffers(
                 .map_err(|e| CliError::io(format!("cannot write {}", path.display()), e))?;
         }
     }
+    if let Some(Some(b)) = to_stdout {
+        stdout.write_all(&b.data).map_err(CliError::stdout)?;
+    }
     for (f, _, _) in files {
         f.commit()?;
     }
     Ok(())
 }
 
-/// How one element's values are read.
-struct Column {
-    /// `NAME<index>` as `decode` prints it.
-    name: String,
-    kind: Kind,
-    format: String,
-    /// Lanes the format stores (bit 0 = x).
-    mask: u8,
-}
-
 fn columns(layout: &InputLayout) -> Result<Vec<Column>, CliError> {
-    let mut cols: Vec<Column> = Vec::new();
-    for e in layout.elements() {
-        let info =
-            inlay::encode::check_format(e.format).map_err(|er| CliError::usage(er.to_string()))?;
-        let name = format!("{}{}", e.semantic_name, e.semantic_index);
-        if cols.iter().any(|c| c.name.eq_ignore_ascii_case(&name)) {
-            return Err(CliError::usage(format!(
-                "two elements of the layout are both named {name} in the values' columns"
-            )));
-        }
-        cols.push(Column {
-            name,
-            kind: info.first_kind().unwrap_or(Kind::Float),
-            format: e.format.to_string(),
-            mask: info.lane_mask(),
-        });
-    }
-    Ok(cols)
+    Column::of_layout(layout).map_err(|e| CliError::usage(e.0))
 }
-
-const LANES: [&str; 4] = ["x", "y", "z", "w"];
 
 /// Where a value came from, for messages.
 struct At<'a> {
@@ -237,7 +223,7 @@ impl At<'_> {
     }
 }
 
-/// One value as a 32-bit lane of an element of `col`.
+/// One value as a 32-bit lane of an element of `col` (the library's check and message).
 fn parse_value(
     col: &Column,
     lane: usize,
@@ -245,43 +231,7 @@ fn parse_value(
     hex: bool,
     at: &At<'_>,
 ) -> Result<u32, CliError> {
-    let t = text.trim();
-    let what = format!("{}.{}", col.name, LANES[lane]);
-    if hex {
-        if t.len() == 8 && t.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(u32::from_str_radix(t, 16).expect("8 hex digits"));
-        }
-        return Err(at.err(format!(
-            "{what}: `{t}` is not a 32-bit register as 8 hex digits (--hex)"
-        )));
-    }
-    match col.kind {
-        Kind::Uint => t.parse::<u32>().map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from 0 to 4294967295 ({} is {}, a UINT format)",
-                col.name, col.format
-            ))
-        }),
-        Kind::Sint => t.parse::<i32>().map(|v| v as u32).map_err(|_| {
-            at.err(format!(
-                "{what}: `{t}` is not an integer from -2147483648 to 2147483647 ({} is {}, a SINT format)",
-                col.name, col.format
-            ))
-        }),
-        _ => {
-            // Rust's float syntax, which is what decode prints: 1.0, -0.0, 1e-45, NaN, inf, -inf.
-            let ok = !t.is_empty()
-                && t.bytes()
-                    .all(|b| b.is_ascii_digit() || b"+-.eEinfINFaN".contains(&b));
-            match t.parse::<f32>() {
-                Ok(v) if ok => Ok(v.to_bits()),
-                _ => Err(at.err(format!(
-                    "{what}: `{t}` is not a number ({} is {}, whose values are floats)",
-                    col.name, col.format
-                ))),
-            }
-        }
-    }
+    col.lane_from_text(lane, text, hex).map_err(|e| at.err(e.0))
 }
 
 /// One parsed vertex: ids and per element the lanes (None = element not given).
@@ -383,12 +333,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
             for (l, lane) in lanes.iter_mut().enumerate() {
                 match lane_cols[e][l] {
                     Some(ci) => *lane = parse_value(c, l, cells[ci], hex, &at)?,
-                    None if c.mask & (1 << l) != 0 => {
-                        return Err(at.err(format!(
-                            "{}: lane {} is missing ({} has it; the header lacks {}.{})",
-                            c.name, LANES[l], c.format, c.name, LANES[l]
-                        )));
-                    }
+                    None if c.mask & (1 << l) != 0 => return Err(at.err(c.missing_lane(l).0)),
                     None => {}
                 }
             }
@@ -463,22 +408,7 @@ fn parse_json(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<
             let list = val
                 .as_array()
                 .ok_or_else(|| at.err(format!("{}: expected an array of lane values", c.name)))?;
-            let needed = (0..4).filter(|l| c.mask & (1 << l) != 0).count();
-            if list.len() < needed {
-                return Err(at.err(format!(
-                    "{}: {} values, {} has {needed} components",
-                    c.name,
-                    list.len(),
-                    c.format
-                )));
-            }
-            if list.len() > 4 {
-                return Err(at.err(format!(
-                    "{}: {} values, a register has 4 lanes",
-                    c.name,
-                    list.len()
-                )));
-            }
+            c.check_lane_count(list.len()).map_err(|e| at.err(e.0))?;
             // Values are the format's lanes in x..w order (decode prints the present ones,
             // or all four with --all-lanes).
             let lanes_of: Vec<usize> = if list.len() == 4 {
@@ -633,7 +563,13 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         return Ok(1);
     };
     let paths = output_paths(layout, &args.out)?;
-    let strides = parse_strides(&args.stride)?;
+    let mut strides = parse_strides(&args.stride)?;
+    // The strides the layout file states (a .fmt, a dump) are the defaults.
+    for &(slot, stride) in &layout_file.strides {
+        if !strides.iter().any(|(s, _)| *s == slot) {
+            strides.push((slot, stride));
+        }
+    }
     let padding = parse_padding(&args.padding)?;
     let cols = columns(layout)?;
     let defaults = parse_defaults(&args.defaults, &cols, args.hex)?;
@@ -686,10 +622,14 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     write_rows(&mut writer, layout, &rows, &cols, &defaults, &file)?;
     let buffers = writer.into_buffers();
     let inputs: Vec<&Path> = vec![&args.layout, &args.input];
-    write_buffers(&buffers, &paths, &inputs, args.force)?;
+    write_buffers(&buffers, &paths, stdout, &inputs, args.force)?;
+    // With `--out SLOT=-` the buffer is standard output, and this summary standard error.
+    let mut stderr = std::io::stderr();
+    let outputs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    let report = output::report_stream(stdout, &mut stderr, &outputs);
     for (b, (_, p)) in buffers.iter().zip(&paths) {
         writeln!(
-            stdout,
+            report,
             "slot {}: {} {} of {} bytes -> {} ({} bytes)",
             b.slot,
             b.records(),
@@ -699,7 +639,7 @@ pub fn run(args: &EncodeArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 "instance records"
             },
             b.stride,
-            p.display(),
+            crate::output::shown(p),
             b.data.len()
         )
         .map_err(CliError::stdout)?;

@@ -1,7 +1,7 @@
 //! `inlay export`: a captured draw (3DMigoto dumps, importer `.fmt` files, RenderDoc CSV, or
 //! a layout with buffers) written as a mesh: `.glb`, `.gltf` + `.bin`, `.obj` or `.ply`.
 
-use std::io::Write;
+use std::io::{Cursor, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -10,7 +10,7 @@ use inlay::mesh::{self, FileKind, Instances, Mesh, MeshInput, MeshOptions};
 
 use crate::CliError;
 use crate::draw_source::{MeshSourceArgs, load_draw};
-use crate::output::AtomicFile;
+use crate::output::{self, AtomicFile};
 
 /// Write a captured draw as a mesh (glTF, OBJ, PLY)
 #[derive(Args, Debug)]
@@ -37,9 +37,13 @@ glTF, the same accessors); `inlay import edited.glb --mod Mod.ini` writes the mo
 pub struct ExportArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
-    /// The mesh file to write: .glb, .gltf (+ .bin beside it), .obj or .ply
+    /// The mesh file to write: .glb, .gltf (+ .bin beside it), .obj or .ply (`-`: standard
+    /// output, .glb unless --format says otherwise)
     #[arg(long, short, value_name = "FILE")]
     pub output: PathBuf,
+    /// The mesh format, when the output's extension does not say it (or to override it)
+    #[arg(long, value_name = "glb|gltf|obj|ply", value_parser = parse_kind)]
+    pub format: Option<FileKind>,
     /// Replace the output if it exists
     #[arg(long)]
     pub force: bool,
@@ -50,17 +54,48 @@ pub struct ExportArgs {
     pub mod_args: crate::modcmd::ModArgs,
 }
 
+const KINDS: [FileKind; 4] = [FileKind::Glb, FileKind::Gltf, FileKind::Obj, FileKind::Ply];
+
+/// `--format NAME`: the kind whose name (as the library prints it) is NAME.
+fn parse_kind(s: &str) -> Result<FileKind, String> {
+    KINDS
+        .into_iter()
+        .find(|k| k.to_string().eq_ignore_ascii_case(s))
+        .ok_or_else(|| {
+            let names: Vec<String> = KINDS.iter().map(|k| k.to_string()).collect();
+            format!("expected one of {}", names.join(", "))
+        })
+}
+
+/// The output's format: `--format`, else the extension, else (standard output) glb.
+pub fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
+    let stdout = output::is_dash(&args.output);
+    let kind = match args.format {
+        Some(k) => k,
+        None if stdout => FileKind::Glb,
+        None => FileKind::from_path(&args.output).ok_or_else(|| {
+            CliError::usage(format!(
+                "--output {}: the extension must be .glb, .gltf, .obj or .ply (or give \
+                 --format)",
+                args.output.display()
+            ))
+        })?,
+    };
+    if stdout && kind == FileKind::Gltf {
+        return Err(CliError::usage(
+            "--output -: a .gltf needs its .bin file beside it; standard output takes glb, obj \
+             or ply (--format)",
+        ));
+    }
+    Ok(kind)
+}
+
 /// Runs `inlay export`.
 pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     if crate::modcmd::is_ini(&args.source.inputs[0]) {
         return crate::modcmd::export(args, stdout);
     }
-    let kind = FileKind::from_path(&args.output).ok_or_else(|| {
-        CliError::usage(format!(
-            "--output {}: the extension must be .glb, .gltf, .obj or .ply",
-            args.output.display()
-        ))
-    })?;
+    let kind = output_kind(args)?;
     if kind != FileKind::Glb && kind != FileKind::Gltf && args.instances != Instances::First {
         return Err(CliError::usage(format!(
             "--instances {:?} needs glTF output: OBJ and PLY hold one instance",
@@ -76,16 +111,23 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         &args.source,
         &options,
         &|all| check_output_paths(args, all),
-        |input| write_mesh(args, &input.files, kind, input, &options),
+        |input| write_mesh(args, &input.files, kind, input, &options, &mut *stdout),
     )?;
     let err_style = crate::style::stderr();
     for w in &done.warnings {
         eprintln!("{}: {w}", err_style.warning("warning"));
     }
+    // With `--output -` the mesh is standard output, and this line standard error.
+    let mut stderr = std::io::stderr();
+    let report = output::report_stream(stdout, &mut stderr, &[&args.output]);
     writeln!(
-        stdout,
+        report,
         "wrote {}: {} vertices, {} {} ({} attributes{})",
-        args.output.display(),
+        if output::is_dash(&args.output) {
+            "standard output".to_string()
+        } else {
+            args.output.display().to_string()
+        },
         done.vertex_count,
         done.primitives,
         match done.mode {
@@ -110,7 +152,7 @@ fn bin_path(output: &Path) -> PathBuf {
 
 fn check_output_paths(args: &ExportArgs, inputs: &[&Path]) -> Result<(), CliError> {
     crate::output::check_destination(&args.output, inputs, args.force)?;
-    if FileKind::from_path(&args.output) == Some(FileKind::Gltf) {
+    if output_kind(args)? == FileKind::Gltf {
         crate::output::check_destination(&bin_path(&args.output), inputs, args.force)?;
     }
     Ok(())
@@ -124,6 +166,7 @@ fn write_mesh(
     kind: FileKind,
     input: &MeshInput<'_>,
     options: &MeshOptions,
+    stdout: &mut dyn Write,
 ) -> Result<Exported, CliError> {
     let all: Vec<&Path> = inputs.iter().map(Path::new).collect();
     let name = args.output.display().to_string();
@@ -133,7 +176,13 @@ fn write_mesh(
         ExportError::Io(e) => werr(e),
     };
     let built = || Mesh::build(input, options).map_err(|e| CliError::usage(e.to_string()));
-    let mut file = AtomicFile::create(&args.output, &all, args.force)?;
+    // Standard output cannot seek (a .glb's header is written last): the mesh is built in
+    // memory and then copied there.
+    let mut file = if output::is_dash(&args.output) {
+        Sink::Memory(Cursor::new(Vec::new()))
+    } else {
+        Sink::File(AtomicFile::create(&args.output, &all, args.force)?)
+    };
     let done = match kind {
         FileKind::Glb => mesh::gltf::export_glb(input, options, &mut file).map_err(xerr)?,
         FileKind::Obj => {
@@ -160,6 +209,42 @@ fn write_mesh(
             done
         }
     };
-    file.commit()?;
+    match file {
+        Sink::File(f) => f.commit()?,
+        Sink::Memory(m) => stdout
+            .write_all(&m.into_inner())
+            .map_err(CliError::stdout)?,
+    }
     Ok(done)
+}
+
+/// Where the mesh is written: a file, or memory bound for standard output.
+enum Sink {
+    File(AtomicFile),
+    Memory(Cursor<Vec<u8>>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Sink::File(f) => f.write(buf),
+            Sink::Memory(m) => m.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::File(f) => f.flush(),
+            Sink::Memory(m) => m.flush(),
+        }
+    }
+}
+
+impl Seek for Sink {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        match self {
+            Sink::File(f) => f.seek(pos),
+            Sink::Memory(m) => m.seek(pos),
+        }
+    }
 }

@@ -5,14 +5,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use inlay::capture;
 use inlay::element::InputElementDesc;
 use inlay::encode::Rounding;
 use inlay::mesh::gltf::{self, ImportedMesh};
 use inlay::mesh::import::{ImportOptions, import};
 
 use crate::output::AtomicFile;
-use crate::source::{self, LayoutFile, MAX_TEXT_BYTES};
+use crate::source::{self, LayoutFile};
 use crate::{CliError, TargetArgs, style};
 
 /// Write a glTF mesh back as vertex/index buffers in a layout
@@ -80,18 +79,12 @@ pub struct ImportArgs {
     pub target: TargetArgs,
 }
 
-fn ext(p: &Path) -> String {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .map(|e| e.to_ascii_lowercase())
-        .unwrap_or_default()
-}
-
 /// A layout to import into: its elements, the strides the file states (slot, stride), and
 /// whether it is an importer's single merged buffer.
 pub type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
 
-/// The layout's elements and the strides the file states.
+/// The layout's elements and the strides the file states (any layout source,
+/// [`LayoutFile::load`]).
 fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
     let path = match args.layout.as_slice() {
         [one] => PathBuf::from(one),
@@ -104,44 +97,11 @@ fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
     read_layout_file(&path, args.array.as_deref())
 }
 
-/// A layout file in any form `import` reads: a C/C++, JSON or TOML layout, an importer `.fmt`,
-/// or a 3DMigoto vb text dump; its elements, the strides it states, and whether it is an
-/// importer's single merged buffer.
+/// A layout file in any form `import` reads (any layout source, [`LayoutFile::load`]): its
+/// elements, the strides it states, and whether it is an importer's single merged buffer.
 pub fn read_layout_file(path: &Path, array: Option<&str>) -> Result<ImportLayout, CliError> {
-    let name = path.display().to_string();
-    match ext(path).as_str() {
-        "fmt" => {
-            let text = source::read_bytes(path, MAX_TEXT_BYTES)?;
-            let mut f =
-                capture::fmt::parse(&name, &text).map_err(|e| CliError::usage(e.to_string()))?;
-            let single = f.strides.len() == 1 && f.strides[0].0.is_none();
-            if single {
-                for e in &mut f.elements {
-                    e.input_slot = 0;
-                }
-            }
-            let strides = f
-                .strides
-                .iter()
-                .map(|(s, v)| (s.unwrap_or(0), *v))
-                .collect();
-            Ok((f.elements, strides, single))
-        }
-        "txt" => {
-            let text = source::read_bytes(path, MAX_TEXT_BYTES)?;
-            let vb = capture::migoto::parse_vb_txt(&name, &text, false)
-                .map_err(|e| CliError::usage(e.to_string()))?;
-            let strides = vb
-                .stride
-                .map(|s| vec![(vb.slot.unwrap_or(0), s)])
-                .unwrap_or_default();
-            Ok((vb.elements, strides, false))
-        }
-        _ => {
-            let l = LayoutFile::load(path, array, style::stderr())?;
-            Ok((l.parsed.elements, Vec::new(), false))
-        }
-    }
+    let l = LayoutFile::load(path, array, style::stderr())?;
+    Ok((l.parsed.elements, l.strides, l.single_buffer))
 }
 
 /// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).

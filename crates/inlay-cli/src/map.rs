@@ -32,7 +32,8 @@ pub struct MapArgs {
     /// Stride for every slot (N) or for one slot (SLOT=N); may be repeated
     #[arg(long, value_name = "N|SLOT=N")]
     pub stride: Vec<String>,
-    /// Also write the picture as SVG to FILE
+    /// Also write the picture as SVG to FILE (`-`: standard output, the text picture then
+    /// goes to standard error)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Replace FILE if it exists
@@ -567,12 +568,28 @@ pub fn run(args: &MapArgs, out: &mut dyn Write) -> Result<u8, CliError> {
         }
     }
     let maps = build(layout, all, &per);
-    writeln!(out, "{}", layout_file.describe()).map_err(CliError::stdout)?;
-    write!(out, "{}", text_picture(layout, &maps, style)).map_err(CliError::stdout)?;
+    // With `--svg -` the SVG is standard output, and the text picture goes to standard error.
+    let svg_to_stdout = args.svg.as_deref().is_some_and(output::is_dash);
+    {
+        let mut stderr = std::io::stderr();
+        let (report, style): (&mut dyn Write, Style) = if svg_to_stdout {
+            (&mut stderr, style::stderr())
+        } else {
+            (&mut *out, style)
+        };
+        writeln!(report, "{}", layout_file.describe()).map_err(CliError::stdout)?;
+        write!(report, "{}", text_picture(layout, &maps, style)).map_err(CliError::stdout)?;
+    }
     if let Some(svg) = &args.svg {
         let doc = svg_picture(layout, &maps, &layout_file.describe());
-        output::write_file(svg, doc.as_bytes(), &[&args.layout], args.force)?;
-        output::say_wrote(svg, &format!("{} bytes, SVG", doc.len()));
+        output::write_output(
+            svg,
+            doc.as_bytes(),
+            out,
+            &[&args.layout],
+            args.force,
+            &format!("{} bytes, SVG", doc.len()),
+        )?;
     }
     Ok(0)
 }

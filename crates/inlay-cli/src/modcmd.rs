@@ -386,12 +386,7 @@ fn mod_inputs(m: &Mod) -> Vec<PathBuf> {
 
 /// `inlay export Mod.ini --output FILE`.
 pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
-    let kind = FileKind::from_path(&args.output).ok_or_else(|| {
-        CliError::usage(format!(
-            "--output {}: the extension must be .glb, .gltf, .obj or .ply",
-            args.output.display()
-        ))
-    })?;
+    let kind = crate::export::output_kind(args)?;
     if args.source.inputs.len() != 1 {
         return Err(CliError::usage("give one mod INI file"));
     }
@@ -406,15 +401,18 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
         .collect();
     let inputs = mod_inputs(&m);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    crate::output::check_destination(&args.output, &inputs, args.force)?;
+    let to_stdout = crate::output::is_dash(&args.output);
+    if !to_stdout {
+        crate::output::check_destination(&args.output, &inputs, args.force)?;
+    }
     let bin = args.output.with_extension("bin");
     if kind == FileKind::Gltf {
         crate::output::check_destination(&bin, &inputs, args.force)?;
     }
     let data_err = |e: inlay::migoto_mod::ModError| CliError::usage(e.to_string());
-    let name = args.output.display().to_string();
+    let name = crate::output::shown(&args.output);
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);
-    let mut file = AtomicFile::create(&args.output, &inputs, args.force)?;
+    let mut file = crate::output::Output::create(Some(&args.output), stdout, &inputs, args.force)?;
     let summary = match kind {
         FileKind::Glb | FileKind::Gltf => {
             let scene = modfile::scene(&parts).map_err(data_err)?;
@@ -436,6 +434,8 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
         FileKind::Ply => modfile::write_ply(&parts, &mut file).map_err(data_err)?,
     };
     file.commit()?;
+    let mut stderr = std::io::stderr();
+    let stdout = crate::output::report_stream(stdout, &mut stderr, &[&args.output]);
     let es = style::stderr();
     for wn in &summary.warnings {
         eprintln!("{}: {wn}", es.warning("warning"));
@@ -446,7 +446,7 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
     writeln!(
         stdout,
         "wrote {}: {} part nodes{} over {} components, {} vertices, {} triangles{}",
-        args.output.display(),
+        name,
         summary.parts,
         if summary.meshes > 0 {
             format!(" ({} meshes)", summary.meshes)

@@ -131,8 +131,11 @@ fn refuse_input(dest: &Path, input: &Path) -> CliError {
 
 /// Checks that `dest` may be written: it is not one of `inputs` nor a file this run has read
 /// (compared by identity, after resolving links and `..`), it is not a directory, and it does
-/// not exist unless `force`.
+/// not exist unless `force`. `-` (standard output) is always allowed.
 pub fn check_destination(dest: &Path, inputs: &[&Path], force: bool) -> Result<(), CliError> {
+    if is_dash(dest) {
+        return Ok(());
+    }
     if let Some(input) = clashing_input(dest, inputs) {
         return Err(refuse_input(dest, &input));
     }
@@ -215,6 +218,14 @@ static COUNTER: AtomicU32 = AtomicU32::new(0);
 impl AtomicFile {
     /// Checks the destination (see [`check_destination`]) and creates the temporary file.
     pub fn create(dest: &Path, inputs: &[&Path], force: bool) -> Result<Self, CliError> {
+        // `-` is standard output for every output (issue 35); a command that reaches here
+        // with it has missed that, and a file named `-` is never what was meant (`./-` is).
+        if is_dash(dest) {
+            return Err(CliError::usage(
+                "this output cannot be standard output (`-`); give a file name (`./-` for a \
+                 file named -)",
+            ));
+        }
         check_destination(dest, inputs, force)?;
         let name = dest
             .file_name()
@@ -335,6 +346,58 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Writes a whole output: `-` to standard output (`stdout`, the writer `main` hands the
+/// command), any other path to a file atomically, then says `wrote FILE (DETAIL)` on standard
+/// error (nothing for standard output, which holds the data).
+pub fn write_output(
+    dest: &Path,
+    bytes: &[u8],
+    stdout: &mut dyn Write,
+    inputs: &[&Path],
+    force: bool,
+    detail: &str,
+) -> Result<(), CliError> {
+    if is_dash(dest) {
+        return stdout.write_all(bytes).map_err(CliError::stdout);
+    }
+    write_file(dest, bytes, inputs, force)?;
+    say_wrote(dest, detail);
+    Ok(())
+}
+
+/// Where a command's own report goes: standard output, unless one of its outputs is `-`
+/// (standard output then holds that output's data, and the report goes to standard error).
+pub fn report_stream<'a>(
+    stdout: &'a mut dyn Write,
+    stderr: &'a mut io::Stderr,
+    outputs: &[&Path],
+) -> &'a mut dyn Write {
+    if outputs.iter().any(|p| is_dash(p)) {
+        stderr
+    } else {
+        stdout
+    }
+}
+
+/// An output's name for messages: the path, or `standard output` for `-`.
+pub fn shown(path: &Path) -> String {
+    if is_dash(path) {
+        "standard output".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Refuses `-` for more than one output of a command (standard output holds one).
+pub fn one_dash(outputs: &[&Path]) -> Result<(), CliError> {
+    if outputs.iter().filter(|p| is_dash(p)).count() > 1 {
+        return Err(CliError::usage(
+            "standard output (`-`) can take one output only",
+        ));
+    }
+    Ok(())
+}
+
 /// Writes `bytes` to `dest` atomically (see the module documentation).
 pub fn write_file(
     dest: &Path,
@@ -367,6 +430,7 @@ impl<'a> Output<'a> {
     ) -> Result<Self, CliError> {
         match path {
             Some(p) if !is_dash(p) => Ok(Output::File(AtomicFile::create(p, inputs, force)?)),
+            // `-` or no path: standard output.
             _ => Ok(Output::Stdout(stdout)),
         }
     }

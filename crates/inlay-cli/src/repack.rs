@@ -38,7 +38,8 @@ pub struct RepackArgs {
         required = true
     )]
     pub vb: Vec<String>,
-    /// Output buffer of a slot of the second layout (one for every slot it uses)
+    /// Output buffer of a slot of the second layout (one for every slot it uses; `-`:
+    /// standard output, the report then goes to standard error)
     #[arg(long = "out", value_name = "SLOT=FILE", required = true)]
     pub out: Vec<String>,
     /// Stride of a slot's output (default: the second layout's smallest stride for it)
@@ -117,16 +118,20 @@ fn parse_vb(s: &str) -> Result<Vb, CliError> {
     Ok(vb)
 }
 
+/// A layout created from a file, with the strides the file states (slot, stride).
+type Loaded = (InputLayout, Vec<(u32, u32)>);
+
 fn load(
     path: &Path,
     array: Option<&str>,
     target: &inlay::target::Target,
-) -> Result<Result<InputLayout, u8>, CliError> {
+) -> Result<Result<Loaded, u8>, CliError> {
     let err_style = style::stderr();
     let file = LayoutFile::load(path, array, err_style)?;
     let creation = check::create(&file, None, target, false)?;
     match creation.layout {
-        Some(l) => Ok(Ok(l)),
+        // With the strides the file states (a .fmt, a dump), the defaults for its buffers.
+        Some(l) => Ok(Ok((l, file.strides))),
         None => {
             let mut err = std::io::stderr();
             check::write_diagnostics(&mut err, &file, &creation, err_style)?;
@@ -174,10 +179,17 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         Ok(l) => l,
         Err(code) => return Ok(code),
     };
+    let (from, from_strides) = from;
+    let (to, to_strides) = to;
     let paths = output_paths(&to, &args.out)?;
-    let strides = parse_strides(&args.stride)?;
+    let mut strides = parse_strides(&args.stride)?;
+    for &(slot, stride) in &to_strides {
+        if !strides.iter().any(|(s, _)| *s == slot) {
+            strides.push((slot, stride));
+        }
+    }
     let padding = parse_padding(&args.padding)?;
-    let vbs: Vec<Vb> = args
+    let mut vbs: Vec<Vb> = args
         .vb
         .iter()
         .map(|s| parse_vb(s))
@@ -188,6 +200,14 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
                 "--vb: slot {} given twice",
                 v.slot
             )));
+        }
+    }
+    for v in &mut vbs {
+        if v.stride.is_none() {
+            v.stride = from_strides
+                .iter()
+                .find(|(s, _)| *s == v.slot)
+                .map(|(_, stride)| *stride);
         }
     }
     // Defaults: lanes typed by the output element's format.
@@ -234,10 +254,7 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     let data: Vec<Vec<u8>> = vbs
         .iter()
-        .map(|v| {
-            std::fs::read(&v.path)
-                .map_err(|e| CliError::io(format!("cannot read {}", v.path.display()), e))
-        })
+        .map(|v| crate::decode::read_buffer(&v.path))
         .collect::<Result<_, _>>()?;
     let mut sources = Vec::new();
     for (v, d) in vbs.iter().zip(&data) {
@@ -281,14 +298,18 @@ pub fn run(args: &RepackArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     })?;
     let mut inputs: Vec<&Path> = vec![&args.from, &args.to];
     inputs.extend(vbs.iter().map(|v| v.path.as_path()));
-    write_buffers(&out.buffers, &paths, &inputs, args.force)?;
-    write!(stdout, "{}", out.report).map_err(CliError::stdout)?;
+    write_buffers(&out.buffers, &paths, stdout, &inputs, args.force)?;
+    // With `--out SLOT=-` the buffer is standard output, and the report standard error.
+    let mut stderr = std::io::stderr();
+    let outputs: Vec<&Path> = paths.iter().map(|(_, p)| p.as_path()).collect();
+    let report = crate::output::report_stream(stdout, &mut stderr, &outputs);
+    write!(report, "{}", out.report).map_err(CliError::stdout)?;
     for (b, (_, p)) in out.buffers.iter().zip(&paths) {
         writeln!(
-            stdout,
+            report,
             "slot {} -> {} ({} bytes, stride {})",
             b.slot,
-            p.display(),
+            crate::output::shown(p),
             b.data.len(),
             b.stride
         )

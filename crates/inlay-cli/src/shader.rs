@@ -65,7 +65,7 @@ the description, and replaces an existing file only with --force.")]
 pub struct SignatureArgs {
     /// Signature description (JSON or TOML)
     pub description: PathBuf,
-    /// Where to write the blob
+    /// Where to write the blob (`-`: standard output)
     #[arg(long, value_name = "FILE.dxbc")]
     pub out: PathBuf,
     /// Replace the output file if it exists
@@ -87,21 +87,20 @@ pub fn run_signature(args: &SignatureArgs, out: &mut dyn Write) -> Result<u8, Cl
         CliError::usage(source::render_text_error(&name, &text, &e, style::stderr()))
     })?;
     let blob = inlay::dxbc::signature_blob(&signature);
-    output::write_file(&args.out, &blob, &[&args.description], args.force)?;
-    // The status line goes to standard error, as for every file written (issue 17).
-    let _ = out;
-    output::say_wrote(
+    // The status line goes to standard error, as for every file written (issue 17); `-` is
+    // standard output (issue 35).
+    let n = signature.elements.len();
+    output::write_output(
         &args.out,
+        &blob,
+        out,
+        &[&args.description],
+        args.force,
         &format!(
-            "{} bytes, {} input element{}",
+            "{} bytes, {n} input element{}",
             blob.len(),
-            signature.elements.len(),
-            if signature.elements.len() == 1 {
-                ""
-            } else {
-                "s"
-            }
+            if n == 1 { "" } else { "s" }
         ),
-    );
+    )?;
     Ok(0)
 }

@@ -4,8 +4,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use inlay::capture::{self, LayoutSyntax};
 use inlay::diag::{Diagnostic, MessageId, Severity};
-use inlay::text::{self, ElementSpans, Field, ParsedLayout, Span, Syntax, TextError};
+use inlay::text::{self, ElementSpans, Field, ParsedLayout, Span, TextError};
 
 use crate::style::Style;
 use crate::{CliError, output};
@@ -134,35 +135,62 @@ pub fn read_binary_input(path: &Path) -> Result<Vec<u8>, CliError> {
     read_bytes(path, InputKind::Binary.limit())
 }
 
-/// A layout read from a file.
+/// A layout read from a file of any kind a layout comes in ([`inlay::capture::read_layout`]:
+/// C/C++, C#, Rust, JSON, TOML, an importer's `.fmt`, a 3DMigoto vb text dump), or from
+/// standard input (`-`, the reader chosen by the text).
 pub struct LayoutFile {
     /// The path as given.
     pub path: PathBuf,
     /// The text (invalid UTF-8 replaced).
     pub text: String,
-    /// The syntax it was read as.
-    pub syntax: Syntax,
-    /// The parsed elements with their spans.
+    /// What it was read as.
+    pub syntax: LayoutSyntax,
+    /// The parsed elements with their spans (no spans for `.fmt` files and dumps).
     pub parsed: ParsedLayout,
+    /// The strides the file states, as (slot, stride) (`.fmt` files and dumps).
+    pub strides: Vec<(u32, u32)>,
+    /// An importer's single merged buffer (a `.fmt` with one unslotted `stride:`).
+    pub single_buffer: bool,
 }
 
 impl LayoutFile {
     /// Reads and parses `path`; `array` picks a C array by name. Parse errors are rendered
-    /// with the offending line.
+    /// with the offending line; a file no reader accepts is refused with each reader's error.
+    /// The readers' warnings go to stderr.
     pub fn load(path: &Path, array: Option<&str>, style: Style) -> Result<LayoutFile, CliError> {
         let bytes = read_text_input(path)?;
         // UTF-16 with a byte-order mark (Visual Studio's "Unicode") or UTF-8.
         let text = text::decode_source(&bytes).into_owned();
         let name = path.display().to_string();
-        let syntax = Syntax::detect(&name, &text);
-        let parsed = text::parse_layout(&text, syntax, array)
-            .map_err(|e| CliError::usage(render_text_error(&name, &text, &e, style)))?;
+        let source = capture::read_layout(&name, &bytes, array).map_err(|e| {
+            match e.tried.as_slice() {
+                // One source-text parser, chosen by the extension: the compiler-style
+                // message with the line.
+                [(_, capture::layout::LayoutReadError::Text(t))] => {
+                    CliError::usage(render_text_error(&name, &text, t, style))
+                }
+                _ => CliError::usage(e.to_string()),
+            }
+        })?;
+        for w in &source.warnings {
+            eprintln!("{}: {w}", style.warning("warning"));
+        }
         Ok(LayoutFile {
             path: path.to_path_buf(),
             text,
-            syntax,
-            parsed,
+            syntax: source.syntax,
+            parsed: source.parsed,
+            strides: source.strides,
+            single_buffer: source.single_buffer,
         })
+    }
+
+    /// The stride the file states for `slot`, if any.
+    pub fn stated_stride(&self, slot: u32) -> Option<u32> {
+        self.strides
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, stride)| *stride)
     }
 
     /// A short description: `file.h (array vertexDesc, 2 elements, C)`.

@@ -51,7 +51,8 @@ nothing from the network.")]
 pub struct ViewArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
-    /// Write the page to FILE (self-contained, data embedded) instead of serving it
+    /// Write the page to FILE (self-contained, data embedded; `-`: standard output) instead of
+    /// serving it
     #[arg(long, short, value_name = "FILE.html")]
     pub output: Option<PathBuf>,
     /// Replace the --output file if it exists
@@ -560,6 +561,18 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         };
         let html = page(&data, &blocks);
         let all: Vec<&Path> = loaded.inputs.iter().map(|p| p.as_path()).collect();
+        // `--output -`: the page is standard output, and this line standard error.
+        if output::is_dash(out) {
+            stdout
+                .write_all(html.as_bytes())
+                .map_err(CliError::stdout)?;
+            eprintln!(
+                "wrote the page to standard output: {} vertices, {} indices",
+                mesh.vertex_count,
+                mesh.indices.len()
+            );
+            return Ok(0);
+        }
         output::write_file(out, html.as_bytes(), &all, args.force)?;
         writeln!(
             stdout,

@@ -437,15 +437,12 @@ fn every_subcommand_has_help_with_an_example() {
 }
 
 #[test]
+#[cfg_attr(
+    not(inlay_has_shared_examples),
+    ignore = "needs the shared example cases: ../shared/conformance/examples or $INLAY_SHARED"
+)]
 fn conform_runs_the_shared_examples() {
-    let examples = data_dir().join("../../../../../shared/conformance/examples");
-    if !examples.is_dir() {
-        eprintln!(
-            "skipping: shared conformance examples not found at {}",
-            examples.display()
-        );
-        return;
-    }
+    let examples = std::path::PathBuf::from(env!("INLAY_TEST_SHARED")).join("conformance/examples");
     let r = inlay(&["conform", examples.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(r.stdout.ends_with(" passed, 0 failed\n"), "{}", r.stdout);

@@ -1,6 +1,5 @@
 //! `inlay export` / `inlay import` end to end: the real dumps of `../shared/dumps` (or
-//! `$INLAY_SHARED/dumps`; skipped with a notice when absent, a failure with
-//! `INLAY_REQUIRE_SHARED=1`), synthetic dumps with every quirk, the round trip, bad input.
+//! `$INLAY_SHARED/dumps`; listed as ignored when absent, docs/notes/tests.md), synthetic dumps with every quirk, the round trip, bad input.
 //!
 //! With `INLAY_EXPORT_EXAMPLES=DIR` every exported glTF file is also copied to DIR, where
 //! `.ci/run` runs the Khronos validator and Blender over all of them at once.
@@ -11,25 +10,24 @@ use std::path::{Path, PathBuf};
 
 use common::{inlay_in, scratch};
 
-fn shared_dumps() -> Option<PathBuf> {
-    let dir = match std::env::var_os("INLAY_SHARED") {
-        Some(d) => PathBuf::from(d).join("dumps"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/dumps"),
-    };
-    if dir.join("MANIFEST.md").is_file() {
-        return Some(dir);
-    }
-    if std::env::var_os("INLAY_REQUIRE_SHARED").is_some_and(|v| v == "1") {
-        panic!(
-            "INLAY_REQUIRE_SHARED=1 but the shared dumps are not at {} (set INLAY_SHARED)",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "note: shared dumps not found at {} (set INLAY_SHARED); real-dump export tests skipped",
+#[path = "../../inlay/testenv/test_side.rs"]
+mod testenv;
+
+/// The shared dumps (the tests reading them are ignored when the build did not find them).
+fn shared_dumps() -> PathBuf {
+    let dir = testenv::dumps();
+    assert!(
+        dir.join("MANIFEST.md").is_file(),
+        "{}/MANIFEST.md",
         dir.display()
     );
-    None
+    dir
+}
+
+/// The build saw the `../shared` folders this machine has (and, under `.ci/run`, all of them).
+#[test]
+fn build_saw_this_machine() {
+    testenv::check_build_saw_this_machine();
 }
 
 /// Copies an exported file (and a .gltf's .bin) to `$INLAY_EXPORT_EXAMPLES`.
@@ -66,8 +64,12 @@ fn export(dir: &Path, args: &[&str]) -> common::Run {
 
 /// Every real dump exports (each output format), with the counts its MANIFEST row states.
 #[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
 fn real_dumps_export_with_manifest_counts() {
-    let Some(d) = shared_dumps() else { return };
+    let d = shared_dumps();
     let out = scratch("real");
     let gi = "SilentNightSound+GI-Model-Importer-Assets";
     let cases: &[(&str, &str, u32, u32)] = &[
@@ -439,7 +441,7 @@ fn import(dir: &Path, args: &[&str]) -> common::Run {
 }
 
 /// Export then import of an unedited capture gives the capture's buffers byte for byte: a
-/// synthetic two-slot 3DMigoto dump with `.buf` files, and (shared) a real importer `.fmt`.
+/// synthetic two-slot 3DMigoto dump with `.buf` files (a real importer `.fmt` below).
 #[test]
 fn export_then_import_is_byte_identical() {
     let out = scratch("roundtrip");
@@ -547,8 +549,17 @@ element[4]:\n  SemanticName: BLENDINDICES\n  SemanticIndex: 0\n  Format: R32G32_
     assert_eq!(back.len(), 4 * 16);
     assert_eq!(back[..12], vb0[..12]);
     assert_eq!(back[16..28], vb0[20..32]);
+}
 
-    let Some(d) = shared_dumps() else { return };
+/// The same for a real importer `.fmt` (shared dumps).
+#[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
+fn export_then_import_of_a_real_fmt_is_byte_identical() {
+    let out = scratch("roundtrip-real");
+    let d = shared_dumps();
     let rover = d.join("SpectrumQT+WWMI-Assets/PlayerCharacterData/RoverFemale");
     let fmt = rover.join("Component 6.fmt");
     let r = export(&out, &[fmt.to_str().unwrap(), "--output", "rover.glb"]);

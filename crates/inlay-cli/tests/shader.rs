@@ -203,8 +203,12 @@ fn check_element(name: &str, expected: &Value, got: &Value) {
 }
 
 #[test]
+#[cfg_attr(
+    not(inlay_has_corpus),
+    ignore = "needs the fxc corpus: ../shared/corpus or $INLAY_CORPUS"
+)]
 fn corpus_shaders_report_and_check() {
-    let Some(corpus) = corpus() else { return };
+    let corpus = corpus();
     let dir = scratch("corpus");
     let mut entries: Vec<_> = std::fs::read_dir(corpus.join("dxbc"))
         .unwrap()

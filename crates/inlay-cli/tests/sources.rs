@@ -70,3 +70,158 @@ fn target_pairs_that_do_not_exist_are_refused() {
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["feature_level"], "10_1");
 }
+
+/// Issue 35 item 3: every subcommand that takes a layout reads it from every source a layout
+/// comes in — C, JSON, an importer's `.fmt`, a 3DMigoto vb text dump, and standard input
+/// holding any of them — and gives the same answer for the same elements. A file no reader
+/// accepts is refused with each reader tried.
+#[test]
+fn every_layout_source_works_for_every_layout_command() {
+    let ex = common::examples_copy("layout-sources");
+    let block = |i: usize, name: &str, offset: &str| {
+        format!(
+            "element[{i}]:\n  SemanticName: {name}\n  SemanticIndex: 0\n  Format: \
+             R32G32B32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: {offset}\n  InputSlotClass: \
+             per-vertex\n  InstanceDataStepRate: 0\n"
+        )
+    };
+    let elements = format!("{}{}", block(0, "POSITION", "0"), block(1, "COLOR", "12"));
+    let fmt =
+        format!("stride: 24\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\n{elements}");
+    let dump = format!(
+        "stride: 24\nfirst vertex: 0\nvertex count: 4\ntopology: trianglelist\n{elements}\nvertex-data:\n\n"
+    );
+    std::fs::write(ex.join("seed.fmt"), &fmt).unwrap();
+    std::fs::write(ex.join("seed-vb0=00000000.txt"), &dump).unwrap();
+    // (name on the command line, standard input, how `describe` names it)
+    let sources: [(&str, &[u8], &str); 6] = [
+        (
+            "layout.h",
+            b"",
+            "layout.h (array vertexDesc, 2 elements, C)",
+        ),
+        ("layout.json", b"", "layout.json (2 elements, JSON)"),
+        ("seed.fmt", b"", "seed.fmt (2 elements, .fmt)"),
+        (
+            "seed-vb0=00000000.txt",
+            b"",
+            "seed-vb0=00000000.txt (2 elements, 3DMigoto vb dump)",
+        ),
+        ("-", fmt.as_bytes(), "- (2 elements, .fmt)"),
+        ("-", dump.as_bytes(), "- (2 elements, 3DMigoto vb dump)"),
+    ];
+    let glb = common::inlay_stdin(
+        &ex,
+        &["export", "layout.h", "--vb", "0=mesh.vb", "--output", "-"],
+        b"",
+    )
+    .stdout;
+    std::fs::write(ex.join("quad.glb"), &glb).unwrap();
+    let commands: &[&[&str]] = &[
+        &["check", "@", "--shader", "vs.dxbc"],
+        &["map", "@"],
+        &["decode", "@", "--vb", "0=mesh.vb", "--format", "csv"],
+        &["encode", "@", "--input", "verts.csv", "--out", "0=-"],
+        &[
+            "repack",
+            "@",
+            "packed.h",
+            "--vb",
+            "0=mesh.vb",
+            "--out",
+            "0=-",
+        ],
+        &[
+            "repack",
+            "packed.h",
+            "@",
+            "--vb",
+            "0=enc-packed.vb",
+            "--out",
+            "0=-",
+        ],
+        &["lower", "@", "--target", "vulkan"],
+        &[
+            "export",
+            "@",
+            "--vb",
+            "0=mesh.vb",
+            "--ib",
+            "mesh.ib,format=R16_UINT",
+            "--topology",
+            "triangle_list",
+            "--format",
+            "ply",
+            "--output",
+            "-",
+        ],
+        &["import", "quad.glb", "--layout", "@", "--output-dir", "-"],
+    ];
+    let packed = common::inlay_stdin(
+        &ex,
+        &[
+            "repack",
+            "float.h",
+            "packed.h",
+            "--vb",
+            "0=mesh.vb",
+            "--out",
+            "0=-",
+        ],
+        b"",
+    );
+    std::fs::write(ex.join("enc-packed.vb"), &packed.stdout).unwrap();
+    for command in commands {
+        let mut first: Option<(String, String)> = None;
+        for (n, (name, stdin, described)) in sources.iter().enumerate() {
+            let mut args: Vec<String> = command.iter().map(|a| a.replace('@', name)).collect();
+            if args[0] == "import" {
+                // import writes files: a folder per source, compared below.
+                args[5] = format!("import-{n}");
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let r = common::inlay_stdin(&ex, &args, stdin);
+            assert_eq!(r.code, 0, "inlay {}: {}", args.join(" "), r.stderr);
+            let mut got = String::from_utf8_lossy(&r.stdout).replace(described, "LAYOUT");
+            if args[0] == "import" {
+                let dir = ex.join(format!("import-{n}"));
+                let mut files: Vec<_> = std::fs::read_dir(&dir)
+                    .unwrap()
+                    .map(|e| e.unwrap().path())
+                    .collect();
+                files.sort();
+                got = files
+                    .iter()
+                    .map(|f| format!("{:?}", std::fs::read(f).unwrap()))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                assert!(!files.is_empty());
+            }
+            match &first {
+                None => first = Some((got, args.join(" "))),
+                Some((want, from)) => assert!(
+                    *want == got,
+                    "`inlay {}` differs from `inlay {from}`:\n{got}\n---\n{want}",
+                    args.join(" ")
+                ),
+            }
+        }
+    }
+    // No reader accepts it: each one tried is named, with its error.
+    let r = common::inlay_stdin(&ex, &["decode", "-", "--vb", "0=mesh.vb"], b"garbage\n");
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr
+            .contains("no layout reader accepts it; tried, in order:\n  C: ")
+            && r.stderr.contains("\n  .fmt: ")
+            && r.stderr.contains("\n  3DMigoto vb dump: "),
+        "{}",
+        r.stderr
+    );
+    // By extension, one reader, named.
+    std::fs::write(ex.join("bad.fmt"), "stride: 24\n").unwrap();
+    let r = common::inlay_stdin(&ex, &["check", "bad.fmt"], b"");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("(read as .fmt)"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(ex.parent().unwrap());
+}

@@ -2,16 +2,17 @@
 //! example cases (`$INLAY_SHARED/conformance/examples`, else `<workspace>/../shared/...`)
 //! through `inlay_conform`, and fails on any failing case or malformed case file.
 //!
-//! Corpus-backed cases whose `.dxbc` file is absent are skipped, not failed.
+//! The corpus-backed cases and the shared examples are separate tests, listed as ignored when
+//! the build did not find their folders (docs/notes/tests.md).
 
 use std::path::PathBuf;
 
 use inlay_conform::{Report, RunOptions, Status, run_paths_with};
 
-/// The corpus folder the cases' corpus shaders are found in ($INLAY_CORPUS, as for the CLI).
+/// The corpus folder the cases' corpus shaders are found in (the one the build found).
 fn options() -> RunOptions {
     RunOptions {
-        corpus: std::env::var_os("INLAY_CORPUS").map(PathBuf::from),
+        corpus: testenv::corpus_if_built(),
     }
 }
 
@@ -35,12 +36,28 @@ fn check(report: &Report) {
     assert!(report.success(), "conformance failures:\n{text}");
 }
 
+#[path = "../../inlay/testenv/test_side.rs"]
+mod testenv;
+
+/// The suite's case files, without or with the one whose cases read the fxc corpus.
+fn own_files(corpus_backed: bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(workspace_root().join("conformance"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .filter(|p| (p.file_name().unwrap() == "create-corpus.json") == corpus_backed)
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn own_suite_passes() {
-    let dir = workspace_root().join("conformance");
-    let report = run_paths_with(&[dir], &options());
+    let report = run_paths_with(&own_files(false), &options());
     check(&report);
-    // The suite is at least 200 cases (issue 5); a folder that silently lost its files fails.
+    // Cases made here never skip; the suite is at least 200 cases (issue 5) — a folder that
+    // silently lost its files fails.
+    assert_eq!(report.skipped, 0, "a case without the corpus skipped");
     assert!(
         report.cases.len() >= 200,
         "only {} cases found",
@@ -48,27 +65,39 @@ fn own_suite_passes() {
     );
 }
 
+/// The suite's corpus-backed cases (`create-corpus.json`), each run on its real shader.
 #[test]
-fn shared_examples_pass() {
-    let dir = match std::env::var_os("INLAY_SHARED") {
-        Some(s) => PathBuf::from(s).join("conformance/examples"),
-        None => workspace_root().join("../shared/conformance/examples"),
+#[cfg_attr(
+    not(inlay_has_corpus),
+    ignore = "needs the fxc corpus: ../shared/corpus or $INLAY_CORPUS"
+)]
+fn own_corpus_cases_pass() {
+    let options = RunOptions {
+        corpus: Some(testenv::corpus()),
     };
-    if !dir.is_dir() {
-        // `.ci/run` sets INLAY_REQUIRE_SHARED=1: there a missing folder fails instead.
-        assert!(
-            std::env::var_os("INLAY_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-            "INLAY_REQUIRE_SHARED=1 but the shared conformance examples are not at {} \
-             (set INLAY_SHARED)",
-            dir.display()
-        );
-        eprintln!(
-            "skipping: shared conformance examples not found at {}",
-            dir.display()
-        );
-        return;
-    }
-    let report = run_paths_with(&[dir], &options());
+    let report = run_paths_with(&own_files(true), &options);
+    check(&report);
+    assert_eq!(report.skipped, 0, "a corpus case skipped");
+    assert!(
+        report.cases.len() >= 20,
+        "only {} cases",
+        report.cases.len()
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(inlay_has_shared_examples),
+    ignore = "needs the shared example cases: ../shared/conformance/examples or $INLAY_SHARED"
+)]
+fn shared_examples_pass() {
+    let report = run_paths_with(&[testenv::shared_examples()], &options());
     check(&report);
     assert!(!report.cases.is_empty());
+}
+
+/// The build saw the `../shared` folders this machine has (and, under `.ci/run`, all of them).
+#[test]
+fn build_saw_this_machine() {
+    testenv::check_build_saw_this_machine();
 }

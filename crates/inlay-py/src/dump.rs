@@ -6,16 +6,12 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use inlay::capture::{self, Capture, SlotData};
-use inlay::encode::{VertexWriter, WriterOptions};
+use inlay::capture::{self, Capture};
 use inlay::mesh::{self, Instances, Mesh, MeshOptions};
 
 use crate::create::target_of;
 use crate::errors::{self, layout_error};
 use crate::layout::Layout;
-
-/// The most bytes a text dump's slot is encoded into (the CLI's limit on a binary input).
-const MAX_TEXT_BUFFER: u64 = 1 << 30;
 
 /// A captured draw read from a dump: elements, buffers, topology and draw parameters.
 #[pyclass(module = "inlay._inlay", frozen)]
@@ -44,112 +40,6 @@ fn draw_dict<'py>(py: Python<'py>, c: &Capture) -> PyResult<Bound<'py, PyDict>> 
         d.set_item(key, value)?;
     }
     Ok(d)
-}
-
-/// The bytes of each slot: binary data as it is; a text dump's values encoded through the
-/// layout by the library's encoder (values a text line lacks stay zero, with a warning).
-fn slot_bytes(c: &Capture, warnings: &mut Vec<String>) -> Result<Vec<(u32, Vec<u8>)>, String> {
-    let mut out = Vec::new();
-    let mut layout = None;
-    for s in &c.slots {
-        match &s.data {
-            SlotData::Binary(b) => out.push((s.slot, b.clone())),
-            SlotData::Text(t) => {
-                if layout.is_none() {
-                    let created = inlay::validation::layout_without_shader(
-                        &inlay::target::Target::default(),
-                        &c.elements,
-                    );
-                    let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
-                    layout = Some(created.layout.ok_or_else(|| {
-                        format!(
-                            "the dump's layout is refused by CreateInputLayout: {}",
-                            msgs.join("; ")
-                        )
-                    })?);
-                }
-                let Some(layout) = layout.as_ref() else {
-                    continue;
-                };
-                let records = t.first.saturating_add(t.rows() as u32);
-                // A header's byte offset or first vertex can name gigabytes: the bytes made
-                // here are bounded like the CLI's binary inputs (1 GiB), never allocated blindly.
-                let size = u64::from(s.offset) + u64::from(records) * u64::from(s.stride);
-                if size > MAX_TEXT_BUFFER {
-                    return Err(format!(
-                        "{}: byte offset {} + {records} vertices x stride {} = {size} bytes \
-                         is more than the {MAX_TEXT_BUFFER}-byte limit of a text dump's buffer",
-                        s.source.display(),
-                        s.offset,
-                        s.stride
-                    ));
-                }
-                let options = WriterOptions {
-                    strides: vec![(s.slot, s.stride)],
-                    ..Default::default()
-                };
-                // Only this slot's elements are written: a layout of them alone.
-                // (created like any layout: its elements keep their resolved offsets).
-                let globals: Vec<usize> = (0..layout.elements().len())
-                    .filter(|&g| layout.elements()[g].slot == s.slot)
-                    .collect();
-                let descs: Vec<inlay::element::InputElementDesc> = globals
-                    .iter()
-                    .map(|&g| {
-                        let e = &layout.elements()[g];
-                        inlay::element::InputElementDesc {
-                            semantic_name: Some(e.semantic_name.clone()),
-                            semantic_index: e.semantic_index,
-                            format: e.format,
-                            input_slot: e.slot,
-                            aligned_byte_offset: e.offset,
-                            input_slot_class: match e.class {
-                                inlay::layout::InputClass::PerVertex => 0,
-                                inlay::layout::InputClass::PerInstance => 1,
-                            },
-                            instance_data_step_rate: e.step_rate,
-                        }
-                    })
-                    .collect();
-                let own = inlay::validation::layout_without_shader(
-                    &inlay::target::Target::default(),
-                    &descs,
-                )
-                .into_result()
-                .map_err(|e| format!("{}: {e}", s.source.display()))?;
-                let mut writer = VertexWriter::with_options(&own, records, records, &options)
-                    .map_err(|e| format!("{}: {e}", s.source.display()))?;
-                let mut missing = 0usize;
-                for (k, &global) in globals.iter().enumerate() {
-                    for r in t.first..records {
-                        match t.get(global, r) {
-                            Some(lanes) => writer
-                                .write_element(k, r, &lanes)
-                                .map_err(|e| format!("{}: {e}", s.source.display()))?,
-                            None => missing += 1,
-                        }
-                    }
-                }
-                if missing > 0 {
-                    warnings.push(format!(
-                        "{}: {missing} element values are not in the text dump; they are read as 0",
-                        s.source.display()
-                    ));
-                }
-                let data = writer
-                    .into_buffers()
-                    .into_iter()
-                    .next()
-                    .map(|b| b.data)
-                    .unwrap_or_default();
-                // The bind offset counts from the buffer's start: keep the offset bytes.
-                let mut bytes = vec![0u8; s.offset as usize];
-                bytes.extend_from_slice(&data);
-                out.push((s.slot, bytes));
-            }
-        }
-    }
-    Ok(out)
 }
 
 #[pymethods]
@@ -227,6 +117,12 @@ impl NativeDump {
         w
     }
 
+    /// The capture's name (`Capture::name`): a dump's name without its hashes, a `.fmt`'s stem.
+    #[getter]
+    fn name(&self) -> String {
+        self.capture.name()
+    }
+
     #[getter]
     fn sources(&self) -> Vec<String> {
         self.capture
@@ -247,6 +143,26 @@ impl NativeDump {
 /// .vb/.ib, a RenderDoc CSV) or several files of one draw.
 #[pyfunction]
 pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
+    // A file named that is not there (or cannot be opened) is an OSError of Python's own
+    // kind (FileNotFoundError, PermissionError) with its errno and file name, as `open`
+    // raises it; what is wrong inside a file is a DumpError.
+    for p in &paths {
+        if let Err(e) = std::fs::metadata(p) {
+            let errno = e.raw_os_error().unwrap_or(0);
+            let text = e.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_string();
+            let args = (errno, text, p.display().to_string());
+            return Err(match e.kind() {
+                std::io::ErrorKind::NotFound => {
+                    pyo3::exceptions::PyFileNotFoundError::new_err(args)
+                }
+                std::io::ErrorKind::PermissionDenied => {
+                    pyo3::exceptions::PyPermissionError::new_err(args)
+                }
+                _ => pyo3::exceptions::PyOSError::new_err(args),
+            });
+        }
+    }
     let capture = py
         .detach(|| capture::load_dumps(&paths))
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
@@ -256,12 +172,16 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
 /// A capture as the Python-facing dump (its buffers made into `bytes` once); also the form of
 /// a mod's parts (`crate::modfile`).
 pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDump> {
-    let mut warnings = Vec::new();
-    let buffers = slot_bytes(&capture, &mut warnings).map_err(errors::DumpError::new_err)?;
-    let buffers = buffers
-        .into_iter()
-        .map(|(slot, b)| (slot, PyBytes::new(py, &b).unbind()))
+    let made = capture
+        .slot_bytes()
+        .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
+    let warnings = made.warnings.iter().map(|w| w.to_string()).collect();
+    let buffers = made
+        .slots
+        .iter()
+        .map(|s| (s.slot, PyBytes::new(py, &s.bytes).unbind()))
         .collect();
+    drop(made);
     let index = capture
         .index
         .as_ref()
@@ -302,4 +222,43 @@ pub fn export(
         pyo3::exceptions::PyOSError::new_err(format!("cannot write {}: {e}", path.display()))
     })?;
     Ok(mesh.warnings.clone())
+}
+
+/// The text of an importer's `.fmt` file for a layout (`inlay::capture::fmt::FmtFile::to_text`).
+#[pyfunction]
+#[pyo3(signature = (layout, strides, topology="triangle_list", index_format=None))]
+pub fn fmt_text(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    strides: std::collections::BTreeMap<u32, u32>,
+    topology: &str,
+    index_format: Option<&str>,
+) -> PyResult<String> {
+    use inlay::capture::fmt::FmtFile;
+    let elements = crate::layout::elements_of(py, layout)?;
+    let topology = capture::parse_topology(topology)
+        .ok_or_else(|| layout_error(format!("topology: unknown topology `{topology}`")))?;
+    let index_format = index_format
+        .map(|s| {
+            capture::parse_index_format(s).ok_or_else(|| {
+                layout_error(format!("index_format: `{s}` is not R16_UINT or R32_UINT"))
+            })
+        })
+        .transpose()?;
+    // One slot 0: `stride:` (the importers' `NAME.vb`); otherwise `vbN stride:` per slot.
+    let strides = if strides.len() == 1 && strides.contains_key(&0) {
+        vec![(None, strides[&0])]
+    } else {
+        strides.into_iter().map(|(s, n)| (Some(s), n)).collect()
+    };
+    let remapped = vec![None; elements.len()];
+    Ok(FmtFile {
+        strides,
+        topology: Some(topology),
+        index_format,
+        elements,
+        remapped,
+        warnings: Vec::new(),
+    }
+    .to_text())
 }

@@ -39,6 +39,7 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dump::NativeDump>()?;
     m.add_function(wrap_pyfunction!(dump::load_dump, m)?)?;
     m.add_function(wrap_pyfunction!(dump::export, m)?)?;
+    m.add_function(wrap_pyfunction!(dump::fmt_text, m)?)?;
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;

@@ -1,8 +1,6 @@
 //! CreateInputLayout end to end through real bytecode: signature blobs written by
 //! `inlay::dxbc`, damaged blobs (R31, R32) and the fxc corpus in `../shared/corpus`.
 
-use std::path::PathBuf;
-
 use inlay::diag::HResult;
 use inlay::dxbc::{
     ComponentType, MinPrecision, Signature, SignatureElement, SystemValue, signature_blob,
@@ -223,19 +221,8 @@ fn r31_r32_bad_bytecode_is_161() {
 // ------------------------------------------------------------------------------------------
 // The fxc corpus
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("INLAY_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
-        });
-    if dir.join("dxbc").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: corpus not found at {}", dir.display());
-        None
-    }
-}
+#[path = "../testenv/test_side.rs"]
+mod testenv;
 
 /// One element per required stream-0 entry (names lower-cased to exercise R15), 4 components
 /// of the entry's type, appended in slot 0.
@@ -263,8 +250,12 @@ fn layout_for(signature: &Signature) -> Vec<InputElementDesc> {
 }
 
 #[test]
+#[cfg_attr(
+    not(inlay_has_corpus),
+    ignore = "needs the fxc corpus: ../shared/corpus or $INLAY_CORPUS"
+)]
 fn every_corpus_blob_creates_a_layout_with_the_expected_registers() {
-    let Some(dir) = corpus() else { return };
+    let dir = testenv::corpus();
     let mut checked = 0;
     let mut entries: Vec<_> = std::fs::read_dir(dir.join("dxbc"))
         .unwrap()
@@ -329,11 +320,13 @@ fn every_corpus_blob_creates_a_layout_with_the_expected_registers() {
 }
 
 #[test]
+#[cfg_attr(
+    not(inlay_has_corpus),
+    ignore = "needs the fxc corpus: ../shared/corpus or $INLAY_CORPUS"
+)]
 fn held_out_corpus_blobs_create_without_panicking() {
-    let Some(dir) = corpus() else { return };
-    let Ok(read) = std::fs::read_dir(dir.join("dxbc-heldout")) else {
-        return;
-    };
+    let dir = testenv::corpus();
+    let read = std::fs::read_dir(dir.join("dxbc-heldout")).expect("the corpus's held-out blobs");
     for path in read.map(|e| e.unwrap().path()) {
         let blob = std::fs::read(&path).unwrap();
         let Ok(signature) = read_input_signature(&blob) else {

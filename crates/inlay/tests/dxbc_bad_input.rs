@@ -3,7 +3,6 @@
 //! allocation larger than the blob justifies.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use inlay::dxbc::report::{ShaderReport, listing};
 use inlay::dxbc::{
@@ -68,34 +67,23 @@ fn written_shader() -> Vec<u8> {
     write_container(&[(*b"SHDR", &shdr), (*b"ISGN", &isgn), (*b"OSGN", &osgn)])
 }
 
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("INLAY_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.join("dxbc").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: corpus not found at {}", dir.display());
-        None
-    }
-}
+#[path = "../testenv/test_side.rs"]
+mod testenv;
 
-/// A few real blobs: a level-9 VS, an SM5 VS, an ISG1 VS, a GS with an N/A row, a hull shader.
+/// A few real blobs: a level-9 VS, an SM5 VS, an ISG1 VS, a GS with an N/A row, a hull shader
+/// (read by the `_corpus` twins of the tests below, ignored without the corpus).
 fn real_blobs() -> Vec<(String, Vec<u8>)> {
-    let Some(dir) = corpus_dir() else {
-        return Vec::new();
-    };
+    let dir = testenv::corpus();
     [
         "angle__clear11_fl9vs_g_VS_Clear_FL9__580baf37",
         "dxdecompiler__3Dmigoto_signatures_vs",
         "dxdecompiler__3Dmigoto_signatures_gs5",
     ]
     .iter()
-    .filter_map(|n| {
-        fs::read(dir.join("dxbc").join(format!("{n}.dxbc")))
-            .ok()
-            .map(|b| (n.to_string(), b))
+    .map(|n| {
+        let path = dir.join("dxbc").join(format!("{n}.dxbc"));
+        let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (n.to_string(), bytes)
     })
     .collect()
 }
@@ -139,19 +127,46 @@ fn get_u32(b: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }
 
-fn all_blobs() -> Vec<(String, Vec<u8>)> {
-    let mut v = real_blobs();
-    v.push(("written".into(), written_shader()));
-    v.push(("signature_blob".into(), signature_blob(&input_sig())));
-    v
+/// Blobs made here, which every machine has.
+fn own_blobs() -> Vec<(String, Vec<u8>)> {
+    vec![
+        ("written".into(), written_shader()),
+        ("signature_blob".into(), signature_blob(&input_sig())),
+    ]
 }
 
-#[test]
-fn the_test_blobs_are_sound() {
-    if corpus_dir().is_some() {
-        assert_eq!(real_blobs().len(), 3, "the three corpus blobs are missing");
-    }
-    for (name, b) in all_blobs() {
+/// Each check runs on the blobs made here and, as its `_corpus` twin, on the real ones.
+macro_rules! on_own_and_corpus_blobs {
+    ($($check:ident => $own:ident, $corpus:ident;)*) => {$(
+        #[test]
+        fn $own() {
+            $check(own_blobs());
+        }
+
+        #[test]
+        #[cfg_attr(
+            not(inlay_has_corpus),
+            ignore = "needs the fxc corpus: ../shared/corpus or $INLAY_CORPUS"
+        )]
+        fn $corpus() {
+            $check(real_blobs());
+        }
+    )*};
+}
+
+on_own_and_corpus_blobs! {
+    blobs_are_sound => the_test_blobs_are_sound, the_corpus_blobs_are_sound;
+    truncation_is_an_error => truncation_at_every_length_is_an_error,
+        truncation_at_every_length_is_an_error_corpus;
+    signature_chunk_truncated => signature_chunk_truncated_at_every_length,
+        signature_chunk_truncated_at_every_length_corpus;
+    header_fields_corrupted => every_header_field_corrupted, every_header_field_corrupted_corpus;
+    chunk_offsets_anywhere => chunk_offsets_pointing_anywhere,
+        chunk_offsets_pointing_anywhere_corpus;
+}
+
+fn blobs_are_sound(blobs: Vec<(String, Vec<u8>)>) {
+    for (name, b) in blobs {
         exercise(&b).unwrap_or_else(|e| panic!("{name}: {e}"));
         let c = Container::parse(&b).unwrap();
         assert!(c.checksum_matches(), "{name}");
@@ -164,9 +179,8 @@ fn the_test_blobs_are_sound() {
     assert_eq!(c.shader_model_string().as_deref(), Some("5_0"));
 }
 
-#[test]
-fn truncation_at_every_length_is_an_error() {
-    for (name, b) in all_blobs() {
+fn truncation_is_an_error(blobs: Vec<(String, Vec<u8>)>) {
+    for (name, b) in blobs {
         for n in 0..b.len() {
             let r = exercise(&b[..n]);
             let want = if n < 32 {
@@ -194,9 +208,8 @@ fn truncation_at_every_length_is_an_error() {
     }
 }
 
-#[test]
-fn signature_chunk_truncated_at_every_length() {
-    for (name, b) in all_blobs() {
+fn signature_chunk_truncated(blobs: Vec<(String, Vec<u8>)>) {
+    for (name, b) in blobs {
         let c = Container::parse(&b).unwrap();
         for ch in c.chunks() {
             let Some(kind) = SignatureKind::from_tag(ch.tag) else {
@@ -218,9 +231,8 @@ fn signature_chunk_truncated_at_every_length() {
     }
 }
 
-#[test]
-fn every_header_field_corrupted() {
-    for (name, b) in all_blobs() {
+fn header_fields_corrupted(blobs: Vec<(String, Vec<u8>)>) {
+    for (name, b) in blobs {
         // Magic: every byte changed.
         for i in 0..4 {
             let mut m = b.clone();
@@ -311,9 +323,8 @@ fn every_header_field_corrupted() {
     }
 }
 
-#[test]
-fn chunk_offsets_pointing_anywhere() {
-    for (name, b) in all_blobs() {
+fn chunk_offsets_anywhere(blobs: Vec<(String, Vec<u8>)>) {
+    for (name, b) in blobs {
         let count = get_u32(&b, 28) as usize;
         let header_end = 32 + 4 * count;
         for index in 0..count {

@@ -88,16 +88,64 @@ pub fn snapshot(name: &str, actual: &str) {
     }
 }
 
-/// The corpus folder ($INLAY_CORPUS or <workspace>/../shared/corpus), if present.
-pub fn corpus() -> Option<PathBuf> {
-    let dir = match std::env::var_os("INLAY_CORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus"),
-    };
-    if dir.join("dxbc").is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipping: corpus not found at {}", dir.display());
-        None
+/// The corpus folder the build found (`$INLAY_CORPUS`, else `../shared/corpus`); a test that
+/// reads it carries `#[cfg_attr(not(inlay_has_corpus), ignore = "…")]` (docs/notes/tests.md).
+pub fn corpus() -> PathBuf {
+    PathBuf::from(env!("INLAY_TEST_CORPUS"))
+}
+
+/// What a run gave, stdout as bytes (binary outputs on standard output).
+pub struct RunBytes {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+/// Runs `inlay ARGS` in `dir` with colours off and `stdin` as standard input.
+pub fn inlay_stdin(dir: &Path, args: &[&str], stdin: &[u8]) -> RunBytes {
+    use std::io::Write as _;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inlay"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run inlay");
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    // Written from a thread: a command may exit before reading it all (a closed pipe is fine).
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&bytes);
+    });
+    let out = child.wait_with_output().expect("wait for inlay");
+    let _ = writer.join();
+    RunBytes {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// A scratch folder holding a copy of the repository's `examples/` (what a fresh clone has).
+pub fn examples_copy(name: &str) -> PathBuf {
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                copy_tree(&e.path(), &to.join(e.file_name()));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let dir = scratch(name).join("examples");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples"),
+        &dir,
+    );
+    dir
 }

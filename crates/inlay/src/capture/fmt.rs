@@ -123,6 +123,87 @@ pub fn parse(file: &str, text: &[u8]) -> Result<FmtFile, CaptureError> {
     Ok(out)
 }
 
+impl FmtFile {
+    /// The file's text, as the importers write it and [`parse`] reads it back: `stride: N`
+    /// for one slot (`vbN stride: N` lines for several), `topology:` in 3DMigoto's spelling
+    /// (`trianglelist`), `format: DXGI_FORMAT_…` for the index format, then one
+    /// `element[i]:` block per element (`append` for an `APPEND_ALIGNED_ELEMENT` offset, the
+    /// remapped name where there is one). Warnings are not written.
+    ///
+    /// ```
+    /// use inlay::capture::fmt::{FmtFile, parse};
+    /// use inlay::element::InputElementDesc;
+    /// use inlay::format::Format;
+    /// let f = FmtFile {
+    ///     strides: vec![(None, 12)],
+    ///     topology: Some(inlay::assembler::Topology::TriangleList),
+    ///     index_format: Some(inlay::buffer::IndexFormat::R16Uint),
+    ///     elements: vec![InputElementDesc::per_vertex("POSITION", 0, Format::R32G32B32_FLOAT, 0, 0)],
+    ///     remapped: vec![None],
+    ///     warnings: vec![],
+    /// };
+    /// let text = f.to_text();
+    /// assert!(text.starts_with("stride: 12\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\n"));
+    /// assert_eq!(parse("x.fmt", text.as_bytes()).unwrap(), f);
+    /// ```
+    pub fn to_text(&self) -> String {
+        use std::fmt::Write;
+        let mut t = String::new();
+        for (slot, stride) in &self.strides {
+            let _ = match slot {
+                None => writeln!(t, "stride: {stride}"),
+                Some(n) => writeln!(t, "vb{n} stride: {stride}"),
+            };
+        }
+        if let Some(top) = self.topology {
+            let name = match top {
+                Topology::PatchList(n) => format!("{n}_control_point_patchlist"),
+                Topology::LineListAdj
+                | Topology::LineStripAdj
+                | Topology::TriangleListAdj
+                | Topology::TriangleStripAdj => {
+                    let n = top.name();
+                    let base = n.strip_suffix("_adj").unwrap_or(&n).replace('_', "");
+                    format!("{base}_adj")
+                }
+                other => other.name().replace('_', ""),
+            };
+            let _ = writeln!(t, "topology: {name}");
+        }
+        if let Some(f) = self.index_format {
+            let _ = writeln!(t, "format: DXGI_FORMAT_{}", f.name());
+        }
+        for (i, e) in self.elements.iter().enumerate() {
+            let _ = writeln!(t, "element[{i}]:");
+            let _ = writeln!(
+                t,
+                "  SemanticName: {}",
+                e.semantic_name.as_deref().unwrap_or("")
+            );
+            let _ = writeln!(t, "  SemanticIndex: {}", e.semantic_index);
+            if let Some(Some((name, index))) = self.remapped.get(i) {
+                let _ = writeln!(t, "  RemappedSemanticName: {name}");
+                let _ = writeln!(t, "  RemappedSemanticIndex: {index}");
+            }
+            let _ = writeln!(t, "  Format: {}", e.format);
+            let _ = writeln!(t, "  InputSlot: {}", e.input_slot);
+            if e.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT {
+                let _ = writeln!(t, "  AlignedByteOffset: append");
+            } else {
+                let _ = writeln!(t, "  AlignedByteOffset: {}", e.aligned_byte_offset);
+            }
+            let class = if e.input_slot_class == crate::element::INPUT_PER_INSTANCE_DATA {
+                "per-instance"
+            } else {
+                "per-vertex"
+            };
+            let _ = writeln!(t, "  InputSlotClass: {class}");
+            let _ = writeln!(t, "  InstanceDataStepRate: {}", e.instance_data_step_rate);
+        }
+        t
+    }
+}
+
 /// Reads a `.fmt` and its buffers. `extra` may name the buffers explicitly (`.vb`, `.vbN`,
 /// `.ib`); otherwise they are found beside the `.fmt` under the same name.
 pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {

@@ -4,13 +4,16 @@
 //! * [`migoto`] — 3DMigoto frame-analysis text dumps (`…-vb0=HASH….txt`, `…-ib=HASH….txt`)
 //!   and the `.buf` binary dumps beside them, several `vbN` files merged by slot;
 //! * [`fmt`] — the importers' `.fmt` files with `.vb`/`.vb0`…`.vbN` and `.ib` beside them;
-//! * [`csv`] — RenderDoc mesh-view CSV exports (`VTX, IDX, POSITION.x, …`).
+//! * [`csv`] — RenderDoc mesh-view CSV exports (`VTX, IDX, POSITION.x, …`);
+//! * [`layout`] — a layout from any of these or from source text ([`read_layout`]), for the
+//!   commands that take a layout.
 //!
 //! Everything becomes one [`Capture`]: the element descriptions exactly as the dump states them
 //! (`append` kept as [`APPEND_ALIGNED_ELEMENT`], so offsets are resolved later by
 //! `CreateInputLayout`'s rule R26, never by the dump's own per-line `+offset`), per slot either
 //! the binary buffer or — only where no binary buffer exists — the values printed in the text,
-//! the index buffer, the topology and the draw. [`load_dump`] finds a dump's partner files
+//! the index buffer, the topology and the draw; [`Capture::slot_bytes`] gives every slot's
+//! bytes (a text slot's values encoded through the layout). [`load_dump`] finds a dump's partner files
 //! by the dump's naming; [`load_dumps`] merges several named files.
 //!
 //! Bad input is normal input: every error is a [`CaptureError`] and every doubt a
@@ -29,11 +32,15 @@ use crate::buffer::IndexFormat;
 use crate::element::{APPEND_ALIGNED_ELEMENT, INPUT_PER_INSTANCE_DATA, InputElementDesc};
 use crate::format::Format;
 
+mod buffers;
 pub mod csv;
 pub mod fmt;
+pub mod layout;
 pub mod migoto;
 mod values;
 
+pub use buffers::{CaptureBuffers, MAX_TEXT_BUFFER, SlotBytes};
+pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, read_layout};
 pub use values::parse_value;
 
 /// Largest file a reader accepts (1 GiB): text dumps of real draws are far smaller, and the
@@ -322,10 +329,51 @@ impl Capture {
         u32::try_from(n.unwrap_or(0)).unwrap_or(u32::MAX)
     }
 
+    /// The capture's name, for a mesh or an object made from it: the first file's stem without
+    /// a 3DMigoto dump's buffer and shader parts (`LaSignoraFace3Head-vb0=842ec7a5.txt` →
+    /// `LaSignoraFace3Head`), keeping the buffer's hash when the rest is only a draw number
+    /// (`000001-vb0=5a1e0001-vs=9c1f….txt` → `000001-vb0=5a1e0001`); an importer's `.fmt`
+    /// or a CSV by its stem (`Component 6`). `capture` when there is no file name.
+    pub fn name(&self) -> String {
+        let stem = self
+            .sources
+            .first()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = match migoto_parts(&stem) {
+            Some((prefix, buffer)) if prefix.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("{prefix}-{buffer}")
+            }
+            Some((prefix, _)) => prefix.to_string(),
+            None => stem,
+        };
+        if name.is_empty() {
+            "capture".to_string()
+        } else {
+            name
+        }
+    }
+
     /// The slot capture of `slot`, if any.
     pub fn slot(&self, slot: u32) -> Option<&SlotCapture> {
         self.slots.iter().find(|s| s.slot == slot)
     }
+}
+
+/// A 3DMigoto dump name's prefix and its buffer part (`vb0=HASH` or `ib=HASH`), if it has one.
+fn migoto_parts(stem: &str) -> Option<(&str, &str)> {
+    let at = stem.match_indices('-').map(|(i, _)| i).find(|&i| {
+        let rest = &stem[i + 1..];
+        rest.starts_with("ib=")
+            || (rest.starts_with("vb")
+                && rest[2..]
+                    .trim_start_matches(|c: char| c.is_ascii_digit())
+                    .starts_with('='))
+    })?;
+    let rest = &stem[at + 1..];
+    let buffer = rest.split('-').next().unwrap_or(rest);
+    Some((&stem[..at], buffer))
 }
 
 /// Reads a dump and the files that belong with it, by the dump's naming:
@@ -636,6 +684,36 @@ pub(crate) fn index_bytes(format: IndexFormat, values: &[u32]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn capture_names() {
+        let named = |file: &str| {
+            Capture {
+                elements: vec![],
+                remapped: vec![],
+                slots: vec![],
+                index: None,
+                topology: Topology::TriangleList,
+                draw: DrawInfo::default(),
+                warnings: vec![],
+                sources: vec![PathBuf::from("/x/y").join(file)],
+            }
+            .name()
+        };
+        assert_eq!(
+            named("LaSignoraFace3Head-vb0=842ec7a5.txt"),
+            "LaSignoraFace3Head"
+        );
+        assert_eq!(named("AlbedoExtra-ib=35a9a3e9.txt"), "AlbedoExtra");
+        assert_eq!(
+            named("000001-vb0=5a1e0001-vs=9c1f3e2d7b6a5c48.txt"),
+            "000001-vb0=5a1e0001"
+        );
+        assert_eq!(named("000007-vb12=aa-vs=1-ps=2.buf"), "000007-vb12=aa");
+        assert_eq!(named("Component 6.fmt"), "Component 6");
+        assert_eq!(named("my-vbo-mesh.csv"), "my-vbo-mesh");
+        assert_eq!(named(""), "y");
+    }
 
     #[test]
     fn topologies_as_dumps_spell_them() {

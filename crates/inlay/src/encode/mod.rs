@@ -12,6 +12,8 @@
 //! * [`repack`] — a buffer set read through one layout and written through another, elements
 //!   matched by semantic name (case-insensitively, as Windows matches them, R19/R33) and index,
 //!   with a [`RepackReport`] naming every conversion that loses information.
+//! * [`values`] — the checks every shell applies to values before they are encoded (number
+//!   kind, lane count, row count, range), with one message per problem.
 //! * [`EncodePlan`] — the compiled fast path (register rows in, packed vertices out),
 //!   bit-identical to [`encode_element`].
 //!
@@ -39,6 +41,7 @@ mod plan;
 mod repack;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+pub mod values;
 mod writer;
 
 use crate::format::{Format, FormatInfo};

@@ -87,6 +87,8 @@ pub struct VertexWriter<'l> {
     /// Per element: its format row and the index of its buffer in `buffers`.
     elements: Vec<(&'static FormatInfo, usize)>,
     buffers: Vec<SlotBuffer>,
+    /// Per buffer: whether it was started from earlier bytes ([`VertexWriter::start_from`]).
+    kept: Vec<bool>,
 }
 
 /// Records a slot of `class`/`step_rate` holds for the given counts.
@@ -198,6 +200,7 @@ impl<'l> VertexWriter<'l> {
             )?;
             elements.push((info, b));
         }
+        let kept = vec![false; buffers.len()];
         Ok(VertexWriter {
             layout,
             rounding: options.rounding,
@@ -205,7 +208,58 @@ impl<'l> VertexWriter<'l> {
             instances,
             elements,
             buffers,
+            kept,
         })
+    }
+
+    /// Starts slot `slot`'s buffer from `bytes`, the records as they were before an edit (the
+    /// same number of records and stride): bytes no element covers keep their values, and a
+    /// later write of an element whose bytes there already decode to exactly the lanes
+    /// written (the bits of every lane the format stores) leaves those bytes as they are.
+    /// So values that were not changed keep their codes, the non-canonical ones too (an SNORM
+    /// −128 beside −127, both −1.0; a 16-bit NaN's payload), and an unedited round trip
+    /// through decoded values gives the same bytes.
+    ///
+    /// ```
+    /// use inlay::element::InputElementDesc;
+    /// use inlay::encode::VertexWriter;
+    /// use inlay::format::Format;
+    /// use inlay::target::Target;
+    /// let elements = [InputElementDesc::per_vertex("NORMAL", 0, Format::R8G8_SNORM, 0, 0)];
+    /// let layout = inlay::validation::layout_without_shader(&Target::default(), &elements)
+    ///     .layout
+    ///     .unwrap();
+    /// let minus_one = (-1.0f32).to_bits();
+    /// let mut w = VertexWriter::new(&layout, 1, 0).unwrap();
+    /// w.start_from(0, &[0x80, 0x80]).unwrap(); // −128, −128: both decode to −1.0
+    /// w.write_element(0, 0, &[minus_one, minus_one, 0, 0]).unwrap();
+    /// assert_eq!(w.buffers()[0].data, [0x80, 0x80]); // unchanged values keep their codes
+    /// w.write_element(0, 0, &[minus_one, 0, 0, 0]).unwrap();
+    /// assert_eq!(w.buffers()[0].data, [0x81, 0x00]); // a changed value is encoded (−127)
+    /// ```
+    pub fn start_from(&mut self, slot: u32, bytes: &[u8]) -> Result<(), EncodeError> {
+        let Some(b) = self.buffers.iter().position(|b| b.slot == slot) else {
+            return Err(EncodeError::BadSource {
+                slot,
+                why: "the layout has no element in this slot".into(),
+            });
+        };
+        let buf = &mut self.buffers[b];
+        if bytes.len() != buf.data.len() {
+            return Err(EncodeError::BadSource {
+                slot,
+                why: format!(
+                    "the earlier records are {} bytes; {} records of {} bytes are {}",
+                    bytes.len(),
+                    buf.records(),
+                    buf.stride,
+                    buf.data.len()
+                ),
+            });
+        }
+        buf.data.copy_from_slice(bytes);
+        self.kept[b] = true;
+        Ok(())
     }
 
     /// The layout written through.
@@ -292,6 +346,13 @@ impl<'l> VertexWriter<'l> {
         let buf = &mut self.buffers[b];
         let at =
             record as usize * buf.stride as usize + self.layout.elements()[element].offset as usize;
+        if self.kept[b] {
+            let was = crate::convert::decode_element(info, &buf.data[at..]);
+            let mask = info.lane_mask();
+            if (0..4).all(|l| mask & (1 << l) == 0 || was[l] == lanes[l]) {
+                return;
+            }
+        }
         encode_into(info, lanes, self.rounding, &mut buf.data[at..]);
     }
 

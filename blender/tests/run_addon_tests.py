@@ -1,0 +1,332 @@
+"""The Blender add-on's round trips, in ONE real Blender (PyPI `bpy` 4.2) process:
+
+    BLENDER_USER_RESOURCES=EMPTY_DIR python blender/tests/run_addon_tests.py ZIP
+
+installs the extension zip that `python blender/build.py` wrote into that clean Blender
+(user resources in EMPTY_DIR), checks that `inlay` is the wheel bundled in it, then for every
+capture in ../shared/dumps (or $INLAY_SHARED/dumps) and the synthetic ones made here:
+
+  (a) File > Import > Direct3D vertex data (inlay), then File > Export > back to the captured
+      layout (inlay), unedited: the .vb/.vbN, .ib and .fmt are byte-identical to the capture;
+  (c) every vertex translated: only the POSITION bytes change, each by exactly the move as
+      the format encodes it;
+  (d) faces deleted: every remaining vertex keeps every other element's bytes exactly;
+
+and that captures inlay refuses, and exports the pre-flight refuses, end in an error report
+(CANCELLED), never a traceback. Prints `N passed, M failed` last; exit 1 on a failure.
+With INLAY_REQUIRE_SHARED=1 a missing ../shared is a failure.
+"""
+
+import os
+import pathlib
+import sys
+import tempfile
+import traceback
+
+import numpy as np
+
+import bpy
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, fn):
+    try:
+        fn()
+    except Exception:
+        results["failed"] += 1
+        print(f"FAIL {name}\n{traceback.format_exc()}")
+    else:
+        results["passed"] += 1
+        print(f"ok   {name}")
+
+
+def install(zip_path):
+    res = bpy.ops.extensions.package_install_files(filepath=str(zip_path), repo="user_default",
+                                                   enable_on_install=True)
+    assert res == {"FINISHED"}, res
+    import inlay
+    user = pathlib.Path(os.environ["BLENDER_USER_RESOURCES"]).resolve()
+    assert pathlib.Path(inlay.__file__).resolve().is_relative_to(user), (
+        f"inlay was imported from {inlay.__file__}, not from the extension's bundled wheel")
+    assert hasattr(bpy.ops.import_mesh, "inlay") and hasattr(bpy.ops.export_mesh, "inlay")
+
+
+class Reports:
+    """Captures operator reports (bpy's `report` goes to stdout in background mode; the
+    operator's return value says whether it failed)."""
+
+
+def op(fn, **kw):
+    """Runs an operator; an error report (which bpy raises as RuntimeError when called from
+    Python) comes back as CANCELLED with its message, which must not be a traceback."""
+    try:
+        return fn(**kw)
+    except RuntimeError as e:
+        assert "Traceback" not in str(e), str(e)
+        print(f"     (reported: {str(e).strip()[:150]})")
+        return {"CANCELLED"}
+
+
+def run_import(path):
+    for o in list(bpy.data.objects):
+        bpy.data.objects.remove(o)
+    res = op(bpy.ops.import_mesh.inlay, filepath=str(path))
+    assert res == {"FINISHED"}, f"import of {path} returned {res}"
+    return bpy.context.view_layer.objects.active
+
+
+def run_export(obj, out):
+    bpy.context.view_layer.objects.active = obj
+    return op(bpy.ops.export_mesh.inlay, filepath=str(out))
+
+
+def captured(path):
+    """The capture's own bytes per slot (the records the add-on imports), index bytes of the
+    draw, and .fmt text, through inlay."""
+    import inlay
+    d = inlay.load_dump(str(path))
+    created = inlay.create_input_layout(d.layout)
+    vslots = sorted({e["slot"] for e in d.layout.elements if e.get("class", "vertex") == "vertex"})
+    n = min((len(d.vertex_buffers[s]) - d.offsets[s]) // d.strides[s] for s in vslots)
+    vbs = {s: d.vertex_buffers[s][d.offsets[s]:d.offsets[s] + n * d.strides[s]] if s in vslots
+           else d.vertex_buffers[s] for s in d.vertex_buffers}
+    ib = d.index_buffer
+    if ib is not None:
+        size = 2 if d.index_format == "R16_UINT" else 4
+        start = d.index_offset + d.draw.get("start_index", 0) * size
+        ib = ib[start:start + d.draw.get("index_count", (len(ib) - start) // size) * size]
+    assert created.hresult != "E_INVALIDARG"
+    return d, vbs, ib
+
+
+def read_export(out, slots):
+    stem = str(out)[:-4]
+    vbs = {}
+    for s in slots:
+        f = stem + (".vb" if slots == [0] else f".vb{s}")
+        vbs[s] = pathlib.Path(f).read_bytes()
+    return vbs, pathlib.Path(stem + ".ib").read_bytes(), pathlib.Path(stem + ".fmt").read_text()
+
+
+def round_trips(path, tmp):
+    import inlay
+    d, vbs, ib = captured(path)
+    slots = sorted(d.vertex_buffers)
+
+    def unedited():
+        obj = run_import(path)
+        assert obj.name == d.name, (obj.name, d.name)
+        out = tmp / f"{d.name}-a.fmt"
+        assert run_export(obj, out) == {"FINISHED"}
+        got_vbs, got_ib, fmt = read_export(out, slots)
+        for s in slots:
+            assert got_vbs[s] == vbs[s], f"slot {s}: {len(got_vbs[s])} vs {len(vbs[s])} bytes"
+        if ib is not None:
+            assert got_ib == ib, "index buffer differs"
+        else:  # a non-indexed list: the indices are the vertices in order
+            assert np.array_equal(np.frombuffer(got_ib, "<u2" if len(vbs) else "<u4"),
+                                  np.arange(len(got_ib) // 2)), "indices differ"
+        strides = {s: d.strides[s] for s in slots}
+        want_fmt = inlay.fmt_text(d.layout, strides, "triangle_list",
+                                  d.index_format or "R16_UINT")
+        assert fmt == want_fmt
+        if str(path).endswith(".fmt"):
+            assert fmt == pathlib.Path(path).read_text().replace("\r\n", "\n")
+
+    def translated():
+        obj = run_import(path)
+        me = obj.data
+        co = np.zeros(len(me.vertices) * 3, np.float32)
+        me.vertices.foreach_get("co", co)
+        move = np.array([0.25, -1.5, 3.0], np.float32)
+        moved = (co.reshape(-1, 3) + move).astype(np.float32)
+        me.vertices.foreach_set("co", moved.ravel())
+        me.update()
+        out = tmp / f"{d.name}-c.fmt"
+        assert run_export(obj, out) == {"FINISHED"}
+        got_vbs, got_ib, _ = read_export(out, slots)
+        elements = [dict(e, offset=o) for e, o in
+                    zip(d.layout.elements, inlay.create_input_layout(d.layout).offsets)]
+        pos = next(e for e in elements if e["semantic"].upper() == "POSITION" and e["index"] == 0)
+        s, stride = pos["slot"], d.strides[pos["slot"]]
+        size = inlay.format_info(pos["format"])[1]
+        a = np.frombuffer(vbs[s], np.uint8).reshape(-1, stride)
+        b = np.frombuffer(got_vbs[s], np.uint8).reshape(-1, stride)
+        mask = np.ones(stride, bool)
+        mask[pos["offset"]:pos["offset"] + size] = False
+        assert np.array_equal(a[:, mask], b[:, mask]), "bytes other than POSITION changed"
+        for t in slots:
+            if t != s:
+                assert got_vbs[t] == vbs[t], f"slot {t} changed"
+        # POSITION: exactly the captured value plus the move, as the format encodes it.
+        one = [dict(pos, offset=0, slot=0)]
+        old = inlay.decode(one, np.ascontiguousarray(a[:, pos["offset"]:pos["offset"] + size]),
+                           topology="point_list", primitives=False)["POSITION"]
+        want = old.copy()
+        want[:, :3] = (old[:, :3] + move[:old.shape[1]]) if old.shape[1] < 3 else old[:, :3] + move
+        enc = inlay.encode(one, {"POSITION": want})[0]
+        got = np.ascontiguousarray(b[:, pos["offset"]:pos["offset"] + size]).tobytes()
+        assert got == enc, "POSITION bytes are not the move as encoded"
+        if ib is not None:
+            assert got_ib == ib
+
+    def faces_deleted():
+        import bmesh
+        obj = run_import(path)
+        me = obj.data
+        ids = me.attributes.new("test_record", "INT", "POINT")
+        ids.data.foreach_set("value", np.arange(len(me.vertices), dtype=np.int32))
+        bm = bmesh.new()
+        bm.from_mesh(me)
+        bm.faces.ensure_lookup_table()
+        doomed = [f for i, f in enumerate(bm.faces) if i % 3 == 0]
+        bmesh.ops.delete(bm, geom=doomed, context="FACES")
+        bm.to_mesh(me)
+        bm.free()
+        me.update()
+        kept = np.zeros(len(me.vertices), np.int32)
+        me.attributes["test_record"].data.foreach_get("value", kept)
+        me.attributes.remove(me.attributes["test_record"])
+        out = tmp / f"{d.name}-d.fmt"
+        assert run_export(obj, out) == {"FINISHED"}
+        got_vbs, got_ib, _ = read_export(out, slots)
+        for s in slots:
+            if s not in d.vertex_buffers or len(vbs[s]) == 0:
+                continue
+            stride = d.strides[s]
+            a = np.frombuffer(vbs[s], np.uint8).reshape(-1, stride)
+            b = np.frombuffer(got_vbs[s], np.uint8).reshape(-1, stride)
+            if len(b) != len(a) or s in [e["slot"] for e in d.layout.elements
+                                         if e.get("class", "vertex") == "vertex"]:
+                assert len(b) == len(kept), (len(b), len(kept))
+                assert np.array_equal(b, a[kept]), "a remaining vertex's bytes changed"
+        tri = np.frombuffer(got_ib, "<u2" if (d.index_format or "R16_UINT") == "R16_UINT"
+                            else "<u4")
+        assert tri.size % 3 == 0 and (tri < len(kept)).all()
+
+    check(f"(a) unedited round trip: {path.name}", unedited)
+    check(f"(c) translated, only POSITION changes: {path.name}", translated)
+    check(f"(d) faces deleted, the rest exact: {path.name}", faces_deleted)
+
+
+SYNTH_HEADER = "stride: {stride}\nfirst vertex: 0\nvertex count: {n}\ntopology: trianglelist\n"
+
+
+def synthetic(tmp):
+    """Captures made here: every kind of lane the add-on must carry exactly (SNORM -128,
+    float16 NaN payloads, UNORM16 colours, integer lanes, 8 blend influences in two sets,
+    padding bytes, records no triangle uses), as .fmt/.vb/.ib and as a 3DMigoto dump with two
+    slots and .buf partners."""
+    import inlay
+    rng = np.random.default_rng(31)
+    n, stride = 40, 64
+    elements = [
+        ("POSITION", 0, "R32G32B32_FLOAT", 0), ("NORMAL", 0, "R8G8B8A8_SNORM", 12),
+        ("TANGENT", 0, "R16G16B16A16_FLOAT", 16), ("BLENDINDICES", 0, "R8G8B8A8_UINT", 24),
+        ("BLENDWEIGHT", 0, "R8G8B8A8_UNORM", 28), ("BLENDINDICES", 1, "R16G16B16A16_UINT", 32),
+        ("BLENDWEIGHTS", 1, "R16G16B16A16_UNORM", 40), ("COLOR", 0, "R16G16_UNORM", 48),
+        ("TEXCOORD", 0, "R16G16_FLOAT", 52), ("TEXCOORD", 1, "R32_UINT", 56),
+    ]  # bytes 60..63: padding
+    raw = rng.integers(0, 256, size=(n, stride), dtype=np.uint8)
+    pos = rng.normal(size=(n, 3)).astype("<f4")
+    raw[:, 0:12] = pos.view(np.uint8)
+    raw[0, 12:16] = [0x80, 0x80, 0x81, 0x7F]            # SNORM -128 beside -127
+    raw[1, 16:18] = [0x01, 0x7D]                        # float16 signalling NaN payload
+    raw[:, 24:28] = rng.integers(0, 60, size=(n, 4))    # blend indices
+    raw[:, 32:40] = np.frombuffer(rng.integers(0, 300, size=(n, 4)).astype("<u2").tobytes(),
+                                  np.uint8).reshape(n, 8)
+    uv = rng.uniform(-2, 2, size=(n, 2)).astype("<f2")
+    raw[:, 52:56] = uv.view(np.uint8)
+    tris = rng.permutation(n - 4)[: (n - 4) // 3 * 3].reshape(-1, 3)  # 4 records unused
+    fmt_elements = [{"semantic": s, "index": i, "format": f, "offset": o} for s, i, f, o in elements]
+    d = tmp / "synthetic"
+    d.mkdir()
+    fmt = inlay.fmt_text(fmt_elements, {0: stride}, "triangle_list", "R16_UINT")
+    (d / "Synth.fmt").write_text(fmt)
+    (d / "Synth.vb").write_bytes(raw.tobytes())
+    (d / "Synth.ib").write_bytes(tris.astype("<u2").tobytes())
+    # A 3DMigoto dump: two slots (.buf partners), an R32 index buffer.
+    s0 = np.ascontiguousarray(raw[:, :24])
+    s1 = np.ascontiguousarray(raw[:, 24:64])
+    def header(slot, st, els):
+        t = SYNTH_HEADER.format(stride=st, n=n)
+        for k, (s, i, f, o) in enumerate(els):
+            t += (f"element[{k}]:\n  SemanticName: {s}\n  SemanticIndex: {i}\n  Format: {f}\n"
+                  f"  InputSlot: {slot}\n  AlignedByteOffset: {o}\n  InputSlotClass: per-vertex\n"
+                  f"  InstanceDataStepRate: 0\n")
+        return t + "\nvertex-data:\n\n"
+    e0 = [e for e in elements if e[3] < 24]
+    e1 = [(s, i, f, o - 24) for s, i, f, o in elements if o >= 24]
+    for slot, st, els, data in ((0, 24, e0, s0), (1, 40, e1, s1)):
+        name = d / f"000012-vb{slot}=0000aa{slot}0-vs=1111222233334444"
+        pathlib.Path(str(name) + ".txt").write_text(header(slot, st, els))
+        pathlib.Path(str(name) + ".buf").write_bytes(data.tobytes())
+    ibn = d / "000012-ib=0000bb00-vs=1111222233334444"
+    pathlib.Path(str(ibn) + ".txt").write_text(
+        "byte offset: 0\nfirst index: 0\nindex count: %d\ntopology: trianglelist\n"
+        "format: DXGI_FORMAT_R32_UINT\n\n" % tris.size
+        + "".join(f"{a} {b} {c}\n" for a, b, c in tris))
+    pathlib.Path(str(ibn) + ".buf").write_bytes(tris.astype("<u4").tobytes())
+    return [d / "Synth.fmt", pathlib.Path(str(d / "000012-vb0=0000aa00-vs=1111222233334444") + ".txt")]
+
+
+def shared_samples():
+    base = os.environ.get("INLAY_SHARED")
+    dumps = pathlib.Path(base) / "dumps" if base else ROOT.parent / "shared" / "dumps"
+    if not dumps.is_dir():
+        msg = f"the shared dumps are not at {dumps} (set INLAY_SHARED)"
+        if os.environ.get("INLAY_REQUIRE_SHARED") == "1":
+            print(f"FAIL {msg}")
+            results["failed"] += 1
+        else:
+            print(f"SKIPPED: {msg}: the shared samples are skipped")
+        return []
+    files = [f for f in sorted(dumps.rglob("*")) if f.is_file()
+             and (f.suffix.lower() in (".fmt", ".csv") or (f.suffix == ".txt" and "-vb" in f.name)
+                  or (f.suffix == ".txt" and "-ib=" in f.name))]
+    return files
+
+
+def main():
+    zip_path = pathlib.Path(sys.argv[-1])
+    check("the extension installs into a clean Blender and bundles inlay", lambda: install(zip_path))
+    if results["failed"]:
+        print(f"{results['passed']} passed, {results['failed']} failed")
+        sys.exit(1)
+    import inlay
+    with tempfile.TemporaryDirectory() as t:
+        tmp = pathlib.Path(t)
+        for f in synthetic(tmp) + shared_samples():
+            try:
+                inlay.load_dump(str(f))
+            except (inlay.LayoutError, OSError) as e:
+                # A capture inlay refuses: the import reports the error, no traceback.
+                def refused(f=f, e=e):
+                    res = op(bpy.ops.import_mesh.inlay, filepath=str(f))
+                    assert res == {"CANCELLED"}, res
+                check(f"refused cleanly ({str(e)[:80]}): {f.name}", refused)
+                continue
+            round_trips(f, tmp)
+        check("export pre-flight errors name the vertex, write nothing", lambda: preflight(tmp))
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
+
+
+def preflight(tmp):
+    from bl_ext.user_default.inlay import core
+    obj = run_import(tmp / "synthetic" / "Synth.fmt")
+    for i in range(60, 66):  # vertex 3 joins six more groups: 14 > 8 influences
+        g = obj.vertex_groups.get(str(i)) or obj.vertex_groups.new(name=str(i))
+        g.add([3], 0.5, "REPLACE")
+    plan = core.plan_export(obj)
+    assert any("first: vertex 3" in e for e in plan.errors), plan.errors
+    out = tmp / "refused.fmt"
+    assert run_export(obj, out) == {"CANCELLED"}
+    assert not out.exists() and not (tmp / "refused.vb").exists()
+    assert any("Synth" in line for _, line in plan.lines())
+
+
+if __name__ == "__main__":
+    main()
