@@ -104,10 +104,11 @@ pub fn read_layout_file(path: &Path, array: Option<&str>) -> Result<ImportLayout
     Ok((l.parsed.elements, l.strides, l.single_buffer))
 }
 
+/// Reads the bytes of a glTF's external buffer by its URI, or says why not.
+pub type ExternalReader = Box<dyn FnMut(&str) -> Result<Vec<u8>, String>>;
+
 /// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).
-pub fn read_gltf_file(
-    path: &Path,
-) -> Result<(Vec<u8>, impl FnMut(&str) -> Result<Vec<u8>, String>), CliError> {
+pub fn read_gltf_file(path: &Path) -> Result<(Vec<u8>, ExternalReader), CliError> {
     let bytes = source::read_bytes(path, u32::MAX as u64)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let external = move |uri: &str| -> Result<Vec<u8>, String> {
@@ -116,7 +117,7 @@ pub fn read_gltf_file(
         }
         std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
     };
-    Ok((bytes, external))
+    Ok((bytes, Box::new(external)))
 }
 
 fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {

@@ -634,7 +634,7 @@ pub fn import(args: &crate::import::ImportArgs, stdout: &mut dyn Write) -> Resul
         eprintln!("{}: {wn}", es.warning("warning"));
     }
     let written =
-        writeback::write_back(&m, &all, &imp.edits).map_err(|e| CliError::usage(e.to_string()))?;
+        writeback::write_back(m, &all, &imp.edits).map_err(|e| CliError::usage(e.to_string()))?;
     for wn in &written.warnings {
         eprintln!("{}: {wn}", es.warning("warning"));
     }

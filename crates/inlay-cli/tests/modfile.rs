@@ -5,6 +5,9 @@
 
 mod common;
 
+#[path = "../../inlay/testenv/test_side.rs"]
+mod testenv;
+
 use std::path::{Path, PathBuf};
 
 use common::{inlay_in, scratch};
@@ -274,4 +277,132 @@ fn obj_and_ply_hold_every_part() {
         "{head}"
     );
     assert!(head.contains("element face 18\n"), "{head}");
+}
+
+#[test]
+fn obj_to_standard_output() {
+    // `--output -` (issue 35's `-` everywhere) takes a mod's export too; the report goes to
+    // standard error.
+    let r = inlay_in(
+        &root(),
+        &[
+            "export",
+            "examples/mod/Box.ini",
+            "--format",
+            "obj",
+            "--output",
+            "-",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let objects: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("o ")).collect();
+    assert_eq!(
+        objects,
+        ["o TextureOverrideBoxCaps", "o TextureOverrideBoxSides"]
+    );
+    assert!(
+        r.stderr.starts_with("wrote standard output: 2 part nodes"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// GI-Model-Importer's example mod from the shared dumps through every command of the mod
+/// path: inspect, export, view, and the unedited write-back, byte for byte (INI included).
+#[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
+fn mona_every_command() {
+    let src = testenv::dumps().join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless");
+    let ini = src.join("Mona.ini");
+    let ini_s = ini.to_str().unwrap();
+    let d = scratch("mod-mona");
+    // inspect
+    let r = inlay_in(&d, &["mod", ini_s, "--json"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let j: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(j["profile"]["name"], "GIMI");
+    let parts: Vec<(String, u64, u64)> = j["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["start"].as_u64().unwrap(),
+                p["count"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            ("TextureOverrideMonaHead".to_string(), 0, 17688),
+            ("TextureOverrideMonaBody".to_string(), 17688, 35814)
+        ]
+    );
+    // The sample ships no textures: each missing one is a warning naming its line.
+    for line in [56, 59, 62, 65] {
+        assert!(
+            r.stderr.contains(&format!("Mona.ini:{line}: [Resource")),
+            "{}",
+            r.stderr
+        );
+    }
+    // export
+    let glb = d.join("mona.glb");
+    let r = inlay_in(&d, &["export", ini_s, "--output", glb.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(
+        r.stdout,
+        format!(
+            "wrote {}: 2 part nodes (2 meshes) over 1 components, 12991 vertices, 17834 \
+             triangles\n",
+            glb.display()
+        )
+    );
+    // view
+    let html = d.join("mona.html");
+    let r = inlay_in(&d, &["view", ini_s, "--output", html.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("TextureOverrideMonaBody"), "no part list");
+    // write back, unedited: every file of the mod byte for byte
+    let out = d.join("out");
+    let r = inlay_in(
+        &d,
+        &[
+            "import",
+            glb.to_str().unwrap(),
+            "--mod",
+            ini_s,
+            "--output-dir",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stdout.ends_with("(0 changed, 5 byte-identical)\n"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        files(&out),
+        [
+            "Mona.ib",
+            "Mona.ini",
+            "MonaBlend.buf",
+            "MonaPosition.buf",
+            "MonaTexcoord.buf"
+        ]
+    );
+    for f in files(&out) {
+        assert!(
+            std::fs::read(out.join(&f)).unwrap() == std::fs::read(src.join(&f)).unwrap(),
+            "{f} differs"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
 }

@@ -555,33 +555,26 @@ fn ini_text_in_memory_never_panics_on_garbage() {
     }
 }
 
-fn shared_mona() -> Option<PathBuf> {
-    let dir = match std::env::var_os("INLAY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let p = dir.join("dumps/SilentNightSound+GI-Model-Importer/Examples/MonaHatless/Mona.ini");
-    if p.is_file() {
-        Some(p)
-    } else {
-        assert!(
-            std::env::var_os("INLAY_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-            "{} is missing and INLAY_REQUIRE_SHARED=1",
-            p.display()
-        );
-        eprintln!("skipping: {} not found (set INLAY_SHARED)", p.display());
-        None
-    }
+#[path = "../testenv/test_side.rs"]
+mod testenv;
+
+fn shared_mona() -> PathBuf {
+    testenv::dumps().join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless/Mona.ini")
 }
 
 #[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
 fn mona() {
-    let Some(p) = shared_mona() else { return };
+    let p = shared_mona();
     let m = Mod::load(&p, &ModOptions::default()).unwrap();
     assert_eq!(m.profile.name.as_deref(), Some("GIMI"));
     assert_eq!(m.components.len(), 1);
     assert_eq!(m.components[0].vertex_count, 12991);
-    let parts: Vec<(&str, u32, u32, Option<(u32, u32)>)> = m
+    type Row<'a> = (&'a str, u32, u32, Option<(u32, u32)>);
+    let parts: Vec<Row<'_>> = m
         .parts
         .iter()
         .map(|p| (p.name.as_str(), p.start, p.count, p.vertex_range))

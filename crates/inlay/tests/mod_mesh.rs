@@ -147,7 +147,7 @@ fn u16_acc(j: &mut Value, bin: &mut Vec<u8>, values: &[u16], ty: &str, count: us
     for v in values {
         bin.extend_from_slice(&v.to_le_bytes());
     }
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let views = j["bufferViews"].as_array_mut().unwrap();
@@ -294,22 +294,17 @@ fn parts_with_their_own_vertices_are_appended_and_counts_rewritten() {
     }
 }
 
+#[path = "../testenv/test_side.rs"]
+mod testenv;
+
 #[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
 fn mona_round_trip() {
-    let dir = match std::env::var_os("INLAY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let p = dir.join("dumps/SilentNightSound+GI-Model-Importer/Examples/MonaHatless/Mona.ini");
-    if !p.is_file() {
-        assert!(
-            std::env::var_os("INLAY_REQUIRE_SHARED").is_none_or(|v| v != "1"),
-            "{} is missing and INLAY_REQUIRE_SHARED=1",
-            p.display()
-        );
-        eprintln!("skipping: {} not found (set INLAY_SHARED)", p.display());
-        return;
-    }
+    let p =
+        testenv::dumps().join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless/Mona.ini");
     let m = Mod::load(&p, &ModOptions::default()).unwrap();
     let sc = scene(&[StateParts { label: None, m: &m }]).unwrap();
     assert_eq!(

@@ -675,7 +675,7 @@ impl Scene {
             json.push(b' ');
         }
         let mut bin = self.bin.clone();
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let total = 12 + 8 + json.len() + 8 + bin.len();

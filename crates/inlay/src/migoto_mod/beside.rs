@@ -152,7 +152,7 @@ fn meta_format(name: &str, stride: u32) -> Option<Format> {
         }
         let n = stride / info.byte_size().max(1);
         if info.components.len() == 1
-            && stride % info.byte_size().max(1) == 0
+            && stride.is_multiple_of(info.byte_size().max(1))
             && (2..=4).contains(&n)
         {
             let (bits, kind) = upper.split_once('_')?;

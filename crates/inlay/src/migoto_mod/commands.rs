@@ -655,23 +655,22 @@ fn parse_draw(
     })
 }
 
+/// A variable that no `[Constants]` section (or `local`) declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undeclared;
+
 /// Variables' values during a run: `None` for a value only the game knows.
 pub trait Vars {
     /// The value of variable `name` (as written) read from a file in `namespace`, or `Err` when
     /// no such variable is declared.
-    fn get(&self, name: &str, namespace: &str) -> Result<Option<f32>, ()>;
+    fn get(&self, name: &str, namespace: &str) -> Result<Option<f32>, Undeclared>;
     /// Sets a variable; `Err` when it is not declared.
-    fn set(&mut self, name: &str, namespace: &str, value: Option<f32>) -> Result<(), ()>;
+    fn set(&mut self, name: &str, namespace: &str, value: Option<f32>) -> Result<(), Undeclared>;
 }
 
 /// Evaluates `expr` with `vars`; undeclared variables are reported through `undeclared`.
 pub fn eval(expr: &Expr, vars: &dyn Vars, namespace: &str, undeclared: &mut Vec<String>) -> Val {
-    let get = |v: &str| -> Option<f32> {
-        match vars.get(v, namespace) {
-            Ok(x) => x,
-            Err(()) => None,
-        }
-    };
+    let get = |v: &str| -> Option<f32> { vars.get(v, namespace).unwrap_or_default() };
     for v in expr.variables() {
         if vars.get(v, namespace).is_err() && !undeclared.iter().any(|u| u == v) {
             undeclared.push(v.to_string());

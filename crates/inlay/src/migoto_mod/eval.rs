@@ -255,7 +255,7 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
                 _ => warnings.push(ModWarning::new(
                     at,
                     Some(e.raw.clone()),
-                    format!("not a [Resource…] key; ignored"),
+                    "not a [Resource…] key; ignored".to_string(),
                 )),
             }
         }
@@ -464,7 +464,7 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
                 _ => warnings.push(ModWarning::new(
                     at,
                     Some(e.raw.clone()),
-                    format!("not a [Key…] key; ignored"),
+                    "not a [Key…] key; ignored".to_string(),
                 )),
             }
         }
@@ -592,8 +592,8 @@ impl Env {
 }
 
 impl Vars for Env {
-    fn get(&self, name: &str, namespace: &str) -> Result<Option<f32>, ()> {
-        let k = self.key(name, namespace).ok_or(())?;
+    fn get(&self, name: &str, namespace: &str) -> Result<Option<f32>, commands::Undeclared> {
+        let k = self.key(name, namespace).ok_or(commands::Undeclared)?;
         Ok(self
             .locals
             .get(&k)
@@ -602,8 +602,13 @@ impl Vars for Env {
             .flatten())
     }
 
-    fn set(&mut self, name: &str, namespace: &str, value: Option<f32>) -> Result<(), ()> {
-        let k = self.key(name, namespace).ok_or(())?;
+    fn set(
+        &mut self,
+        name: &str,
+        namespace: &str,
+        value: Option<f32>,
+    ) -> Result<(), commands::Undeclared> {
+        let k = self.key(name, namespace).ok_or(commands::Undeclared)?;
         if let Some(v) = self.locals.get_mut(&k) {
             *v = value;
         } else if let Some(v) = self.globals.get_mut(&k) {
@@ -1001,7 +1006,9 @@ pub fn run(
         }
     }
     loose.sort_unstable();
-    let mut contexts: Vec<(Option<u32>, Vec<usize>, Option<u32>, Option<u32>, usize)> = Vec::new();
+    // (hash, sections, match_first_index, match_index_count, first section's order)
+    type Context = (Option<u32>, Vec<usize>, Option<u32>, Option<u32>, usize);
+    let mut contexts: Vec<Context> = Vec::new();
     for (hash, mut secs) in groups {
         secs.sort_by(|a, b| {
             let (ma, mb) = (&p.matches[a], &p.matches[b]);

@@ -467,10 +467,13 @@ fn parse_into(
     Ok(())
 }
 
+/// Reads an included file by its name as written: its path and bytes, or why not.
+pub type Loader<'a> = dyn FnMut(&str) -> Result<(PathBuf, Vec<u8>), String> + 'a;
+
 /// Follows `[Include…]` sections until no new ones appear, as `ParseIncludedIniFiles` does.
 fn follow_includes(
     ini: &mut Ini,
-    loader: &mut dyn FnMut(&str) -> Result<(PathBuf, Vec<u8>), String>,
+    loader: &mut Loader<'_>,
     dir: &Path,
     warnings: &mut Vec<ModWarning>,
 ) -> Result<(), ModError> {

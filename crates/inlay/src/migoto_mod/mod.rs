@@ -1064,7 +1064,7 @@ impl Mod {
                 ));
             }
             let size = self.file_size(*r).unwrap_or(0);
-            if size % u64::from(stride) != 0 {
+            if !size.is_multiple_of(u64::from(stride)) {
                 return Err(format!(
                     "{}: {size} bytes is not a whole number of {stride}-byte records ({size} = {} × {stride} + {}; layout from {source})",
                     self.describe(*r),
@@ -1142,7 +1142,9 @@ impl Mod {
                     .chain(std::iter::once(s.name.to_ascii_lowercase()))
             })
             .collect();
-        let mut fits: Vec<(usize, &profile::Profile, Vec<String>, Vec<Vec<Stream>>)> = Vec::new();
+        // (score, profile, evidence, streams per component)
+        type Fit<'p> = (usize, &'p profile::Profile, Vec<String>, Vec<Vec<Stream>>);
+        let mut fits: Vec<Fit<'_>> = Vec::new();
         for p in profile::profiles() {
             let mut evidence = Vec::new();
             let mut all = Vec::new();
@@ -1202,8 +1204,7 @@ impl Mod {
         let Some(best) = fits.iter().map(|f| f.0).max() else {
             return (choice, None);
         };
-        let top: Vec<&(usize, &profile::Profile, Vec<String>, Vec<Vec<Stream>>)> =
-            fits.iter().filter(|f| f.0 == best).collect();
+        let top: Vec<&Fit<'_>> = fits.iter().filter(|f| f.0 == best).collect();
         let same = top.windows(2).all(|w| {
             w[0].3.iter().zip(&w[1].3).all(|(a, b)| {
                 a.len() == b.len()
