@@ -11,17 +11,23 @@ from . import core
 
 class IMPORT_MESH_OT_inlay(bpy.types.Operator, ImportHelper):
     """Import a captured draw (3DMigoto txt/buf dump, .fmt with .vb/.ib, RenderDoc CSV)
-    with its exact vertex values"""
+    with its exact vertex values, or a finished 3DMigoto mod's INI (one object per part)"""
 
     bl_idname = "import_mesh.inlay"
     bl_label = "Import Direct3D vertex data (inlay)"
     bl_options = {"REGISTER", "UNDO"}
 
-    filter_glob: StringProperty(default="*.txt;*.buf;*.fmt;*.csv", options={"HIDDEN"})
+    filter_glob: StringProperty(default="*.txt;*.buf;*.fmt;*.csv;*.ini", options={"HIDDEN"})
 
     def execute(self, context):
         try:
-            obj, warnings = core.import_capture(self.filepath, context)
+            if self.filepath.lower().endswith(".ini"):
+                # a finished 3DMigoto mod: one object per drawn part
+                objects, warnings = core.import_mod(self.filepath, context)
+                obj = objects[-1]
+            else:
+                objects = None
+                obj, warnings = core.import_capture(self.filepath, context)
         except core.InlayError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -33,7 +39,12 @@ class IMPORT_MESH_OT_inlay(bpy.types.Operator, ImportHelper):
         for o in context.view_layer.objects:
             o.select_set(False)
         context.view_layer.objects.active = obj
-        obj.select_set(True)
+        for o in objects or [obj]:
+            o.select_set(True)
+        if objects:
+            self.report({"INFO"}, f"inlay: imported {len(objects)} parts of the mod: "
+                                  + ", ".join(o.name for o in objects))
+            return {"FINISHED"}
         self.report({"INFO"}, f"inlay: imported {obj.name}: {len(obj.data.vertices)} vertices, "
                               f"{len(obj.data.polygons)} triangles")
         return {"FINISHED"}

@@ -148,9 +148,11 @@ def _faces(dump, elements, n):
     return faces[ok].astype(np.int32), int((~ok).sum())
 
 
-def import_capture(path, context=None, name=None):
-    """Imports the capture at `path`: returns the new object (linked to the scene)."""
-    dump = load(path)
+def import_capture(path, context=None, name=None, dump=None):
+    """Imports the capture at `path` (or `dump`, already read, such as a mod's part): returns
+    the new object (linked to the scene) and the warnings."""
+    if dump is None:
+        dump = load(path)
     elements = _elements(dump)
     roles = _roles(elements)
     raw, n = _records(dump, elements)
@@ -229,6 +231,27 @@ def import_capture(path, context=None, name=None):
     scene = (context or bpy.context).scene
     scene.collection.objects.link(obj)
     return obj, warnings
+
+
+def import_mod(path, context=None, set=None):
+    """Imports a finished 3DMigoto mod (its INI, through `inlay.load_mod`) for its default
+    state (or `set`, ``{"$var": value}``): one object per drawn part, named after its section,
+    each holding its component's vertices and the part's triangles. Returns the objects and
+    the warnings (the reader's, with file:line, then each part's)."""
+    try:
+        m = inlay.load_mod(path, set=set)
+    except FileNotFoundError as e:
+        raise InlayError(f"{e.filename}: no such file") from None
+    except (inlay.DumpError, inlay.LayoutError, OSError) as e:
+        raise InlayError(str(e)) from None
+    if not m.parts:
+        raise InlayError(f"{path}: the mod draws no part with mesh data in this state")
+    objects, warnings = [], list(m.warnings)
+    for part in m.parts:
+        obj, w = import_capture(path, context, name=part.name, dump=part)
+        objects.append(obj)
+        warnings += [f"{part.name}: {x}" for x in w]
+    return objects, warnings
 
 
 def _vertex_groups(obj, records, roles, n):
