@@ -597,3 +597,113 @@ fn mona() {
         assert!(!f.changed);
     }
 }
+
+/// (semantic, format, offset) of a stream's elements.
+fn elements_of(s: &inlay::migoto_mod::Stream) -> Vec<(String, String, u32)> {
+    s.elements
+        .iter()
+        .map(|e| {
+            (
+                e.semantic_name.clone().unwrap_or_default(),
+                e.format.to_string(),
+                e.aligned_byte_offset,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_fmt_beside_the_mod_and_layout_overrides_come_before_the_profile() {
+    use inlay::element::InputElementDesc;
+    use inlay::format::Format;
+    use inlay::migoto_mod::LayoutOverride;
+    let d = dir("beside-fmt");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    // The merged record (40 + 32 + 12 bytes) with the Texcoord buffer's two elements swapped
+    // against the GIMI profile: the .fmt wins and is split at the buffers' strides.
+    let el = |name: &str, format: &str, offset: u32| {
+        format!(
+            "element[{name}]:\n  SemanticName: {}\n  SemanticIndex: 0\n  Format: {format}\n  \
+             InputSlot: 0\n  AlignedByteOffset: {offset}\n  InputSlotClass: per-vertex\n  \
+             InstanceDataStepRate: 0\n",
+            name.split(':').next().unwrap()
+        )
+    };
+    let mut fmt =
+        String::from("stride: 84\ntopology: trianglelist\nformat: DXGI_FORMAT_R32_UINT\n");
+    for (i, (s, f, o)) in [
+        ("POSITION", "R32G32B32_FLOAT", 0),
+        ("NORMAL", "R32G32B32_FLOAT", 12),
+        ("TANGENT", "R32G32B32A32_FLOAT", 24),
+        ("BLENDWEIGHT", "R32G32B32A32_FLOAT", 40),
+        ("BLENDINDICES", "R32G32B32A32_SINT", 56),
+        ("TEXCOORD", "R32G32_FLOAT", 72),
+        ("COLOR", "R8G8B8A8_UNORM", 80),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        fmt += &el(s, f, o).replace(&format!("element[{s}]"), &format!("element[{i}]"));
+    }
+    std::fs::write(d.join("Body.fmt"), fmt).unwrap();
+    let m = load(&ini, &[]);
+    let tex = m.components[0]
+        .streams
+        .iter()
+        .find(|s| s.role.as_deref() == Some("Texcoord"))
+        .unwrap();
+    assert_eq!(
+        elements_of(tex),
+        [
+            ("TEXCOORD".into(), "R32G32_FLOAT".into(), 0),
+            ("COLOR".into(), "R8G8B8A8_UNORM".into(), 8)
+        ]
+    );
+    assert!(tex.source.contains("Body.fmt"), "{}", tex.source);
+    // --layout Texcoord=FILE: above the .fmt, for that buffer only.
+    let e = |s: &str, f: Format, o: u32| InputElementDesc {
+        semantic_name: Some(s.into()),
+        semantic_index: 0,
+        format: f,
+        input_slot: 0,
+        aligned_byte_offset: o,
+        input_slot_class: 0,
+        instance_data_step_rate: 0,
+    };
+    let options = ModOptions {
+        layouts: vec![LayoutOverride {
+            target: "Texcoord".into(),
+            elements: vec![
+                e("TEXCOORD", Format::R16G16_FLOAT, 0),
+                e("TEXCOORD1", Format::R16G16_FLOAT, 4),
+                e("COLOR", Format::R8G8B8A8_UNORM, 8),
+            ],
+            stride: Some(12),
+            source: "tex.json".into(),
+        }],
+        ..ModOptions::default()
+    };
+    let m = Mod::load(&ini, &options).unwrap();
+    let c = &m.components[0];
+    let tex = c
+        .streams
+        .iter()
+        .find(|s| s.role.as_deref() == Some("Texcoord"))
+        .unwrap();
+    assert_eq!(
+        elements_of(tex),
+        [
+            ("TEXCOORD".into(), "R16G16_FLOAT".into(), 0),
+            ("TEXCOORD1".into(), "R16G16_FLOAT".into(), 4),
+            ("COLOR".into(), "R8G8B8A8_UNORM".into(), 8)
+        ]
+    );
+    assert!(tex.source.contains("tex.json"), "{}", tex.source);
+    let pos = c
+        .streams
+        .iter()
+        .find(|s| s.role.as_deref() == Some("Position"))
+        .unwrap();
+    assert!(pos.source.contains("Body.fmt"), "{}", pos.source);
+    let _ = std::fs::remove_dir_all(&d);
+}
