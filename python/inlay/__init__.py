@@ -48,6 +48,8 @@ __all__ = [
     "DumpError",
     "Dump",
     "load_dump",
+    "load_frame",
+    "FrameDraw",
     "export",
     "fmt_text",
 ]
@@ -291,6 +293,39 @@ def load_dump(path):
     paths = [path] if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__") else list(path)
     # Absolute paths: the readers compare a file with the partners they find beside it.
     return Dump(_inlay.load_dump([os.path.abspath(os.fsdecode(p)) for p in paths]))
+
+
+class FrameDraw:
+    """One draw of a frame analysis (:func:`load_frame`): ``id`` (``"000123"``), ``number``,
+    ``call`` (``"DrawIndexed"``…), ``call_text``, ``index_count``, ``vertex_count``,
+    ``instance_count``, ``topology``, ``shaders`` (``{"vs": hash, …}``), ``vbs`` (per slot:
+    hash, stride, files), ``ib``, ``layout``, ``problems`` (where its files disagree with the
+    log), as ``inlay frame --json`` prints them; :meth:`open` reads it as a :class:`Dump`."""
+
+    def __init__(self, native, record):
+        self._native = native
+        self.record = record
+        self.id = record["draw"]
+        for key in ("number", "call", "call_text", "index_count", "vertex_count",
+                    "instance_count", "topology", "shaders", "vbs", "ib", "layout", "problems"):
+            setattr(self, key, record.get(key))
+
+    def open(self):
+        """The draw's files read as a :class:`Dump` (as :func:`load_dump` reads one)."""
+        return Dump(self._native.open(self.id))
+
+    def __repr__(self):
+        return f"FrameDraw({self.id}, {self.call_text})"
+
+
+def load_frame(path, select=None):
+    """Indexes a 3DMigoto frame-analysis folder (``log.txt``, per-draw dumps, ``deduped/``)
+    and returns its draws as :class:`FrameDraw` objects, each openable like a dump.
+    ``select`` is a filter as ``inlay frame --select`` takes it (``"vs=…,has=BLENDINDICES"``).
+    Raises :class:`DumpError` when the folder cannot be read, ValueError for a bad filter."""
+    import json
+    native = _inlay.load_frame(os.path.abspath(os.fsdecode(path)), select)
+    return [FrameDraw(native, r) for r in json.loads(native.draws_json())]
 
 
 def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",

@@ -40,6 +40,7 @@ use serde::Serialize;
 
 pub mod encode;
 pub mod fetch;
+pub mod frame;
 pub mod roof;
 pub mod sys;
 

@@ -24,6 +24,17 @@ Examples:
   inlay export layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_strip \\
       --output mesh.ply
 
+  inlay export FrameAnalysis-2024-05-01 --select has=BLENDINDICES --output-dir meshes/
+  inlay export FA --select vs=e8425f64cfb887cd,draws=100-200 --output-dir out --format obj --jobs 4
+
+INPUT a folder: a 3DMigoto frame analysis (see `inlay frame`); every draw --select picks (the \
+filter grammar of `inlay frame --select`; default: every draw with a vertex-buffer dump) is \
+exported into --output-dir as DRAW.glb (or --format), on --jobs threads, with a progress bar \
+on a terminal. Draws whose inputs are identical (layout, buffer bytes, index bytes, call) are \
+written once; the others are listed as the same file in OUT/export.json, beside every \
+draw's outcome. A draw that cannot be exported is one line naming its file and reason, and the \
+batch goes on; the exit status is 1 when any draw failed.
+
 A vb text dump finds the other slots' vbN dumps, its ib dump and the .buf files beside them by \
 3DMigoto's naming (PREFIXvbN=…, PREFIXib=…); name several files to choose them yourself. The \
 format comes from the output's extension. glTF keeps everything: standard attributes (POSITION, \
@@ -39,9 +50,24 @@ pub struct ExportArgs {
     pub source: MeshSourceArgs,
     /// The mesh file to write: .glb, .gltf (+ .bin beside it), .obj or .ply (`-`: standard
     /// output, .glb unless --format says otherwise)
-    #[arg(long, short, value_name = "FILE")]
-    pub output: PathBuf,
-    /// The mesh format, when the output's extension does not say it (or to override it)
+    #[arg(
+        long,
+        short,
+        value_name = "FILE",
+        required_unless_present = "output_dir"
+    )]
+    pub output: Option<PathBuf>,
+    /// With a frame folder: the folder the meshes go to
+    #[arg(long, value_name = "DIR", conflicts_with = "output")]
+    pub output_dir: Option<PathBuf>,
+    /// With a frame folder: which draws (hash=H,vs=H,ps=H,draws=A-B,has=SEM,call=NAME,problems)
+    #[arg(long, value_name = "FILTER")]
+    pub select: Option<String>,
+    /// With a frame folder: threads [default: every core]
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+    /// The mesh format, when the output's extension does not say it (or to override it); with
+    /// a frame folder, every draw's format (default glb)
     #[arg(long, value_name = "glb|gltf|obj|ply", value_parser = parse_kind)]
     pub format: Option<FileKind>,
     /// Replace the output if it exists
@@ -67,17 +93,22 @@ fn parse_kind(s: &str) -> Result<FileKind, String> {
         })
 }
 
+/// `--output` (one draw); empty when only `--output-dir` is given.
+pub fn out(args: &ExportArgs) -> &Path {
+    args.output.as_deref().unwrap_or(Path::new(""))
+}
+
 /// The output's format: `--format`, else the extension, else (standard output) glb.
 pub fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
-    let stdout = output::is_dash(&args.output);
+    let stdout = output::is_dash(out(args));
     let kind = match args.format {
         Some(k) => k,
         None if stdout => FileKind::Glb,
-        None => FileKind::from_path(&args.output).ok_or_else(|| {
+        None => FileKind::from_path(out(args)).ok_or_else(|| {
             CliError::usage(format!(
                 "--output {}: the extension must be .glb, .gltf, .obj or .ply (or give \
                  --format)",
-                args.output.display()
+                out(args).display()
             ))
         })?,
     };
@@ -92,6 +123,17 @@ pub fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
 
 /// Runs `inlay export`.
 pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    if args.source.inputs.len() == 1 && args.source.inputs[0].is_dir() {
+        return run_frame(args, stdout);
+    }
+    if args.output_dir.is_some() || args.select.is_some() {
+        return Err(CliError::usage(
+            "--output-dir and --select apply to a frame-analysis folder; for one draw give --output FILE",
+        ));
+    }
+    if args.output.is_none() {
+        return Err(CliError::usage("--output FILE is needed"));
+    }
     if crate::modcmd::is_ini(&args.source.inputs[0]) {
         return crate::modcmd::export(args, stdout);
     }
@@ -119,14 +161,14 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     // With `--output -` the mesh is standard output, and this line standard error.
     let mut stderr = std::io::stderr();
-    let report = output::report_stream(stdout, &mut stderr, &[&args.output]);
+    let report = output::report_stream(stdout, &mut stderr, &[out(args)]);
     writeln!(
         report,
         "wrote {}: {} vertices, {} {} ({} attributes{})",
-        if output::is_dash(&args.output) {
+        if output::is_dash(out(args)) {
             "standard output".to_string()
         } else {
-            args.output.display().to_string()
+            out(args).display().to_string()
         },
         done.vertex_count,
         done.primitives,
@@ -151,9 +193,9 @@ fn bin_path(output: &Path) -> PathBuf {
 }
 
 fn check_output_paths(args: &ExportArgs, inputs: &[&Path]) -> Result<(), CliError> {
-    crate::output::check_destination(&args.output, inputs, args.force)?;
+    crate::output::check_destination(out(args), inputs, args.force)?;
     if output_kind(args)? == FileKind::Gltf {
-        crate::output::check_destination(&bin_path(&args.output), inputs, args.force)?;
+        crate::output::check_destination(&bin_path(out(args)), inputs, args.force)?;
     }
     Ok(())
 }
@@ -169,7 +211,7 @@ fn write_mesh(
     stdout: &mut dyn Write,
 ) -> Result<Exported, CliError> {
     let all: Vec<&Path> = inputs.iter().map(Path::new).collect();
-    let name = args.output.display().to_string();
+    let name = out(args).display().to_string();
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);
     let xerr = |e: ExportError| match e {
         ExportError::Mesh(e) => CliError::usage(e.to_string()),
@@ -178,10 +220,10 @@ fn write_mesh(
     let built = || Mesh::build(input, options).map_err(|e| CliError::usage(e.to_string()));
     // Standard output cannot seek (a .glb's header is written last): the mesh is built in
     // memory and then copied there.
-    let mut file = if output::is_dash(&args.output) {
+    let mut file = if output::is_dash(out(args)) {
         Sink::Memory(Cursor::new(Vec::new()))
     } else {
-        Sink::File(AtomicFile::create(&args.output, &all, args.force)?)
+        Sink::File(AtomicFile::create(out(args), &all, args.force)?)
     };
     let done = match kind {
         FileKind::Glb => mesh::gltf::export_glb(input, options, &mut file).map_err(xerr)?,
@@ -196,7 +238,7 @@ fn write_mesh(
             Exported::of_mesh(&mesh)
         }
         FileKind::Gltf => {
-            let bin = bin_path(&args.output);
+            let bin = bin_path(out(args));
             let uri = bin
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -247,4 +289,95 @@ impl Seek for Sink {
             Sink::Memory(m) => m.seek(pos),
         }
     }
+}
+
+/// `inlay export DIR`: every selected draw of a frame, in parallel.
+fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    use inlay::frame::Filter;
+    use inlay::mesh::batch::{BatchOptions, Outcome, export_draws};
+    let dir = &args.source.inputs[0];
+    let out_dir = args.output_dir.as_ref().ok_or_else(|| {
+        CliError::usage("a frame-analysis folder is exported with --output-dir DIR")
+    })?;
+    let kind = args.format.unwrap_or(FileKind::Glb);
+    let filter: Filter = match &args.select {
+        Some(s) => s
+            .parse()
+            .map_err(|e: inlay::frame::filter::FilterError| CliError::usage(e.to_string()))?,
+        None => "dumped".parse().expect("a valid filter"),
+    };
+    let frame = crate::frame::open_frame(dir, args.jobs)?;
+    let draws: Vec<_> = frame.select(&filter).collect();
+    let options = BatchOptions {
+        kind,
+        jobs: args.jobs,
+        overwrite: args.force,
+        mesh: MeshOptions {
+            instances: args.instances,
+            target: args.source.target.target()?,
+            patch_triangles: args.source.patch_triangles,
+        },
+        ..BatchOptions::default()
+    };
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = indicatif::ProgressBar::new(draws.len() as u64);
+        if let Ok(s) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} draws {elapsed_precise} ETA {eta}",
+        ) {
+            b.set_style(s);
+        }
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let report = export_draws(&frame, &draws, out_dir, &options, &|n| {
+        bar.set_position(n as u64)
+    })
+    .map_err(|e| CliError::io(format!("cannot write {}", out_dir.display()), e))?;
+    bar.finish_and_clear();
+    let st = crate::style::stderr();
+    let mut manifest = Vec::new();
+    for d in &report.draws {
+        let entry = match &d.outcome {
+            Outcome::Written {
+                path,
+                vertices,
+                warnings,
+                ..
+            } => {
+                for w in warnings {
+                    eprintln!("{}: {}: {w}", st.warning("warning"), d.draw);
+                }
+                serde_json::json!({"draw": d.draw, "file": path.file_name().map(|n| n.to_string_lossy().into_owned()), "vertices": vertices})
+            }
+            Outcome::Same { path } => {
+                serde_json::json!({"draw": d.draw, "same_as": path.file_name().map(|n| n.to_string_lossy().into_owned())})
+            }
+            Outcome::Failed { file, reason } => {
+                eprintln!("{}: draw {}: {file}: {reason}", st.error("failed"), d.draw);
+                serde_json::json!({"draw": d.draw, "error": format!("{file}: {reason}")})
+            }
+        };
+        manifest.push(entry);
+    }
+    let mpath = out_dir.join("export.json");
+    let text = serde_json::to_string_pretty(&serde_json::json!({
+        "frame": dir.display().to_string(),
+        "select": filter.to_string(),
+        "draws": manifest,
+    }))
+    .unwrap_or_default();
+    std::fs::write(&mpath, text + "\n")
+        .map_err(|e| CliError::io(format!("cannot write {}", mpath.display()), e))?;
+    let (written, same, failed) = report.counts();
+    writeln!(
+        stdout,
+        "exported {} of {} draws into {}: {written} files ({} bytes), {same} identical to one written, {failed} failed",
+        written + same,
+        draws.len(),
+        out_dir.display(),
+        report.bytes_written
+    )
+    .map_err(CliError::stdout)?;
+    Ok(if failed > 0 { 1 } else { 0 })
 }

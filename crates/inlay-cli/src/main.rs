@@ -7,9 +7,11 @@
 mod check;
 mod decode;
 mod demo;
+mod diff;
 mod draw_source;
 mod encode;
 mod export;
+mod frame;
 mod import;
 mod lower;
 mod map;
@@ -22,6 +24,7 @@ mod source;
 mod style;
 mod tools;
 mod view;
+mod view_frame;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -127,6 +130,8 @@ enum Command {
     Encode(encode::EncodeArgs),
     Repack(repack::RepackArgs),
     Export(export::ExportArgs),
+    Frame(frame::FrameArgs),
+    Diff(diff::DiffArgs),
     Import(import::ImportArgs),
     Lower(lower::LowerArgs),
     Mod(modcmd::ModCmdArgs),
@@ -177,6 +182,8 @@ fn main() -> ExitCode {
         Some(Command::Encode(a)) => encode::run(&a, &mut out),
         Some(Command::Repack(a)) => repack::run(&a, &mut out),
         Some(Command::Export(a)) => export::run(&a, &mut out),
+        Some(Command::Frame(a)) => frame::run(&a, &mut out),
+        Some(Command::Diff(a)) => diff::run(&a, &mut out),
         Some(Command::Import(a)) => import::run(&a, &mut out),
         Some(Command::Lower(a)) => lower::run(&a, &mut out),
         Some(Command::Mod(a)) => modcmd::run(&a, &mut out),

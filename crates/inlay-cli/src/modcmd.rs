@@ -401,18 +401,19 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
         .collect();
     let inputs = mod_inputs(&m);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    let to_stdout = crate::output::is_dash(&args.output);
+    let to_stdout = crate::output::is_dash(crate::export::out(args));
     if !to_stdout {
-        crate::output::check_destination(&args.output, &inputs, args.force)?;
+        crate::output::check_destination(crate::export::out(args), &inputs, args.force)?;
     }
-    let bin = args.output.with_extension("bin");
+    let bin = crate::export::out(args).with_extension("bin");
     if kind == FileKind::Gltf {
         crate::output::check_destination(&bin, &inputs, args.force)?;
     }
     let data_err = |e: inlay::migoto_mod::ModError| CliError::usage(e.to_string());
-    let name = crate::output::shown(&args.output);
+    let name = crate::output::shown(crate::export::out(args));
     let werr = |e: std::io::Error| CliError::io(format!("cannot write {name}"), e);
-    let mut file = crate::output::Output::create(Some(&args.output), stdout, &inputs, args.force)?;
+    let mut file =
+        crate::output::Output::create(Some(crate::export::out(args)), stdout, &inputs, args.force)?;
     let summary = match kind {
         FileKind::Glb | FileKind::Gltf => {
             let scene = modfile::scene(&parts).map_err(data_err)?;
@@ -435,7 +436,7 @@ pub fn export(args: &crate::export::ExportArgs, stdout: &mut dyn Write) -> Resul
     };
     file.commit()?;
     let mut stderr = std::io::stderr();
-    let stdout = crate::output::report_stream(stdout, &mut stderr, &[&args.output]);
+    let stdout = crate::output::report_stream(stdout, &mut stderr, &[crate::export::out(args)]);
     let es = style::stderr();
     for wn in &summary.warnings {
         eprintln!("{}: {wn}", es.warning("warning"));

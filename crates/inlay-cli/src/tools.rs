@@ -187,10 +187,47 @@ pub struct BenchArgs {
     /// Use the portable kernels even where SIMD ones are available
     #[arg(long)]
     pub portable: bool,
+    /// Instead: the frame-analysis benchmark in this folder (a frame generated there once,
+    /// indexed against reading its files and exported against writing the same bytes)
+    #[arg(long, value_name = "DIR")]
+    pub frame: Option<PathBuf>,
+    /// With --frame: draws of the generated frame
+    #[arg(
+        long = "frame-draws",
+        value_name = "N",
+        default_value_t = 5000,
+        requires = "frame"
+    )]
+    pub frame_draws: u32,
+    /// With --frame: bytes of the generated frame, e.g. 2G
+    #[arg(long = "frame-bytes", value_name = "SIZE", default_value = "2000000000", value_parser = crate::source::parse_size, requires = "frame")]
+    pub frame_bytes: u64,
 }
 
 /// Runs `inlay bench`.
 pub fn run_bench(args: &BenchArgs, out: &mut dyn Write) -> Result<u8, CliError> {
+    if let Some(dir) = &args.frame {
+        let r = inlay_bench::frame::run(&inlay_bench::frame::FrameBenchOptions {
+            dir: dir.clone(),
+            draws: args.frame_draws.max(1),
+            bytes: args.frame_bytes,
+            threads: if args.threads == 1 { 0 } else { args.threads },
+            pairs: if args.repeats == 15 { 5 } else { args.repeats },
+        })
+        .map_err(|e| {
+            CliError::io(
+                format!("cannot run the frame benchmark in {}", dir.display()),
+                e,
+            )
+        })?;
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default())
+                .map_err(CliError::stdout)?;
+        } else {
+            write!(out, "{r}").map_err(CliError::stdout)?;
+        }
+        return Ok(0);
+    }
     if args.vertices == 0 || args.threads == 0 || args.repeats == 0 {
         return Err(CliError::usage(
             "--vertices, --threads and --repeats must be at least 1",

@@ -505,8 +505,22 @@ fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// The self-contained page of a loaded draw (arrays embedded), as `--output` writes it.
+pub fn embedded_page(loaded: &Loaded, options: &MeshOptions, title: &str) -> String {
+    let mut arrays = Arrays::Embedded(Vec::new());
+    let data = page_data(loaded, options, title, &mut arrays);
+    let Arrays::Embedded(blocks) = arrays else {
+        unreachable!("built as blocks above")
+    };
+    page(&data, &blocks)
+}
+
 /// Runs `inlay view`.
 pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    // A frame-analysis folder: its draw list, each draw opened from it.
+    if args.source.inputs.len() == 1 && args.source.inputs[0].is_dir() {
+        return crate::view_frame::run(args, stdout);
+    }
     let check = |all: &[&Path]| match &args.output {
         Some(out) => output::check_destination(out, all, args.force),
         None => Ok(()),
@@ -702,7 +716,7 @@ fn byte_range(header: &str, len: usize) -> Option<(usize, usize)> {
     (lo <= hi).then_some((lo, hi))
 }
 
-fn open_browser(url: &str) {
+pub fn open_browser(url: &str) {
     let cmd = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {

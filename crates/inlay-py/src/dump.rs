@@ -169,8 +169,8 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
     native_dump(py, capture)
 }
 
-/// A capture as the Python-facing dump (its buffers made into `bytes` once); also the form of
-/// a mod's parts (`crate::modfile`).
+/// A [`NativeDump`] of a capture already read (`load_dump`, a frame's draw, a mod's part
+/// (`crate::modfile`)).
 pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDump> {
     let made = capture
         .slot_bytes()

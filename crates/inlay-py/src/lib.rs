@@ -20,6 +20,7 @@ mod decode;
 mod dump;
 mod encode;
 mod errors;
+mod frame;
 mod layout;
 mod modfile;
 
@@ -40,6 +41,9 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dump::load_dump, m)?)?;
     m.add_function(wrap_pyfunction!(dump::export, m)?)?;
     m.add_function(wrap_pyfunction!(dump::fmt_text, m)?)?;
+    // `inlay.load_frame` (frame.rs).
+    m.add_class::<frame::NativeFrame>()?;
+    m.add_function(wrap_pyfunction!(frame::load_frame, m)?)?;
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;

@@ -23,6 +23,9 @@
 //!   a compiled fast encode;
 //! * `capture` (feature `capture`) — 3DMigoto, importer and RenderDoc dumps read into elements,
 //!   buffers and a draw;
+//! * `frame` (feature `frame`) — a whole 3DMigoto frame-analysis folder: its log and dump
+//!   names read into an index of draws, each opened as a capture; filters, diffs of two
+//!   captures and hash-file updates;
 //! * `mesh` (feature `mesh`) — a draw's primitives and attributes as an indexed mesh, written as
 //!   glTF, OBJ or PLY, and glTF read back;
 //! * [`lower`] — Vulkan and WebGPU vertex input state from a layout, with a report of what
@@ -62,6 +65,8 @@ pub mod element;
 pub mod encode;
 pub mod fetch;
 pub mod format;
+#[cfg(feature = "frame")]
+pub mod frame;
 pub mod layout;
 pub mod level;
 pub mod lower;

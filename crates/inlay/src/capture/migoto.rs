@@ -764,7 +764,25 @@ fn partners(paths: &[PathBuf]) -> Result<Partners, CaptureError> {
 /// Reads a 3DMigoto draw from its text dumps (see [`super::load_dumps`]).
 pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     let (vbs, ib_path) = partners(paths)?;
-    if vbs.is_empty() {
+    let pair = |txt: PathBuf| {
+        let buf = with_extension(&txt, "buf");
+        let buf = buf.is_file().then_some(buf);
+        (txt, buf)
+    };
+    let files = DrawFiles {
+        vbs: vbs
+            .into_iter()
+            .map(|(slot, txt)| {
+                let (txt, buf) = pair(txt);
+                SlotFiles { slot, txt, buf }
+            })
+            .collect(),
+        ib: ib_path.map(|txt| {
+            let (txt, buf) = pair(txt);
+            SlotFiles { slot: 0, txt, buf }
+        }),
+    };
+    if files.vbs.is_empty() {
         let file = paths.first().map(|p| name_of(p)).unwrap_or_default();
         return Err(At {
             file: &file,
@@ -775,21 +793,123 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             "no vb text dump found (a file named …vb0=HASH….txt with element blocks)",
         ));
     }
+    load_files(&files)
+}
+
+/// The header of a vb text dump: its lines up to `vertex-data:`, `instance-data:` or the
+/// first data line (`vbN[i]…`), read in blocks so a large dump's values are not read.
+fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
+    use std::io::Read;
+    let file = name_of(path);
+    let at = At {
+        file: &file,
+        line: None,
+    };
+    let mut f =
+        std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+    let mut text = Vec::new();
+    let mut scanned = 0;
+    let mut block = vec![0u8; 16 * 1024];
+    loop {
+        let n = f
+            .read(&mut block)
+            .map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+        text.extend_from_slice(&block[..n]);
+        // Look at the complete lines not yet scanned.
+        let end = if n == 0 {
+            text.len()
+        } else {
+            text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
+        };
+        while scanned < end {
+            let stop = text[scanned..end]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(end, |p| scanned + p + 1);
+            let t = text[scanned..stop].trim_ascii();
+            if t == b"vertex-data:"
+                || t == b"instance-data:"
+                || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+            {
+                text.truncate(scanned);
+                return Ok(text);
+            }
+            scanned = stop;
+        }
+        if n == 0 || text.len() as u64 > super::MAX_FILE_BYTES {
+            return Ok(text);
+        }
+    }
+}
+
+/// The text dump of one buffer of a draw and the binary dump of the same buffer, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotFiles {
+    /// The vertex-buffer slot the file name gives (`vbN`); 0 for an index buffer.
+    pub slot: u32,
+    /// The text dump (`….txt`): header, layout and (where no binary exists) the values.
+    pub txt: PathBuf,
+    /// The binary dump of the same buffer (`….buf`), whole from its first byte.
+    pub buf: Option<PathBuf>,
+}
+
+/// Every file of one 3DMigoto draw, named explicitly: [`load_files`] reads exactly these
+/// (no folder is searched), which is what a reader that already knows a frame's files needs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DrawFiles {
+    /// The vertex-buffer dumps, one per slot.
+    pub vbs: Vec<SlotFiles>,
+    /// The index-buffer dump, for an indexed draw.
+    pub ib: Option<SlotFiles>,
+}
+
+/// Reads a 3DMigoto draw from the files named in `files` (see [`super::load_dumps`] for the
+/// rules; a slot's text values are used only where it has no binary).
+pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
+    if files.vbs.is_empty() {
+        let file = files
+            .ib
+            .as_ref()
+            .map(|f| name_of(&f.txt))
+            .unwrap_or_default();
+        return Err(At {
+            file: &file,
+            line: None,
+        }
+        .error(
+            None,
+            "no vb text dump found (a file named …vb0=HASH….txt with element blocks)",
+        ));
+    }
+    let mut vbs: Vec<&SlotFiles> = files.vbs.iter().collect();
+    vbs.sort_by_key(|v| v.slot);
+    if let Some(w) = vbs.windows(2).find(|w| w[0].slot == w[1].slot) {
+        return Err(At {
+            file: &name_of(&w[1].txt),
+            line: None,
+        }
+        .error(None, format!("a second vb{} dump for one draw", w[1].slot)));
+    }
     let mut warnings = Vec::new();
     let mut sources = Vec::new();
     let mut slots = Vec::new();
     let mut elements: Option<(super::Elements, String)> = None;
     let mut draw = DrawInfo::default();
     let mut topology = None;
-    for (slot_from_name, path) in &vbs {
+    for files in &vbs {
+        let (slot_from_name, path) = (&files.slot, &files.txt);
         let file = name_of(path);
         let at = At {
             file: &file,
             line: None,
         };
-        let buf = with_extension(path, "buf");
-        let binary = buf.is_file().then(|| read_file(&buf)).transpose()?;
-        let text = read_file(path)?;
+        let binary = files.buf.as_deref().map(read_file).transpose()?;
+        // With a binary dump only the header and layout are read: the values are in the .buf.
+        let text = if binary.is_some() {
+            read_header(path)?
+        } else {
+            read_file(path)?
+        };
         sources.push(path.clone());
         let vb = parse_vb_txt(&file, &text, binary.is_none())?;
         warnings.extend(vb.warnings.iter().cloned());
@@ -822,6 +942,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             .ok_or_else(|| at.error(None, "no `stride:` line"))?;
         let data = match binary {
             Some(b) => {
+                let buf = files.buf.clone().unwrap_or_default();
                 sources.push(buf.clone());
                 let need = vb.byte_offset as u64
                     + stride as u64
@@ -849,7 +970,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     }
     let ((elements, remapped), _) = elements.expect("at least one vb");
     let mut index = None;
-    if let Some(path) = ib_path {
+    if let Some(ib_files) = &files.ib {
+        let path = ib_files.txt.clone();
         let file = name_of(&path);
         let text = read_file(&path)?;
         sources.push(path.clone());
@@ -870,11 +992,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
             );
         }
         topology = ib.topology.or(topology);
-        let buf = with_extension(&path, "buf");
         // For an indexed draw `first vertex` is BaseVertexLocation (see the module notes).
         draw.base_vertex = draw.start_vertex as i32;
         draw.index_count = ib.index_count.or(Some(ib.indices.len() as u32));
-        if buf.is_file() {
+        if let Some(buf) = ib_files.buf.clone() {
             let data = read_file(&buf)?;
             sources.push(buf.clone());
             draw.start_index = ib.first_index;

@@ -33,6 +33,8 @@ use crate::layout::{InputClass, InputLayout, LayoutElement};
 use crate::target::Target;
 use crate::validation::layout_without_shader;
 
+#[cfg(feature = "frame")]
+pub mod batch;
 pub mod gltf;
 pub mod import;
 #[cfg(feature = "mod")]

@@ -1,0 +1,759 @@
+//! 3DMigoto's frame-analysis log (`log.txt`, and `log-0xPTR.txt` per deferred context), read
+//! back into the draws it records.
+//!
+//! Every line 3DMigoto writes starts with the draw number the call precedes (`%06u `, after
+//! `F.` with the `hold` option), then the call as `NAME(Key:value, …)`; calls whose log line
+//! ends with a hash (`VSSetShader(…) hash=%016llx`, `IASetIndexBuffer(…) hash=%08x`) carry it
+//! after the closing parenthesis. Bound resources follow on lines of their own without a
+//! number: `       N: resource=0x… hash=%08x[ orig_hash=%08x][ hash_contamination=…]`
+//! (`FrameAnalysisLogResource`). The first line is `analyse_options: %08x`. 3DMigoto's own
+//! messages are `NNNNNN 3DMigoto …`, among them `Dumping Buffer PER-DRAW-PATH -> SAVED-PATH`,
+//! which links each per-draw name to the de-duplicated file that holds it.
+//!
+//! The reader keeps the input-assembler state as the calls set it (`IASetVertexBuffers`,
+//! `IASetIndexBuffer`, `IASetInputLayout`, `IASetPrimitiveTopology`, `xxSetShader`,
+//! `ClearState`) and records a [`LoggedDraw`] at each draw or dispatch. `DrawIndexed` logs
+//! `BaseVertexLocation` with `%u`, so a negative base vertex reads as its two's complement.
+//! Lines are read one at a time (at most [`MAX_LINE`] bytes are kept of a line), so memory
+//! is bounded by the number of draws, not the log's size.
+
+#![forbid(unsafe_code)]
+
+use std::io::BufRead;
+
+use super::name::Shaders;
+use crate::assembler::Topology;
+use crate::assembler::draw::DrawCall;
+use crate::buffer::IndexFormat;
+use crate::capture::CaptureWarning;
+
+/// Longest line kept (bytes); the rest of a longer line (a `data:` hex dump) is skipped.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Most warnings one log contributes (the rest are counted in a last one).
+const MAX_WARNINGS: usize = 200;
+
+/// D3D11's vertex-buffer slot count.
+const VB_SLOTS: usize = 32;
+
+/// A draw or dispatch call as the log records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// `Draw`, `DrawIndexed`, `DrawInstanced` or `DrawIndexedInstanced` with its arguments.
+    Direct(DrawCall<'static>),
+    /// `DrawAuto()`.
+    DrawAuto,
+    /// `DrawInstancedIndirect(pBufferForArgs, AlignedByteOffsetForArgs)`.
+    DrawInstancedIndirect {
+        /// `AlignedByteOffsetForArgs`.
+        offset: u32,
+        /// The argument buffer's hash, if logged.
+        args_hash: Option<u32>,
+    },
+    /// `DrawIndexedInstancedIndirect(pBufferForArgs, AlignedByteOffsetForArgs)`.
+    DrawIndexedInstancedIndirect {
+        /// `AlignedByteOffsetForArgs`.
+        offset: u32,
+        /// The argument buffer's hash, if logged.
+        args_hash: Option<u32>,
+    },
+    /// `Dispatch(X, Y, Z)`.
+    Dispatch {
+        /// Thread-group counts.
+        groups: [u32; 3],
+    },
+    /// `DispatchIndirect(pBufferForArgs, AlignedByteOffsetForArgs)`.
+    DispatchIndirect {
+        /// `AlignedByteOffsetForArgs`.
+        offset: u32,
+        /// The argument buffer's hash, if logged.
+        args_hash: Option<u32>,
+    },
+}
+
+impl Call {
+    /// The API call's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Call::Direct(d) => d.name(),
+            Call::DrawAuto => "DrawAuto",
+            Call::DrawInstancedIndirect { .. } => "DrawInstancedIndirect",
+            Call::DrawIndexedInstancedIndirect { .. } => "DrawIndexedInstancedIndirect",
+            Call::Dispatch { .. } => "Dispatch",
+            Call::DispatchIndirect { .. } => "DispatchIndirect",
+        }
+    }
+
+    /// Whether the call reads the index buffer.
+    pub fn indexed(&self) -> bool {
+        match self {
+            Call::Direct(d) => matches!(
+                d,
+                DrawCall::DrawIndexed { .. } | DrawCall::DrawIndexedInstanced { .. }
+            ),
+            Call::DrawIndexedInstancedIndirect { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether the call is a compute dispatch (no input assembler).
+    pub fn is_dispatch(&self) -> bool {
+        matches!(self, Call::Dispatch { .. } | Call::DispatchIndirect { .. })
+    }
+
+    /// The call with its arguments as the log spells them, e.g.
+    /// `DrawIndexed(IndexCount:300, StartIndexLocation:0, BaseVertexLocation:0)`.
+    pub fn text(&self) -> String {
+        match self {
+            Call::Direct(DrawCall::Draw {
+                vertex_count,
+                start_vertex,
+            }) => format!("Draw(VertexCount:{vertex_count}, StartVertexLocation:{start_vertex})"),
+            Call::Direct(DrawCall::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            }) => format!(
+                "DrawIndexed(IndexCount:{index_count}, StartIndexLocation:{start_index}, BaseVertexLocation:{base_vertex})"
+            ),
+            Call::Direct(DrawCall::DrawInstanced {
+                vertex_count_per_instance,
+                instance_count,
+                start_vertex,
+                start_instance,
+            }) => format!(
+                "DrawInstanced(VertexCountPerInstance:{vertex_count_per_instance}, InstanceCount:{instance_count}, StartVertexLocation:{start_vertex}, StartInstanceLocation:{start_instance})"
+            ),
+            Call::Direct(DrawCall::DrawIndexedInstanced {
+                index_count_per_instance,
+                instance_count,
+                start_index,
+                base_vertex,
+                start_instance,
+            }) => format!(
+                "DrawIndexedInstanced(IndexCountPerInstance:{index_count_per_instance}, InstanceCount:{instance_count}, StartIndexLocation:{start_index}, BaseVertexLocation:{base_vertex}, StartInstanceLocation:{start_instance})"
+            ),
+            Call::Direct(d) => d.name().to_string(),
+            Call::DrawAuto => "DrawAuto()".into(),
+            Call::DrawInstancedIndirect { offset, .. }
+            | Call::DrawIndexedInstancedIndirect { offset, .. }
+            | Call::DispatchIndirect { offset, .. } => {
+                format!("{}(AlignedByteOffsetForArgs:{offset})", self.name())
+            }
+            Call::Dispatch { groups: [x, y, z] } => format!(
+                "Dispatch(ThreadGroupCountX:{x}, ThreadGroupCountY:{y}, ThreadGroupCountZ:{z})"
+            ),
+        }
+    }
+}
+
+/// A vertex buffer bound at a draw, as the log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedBuffer {
+    /// The slot.
+    pub slot: u32,
+    /// Its hash (`None` when 3DMigoto had none for it).
+    pub hash: Option<u32>,
+    /// The original hash, when it differs.
+    pub orig_hash: Option<u32>,
+}
+
+/// The index buffer bound at a draw, as the log records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedIndexBuffer {
+    /// Its hash.
+    pub hash: Option<u32>,
+    /// `Format`, if it is an index format.
+    pub format: Option<IndexFormat>,
+    /// The raw `Format` number.
+    pub format_value: u32,
+    /// `Offset`.
+    pub offset: u32,
+}
+
+/// One draw or dispatch of the log, with the state it ran with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoggedDraw {
+    /// The `hold` frame number.
+    pub frame: Option<u32>,
+    /// The draw number.
+    pub number: u32,
+    /// The log line (1-based) of the call.
+    pub line: usize,
+    /// The call.
+    pub call: Call,
+    /// Bound vertex buffers, by slot.
+    pub vbs: Vec<LoggedBuffer>,
+    /// The bound index buffer.
+    pub ib: Option<LoggedIndexBuffer>,
+    /// The primitive topology set, if any.
+    pub topology: Option<Topology>,
+    /// The input layout object's address (`IASetInputLayout`), 0 for none.
+    pub layout: Option<u64>,
+    /// The shaders bound.
+    pub shaders: Shaders,
+    /// `Dumping Buffer A -> B` lines of this draw: (A's file name, B's path as logged).
+    pub dumped: Vec<(String, String)>,
+}
+
+/// A whole log, read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    /// `analyse_options` of the first line.
+    pub options: Option<u32>,
+    /// The draws and dispatches, in log order.
+    pub draws: Vec<LoggedDraw>,
+    /// Lines read.
+    pub lines: usize,
+    /// Whether the last line had no line end (a log cut short).
+    pub truncated: bool,
+    /// What the reader doubted, naming the file and line.
+    pub warnings: Vec<CaptureWarning>,
+}
+
+#[derive(Default, Clone)]
+struct State {
+    vbs: [Option<LoggedBuffer>; VB_SLOTS],
+    ib: Option<LoggedIndexBuffer>,
+    topology: Option<Topology>,
+    layout: Option<u64>,
+    shaders: Shaders,
+}
+
+/// Which call the un-numbered slot lines that follow belong to.
+enum Pending {
+    None,
+    VertexBuffers,
+}
+
+/// Reads one line into `buf` (without its line end), keeping at most [`MAX_LINE`] bytes.
+/// Returns `None` at the end of input, else whether the line ended with `\n`.
+fn read_line(r: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<bool>> {
+    buf.clear();
+    let mut any = false;
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(false));
+        }
+        any = true;
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(p) => {
+                let room = MAX_LINE.saturating_sub(buf.len());
+                buf.extend_from_slice(&chunk[..p.min(room)]);
+                r.consume(p + 1);
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+                return Ok(Some(true));
+            }
+            None => {
+                let n = chunk.len();
+                let room = MAX_LINE.saturating_sub(buf.len());
+                buf.extend_from_slice(&chunk[..n.min(room)]);
+                r.consume(n);
+            }
+        }
+    }
+}
+
+fn hex_u32(s: &str) -> Option<u32> {
+    if s.len() != 8 {
+        return None;
+    }
+    u32::from_str_radix(s, 16).ok()
+}
+
+fn hex_u64(s: &str) -> Option<u64> {
+    let s = s
+        .strip_prefix("0x")
+        .or_else(|| s.strip_prefix("0X"))
+        .unwrap_or(s);
+    if s.is_empty() || s.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(s, 16).ok()
+}
+
+/// `[F.]DDDDDD ` at the start of a line.
+fn split_number(line: &str) -> Option<(Option<u32>, u32, &str)> {
+    let sp = line.find(' ')?;
+    let (num, rest) = (&line[..sp], &line[sp + 1..]);
+    let (frame, draw) = match num.split_once('.') {
+        Some((f, d)) => (Some(f.parse().ok()?), d),
+        None => (None, num),
+    };
+    if draw.is_empty() || !draw.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((frame, draw.parse().ok()?, rest))
+}
+
+/// `NAME(K:v, K:v)TAIL` → (NAME, pairs, TAIL).
+#[allow(clippy::type_complexity)]
+fn split_call(text: &str) -> Option<(&str, Vec<(&str, &str)>, &str)> {
+    let open = text.find('(')?;
+    let name = &text[..open];
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    let close = open + text[open..].find(')')?;
+    let args = &text[open + 1..close];
+    let mut pairs = Vec::new();
+    if !args.trim().is_empty() {
+        for a in args.split(", ") {
+            let (k, v) = a.split_once(':')?;
+            pairs.push((k.trim(), v.trim()));
+        }
+    }
+    Some((name, pairs, &text[close + 1..]))
+}
+
+/// ` hash=H orig_hash=H hash_contamination=…` after a call or on a slot line.
+fn tail_hashes(tail: &str) -> (Option<&str>, Option<&str>) {
+    let mut hash = None;
+    let mut orig = None;
+    for w in tail.split_whitespace() {
+        if let Some(h) = w.strip_prefix("hash=") {
+            hash = Some(h);
+        } else if let Some(h) = w.strip_prefix("orig_hash=") {
+            orig = Some(h);
+        }
+    }
+    (hash, orig)
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    warnings: Vec<CaptureWarning>,
+    dropped: usize,
+}
+
+impl Reader<'_> {
+    fn warn(&mut self, line: usize, value: &str, message: impl Into<String>) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(CaptureWarning {
+                file: self.file.to_string(),
+                line: Some(line),
+                value: (!value.is_empty()).then(|| crate::capture::excerpt(value.as_bytes())),
+                message: message.into(),
+            });
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+fn arg<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
+    pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// Reads a frame-analysis log. `file` names it in warnings. An unreadable stretch ends the
+/// reading with a warning; nothing panics.
+pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
+    let mut rd = Reader {
+        file,
+        warnings: Vec::new(),
+        dropped: 0,
+    };
+    let mut log = Log::default();
+    let mut state = State::default();
+    let mut pending = Pending::None;
+    let mut buf = Vec::new();
+    let mut n = 0usize;
+    // Draws by number, for `Dumping Buffer` lines that follow their draw.
+    let mut last_draw: Option<(Option<u32>, u32, usize)> = None;
+    loop {
+        let ended = match read_line(&mut input, &mut buf) {
+            Ok(Some(e)) => e,
+            Ok(None) => break,
+            Err(e) => {
+                rd.warn(n + 1, "", format!("cannot read further: {e}"));
+                break;
+            }
+        };
+        n += 1;
+        if !ended {
+            log.truncated = true;
+        }
+        if buf.len() >= MAX_LINE {
+            rd.warn(
+                n,
+                "",
+                format!("a line longer than {MAX_LINE} bytes; its rest is ignored"),
+            );
+        }
+        let text = String::from_utf8_lossy(&buf);
+        let line = text.as_ref();
+        if line.trim().is_empty() {
+            continue;
+        }
+        if n == 1
+            && let Some(v) = line.strip_prefix("analyse_options: ")
+        {
+            log.options = hex_u32(v.trim()).or_else(|| u32::from_str_radix(v.trim(), 16).ok());
+            continue;
+        }
+        if line.starts_with(' ') {
+            // A slot line of the call before.
+            let t = line.trim_start();
+            if let Pending::VertexBuffers = pending
+                && let Some((slot, rest)) = t.split_once(':')
+                && let Ok(slot) = slot.parse::<usize>()
+            {
+                if slot >= VB_SLOTS {
+                    rd.warn(
+                        n,
+                        t,
+                        format!("vertex-buffer slot {slot} is past D3D11's {VB_SLOTS}"),
+                    );
+                    continue;
+                }
+                let (h, o) = tail_hashes(rest);
+                let hash = h.and_then(hex_u32);
+                if h.is_some() && hash.is_none() {
+                    rd.warn(n, t, "a hash that is not 8 hexadecimal digits");
+                }
+                state.vbs[slot] = Some(LoggedBuffer {
+                    slot: slot as u32,
+                    hash,
+                    orig_hash: o.and_then(hex_u32),
+                });
+            }
+            continue;
+        }
+        let Some((frame, number, rest)) = split_number(line) else {
+            if !line.starts_with("analyse_options") {
+                rd.warn(
+                    n,
+                    line,
+                    "not a frame-analysis log line (`NNNNNN Call(…)`); ignored",
+                );
+            }
+            continue;
+        };
+        pending = Pending::None;
+        if let Some(msg) = rest.strip_prefix("3DMigoto ") {
+            if let Some(paths) = msg.strip_prefix("Dumping Buffer ") {
+                match paths.split_once(" -> ") {
+                    Some((a, b)) => {
+                        let a_name = a.rsplit(['\\', '/']).next().unwrap_or(a).to_string();
+                        match log.draws.last_mut() {
+                            Some(d)
+                                if last_draw
+                                    .is_some_and(|(f, num, _)| f == frame && num == number) =>
+                            {
+                                d.dumped.push((a_name, b.trim().to_string()))
+                            }
+                            _ => rd.warn(
+                                n,
+                                line,
+                                format!("a dump of draw {number} with no draw {number} before it"),
+                            ),
+                        }
+                    }
+                    None => rd.warn(n, line, "`Dumping Buffer` without ` -> `"),
+                }
+            }
+            continue;
+        }
+        let Some((name, pairs, tail)) = split_call(rest) else {
+            rd.warn(n, line, "not a call `Name(Key:value, …)`; ignored");
+            continue;
+        };
+        let num = |k: &str| arg(&pairs, k).and_then(|v| v.parse::<u32>().ok());
+        // `%u` of a negative BaseVertexLocation in DrawIndexed; `%i` in DrawIndexedInstanced.
+        let signed = |k: &str| {
+            arg(&pairs, k).and_then(|v| {
+                v.parse::<i32>()
+                    .ok()
+                    .or_else(|| v.parse::<u32>().ok().map(|u| u as i32))
+            })
+        };
+        let ptr = |k: &str| arg(&pairs, k).and_then(hex_u64);
+        let (th, _) = tail_hashes(tail);
+        let mut call = None;
+        let mut bad = false;
+        match name {
+            "IASetVertexBuffers" => match (num("StartSlot"), num("NumBuffers")) {
+                (Some(s), Some(c)) => {
+                    let end = (s as usize).saturating_add(c as usize).min(VB_SLOTS);
+                    for v in state.vbs.iter_mut().take(end).skip(s as usize) {
+                        *v = None;
+                    }
+                    if ptr("ppVertexBuffers") != Some(0) {
+                        pending = Pending::VertexBuffers;
+                    }
+                }
+                _ => bad = true,
+            },
+            "IASetIndexBuffer" => match (ptr("pIndexBuffer"), num("Format"), num("Offset")) {
+                (Some(0), _, _) => state.ib = None,
+                (Some(_), Some(f), Some(o)) => {
+                    state.ib = Some(LoggedIndexBuffer {
+                        hash: th.and_then(hex_u32),
+                        format: IndexFormat::ALL.into_iter().find(|x| x.format().0 == f),
+                        format_value: f,
+                        offset: o,
+                    })
+                }
+                _ => bad = true,
+            },
+            "IASetInputLayout" => match ptr("pInputLayout") {
+                Some(p) => state.layout = Some(p),
+                None => bad = true,
+            },
+            "IASetPrimitiveTopology" => match num("Topology") {
+                Some(t) => {
+                    state.topology = Topology::from_d3d(t);
+                    if state.topology.is_none() {
+                        rd.warn(
+                            n,
+                            line,
+                            format!("topology {t} is no D3D11_PRIMITIVE_TOPOLOGY"),
+                        );
+                    }
+                }
+                None => bad = true,
+            },
+            "VSSetShader" | "HSSetShader" | "DSSetShader" | "GSSetShader" | "PSSetShader"
+            | "CSSetShader" => {
+                let stage = name[..2].to_ascii_lowercase();
+                let h = th.and_then(|h| u64::from_str_radix(h, 16).ok());
+                if let Some(slot) = state.shaders.get_mut(&stage) {
+                    *slot = h;
+                }
+            }
+            "ClearState" => state = State::default(),
+            "Draw" => match (num("VertexCount"), num("StartVertexLocation")) {
+                (Some(vertex_count), Some(start_vertex)) => {
+                    call = Some(Call::Direct(DrawCall::Draw {
+                        vertex_count,
+                        start_vertex,
+                    }))
+                }
+                _ => bad = true,
+            },
+            "DrawIndexed" => match (
+                num("IndexCount"),
+                num("StartIndexLocation"),
+                signed("BaseVertexLocation"),
+            ) {
+                (Some(index_count), Some(start_index), Some(base_vertex)) => {
+                    call = Some(Call::Direct(DrawCall::DrawIndexed {
+                        index_count,
+                        start_index,
+                        base_vertex,
+                    }))
+                }
+                _ => bad = true,
+            },
+            "DrawInstanced" => match (
+                num("VertexCountPerInstance"),
+                num("InstanceCount"),
+                num("StartVertexLocation"),
+                num("StartInstanceLocation"),
+            ) {
+                (Some(a), Some(b), Some(c), Some(d)) => {
+                    call = Some(Call::Direct(DrawCall::DrawInstanced {
+                        vertex_count_per_instance: a,
+                        instance_count: b,
+                        start_vertex: c,
+                        start_instance: d,
+                    }))
+                }
+                _ => bad = true,
+            },
+            "DrawIndexedInstanced" => match (
+                num("IndexCountPerInstance"),
+                num("InstanceCount"),
+                num("StartIndexLocation"),
+                signed("BaseVertexLocation"),
+                num("StartInstanceLocation"),
+            ) {
+                (Some(a), Some(b), Some(c), Some(d), Some(e)) => {
+                    call = Some(Call::Direct(DrawCall::DrawIndexedInstanced {
+                        index_count_per_instance: a,
+                        instance_count: b,
+                        start_index: c,
+                        base_vertex: d,
+                        start_instance: e,
+                    }))
+                }
+                _ => bad = true,
+            },
+            "DrawAuto" => call = Some(Call::DrawAuto),
+            "DrawInstancedIndirect" | "DrawIndexedInstancedIndirect" | "DispatchIndirect" => {
+                match num("AlignedByteOffsetForArgs") {
+                    Some(offset) => {
+                        let args_hash = th.and_then(hex_u32);
+                        call = Some(match name {
+                            "DrawInstancedIndirect" => {
+                                Call::DrawInstancedIndirect { offset, args_hash }
+                            }
+                            "DrawIndexedInstancedIndirect" => {
+                                Call::DrawIndexedInstancedIndirect { offset, args_hash }
+                            }
+                            _ => Call::DispatchIndirect { offset, args_hash },
+                        })
+                    }
+                    None => bad = true,
+                }
+            }
+            "Dispatch" => match (
+                num("ThreadGroupCountX"),
+                num("ThreadGroupCountY"),
+                num("ThreadGroupCountZ"),
+            ) {
+                (Some(x), Some(y), Some(z)) => call = Some(Call::Dispatch { groups: [x, y, z] }),
+                _ => bad = true,
+            },
+            _ => {}
+        }
+        if bad {
+            rd.warn(
+                n,
+                line,
+                format!("{name}: an argument is missing or not a number; the call is ignored"),
+            );
+            continue;
+        }
+        if let Some(call) = call {
+            if let Some((f, num, l)) = last_draw
+                && f == frame
+                && num == number
+            {
+                rd.warn(
+                    n,
+                    line,
+                    format!(
+                        "a second draw numbered {number} (the first is on line {l}); both are kept"
+                    ),
+                );
+            }
+            let compute = call.is_dispatch();
+            let mut shaders = state.shaders;
+            if compute {
+                shaders = Shaders {
+                    cs: state.shaders.cs,
+                    ..Shaders::default()
+                };
+            } else {
+                shaders.cs = None;
+            }
+            log.draws.push(LoggedDraw {
+                frame,
+                number,
+                line: n,
+                vbs: if compute {
+                    Vec::new()
+                } else {
+                    state.vbs.iter().flatten().copied().collect()
+                },
+                ib: if compute { None } else { state.ib },
+                topology: if compute { None } else { state.topology },
+                layout: if compute { None } else { state.layout },
+                shaders,
+                call,
+                dumped: Vec::new(),
+            });
+            last_draw = Some((frame, number, n));
+        }
+    }
+    log.lines = n;
+    if log.truncated {
+        rd.warn(n, "", "the log ends in the middle of a line (cut short?)");
+    }
+    let mut warnings = rd.warnings;
+    if rd.dropped > 0 {
+        warnings.push(CaptureWarning {
+            file: file.to_string(),
+            line: None,
+            value: None,
+            message: format!("{} more warnings like the above", rd.dropped),
+        });
+    }
+    log.warnings = warnings;
+    log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LOG: &str = "analyse_options: 00000630\n\
+000001 IASetInputLayout(pInputLayout:0x000001F2A3B4C5D0)\n\
+000001 IASetVertexBuffers(StartSlot:0, NumBuffers:2, ppVertexBuffers:0x0000000000AAF000, pStrides:0x0000000000AAF100, pOffsets:0x0000000000AAF200)\n\
+\x20      0: resource=0x000001F2A3B40000 hash=8a2c31f0\n\
+\x20      1: resource=0x000001F2A3B40100 hash=11111111 orig_hash=22222222 hash_contamination=Map,\n\
+000001 IASetIndexBuffer(pIndexBuffer:0x000001F2A3B40200, Format:57, Offset:0) hash=5d4bd489\n\
+000001 IASetPrimitiveTopology(Topology:4)\n\
+000001 VSSetShader(pVertexShader:0x000001F2A3B40300, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash=e8425f64cfb887cd\n\
+000001 PSSetShader(pPixelShader:0x000001F2A3B40400, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash=0123456789abcdef\n\
+000001 DrawIndexed(IndexCount:300, StartIndexLocation:6, BaseVertexLocation:4294967295)\n\
+000001 3DMigoto Dumping Buffer C:\\FA\\000001-ib=5d4bd489-vs=e8425f64cfb887cd-ps=0123456789abcdef.txt -> C:\\FA\\deduped\\0badf00d-ib-format=DXGI_FORMAT_R16_UINT-topology=trianglelist-first=6-count=300.txt\n\
+000002 CSSetShader(pComputeShader:0x000001F2A3B40500, ppClassInstances:0x0000000000000000, NumClassInstances:0) hash=00000000deadbeef\n\
+000002 Dispatch(ThreadGroupCountX:8, ThreadGroupCountY:1, ThreadGroupCountZ:1)\n\
+000003 VSSetShader(pVertexShader:0x0000000000000000, ppClassInstances:0x0000000000000000, NumClassInstances:0)\n\
+000003 DrawInstanced(VertexCountPerInstance:4, InstanceCount:2, StartVertexLocation:0, StartInstanceLocation:1)\n\
+000004 DrawIndexed(IndexCount:3";
+
+    #[test]
+    fn a_log_reads_back() {
+        let log = parse_log("log.txt", LOG.as_bytes());
+        assert_eq!(log.options, Some(0x630));
+        assert_eq!(log.draws.len(), 3);
+        let d = &log.draws[0];
+        assert_eq!((d.number, d.line), (1, 10));
+        assert_eq!(
+            d.call,
+            Call::Direct(DrawCall::DrawIndexed {
+                index_count: 300,
+                start_index: 6,
+                base_vertex: -1
+            })
+        );
+        assert_eq!(d.vbs.len(), 2);
+        assert_eq!(d.vbs[1].hash, Some(0x11111111));
+        assert_eq!(d.vbs[1].orig_hash, Some(0x22222222));
+        let ib = d.ib.unwrap();
+        assert_eq!(
+            (ib.hash, ib.format),
+            (Some(0x5d4bd489), Some(IndexFormat::R16Uint))
+        );
+        assert_eq!(d.topology, Some(Topology::TriangleList));
+        assert_eq!(d.shaders.vs, Some(0xe8425f64cfb887cd));
+        assert_eq!(d.layout, Some(0x1F2A3B4C5D0));
+        assert_eq!(d.dumped.len(), 1);
+        assert!(d.dumped[0].1.ends_with("count=300.txt"));
+        assert_eq!(
+            d.dumped[0].0,
+            "000001-ib=5d4bd489-vs=e8425f64cfb887cd-ps=0123456789abcdef.txt"
+        );
+        let c = &log.draws[1];
+        assert_eq!(c.call, Call::Dispatch { groups: [8, 1, 1] });
+        assert_eq!(c.shaders.cs, Some(0xdeadbeef));
+        assert_eq!(c.shaders.vs, None);
+        assert!(c.vbs.is_empty());
+        let e = &log.draws[2];
+        assert_eq!(e.shaders.vs, None);
+        assert_eq!(e.shaders.ps, Some(0x0123456789abcdef));
+        // The cut-short last line is a warning naming its line.
+        assert!(log.truncated);
+        assert!(
+            log.warnings.iter().any(|w| w.line == Some(16)),
+            "{:?}",
+            log.warnings
+        );
+    }
+
+    #[test]
+    fn long_lines_and_garbage_do_not_panic() {
+        let mut s = String::from("000001 Map(");
+        s.push_str(&"x".repeat(MAX_LINE * 2));
+        s.push_str("\n\u{0}\u{1}junk\n000001 Draw(VertexCount:x, StartVertexLocation:0)\n");
+        let log = parse_log("log.txt", s.as_bytes());
+        assert!(log.draws.is_empty());
+        assert!(log.warnings.len() >= 2);
+    }
+}

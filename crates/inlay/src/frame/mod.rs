@@ -1,0 +1,1494 @@
+//! A whole 3DMigoto frame analysis at once (feature `frame`): the `FrameAnalysis-…` folder
+//! read into an index of its draws, each of which opens as a [`Capture`] like a single dump.
+//!
+//! [`Frame::open`] reads the folder the way 3DMigoto's `FrameAnalysis.cpp` writes it:
+//!
+//! * `log.txt` (and `log-0xPTR.txt` with a `ctx-0xPTR/` folder per deferred context) — every
+//!   call with its draw number, the input-assembler state at each draw and the
+//!   `Dumping Buffer A -> B` lines that link per-draw names to de-duplicated files
+//!   ([`log`]);
+//! * the per-draw dumps `[F.]DDDDDD-vbN=HASH-vs=…-ps=….txt/.buf`, `…-ib=HASH-….txt/.buf`,
+//!   constant buffers, textures and targets, in either name order (`filename_reg`), with
+//!   `hold` frame numbers, contamination marks, handles, and `.lnk` shortcuts ([`name`]);
+//! * `deduped/` — the content-named files the per-draw names are hard links, symbolic links
+//!   or shortcuts to; where a per-draw file is missing or a shortcut, the log's
+//!   `Dumping Buffer` line leads to its de-duplicated file.
+//!
+//! Each vb and ib text dump's header (stride, offsets, counts, topology, the layout's
+//! `element[i]` blocks) is read — only the header, never the values — on every core; the
+//! binary dumps are only measured. A draw whose files disagree with its log line (hashes,
+//! counts, formats, topology, a `.buf` shorter than its header says) carries each
+//! disagreement as a [`Draw::problems`] entry naming the file and line.
+//!
+//! Bad input is normal input: an unreadable file, a symbolic-link loop, a name that does not
+//! parse or a log cut short becomes a warning naming the file (and line), and the index
+//! goes on. Memory is bounded by the number of draws (a few hundred bytes each), never by the
+//! size of the files.
+//!
+//! ```no_run
+//! use inlay::frame::{Filter, Frame};
+//! let frame = Frame::open("FrameAnalysis-2024-05-01-120000".as_ref()).unwrap();
+//! let filter: Filter = "has=BLENDINDICES,draws=100-200".parse().unwrap();
+//! for draw in frame.draws.iter().filter(|d| filter.matches(d)) {
+//!     let capture = frame.load(draw).unwrap(); // elements, buffers and draw of that call
+//!     println!("{} {} {}", draw.id(), draw.call_text(), capture.elements.len());
+//! }
+//! ```
+
+#![forbid(unsafe_code)]
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::assembler::Topology;
+use crate::assembler::draw::DrawCall;
+use crate::buffer::IndexFormat;
+use crate::capture::migoto::{DrawFiles, SlotFiles, parse_vb_txt};
+use crate::capture::{Capture, CaptureError, CaptureWarning, parse_index_format, parse_topology};
+use crate::element::InputElementDesc;
+
+pub mod diff;
+pub mod filter;
+pub mod hashes;
+pub mod log;
+pub mod name;
+pub mod synth;
+
+pub use filter::Filter;
+pub use log::{Call, LoggedDraw};
+pub use name::{Register, Shaders};
+
+/// Bytes of a text dump read for its header: far more than 32 element blocks take.
+const HEAD_BYTES: usize = 64 * 1024;
+
+/// Most warnings a frame keeps (the rest are counted).
+pub const MAX_WARNINGS: usize = 500;
+
+/// A vertex-buffer dump of a draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VbDump {
+    /// The slot.
+    pub slot: u32,
+    /// The resource hash (from the file name, else the log).
+    pub hash: Option<u32>,
+    /// The text dump.
+    pub txt: Option<PathBuf>,
+    /// The binary dump.
+    pub buf: Option<PathBuf>,
+    /// The binary dump's size in bytes.
+    pub buf_bytes: Option<u64>,
+    /// `stride:` of the text dump.
+    pub stride: Option<u32>,
+    /// `byte offset:` (the bind offset).
+    pub offset: u32,
+    /// `first vertex:` (BaseVertexLocation for an indexed draw).
+    pub first_vertex: u32,
+    /// `vertex count:`.
+    pub vertex_count: Option<u32>,
+    /// `first instance:`.
+    pub first_instance: u32,
+    /// `instance count:`.
+    pub instance_count: Option<u32>,
+}
+
+/// The index-buffer dump of a draw.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IbDump {
+    /// The resource hash.
+    pub hash: Option<u32>,
+    /// The text dump.
+    pub txt: Option<PathBuf>,
+    /// The binary dump.
+    pub buf: Option<PathBuf>,
+    /// The binary dump's size in bytes.
+    pub buf_bytes: Option<u64>,
+    /// `format:`.
+    pub format: Option<IndexFormat>,
+    /// `byte offset:`.
+    pub offset: u32,
+    /// `first index:`.
+    pub first_index: u32,
+    /// `index count:`.
+    pub index_count: Option<u32>,
+}
+
+/// Another resource dumped for a draw (constant buffer, texture, target, UAV).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResourceDump {
+    /// The stage letter of a `cb`/`t` slot (`v`, `p`, …).
+    pub stage: Option<char>,
+    /// The register.
+    pub register: Register,
+    /// The resource hash.
+    pub hash: Option<u32>,
+    /// The file.
+    pub path: PathBuf,
+}
+
+/// One draw (or dispatch) of a frame: what the log says of it and what its files hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    /// The deferred context's address (`ctx-0xPTR/`), `None` for the immediate context.
+    pub context: Option<u64>,
+    /// The `hold` frame number.
+    pub frame: Option<u32>,
+    /// The draw number.
+    pub number: u32,
+    /// The log's record of the call, if the log has it.
+    pub log: Option<LoggedDraw>,
+    /// The vertex-buffer dumps, by slot.
+    pub vbs: Vec<VbDump>,
+    /// The index-buffer dump.
+    pub ib: Option<IbDump>,
+    /// Other dumped resources.
+    pub resources: Vec<ResourceDump>,
+    /// The shader hashes (the file names', else the log's).
+    pub shaders: Shaders,
+    /// The input layout the text dumps give (shared between draws with the same layout).
+    pub layout: Option<Arc<Vec<InputElementDesc>>>,
+    /// The primitive topology (the dumps', else the log's).
+    pub topology: Option<Topology>,
+    /// Where the files disagree with each other or with the log, and files that are
+    /// missing or unreadable.
+    pub problems: Vec<CaptureWarning>,
+}
+
+impl Draw {
+    /// The draw's name as the file names start: `000123`, `2.000123` (hold), with
+    /// `ctx-0xPTR/` before it for a deferred context.
+    pub fn id(&self) -> String {
+        let mut s = String::new();
+        if let Some(c) = self.context {
+            s.push_str(&format!("ctx-0x{c:016X}/"));
+        }
+        if let Some(f) = self.frame {
+            s.push_str(&format!("{f}."));
+        }
+        s.push_str(&format!("{:06}", self.number));
+        s
+    }
+
+    /// The call (from the log).
+    pub fn call(&self) -> Option<&Call> {
+        self.log.as_ref().map(|l| &l.call)
+    }
+
+    /// The call with its arguments as logged, or `?` when the log has no line for it.
+    pub fn call_text(&self) -> String {
+        self.call().map_or_else(|| "?".into(), |c| c.text())
+    }
+
+    /// Indices drawn: the logged call's, else the ib dump's count.
+    pub fn index_count(&self) -> Option<u32> {
+        match self.call() {
+            Some(Call::Direct(DrawCall::DrawIndexed { index_count, .. })) => Some(*index_count),
+            Some(Call::Direct(DrawCall::DrawIndexedInstanced {
+                index_count_per_instance,
+                ..
+            })) => Some(*index_count_per_instance),
+            Some(c) if !c.indexed() => None,
+            _ => self.ib.as_ref().and_then(|i| i.index_count),
+        }
+    }
+
+    /// Vertices: the logged call's count for a non-indexed draw, else the vb dumps' count
+    /// (for an indexed draw 3DMigoto dumps up to the largest index + 1).
+    pub fn vertex_count(&self) -> Option<u32> {
+        match self.call() {
+            Some(Call::Direct(DrawCall::Draw { vertex_count, .. })) => Some(*vertex_count),
+            Some(Call::Direct(DrawCall::DrawInstanced {
+                vertex_count_per_instance,
+                ..
+            })) => Some(*vertex_count_per_instance),
+            _ => self.vbs.iter().find_map(|v| v.vertex_count),
+        }
+    }
+
+    /// Instances: the logged call's count, else the vb dumps'.
+    pub fn instance_count(&self) -> Option<u32> {
+        match self.call() {
+            Some(Call::Direct(DrawCall::DrawInstanced { instance_count, .. }))
+            | Some(Call::Direct(DrawCall::DrawIndexedInstanced { instance_count, .. })) => {
+                Some(*instance_count)
+            }
+            Some(Call::Direct(_)) => None,
+            _ => self.vbs.iter().find_map(|v| v.instance_count),
+        }
+    }
+
+    /// Every resource hash of the draw: vertex buffers, index buffer, other resources.
+    pub fn resource_hashes(&self) -> impl Iterator<Item = u32> + '_ {
+        self.vbs
+            .iter()
+            .filter_map(|v| v.hash)
+            .chain(self.ib.as_ref().and_then(|i| i.hash))
+            .chain(self.resources.iter().filter_map(|r| r.hash))
+    }
+
+    /// The layout in brief: `POSITION R32G32B32_FLOAT, NORMAL R32G32B32_FLOAT, …` with the
+    /// slot as `/N` where it is not 0.
+    pub fn layout_brief(&self) -> String {
+        let Some(l) = &self.layout else {
+            return String::new();
+        };
+        l.iter()
+            .map(|e| {
+                let mut s = e.name().unwrap_or("?").to_string();
+                if e.semantic_index != 0 {
+                    s.push_str(&e.semantic_index.to_string());
+                }
+                s.push(' ');
+                s.push_str(&e.format.to_string());
+                if e.input_slot != 0 {
+                    s.push_str(&format!("/{}", e.input_slot));
+                }
+                s
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether the layout has an element of semantic `name` (case-insensitive, as
+    /// `CreateInputLayout` matches), with index `index` when given.
+    pub fn has_semantic(&self, name: &str, index: Option<u32>) -> bool {
+        self.layout.as_ref().is_some_and(|l| {
+            l.iter().any(|e| {
+                e.name().is_some_and(|n| n.eq_ignore_ascii_case(name))
+                    && index.is_none_or(|i| i == e.semantic_index)
+            })
+        })
+    }
+
+    /// The files a capture of this draw reads (text dumps with their binaries), or why there
+    /// are none.
+    pub fn files(&self) -> Result<DrawFiles, CaptureError> {
+        let name = self.id();
+        let err = |m: &str| CaptureError {
+            file: name.clone(),
+            line: None,
+            value: None,
+            message: m.to_string(),
+        };
+        if self.call().is_some_and(|c| c.is_dispatch()) {
+            return Err(err("a compute dispatch has no input assembler to export"));
+        }
+        if self.vbs.is_empty() {
+            return Err(err(
+                "no vertex buffer was dumped for this draw (3DMigoto's dump_vb option)",
+            ));
+        }
+        let mut vbs = Vec::new();
+        for v in &self.vbs {
+            let Some(txt) = &v.txt else {
+                return Err(err(&format!(
+                    "vb{} has only a binary dump: its layout is in the text dump (3DMigoto's \
+                     txt option)",
+                    v.slot
+                )));
+            };
+            vbs.push(SlotFiles {
+                slot: v.slot,
+                txt: txt.clone(),
+                buf: v.buf.clone(),
+            });
+        }
+        let ib = match &self.ib {
+            Some(ib) => match &ib.txt {
+                Some(txt) => Some(SlotFiles {
+                    slot: 0,
+                    txt: txt.clone(),
+                    buf: ib.buf.clone(),
+                }),
+                None => {
+                    return Err(err(
+                        "the index buffer has only a binary dump: its format is in the text dump",
+                    ));
+                }
+            },
+            None if self.call().is_some_and(|c| c.indexed()) => {
+                return Err(err(&format!(
+                    "{} reads an index buffer, and none was dumped",
+                    self.call_text()
+                )));
+            }
+            None => None,
+        };
+        Ok(DrawFiles { vbs, ib })
+    }
+
+    /// Every file of the draw (text and binary dumps, other resources).
+    pub fn all_files(&self) -> Vec<&Path> {
+        let mut v: Vec<&Path> = Vec::new();
+        for b in &self.vbs {
+            v.extend(b.txt.as_deref());
+            v.extend(b.buf.as_deref());
+        }
+        if let Some(i) = &self.ib {
+            v.extend(i.txt.as_deref());
+            v.extend(i.buf.as_deref());
+        }
+        v.extend(self.resources.iter().map(|r| r.path.as_path()));
+        v
+    }
+}
+
+/// What [`Frame::open_with`] may use.
+#[derive(Clone, Debug, Default)]
+pub struct FrameOptions {
+    /// Threads reading dump headers (0: every core).
+    pub threads: usize,
+}
+
+/// A frame-analysis folder, indexed.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// The folder.
+    pub root: PathBuf,
+    /// `analyse_options` of the log.
+    pub options: Option<u32>,
+    /// The logs read.
+    pub logs: Vec<PathBuf>,
+    /// Every draw, by context, frame and number.
+    pub draws: Vec<Draw>,
+    /// Whether a `deduped/` folder was found.
+    pub deduped: bool,
+    /// What the index doubted: unreadable files, names that do not parse, log lines.
+    pub warnings: Vec<CaptureWarning>,
+    /// Warnings beyond [`MAX_WARNINGS`], counted only.
+    pub warnings_dropped: usize,
+    /// Files looked at.
+    pub files_seen: usize,
+    /// Bytes of the dump files the index lists (text and binary).
+    pub bytes: u64,
+}
+
+/// A file of the folder.
+#[derive(Clone, Debug)]
+struct Entry {
+    name: name::DumpName,
+    path: PathBuf,
+    len: u64,
+}
+
+type Key = (Option<u64>, Option<u32>, u32);
+
+struct Scan {
+    entries: BTreeMap<Key, Vec<Entry>>,
+    deduped: HashMap<String, (PathBuf, u64)>,
+    logs: Vec<(Option<u64>, PathBuf)>,
+    files_seen: usize,
+}
+
+impl Frame {
+    /// Indexes the frame-analysis folder `dir` on every core (see the module notes).
+    /// Only an unreadable folder is an error; everything else is a warning or a problem of
+    /// a draw.
+    pub fn open(dir: &Path) -> Result<Frame, CaptureError> {
+        Frame::open_with(dir, &FrameOptions::default())
+    }
+
+    /// [`Frame::open`] with options.
+    pub fn open_with(dir: &Path, options: &FrameOptions) -> Result<Frame, CaptureError> {
+        let mut frame = Frame {
+            root: dir.to_path_buf(),
+            ..Frame::default()
+        };
+        let scan = frame.scan(dir)?;
+        frame.files_seen = scan.files_seen;
+        frame.deduped = !scan.deduped.is_empty();
+        // The logs.
+        let mut logged: BTreeMap<Key, Vec<LoggedDraw>> = BTreeMap::new();
+        for (ctx, path) in &scan.logs {
+            let file = path.display().to_string();
+            let f = match fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => {
+                    frame.warn(CaptureWarning {
+                        file,
+                        line: None,
+                        value: None,
+                        message: format!("cannot read: {e}"),
+                    });
+                    continue;
+                }
+            };
+            let log = log::parse_log(&file, std::io::BufReader::with_capacity(1 << 18, f));
+            if ctx.is_none() {
+                frame.options = log.options;
+            }
+            for w in log.warnings {
+                frame.warn(w);
+            }
+            for d in log.draws {
+                logged.entry((*ctx, d.frame, d.number)).or_default().push(d);
+            }
+            frame.logs.push(path.clone());
+        }
+        let has_log: Vec<Option<u64>> = scan.logs.iter().map(|(c, _)| *c).collect();
+        // Every key either source names.
+        let mut keys: Vec<Key> = logged.keys().chain(scan.entries.keys()).copied().collect();
+        keys.sort();
+        keys.dedup();
+        let mut entries = scan.entries;
+        for key in keys {
+            let logs = logged.remove(&key).unwrap_or_default();
+            let files = entries.remove(&key).unwrap_or_default();
+            let mut logs = logs.into_iter();
+            let first = logs.next();
+            let draw = frame.assemble(key, first, files, &scan.deduped, has_log.contains(&key.0));
+            frame.draws.push(draw);
+            // A second call under one number (3DMigoto numbers each context's calls; a
+            // repeated number means two logs were merged): listed without files.
+            for extra in logs {
+                let mut d = Draw {
+                    context: key.0,
+                    frame: key.1,
+                    number: key.2,
+                    log: None,
+                    vbs: Vec::new(),
+                    ib: None,
+                    resources: Vec::new(),
+                    shaders: extra.shaders,
+                    layout: None,
+                    topology: extra.topology,
+                    problems: Vec::new(),
+                };
+                d.log = Some(extra);
+                frame.draws.push(d);
+            }
+        }
+        frame.read_headers(options.threads);
+        for d in &mut frame.draws {
+            check(d);
+        }
+        Ok(frame)
+    }
+
+    fn warn(&mut self, w: CaptureWarning) {
+        if self.warnings.len() < MAX_WARNINGS {
+            self.warnings.push(w);
+        } else {
+            self.warnings_dropped += 1;
+        }
+    }
+
+    fn warn_at(&mut self, path: &Path, message: impl Into<String>) {
+        self.warn(CaptureWarning {
+            file: path.display().to_string(),
+            line: None,
+            value: None,
+            message: message.into(),
+        });
+    }
+
+    /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs.
+    fn scan(&mut self, dir: &Path) -> Result<Scan, CaptureError> {
+        let mut scan = Scan {
+            entries: BTreeMap::new(),
+            deduped: HashMap::new(),
+            logs: Vec::new(),
+            files_seen: 0,
+        };
+        let top = fs::read_dir(dir).map_err(|e| CaptureError {
+            file: dir.display().to_string(),
+            line: None,
+            value: None,
+            message: format!("cannot read the folder: {e}"),
+        })?;
+        let mut subdirs: Vec<(Option<u64>, PathBuf)> = Vec::new();
+        self.scan_dir(top, dir, None, &mut scan, &mut subdirs);
+        for (ctx, sub) in subdirs {
+            match fs::read_dir(&sub) {
+                Ok(rd) => {
+                    let mut none = Vec::new();
+                    self.scan_dir(rd, &sub, ctx, &mut scan, &mut none);
+                }
+                Err(e) => self.warn_at(&sub, format!("cannot read the folder: {e}")),
+            }
+        }
+        Ok(scan)
+    }
+
+    fn scan_dir(
+        &mut self,
+        rd: fs::ReadDir,
+        dir: &Path,
+        ctx: Option<u64>,
+        scan: &mut Scan,
+        subdirs: &mut Vec<(Option<u64>, PathBuf)>,
+    ) {
+        let in_deduped = dir.file_name().is_some_and(|n| n == "deduped") && ctx.is_none();
+        let is_top = subdirs.is_empty() && ctx.is_none() && !in_deduped;
+        for entry in rd {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    self.warn_at(dir, format!("cannot list the folder further: {e}"));
+                    break;
+                }
+            };
+            scan.files_seen += 1;
+            let path = entry.path();
+            let Some(fname) = entry.file_name().to_str().map(str::to_string) else {
+                self.warn_at(&path, "a file name that is not UTF-8; skipped");
+                continue;
+            };
+            // Follow symbolic links (3DMigoto's `symlink` option), refusing loops and links
+            // to nothing.
+            let ft = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) => {
+                    self.warn_at(&path, format!("cannot read: {e}"));
+                    continue;
+                }
+            };
+            let meta = if ft.is_symlink() {
+                match fs::metadata(&path) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let why = if e.raw_os_error() == Some(40) {
+                            "a symbolic-link loop".to_string()
+                        } else {
+                            format!("a symbolic link to nothing readable ({e})")
+                        };
+                        self.warn_at(&path, format!("{why}; skipped"));
+                        continue;
+                    }
+                }
+            } else {
+                match entry.metadata() {
+                    Ok(m) => m,
+                    Err(e) => {
+                        self.warn_at(&path, format!("cannot read: {e}"));
+                        continue;
+                    }
+                }
+            };
+            if meta.is_dir() {
+                if ctx.is_some() || in_deduped {
+                    continue;
+                }
+                if fname == "deduped" {
+                    subdirs.push((None, path));
+                } else if let Some(p) = fname
+                    .strip_prefix("ctx-0x")
+                    .or_else(|| fname.strip_prefix("ctx-0X"))
+                {
+                    match u64::from_str_radix(p, 16) {
+                        Ok(c) => subdirs.push((Some(c), path)),
+                        Err(_) => self
+                            .warn_at(&path, "a ctx- folder whose address does not parse; skipped"),
+                    }
+                }
+                continue;
+            }
+            if in_deduped {
+                scan.deduped.insert(fname, (path, meta.len()));
+                continue;
+            }
+            if ctx.is_none() && (fname == "log.txt" || fname.starts_with("log-0x")) {
+                let c = fname
+                    .strip_prefix("log-0x")
+                    .and_then(|s| s.strip_suffix(".txt"))
+                    .and_then(|s| u64::from_str_radix(s, 16).ok());
+                if fname != "log.txt" && c.is_none() {
+                    self.warn_at(
+                        &path,
+                        "a log-0x… file whose address does not parse; skipped",
+                    );
+                    continue;
+                }
+                scan.logs.push((c, path));
+                continue;
+            }
+            match name::parse_dump_name(&fname) {
+                Some(n) => {
+                    let key = (ctx, n.frame, n.draw);
+                    scan.entries.entry(key).or_default().push(Entry {
+                        name: n,
+                        path,
+                        len: meta.len(),
+                    });
+                }
+                None => {
+                    let lower = fname.to_ascii_lowercase();
+                    if lower.ends_with(".txt") || lower.ends_with(".buf") {
+                        self.warn_at(
+                            &path,
+                            "not a 3DMigoto frame-analysis name (DDDDDD-vbN=HASH-vs=…-ps=….txt); skipped",
+                        );
+                    }
+                }
+            }
+        }
+        let _ = is_top;
+    }
+
+    /// Builds one draw from its log record and files.
+    fn assemble(
+        &mut self,
+        key: Key,
+        logged: Option<LoggedDraw>,
+        files: Vec<Entry>,
+        deduped: &HashMap<String, (PathBuf, u64)>,
+        context_has_log: bool,
+    ) -> Draw {
+        let mut d = Draw {
+            context: key.0,
+            frame: key.1,
+            number: key.2,
+            log: None,
+            vbs: Vec::new(),
+            ib: None,
+            resources: Vec::new(),
+            shaders: Shaders::default(),
+            layout: None,
+            topology: None,
+            problems: Vec::new(),
+        };
+        let mut name_shaders: Option<Shaders> = None;
+        for e in files {
+            let n = &e.name;
+            // A shortcut stands for the file its log line names; resolved below.
+            if n.shortcut {
+                continue;
+            }
+            if name_shaders.is_none() {
+                name_shaders = Some(n.shaders);
+            } else if name_shaders != Some(n.shaders) {
+                d.problems.push(CaptureWarning {
+                    file: e.path.display().to_string(),
+                    line: None,
+                    value: None,
+                    message: "its shader hashes differ from the draw's other files'".into(),
+                });
+            }
+            let is_txt = n.ext == "txt";
+            let is_buf = n.ext == "buf";
+            match n.register {
+                Register::Vb(slot) if is_txt || is_buf => {
+                    let v = match d.vbs.iter_mut().find(|v| v.slot == slot) {
+                        Some(v) => v,
+                        None => {
+                            d.vbs.push(VbDump {
+                                slot,
+                                hash: n.hash,
+                                ..VbDump::default()
+                            });
+                            d.vbs.last_mut().expect("pushed")
+                        }
+                    };
+                    if is_txt {
+                        v.txt = Some(e.path);
+                    } else {
+                        v.buf_bytes = Some(e.len);
+                        v.buf = Some(e.path);
+                    }
+                    self.bytes += e.len;
+                }
+                Register::Ib if is_txt || is_buf => {
+                    let ib = d.ib.get_or_insert_with(|| IbDump {
+                        hash: n.hash,
+                        ..IbDump::default()
+                    });
+                    if is_txt {
+                        ib.txt = Some(e.path);
+                    } else {
+                        ib.buf_bytes = Some(e.len);
+                        ib.buf = Some(e.path);
+                    }
+                    self.bytes += e.len;
+                }
+                register => {
+                    if !d
+                        .resources
+                        .iter()
+                        .any(|r| r.register == register && r.stage == n.stage)
+                    {
+                        d.resources.push(ResourceDump {
+                            stage: n.stage,
+                            register,
+                            hash: n.hash,
+                            path: e.path,
+                        });
+                    }
+                }
+            }
+        }
+        d.vbs.sort_by_key(|v| v.slot);
+        // Per-draw files that are missing or shortcuts: follow the log's `Dumping Buffer`.
+        if let Some(l) = &logged {
+            for (per_draw, saved) in &l.dumped {
+                let Some(n) = name::parse_dump_name(per_draw) else {
+                    continue;
+                };
+                let have = match n.register {
+                    Register::Vb(s) => d.vbs.iter().find(|v| v.slot == s).is_some_and(|v| {
+                        if n.ext == "txt" {
+                            v.txt.is_some()
+                        } else {
+                            v.buf.is_some()
+                        }
+                    }),
+                    Register::Ib => d.ib.as_ref().is_some_and(|i| {
+                        if n.ext == "txt" {
+                            i.txt.is_some()
+                        } else {
+                            i.buf.is_some()
+                        }
+                    }),
+                    _ => true,
+                };
+                if have {
+                    continue;
+                }
+                let base = saved.rsplit(['\\', '/']).next().unwrap_or(saved);
+                let Some((path, len)) = deduped.get(base).cloned() else {
+                    d.problems.push(CaptureWarning {
+                        file: per_draw.clone(),
+                        line: Some(l.line),
+                        value: Some(crate::capture::excerpt(saved.as_bytes())),
+                        message: "the log says this was dumped, and neither it nor its \
+                                  de-duplicated file is in the folder"
+                            .into(),
+                    });
+                    continue;
+                };
+                self.bytes += len;
+                let is_txt = n.ext == "txt";
+                match n.register {
+                    Register::Vb(slot) => {
+                        let v = match d.vbs.iter_mut().find(|v| v.slot == slot) {
+                            Some(v) => v,
+                            None => {
+                                d.vbs.push(VbDump {
+                                    slot,
+                                    hash: n.hash,
+                                    ..VbDump::default()
+                                });
+                                d.vbs.last_mut().expect("pushed")
+                            }
+                        };
+                        if is_txt {
+                            v.txt = Some(path);
+                        } else {
+                            v.buf_bytes = Some(len);
+                            v.buf = Some(path);
+                        }
+                    }
+                    Register::Ib => {
+                        let ib = d.ib.get_or_insert_with(|| IbDump {
+                            hash: n.hash,
+                            ..IbDump::default()
+                        });
+                        if is_txt {
+                            ib.txt = Some(path);
+                        } else {
+                            ib.buf_bytes = Some(len);
+                            ib.buf = Some(path);
+                        }
+                    }
+                    _ => {}
+                }
+                if name_shaders.is_none() {
+                    name_shaders = Some(n.shaders);
+                }
+            }
+            d.vbs.sort_by_key(|v| v.slot);
+        }
+        d.shaders = name_shaders
+            .or_else(|| logged.as_ref().map(|l| l.shaders))
+            .unwrap_or_default();
+        if logged.is_none() && context_has_log && (!d.vbs.is_empty() || d.ib.is_some()) {
+            d.problems.push(CaptureWarning {
+                file: d
+                    .vbs
+                    .iter()
+                    .find_map(|v| v.txt.clone().or(v.buf.clone()))
+                    .map_or_else(|| d.id(), |p| p.display().to_string()),
+                line: None,
+                value: None,
+                message: format!(
+                    "draw {} has dump files and no line in the log (cut short?)",
+                    d.id()
+                ),
+            });
+        }
+        d.topology = logged.as_ref().and_then(|l| l.topology);
+        d.log = logged;
+        d
+    }
+
+    /// Reads every text dump's header, spread over `threads` threads.
+    fn read_headers(&mut self, threads: usize) {
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        let next = AtomicUsize::new(0);
+        let draws = &self.draws;
+        let chunk = 16;
+        let results: Vec<Vec<(usize, Headers)>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..threads.max(1))
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut out = Vec::new();
+                        loop {
+                            let start = next.fetch_add(chunk, Ordering::Relaxed);
+                            if start >= draws.len() {
+                                break;
+                            }
+                            for (i, d) in draws.iter().enumerate().skip(start).take(chunk) {
+                                out.push((i, read_draw_headers(d)));
+                            }
+                        }
+                        out
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        let mut layouts: HashMap<Vec<InputElementDesc>, Arc<Vec<InputElementDesc>>> =
+            HashMap::new();
+        for (i, h) in results.into_iter().flatten() {
+            let d = &mut self.draws[i];
+            for (slot, vb) in h.vbs {
+                let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) else {
+                    continue;
+                };
+                v.stride = vb.stride;
+                v.offset = vb.byte_offset;
+                v.first_vertex = vb.first_vertex;
+                v.vertex_count = vb.vertex_count;
+                v.first_instance = vb.first_instance;
+                v.instance_count = vb.instance_count;
+                if d.layout.is_none() && !vb.elements.is_empty() {
+                    let l = layouts
+                        .entry(vb.elements.clone())
+                        .or_insert_with(|| Arc::new(vb.elements))
+                        .clone();
+                    d.layout = Some(l);
+                } else if let Some(l) = &d.layout
+                    && !vb.elements.is_empty()
+                    && **l != vb.elements
+                {
+                    d.problems.push(CaptureWarning {
+                        file: v
+                            .txt
+                            .as_ref()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default(),
+                        line: None,
+                        value: None,
+                        message: "its element blocks differ from the draw's other vb dumps'".into(),
+                    });
+                }
+                if let Some(t) = vb.topology {
+                    d.topology = Some(t);
+                }
+            }
+            if let (Some(ib), Some(hi)) = (&mut d.ib, h.ib) {
+                ib.format = hi.format;
+                ib.offset = hi.byte_offset;
+                ib.first_index = hi.first_index;
+                ib.index_count = hi.index_count;
+                if let Some(t) = hi.topology {
+                    d.topology = d.topology.or(Some(t));
+                }
+            }
+            d.problems.extend(h.problems);
+        }
+    }
+
+    /// Reads draw `draw` of this frame as a [`Capture`] (its text and binary dumps, no
+    /// folder search), as `capture::load_dump` reads a single dump.
+    pub fn load(&self, draw: &Draw) -> Result<Capture, CaptureError> {
+        let files = draw.files()?;
+        crate::capture::migoto::load_files(&files)
+    }
+
+    /// The draws `filter` selects.
+    pub fn select<'a>(&'a self, filter: &'a Filter) -> impl Iterator<Item = &'a Draw> + 'a {
+        self.draws.iter().filter(move |d| filter.matches(d))
+    }
+}
+
+/// The header of an ib text dump.
+#[derive(Clone, Debug, Default)]
+struct IbHeader {
+    byte_offset: u32,
+    first_index: u32,
+    index_count: Option<u32>,
+    topology: Option<Topology>,
+    format: Option<IndexFormat>,
+}
+
+#[derive(Default)]
+struct Headers {
+    vbs: Vec<(u32, crate::capture::migoto::VbText)>,
+    ib: Option<IbHeader>,
+    problems: Vec<CaptureWarning>,
+}
+
+/// Reads the first [`HEAD_BYTES`] of a file.
+fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+    let f = fs::File::open(path)?;
+    let mut v = Vec::with_capacity(8192);
+    f.take(HEAD_BYTES as u64).read_to_end(&mut v)?;
+    Ok(v)
+}
+
+/// The header part of a vb text dump: up to its `vertex-data:`/`instance-data:` line or its
+/// first data line (`vbN[i]…`), else its last complete line.
+fn vb_header(text: &[u8]) -> &[u8] {
+    let mut pos = 0;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let t = line.trim_ascii();
+        let data = t == b"vertex-data:"
+            || t == b"instance-data:"
+            || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()));
+        if data {
+            return &text[..pos];
+        }
+        if !line.ends_with(b"\n") {
+            break;
+        }
+        pos += line.len();
+    }
+    if text.len() < HEAD_BYTES {
+        text
+    } else {
+        &text[..pos]
+    }
+}
+
+fn ib_header(file: &str, text: &[u8]) -> (IbHeader, Vec<CaptureWarning>) {
+    let mut h = IbHeader::default();
+    let mut w = Vec::new();
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        let t = line.trim_ascii();
+        if t.is_empty() {
+            continue;
+        }
+        if t[0].is_ascii_digit() {
+            break;
+        }
+        let Some(c) = t.iter().position(|&b| b == b':') else {
+            continue;
+        };
+        let (k, v) = (t[..c].trim_ascii(), t[c + 1..].trim_ascii());
+        let v = String::from_utf8_lossy(v);
+        let num = v.parse::<u32>().ok();
+        let mut bad = false;
+        match k {
+            b"byte offset" => {
+                h.byte_offset = num.unwrap_or_else(|| {
+                    bad = true;
+                    0
+                })
+            }
+            b"first index" => {
+                h.first_index = num.unwrap_or_else(|| {
+                    bad = true;
+                    0
+                })
+            }
+            b"index count" => {
+                h.index_count = num;
+                bad = num.is_none();
+            }
+            b"topology" => {
+                h.topology = parse_topology(&v);
+                bad = h.topology.is_none();
+            }
+            b"format" => {
+                h.format = parse_index_format(&v);
+                bad = h.format.is_none();
+            }
+            _ => {}
+        }
+        if bad {
+            w.push(CaptureWarning {
+                file: file.to_string(),
+                line: Some(i + 1),
+                value: Some(crate::capture::excerpt(v.as_bytes())),
+                message: format!("`{}:` does not parse", String::from_utf8_lossy(k)),
+            });
+        }
+    }
+    (h, w)
+}
+
+fn read_draw_headers(d: &Draw) -> Headers {
+    let mut out = Headers::default();
+    for v in &d.vbs {
+        let Some(txt) = &v.txt else { continue };
+        let file = txt.display().to_string();
+        match read_head(txt) {
+            Ok(text) => match parse_vb_txt(&file, vb_header(&text), false) {
+                Ok(vb) => out.vbs.push((v.slot, vb)),
+                Err(e) => out.problems.push(CaptureWarning {
+                    file: e.file,
+                    line: e.line,
+                    value: e.value,
+                    message: e.message,
+                }),
+            },
+            Err(e) => out.problems.push(CaptureWarning {
+                file,
+                line: None,
+                value: None,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+    if let Some(ib) = &d.ib
+        && let Some(txt) = &ib.txt
+    {
+        let file = txt.display().to_string();
+        match read_head(txt) {
+            Ok(text) => {
+                let (h, w) = ib_header(&file, &text);
+                out.ib = Some(h);
+                out.problems.extend(w);
+            }
+            Err(e) => out.problems.push(CaptureWarning {
+                file,
+                line: None,
+                value: None,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
+    out
+}
+
+/// Records where a draw's files disagree with each other or with its log line.
+fn check(d: &mut Draw) {
+    let mut p: Vec<CaptureWarning> = Vec::new();
+    let id = d.id();
+    let say =
+        |p: &mut Vec<CaptureWarning>, file: Option<&PathBuf>, line: Option<usize>, m: String| {
+            p.push(CaptureWarning {
+                file: file.map_or_else(|| id.clone(), |f| f.display().to_string()),
+                line,
+                value: None,
+                message: m,
+            })
+        };
+    if let Some(l) = &d.log {
+        let line = Some(l.line);
+        // Hashes: the names' against the log's.
+        for v in &d.vbs {
+            let logged = l.vbs.iter().find(|b| b.slot == v.slot);
+            match (logged, v.hash) {
+                (None, _) if !l.call.is_dispatch() => say(
+                    &mut p,
+                    v.txt.as_ref().or(v.buf.as_ref()),
+                    line,
+                    format!(
+                        "vb{} was dumped, and the log binds no buffer to slot {} at this draw",
+                        v.slot, v.slot
+                    ),
+                ),
+                (Some(b), Some(h)) if b.hash.is_some_and(|lh| lh != h) => say(
+                    &mut p,
+                    v.txt.as_ref().or(v.buf.as_ref()),
+                    line,
+                    format!(
+                        "the name says vb{} hash {h:08x}, the log's IASetVertexBuffers says {:08x}",
+                        v.slot,
+                        b.hash.unwrap_or(0)
+                    ),
+                ),
+                _ => {}
+            }
+        }
+        if let (Some(ib), Some(lib)) = (&d.ib, &l.ib) {
+            let f = ib.txt.as_ref().or(ib.buf.as_ref());
+            if let (Some(h), Some(lh)) = (ib.hash, lib.hash)
+                && h != lh
+            {
+                say(
+                    &mut p,
+                    f,
+                    line,
+                    format!(
+                        "the name says ib hash {h:08x}, the log's IASetIndexBuffer says {lh:08x}"
+                    ),
+                );
+            }
+            if ib.txt.is_some() {
+                if let Some(fmt) = ib.format
+                    && lib.format != Some(fmt)
+                {
+                    say(
+                        &mut p,
+                        f,
+                        line,
+                        format!(
+                            "format {} in the dump, IASetIndexBuffer Format:{} in the log",
+                            fmt.format(),
+                            lib.format_value
+                        ),
+                    );
+                }
+                if ib.offset != lib.offset {
+                    say(
+                        &mut p,
+                        f,
+                        line,
+                        format!(
+                            "byte offset {} in the dump, IASetIndexBuffer Offset:{} in the log",
+                            ib.offset, lib.offset
+                        ),
+                    );
+                }
+            }
+        }
+        for (stage, h) in d.shaders.iter() {
+            let lh = l.shaders.get(stage);
+            if let (Some(h), Some(lh)) = (h, lh)
+                && h != lh
+            {
+                say(
+                    &mut p,
+                    None,
+                    line,
+                    format!(
+                        "the file names say {stage} {h:016x}, the log's {}SetShader says {lh:016x}",
+                        stage[..1].to_ascii_uppercase() + "S"
+                    ),
+                );
+            }
+        }
+        // Counts: the headers' against the call.
+        let vb0 = d.vbs.iter().find(|v| v.txt.is_some());
+        match &l.call {
+            Call::Direct(DrawCall::Draw {
+                vertex_count,
+                start_vertex,
+            })
+            | Call::Direct(DrawCall::DrawInstanced {
+                vertex_count_per_instance: vertex_count,
+                start_vertex,
+                ..
+            }) => {
+                if let Some(v) = vb0 {
+                    if v.vertex_count.is_some_and(|c| c != *vertex_count) {
+                        say(
+                            &mut p,
+                            v.txt.as_ref(),
+                            line,
+                            format!(
+                                "vertex count {} in the dump, {} in the log",
+                                v.vertex_count.unwrap_or(0),
+                                l.call.text()
+                            ),
+                        );
+                    }
+                    if v.first_vertex != *start_vertex {
+                        say(
+                            &mut p,
+                            v.txt.as_ref(),
+                            line,
+                            format!(
+                                "first vertex {} in the dump, {} in the log",
+                                v.first_vertex,
+                                l.call.text()
+                            ),
+                        );
+                    }
+                }
+            }
+            Call::Direct(DrawCall::DrawIndexed {
+                index_count,
+                start_index,
+                base_vertex,
+            })
+            | Call::Direct(DrawCall::DrawIndexedInstanced {
+                index_count_per_instance: index_count,
+                start_index,
+                base_vertex,
+                ..
+            }) => {
+                match &d.ib {
+                    Some(ib) if ib.txt.is_some() => {
+                        if ib.index_count.is_some_and(|c| c != *index_count) {
+                            say(
+                                &mut p,
+                                ib.txt.as_ref(),
+                                line,
+                                format!(
+                                    "index count {} in the dump, {} in the log",
+                                    ib.index_count.unwrap_or(0),
+                                    l.call.text()
+                                ),
+                            );
+                        }
+                        if ib.first_index != *start_index {
+                            say(
+                                &mut p,
+                                ib.txt.as_ref(),
+                                line,
+                                format!(
+                                    "first index {} in the dump, {} in the log",
+                                    ib.first_index,
+                                    l.call.text()
+                                ),
+                            );
+                        }
+                    }
+                    None if vb0.is_some() && *index_count > 0 => say(
+                        &mut p,
+                        vb0.and_then(|v| v.txt.as_ref()),
+                        line,
+                        format!(
+                            "{} is indexed, and no ib dump is in the folder (3DMigoto dumps it with every vb text dump of an indexed draw)",
+                            l.call.name()
+                        ),
+                    ),
+                    _ => {}
+                }
+                if let Some(v) = vb0
+                    && (v.first_vertex != 0 || v.vertex_count.is_some())
+                    && v.first_vertex != *base_vertex as u32
+                {
+                    say(
+                        &mut p,
+                        v.txt.as_ref(),
+                        line,
+                        format!(
+                            "first vertex {} in the dump, BaseVertexLocation {} in the log",
+                            v.first_vertex, base_vertex
+                        ),
+                    );
+                }
+            }
+            _ => {}
+        }
+        if let Some(v) = vb0
+            && let Some(ic) = d.instance_count()
+            && l.call.text().contains("Instanced(")
+            && v.instance_count.is_some_and(|c| c != ic)
+        {
+            say(
+                &mut p,
+                v.txt.as_ref(),
+                line,
+                format!(
+                    "instance count {} in the dump, {ic} in the log",
+                    v.instance_count.unwrap_or(0)
+                ),
+            );
+        }
+        if let (Some(lt), Some(t)) = (l.topology, d.topology)
+            && lt != t
+        {
+            say(
+                &mut p,
+                vb0.and_then(|v| v.txt.as_ref()),
+                line,
+                format!(
+                    "topology {} in the dump, IASetPrimitiveTopology {} in the log",
+                    t.name(),
+                    lt.name()
+                ),
+            );
+        }
+    }
+    // Binary sizes against the headers.
+    for v in &d.vbs {
+        if let (Some(size), Some(stride)) = (v.buf_bytes, v.stride) {
+            // A slot of per-instance data holds instances, not vertices (3DMigoto writes the
+            // draw's vertex range into every slot's header).
+            let per_instance = d.layout.as_ref().is_some_and(|l| {
+                let mine: Vec<_> = l.iter().filter(|e| e.input_slot == v.slot).collect();
+                !mine.is_empty()
+                    && mine
+                        .iter()
+                        .all(|e| e.input_slot_class == crate::element::INPUT_PER_INSTANCE_DATA)
+            });
+            let rows = if per_instance {
+                let rate = d
+                    .layout
+                    .as_ref()
+                    .and_then(|l| l.iter().find(|e| e.input_slot == v.slot))
+                    .map_or(1, |e| e.instance_data_step_rate.max(1));
+                v.first_instance as u64
+                    + (d.instance_count().unwrap_or(1) as u64).div_ceil(rate as u64)
+            } else {
+                v.first_vertex as u64 + v.vertex_count.unwrap_or(0) as u64
+            };
+            let need = v.offset as u64 + stride as u64 * rows;
+            if need > size {
+                say(
+                    &mut p,
+                    v.buf.as_ref(),
+                    None,
+                    format!(
+                        "{size} bytes, and its text dump's header needs {need} (byte offset + stride × the {} it reads)",
+                        if per_instance {
+                            "instances"
+                        } else {
+                            "first vertex + vertex count"
+                        }
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(ib) = &d.ib
+        && let (Some(size), Some(f), Some(c)) = (ib.buf_bytes, ib.format, ib.index_count)
+    {
+        let need = ib.offset as u64 + (ib.first_index as u64 + c as u64) * f.size() as u64;
+        if need > size {
+            say(
+                &mut p,
+                ib.buf.as_ref(),
+                None,
+                format!(
+                    "{size} bytes, and its text dump's header needs {need} (byte offset + (first index + index count) × index size)"
+                ),
+            );
+        }
+    }
+    // De-duplicated text names carry the header's values too.
+    for v in &d.vbs {
+        let Some(txt) = &v.txt else { continue };
+        let Some(n) = txt
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(name::parse_deduped_name)
+        else {
+            continue;
+        };
+        for (k, have) in [("stride", v.stride), ("count", v.vertex_count)] {
+            if let Some(want) = n.number(k)
+                && have.is_some_and(|h| h != want)
+            {
+                say(
+                    &mut p,
+                    Some(txt),
+                    None,
+                    format!("the name says {k}={want}, the header {}", have.unwrap_or(0)),
+                );
+            }
+        }
+    }
+    d.problems.extend(p);
+}
+
+fn hex8(h: Option<u32>) -> String {
+    h.map_or(String::new(), |h| format!("{h:08x}"))
+}
+
+fn hex16(h: Option<u64>) -> String {
+    h.map_or(String::new(), |h| format!("{h:016x}"))
+}
+
+impl Draw {
+    /// The columns of [`Draw::row`], in order (the CSV header of `inlay frame --csv`).
+    pub const COLUMNS: [&'static str; 17] = [
+        "draw",
+        "call",
+        "index_count",
+        "vertex_count",
+        "instance_count",
+        "topology",
+        "vb",
+        "ib",
+        "vs",
+        "hs",
+        "ds",
+        "gs",
+        "ps",
+        "cs",
+        "strides",
+        "layout",
+        "problems",
+    ];
+
+    /// The draw as one row of text fields ([`Draw::COLUMNS`]): hashes in hex, `vb` as
+    /// `SLOT=HASH` joined by spaces, strides as `SLOT:STRIDE`.
+    pub fn row(&self) -> Vec<String> {
+        let opt = |v: Option<u32>| v.map_or(String::new(), |v| v.to_string());
+        vec![
+            self.id(),
+            self.call().map_or("?".into(), |c| c.name().to_string()),
+            opt(self.index_count()),
+            opt(self.vertex_count()),
+            opt(self.instance_count()),
+            self.topology.map_or(String::new(), |t| t.name()),
+            self.vbs
+                .iter()
+                .map(|v| format!("{}={}", v.slot, hex8(v.hash)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            hex8(self.ib.as_ref().and_then(|i| i.hash)),
+            hex16(self.shaders.vs),
+            hex16(self.shaders.hs),
+            hex16(self.shaders.ds),
+            hex16(self.shaders.gs),
+            hex16(self.shaders.ps),
+            hex16(self.shaders.cs),
+            self.vbs
+                .iter()
+                .filter_map(|v| v.stride.map(|s| format!("{}:{s}", v.slot)))
+                .collect::<Vec<_>>()
+                .join(" "),
+            self.layout_brief(),
+            self.problems.len().to_string(),
+        ]
+    }
+
+    /// The draw as JSON: what the log says, each dump with its files, the layout and the
+    /// problems (the record of `inlay frame --json`, the page's list and Python's draws).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+        json!({
+            "draw": self.id(),
+            "number": self.number,
+            "frame": self.frame,
+            "context": self.context.map(|c| format!("0x{c:016X}")),
+            "call": self.call().map(|c| c.name()),
+            "call_text": self.call().map(|c| c.text()),
+            "log_line": self.log.as_ref().map(|l| l.line),
+            "index_count": self.index_count(),
+            "vertex_count": self.vertex_count(),
+            "instance_count": self.instance_count(),
+            "topology": self.topology.map(|t| t.name()),
+            "shaders": self.shaders.iter().filter_map(|(s, h)| h.map(|h| (s.to_string(), json!(format!("{h:016x}"))))).collect::<serde_json::Map<_, _>>(),
+            "vbs": self.vbs.iter().map(|v| json!({
+                "slot": v.slot, "hash": v.hash.map(|h| format!("{h:08x}")), "stride": v.stride,
+                "offset": v.offset, "first_vertex": v.first_vertex, "vertex_count": v.vertex_count,
+                "txt": path(&v.txt), "buf": path(&v.buf), "buf_bytes": v.buf_bytes,
+            })).collect::<Vec<_>>(),
+            "ib": self.ib.as_ref().map(|i| json!({
+                "hash": i.hash.map(|h| format!("{h:08x}")), "format": i.format.map(|f| f.format().to_string()),
+                "offset": i.offset, "first_index": i.first_index, "index_count": i.index_count,
+                "txt": path(&i.txt), "buf": path(&i.buf), "buf_bytes": i.buf_bytes,
+            })),
+            "resources": self.resources.iter().map(|r| json!({
+                "register": format!("{}{}", r.stage.map(|s| format!("{s}s-")).unwrap_or_default(), r.register.name()),
+                "hash": r.hash.map(|h| format!("{h:08x}")), "file": r.path.display().to_string(),
+            })).collect::<Vec<_>>(),
+            "layout": self.layout.as_ref().map(|l| l.iter().map(|e| json!({
+                "semantic": e.name(), "index": e.semantic_index, "format": e.format.to_string(),
+                "slot": e.input_slot,
+                "offset": if e.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT { json!("append") } else { json!(e.aligned_byte_offset) },
+                "class": if e.input_slot_class == crate::element::INPUT_PER_INSTANCE_DATA { "per-instance" } else { "per-vertex" },
+                "step_rate": e.instance_data_step_rate,
+            })).collect::<Vec<_>>()),
+            "problems": self.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+        })
+    }
+}

@@ -1,0 +1,378 @@
+//! Many draws of a frame exported at once (features `mesh` + `frame`): `inlay export DIR`.
+//!
+//! [`export_draws`] reads each selected draw of a [`Frame`] as a capture and writes it as a
+//! mesh file in `out_dir`, on `jobs` threads. Draws whose inputs are identical — the same
+//! layout, buffer bytes, index bytes, draw call and topology, decided by a 128-bit digest of
+//! exactly what the export reads — are written once; the others name that file. A draw that
+//! cannot be read or exported is recorded with the file and reason, and the batch goes on.
+//! Memory stays bounded: a draw starts only when the bytes of its dump files fit in what
+//! the running draws leave of [`BatchOptions::memory`] (a draw larger than all of it runs
+//! alone).
+
+#![forbid(unsafe_code)]
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+use super::streamed::{ExportError, Exported};
+use super::{FileKind, Mesh, MeshOptions, input_of, streamed::StreamOptions};
+use crate::capture::{Capture, SlotData};
+use crate::frame::{Draw, Frame};
+
+/// How [`export_draws`] runs.
+#[derive(Clone, Debug)]
+pub struct BatchOptions {
+    /// The file kind written.
+    pub kind: FileKind,
+    /// Threads (0: every core).
+    pub jobs: usize,
+    /// Bytes of dump files the running draws may hold at once.
+    pub memory: u64,
+    /// Replace files that exist.
+    pub overwrite: bool,
+    /// How meshes are built.
+    pub mesh: MeshOptions,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        BatchOptions {
+            kind: FileKind::Glb,
+            jobs: 0,
+            memory: 96 << 20,
+            overwrite: false,
+            mesh: MeshOptions::default(),
+        }
+    }
+}
+
+/// What became of one draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Written to this file: vertices, primitives.
+    Written {
+        /// The file.
+        path: PathBuf,
+        /// Bytes written.
+        bytes: u64,
+        /// Vertices of the mesh.
+        vertices: usize,
+        /// Warnings of the capture and the export.
+        warnings: Vec<String>,
+    },
+    /// Identical to a draw already written to this file.
+    Same {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Not exported.
+    Failed {
+        /// The file the reason is about (or the draw's id).
+        file: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One draw's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DrawOutcome {
+    /// The draw's id (`000123`).
+    pub draw: String,
+    /// What became of it.
+    pub outcome: Outcome,
+}
+
+/// Every draw's result, in the order given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BatchReport {
+    /// Per draw.
+    pub draws: Vec<DrawOutcome>,
+    /// Bytes written.
+    pub bytes_written: u64,
+}
+
+impl BatchReport {
+    /// Draws written, draws identical to one written, draws that failed.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut c = (0, 0, 0);
+        for d in &self.draws {
+            match d.outcome {
+                Outcome::Written { .. } => c.0 += 1,
+                Outcome::Same { .. } => c.1 += 1,
+                Outcome::Failed { .. } => c.2 += 1,
+            }
+        }
+        c
+    }
+}
+
+/// A 128-bit digest of bytes (two multiply-rotate lanes over 8-byte words; not
+/// cryptographic: it tells identical inputs apart from different ones).
+#[derive(Clone, Copy)]
+struct Digest([u64; 2]);
+
+impl Digest {
+    fn new() -> Self {
+        Digest([0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f])
+    }
+    fn word(&mut self, w: u64) {
+        self.0[0] = (self.0[0] ^ w)
+            .wrapping_mul(0x0000_0100_0000_01b3)
+            .rotate_left(29);
+        self.0[1] = (self.0[1] ^ w.rotate_left(17))
+            .wrapping_mul(0xff51_afd7_ed55_8ccd)
+            .rotate_left(31);
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.word(b.len() as u64);
+        let mut c = b.chunks_exact(8);
+        for w in &mut c {
+            self.word(u64::from_le_bytes(w.try_into().expect("8 bytes")));
+        }
+        let mut last = [0u8; 8];
+        last[..c.remainder().len()].copy_from_slice(c.remainder());
+        self.word(u64::from_le_bytes(last));
+    }
+}
+
+/// The digest of everything an export of `c` reads.
+fn digest(c: &Capture) -> [u64; 2] {
+    let mut d = Digest::new();
+    d.bytes(
+        format!(
+            "{:?}|{:?}|{:?}|{:?}|{:?}",
+            c.elements,
+            c.remapped,
+            c.topology,
+            c.draw,
+            c.draw_call()
+        )
+        .as_bytes(),
+    );
+    for s in &c.slots {
+        d.bytes(format!("{}/{}/{}", s.slot, s.stride, s.offset).as_bytes());
+        match &s.data {
+            SlotData::Binary(b) => d.bytes(b),
+            SlotData::Text(t) => d.bytes(format!("{t:?}").as_bytes()),
+        }
+    }
+    if let Some(i) = &c.index {
+        d.bytes(format!("{:?}/{}", i.format, i.offset).as_bytes());
+        d.bytes(&i.data);
+    }
+    d.0
+}
+
+/// The file name a draw is written under: its id (`/` of a context folder as `-`) and the
+/// kind's extension.
+pub fn file_name(d: &Draw, kind: FileKind) -> String {
+    format!("{}.{kind}", d.id().replace('/', "-"))
+}
+
+struct Budget {
+    used: Mutex<u64>,
+    freed: Condvar,
+    limit: u64,
+}
+
+impl Budget {
+    fn take(&self, want: u64) -> u64 {
+        let want = want.min(self.limit);
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && *used + want > self.limit {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += want;
+        want
+    }
+    fn give(&self, n: u64) {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used -= n;
+        self.freed.notify_all();
+    }
+}
+
+fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u64), String> {
+    let tmp = path.with_extension(format!("{}.part", o.kind));
+    let result = (|| -> Result<(Exported, u64), String> {
+        let input = input_of(c);
+        let stream = StreamOptions {
+            threads: 1,
+            ..StreamOptions::default()
+        };
+        let ioerr = |e: std::io::Error| format!("cannot write {}: {e}", tmp.display());
+        let xerr = |e: ExportError| match e {
+            ExportError::Mesh(e) => e.to_string(),
+            ExportError::Io(e) => format!("cannot write {}: {e}", tmp.display()),
+        };
+        let mut file = BufWriter::with_capacity(1 << 20, fs::File::create(&tmp).map_err(ioerr)?);
+        let done = match o.kind {
+            FileKind::Glb => {
+                super::gltf::export_glb_with(&input, &o.mesh, &stream, &mut file).map_err(xerr)?
+            }
+            FileKind::Gltf => {
+                let bin = path.with_extension("bin");
+                let uri = bin
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .unwrap_or("mesh.bin")
+                    .to_string();
+                let mut b = BufWriter::new(fs::File::create(&bin).map_err(ioerr)?);
+                let done = super::gltf::export_gltf_with(
+                    &input, &o.mesh, &stream, &mut file, &mut b, &uri,
+                )
+                .map_err(xerr)?;
+                b.flush().map_err(ioerr)?;
+                done
+            }
+            FileKind::Obj | FileKind::Ply => {
+                let mesh = Mesh::build(&input, &o.mesh).map_err(|e| e.to_string())?;
+                if o.kind == FileKind::Obj {
+                    super::obj::write_obj(&mesh, &mut file).map_err(ioerr)?;
+                } else {
+                    super::ply::write_ply(&mesh, &mut file).map_err(ioerr)?;
+                }
+                Exported::of_mesh(&mesh)
+            }
+        };
+        file.flush().map_err(ioerr)?;
+        let bytes = file.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
+        drop(file);
+        fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok((done, bytes))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// Exports `draws` of `frame` into `out_dir` (created if missing); `progress` is called after
+/// each draw with the number done so far. See the module notes.
+pub fn export_draws(
+    frame: &Frame,
+    draws: &[&Draw],
+    out_dir: &Path,
+    options: &BatchOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> std::io::Result<BatchReport> {
+    fs::create_dir_all(out_dir)?;
+    let jobs = match options.jobs {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        j => j,
+    }
+    .min(draws.len().max(1));
+    let budget = Budget {
+        used: Mutex::new(0),
+        freed: Condvar::new(),
+        limit: options.memory.max(1),
+    };
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let seen: Mutex<HashMap<[u64; 2], PathBuf>> = Mutex::new(HashMap::new());
+    let results: Mutex<Vec<Option<DrawOutcome>>> = Mutex::new(vec![None; draws.len()]);
+    let written = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(d) = draws.get(i) else { break };
+                    let size: u64 = d
+                        .vbs
+                        .iter()
+                        .map(|v| {
+                            v.buf_bytes.unwrap_or(0)
+                                + if v.buf.is_none() { 1 << 20 } else { 64 << 10 }
+                        })
+                        .sum::<u64>()
+                        + d.ib.as_ref().map_or(0, |b| b.buf_bytes.unwrap_or(1 << 20));
+                    let held = budget.take(size * 2);
+                    let outcome = export_one(frame, d, out_dir, options, &seen, &written);
+                    budget.give(held);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(DrawOutcome {
+                        draw: d.id(),
+                        outcome,
+                    });
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    let draws = results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok(BatchReport {
+        draws,
+        bytes_written: written.into_inner(),
+    })
+}
+
+fn export_one(
+    frame: &Frame,
+    d: &Draw,
+    out_dir: &Path,
+    o: &BatchOptions,
+    seen: &Mutex<HashMap<[u64; 2], PathBuf>>,
+    written: &std::sync::atomic::AtomicU64,
+) -> Outcome {
+    let capture = match frame.load(d) {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::Failed {
+                file: e.line.map_or(e.file.clone(), |l| format!("{}:{l}", e.file)),
+                reason: match e.value {
+                    Some(v) => format!("{} (`{v}`)", e.message),
+                    None => e.message,
+                },
+            };
+        }
+    };
+    let key = digest(&capture);
+    let path = out_dir.join(file_name(d, o.kind));
+    {
+        let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = seen.get(&key) {
+            return Outcome::Same { path: p.clone() };
+        }
+        if !o.overwrite && path.exists() {
+            return Outcome::Failed {
+                file: path.display().to_string(),
+                reason: "exists (replace with --force)".into(),
+            };
+        }
+        seen.insert(key, path.clone());
+    }
+    match write_one(&capture, &path, o) {
+        Ok((done, bytes)) => {
+            written.fetch_add(bytes, Ordering::Relaxed);
+            Outcome::Written {
+                path,
+                bytes,
+                vertices: done.vertex_count as usize,
+                warnings: capture
+                    .warnings
+                    .iter()
+                    .map(|w| w.to_string())
+                    .chain(done.warnings.iter().map(|w| w.to_string()))
+                    .collect(),
+            }
+        }
+        Err(reason) => {
+            // Others identical to it must not name a file that is not there.
+            seen.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
+            Outcome::Failed {
+                file: d.id(),
+                reason,
+            }
+        }
+    }
+}
