@@ -43,7 +43,7 @@ fn draw_page(frame: &Frame, id: &str, options: &MeshOptions) -> Result<String, S
         .find(|d| d.id() == id)
         .ok_or_else(|| format!("no draw {id}"))?;
     let capture = frame.load(d).map_err(|e| e.to_string())?;
-    let mut opts = options.clone();
+    let mut opts = *options;
     let mesh = match Mesh::from_capture(&capture, &opts) {
         Ok(m) => m,
         Err(_) => {

@@ -51,8 +51,7 @@ fn check_against_truth(frame: &Frame, truth: &SynthReport) {
 }
 
 fn open(dir: &Path) -> Frame {
-    let f = Frame::open(dir).unwrap();
-    f
+    Frame::open(dir).unwrap()
 }
 
 #[test]
