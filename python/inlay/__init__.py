@@ -364,3 +364,75 @@ def fmt_text(layout, strides, topology="triangle_list", index_format=None):
     topology, the index format (``"R16_UINT"``/``"R32_UINT"``, or None) and every element of
     ``layout`` (a :class:`Layout` or ELEMENT dicts)."""
     return _inlay.fmt_text(layout, dict(strides), topology, index_format)
+
+
+# --- Finished 3DMigoto mods (inlay.migoto_mod) --------------------------------------------
+
+class ModPart(Dump):
+    """One draw of a mod read by :func:`load_mod`: a :class:`Dump` of its component's buffers
+    (one slot per buffer, in the profile's order), its index buffer and its draw, so
+    ``part.decode()`` gives its vertices and primitives; plus what the INI says about it."""
+
+    def __init__(self, info, native):
+        super().__init__(native)
+        self.info = info
+
+    name = property(lambda self: self.info["name"],
+                    doc="The section the draw's context is named after (``#n`` for several draws).")
+    section = property(lambda self: self.info["section"], doc="The section holding the draw.")
+    at = property(lambda self: self.info["at"], doc="``file:line`` of the draw command.")
+    component = property(lambda self: self.info["component"],
+                         doc="The component (vertex set) whose buffers it draws.")
+    conditions = property(lambda self: self.info["conditions"],
+                          doc="The conditions the draw depends on, as written.")
+    hash = property(lambda self: self.info["hash"], doc="The context's hash (hex), or None.")
+
+    def __repr__(self):
+        return (f"ModPart({self.name!r}, {self.info['count']} "
+                f"{'indices' if self.info['indexed'] else 'vertices'} from {self.info['start']})")
+
+
+class Mod:
+    """A finished 3DMigoto mod read by :func:`load_mod` for one state: ``parts`` (the drawn
+    parts that are mesh data, each a :class:`ModPart`), and ``report`` — what ``inlay mod
+    --json`` prints (components with their buffers' layouts, every part with its index range
+    and conditions, the profile and its evidence, variables, toggles, warnings)."""
+
+    def __init__(self, report, parts):
+        self.report = report
+        self.parts = parts
+
+    profile = property(lambda self: self.report["profile"]["name"],
+                       doc="The tool family's profile used for the formats, or None.")
+    state = property(lambda self: self.report["state"], doc="``{variable: value}`` of the state.")
+    toggles = property(lambda self: self.report["toggles"], doc="The ``[Key…]`` sections.")
+    warnings = property(lambda self: self.report["warnings"],
+                        doc="What the reader did not understand or doubted (file:line: message).")
+
+    def part(self, name):
+        """The part named ``name``."""
+        for p in self.parts:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def __repr__(self):
+        return f"Mod({self.report['ini']!r}, parts {[p.name for p in self.parts]})"
+
+
+def load_mod(path, set=None, profile=None):
+    """Reads a finished 3DMigoto mod — its INI (with included files), buffers, and any
+    ``.fmt``/``hash.json``/``Metadata.json`` beside it — for the default state, with ``set``
+    (``{"$swapvar": 1}``) applied. ``profile`` names a tool family's buffer formats (``GIMI``,
+    ``SRMI``, ``ZZMI``, ``HIMI``, ``WWMI``) instead of detecting them. Returns a :class:`Mod`;
+    raises :class:`DumpError` naming the file, line and value."""
+    import json
+
+    report, natives = _inlay.load_mod(os.fsdecode(path), dict(set or {}), profile)
+    report = json.loads(report)
+    parts = [ModPart(info, native) for info, native in zip(report["parts"], natives)
+             if native is not None]
+    return Mod(report, parts)
+
+
+__all__ += ["Mod", "ModPart", "load_mod"]

@@ -199,6 +199,46 @@ def export(
     api: str = "d3d11",
     feature_level: Optional[str] = None,
 ) -> List[str]: ...
+
+
+# --- Finished 3DMigoto mods ---------------------------------------------------------------
+
+class ModPart(Dump):
+    """One draw of a mod read by :func:`load_mod` (a :class:`Dump` of its buffers and draw)."""
+    info: Dict[str, Any]
+    @property
+    def name(self) -> str: ...
+    @property
+    def section(self) -> str: ...
+    @property
+    def at(self) -> str: ...
+    @property
+    def component(self) -> Optional[str]: ...
+    @property
+    def conditions(self) -> List[str]: ...
+    @property
+    def hash(self) -> Optional[str]: ...
+
+class Mod:
+    """A finished 3DMigoto mod read by :func:`load_mod` for one state."""
+    report: Dict[str, Any]
+    parts: List[ModPart]
+    @property
+    def profile(self) -> Optional[str]: ...
+    @property
+    def state(self) -> Dict[str, float]: ...
+    @property
+    def toggles(self) -> List[Dict[str, Any]]: ...
+    @property
+    def warnings(self) -> List[str]: ...
+    def part(self, name: str) -> ModPart: ...
+
+def load_mod(
+    path: Union[str, PathLike[str]],
+    set: Optional[Mapping[str, float]] = ...,
+    profile: Optional[str] = ...,
+) -> Mod: ...
+
 def fmt_text(
     layout: LayoutLike,
     strides: Mapping[int, int],

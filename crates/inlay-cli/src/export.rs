@@ -20,6 +20,8 @@ Examples:
   inlay export 000042-vb0=8a2c31f0-vs=1-ps=2.txt --output draw42.glb
   inlay export Body.fmt --output body.gltf            (Body.vb/.vb0…, Body.ib beside it)
   inlay export capture.csv --output mesh.obj          (RenderDoc mesh-view CSV)
+  inlay export Mod.ini --output mod.glb               (a 3DMigoto mod: one node per part)
+  inlay export Mod.ini --all-states --output all.glb  (one node per toggle state)
   inlay export layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_strip \\
       --output mesh.ply
 
@@ -39,7 +41,11 @@ A vb text dump finds the other slots' vbN dumps, its ib dump and the .buf files 
 format comes from the output's extension. glTF keeps everything: standard attributes (POSITION, \
 NORMAL, TANGENT, TEXCOORD_n, COLOR_n, JOINTS_n/WEIGHTS_n) with glTF's conversions, and every \
 other or converted element unchanged as a `_NAME` attribute; the layout, formats and draw are \
-in meshes[0].extras.inlay, which `inlay import` reads back.")]
+in meshes[0].extras.inlay, which `inlay import` reads back.
+
+A mod INI is read as `inlay mod` reads it (--set, --profile, --layout, --all-states): each \
+drawn part is a node named after its section; parts of one component share its vertices (in \
+glTF, the same accessors); `inlay import edited.glb --mod Mod.ini` writes the mod back.")]
 pub struct ExportArgs {
     #[command(flatten)]
     pub source: MeshSourceArgs,
@@ -71,6 +77,8 @@ pub struct ExportArgs {
     /// Per-instance data: first instance only, one mesh per instance, or EXT_mesh_gpu_instancing attributes
     #[arg(long, default_value = "first", value_name = "first|expand|attributes")]
     pub instances: Instances,
+    #[command(flatten)]
+    pub mod_args: crate::modcmd::ModArgs,
 }
 
 const KINDS: [FileKind; 4] = [FileKind::Glb, FileKind::Gltf, FileKind::Obj, FileKind::Ply];
@@ -87,12 +95,12 @@ fn parse_kind(s: &str) -> Result<FileKind, String> {
 }
 
 /// `--output` (one draw); empty when only `--output-dir` is given.
-fn out(args: &ExportArgs) -> &Path {
+pub fn out(args: &ExportArgs) -> &Path {
     args.output.as_deref().unwrap_or(Path::new(""))
 }
 
 /// The output's format: `--format`, else the extension, else (standard output) glb.
-fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
+pub fn output_kind(args: &ExportArgs) -> Result<FileKind, CliError> {
     let stdout = output::is_dash(out(args));
     let kind = match args.format {
         Some(k) => k,
@@ -126,6 +134,9 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     if args.output.is_none() {
         return Err(CliError::usage("--output FILE is needed"));
+    }
+    if crate::modcmd::is_ini(&args.source.inputs[0]) {
+        return crate::modcmd::export(args, stdout);
     }
     let kind = output_kind(args)?;
     if kind != FileKind::Glb && kind != FileKind::Gltf && args.instances != Instances::First {

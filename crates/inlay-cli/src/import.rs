@@ -20,6 +20,7 @@ use crate::{CliError, TargetArgs, style};
 #[command(after_help = "\
 Examples:
   inlay import body.glb --layout Body.fmt --output-dir mod/
+  inlay import edited.glb --mod Mod.ini --output-dir edited-mod/
   inlay import edited.gltf --layout layout.h --output-dir out/ --name Hat --stride 0=40
 
 LAYOUT is a C/C++, JSON or TOML layout, an importer .fmt, or a 3DMigoto vb text dump (its \
@@ -29,13 +30,34 @@ attribute (POSITION, NORMAL, TANGENT, TEXCOORD_n, COLOR_n, JOINTS_n/WEIGHTS_n) w
 when the glTF lost the copies (Blender's default glTF export drops them) and LAYOUT is the \
 capture itself (an importer .fmt with its .vb/.ib, a 3DMigoto vb dump), each vertex's exact \
 values come from the capture's vertex it matches. An element no vertex source provides is an \
-error (exit 1) unless --default or --allow-missing says what to write.")]
+error (exit 1) unless --default or --allow-missing says what to write.
+
+With --mod, the mesh is an `inlay export` of the mod (edited or not; give the same --set or \
+--all-states as to the export): each part is found by its node's name, each component's buffers are written in the mod's split and strides, each index \
+buffer in its format, with a copy of every INI whose counts (drawindexed count and start, the \
+vertex counts of draw passes and override_vertex_count) are rewritten in place; every other \
+file is copied unchanged. An unedited export writes every file byte for byte.")]
 pub struct ImportArgs {
     /// The mesh: .glb or .gltf (with its .bin)
     pub mesh: PathBuf,
-    /// The layout to write in
+    /// The layout to write in; with --mod, the layout of one of the mod's buffers as
+    /// TARGET=FILE (repeatable, as `inlay mod --layout` takes it)
     #[arg(long, value_name = "LAYOUT")]
-    pub layout: PathBuf,
+    pub layout: Vec<String>,
+    /// The mod to write back into: its INI (the buffers, the index buffers and a copy of the
+    /// INI with updated counts are written to --output-dir)
+    #[arg(long = "mod", value_name = "INI")]
+    pub mod_ini: Option<PathBuf>,
+    /// With --mod: a variable's value, e.g. '$swapvar=1' (repeatable), as given to the export
+    #[arg(long = "set", value_name = "$VAR=VALUE")]
+    pub set: Vec<String>,
+    /// With --mod: the mesh is an export with --all-states (its parts are looked for over
+    /// every toggle state)
+    #[arg(long)]
+    pub all_states: bool,
+    /// With --mod: the tool family's buffer profile instead of detection
+    #[arg(long, value_name = "NAME")]
+    pub profile: Option<String>,
     /// Folder for the buffers (created if missing)
     #[arg(long, value_name = "DIR")]
     pub output_dir: PathBuf,
@@ -75,13 +97,43 @@ pub struct ImportArgs {
 
 /// A layout to import into: its elements, the strides the file states (slot, stride), and
 /// whether it is an importer's single merged buffer.
-type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
+pub type ImportLayout = (Vec<InputElementDesc>, Vec<(u32, u32)>, bool);
 
 /// The layout's elements and the strides the file states (any layout source,
 /// [`LayoutFile::load`]).
 fn load_layout(args: &ImportArgs) -> Result<ImportLayout, CliError> {
-    let l = LayoutFile::load(&args.layout, args.array.as_deref(), style::stderr())?;
+    let path = match args.layout.as_slice() {
+        [one] => PathBuf::from(one),
+        _ => {
+            return Err(CliError::usage(
+                "give the layout to write in with --layout FILE (or the mod with --mod INI)",
+            ));
+        }
+    };
+    read_layout_file(&path, args.array.as_deref())
+}
+
+/// A layout file in any form `import` reads (any layout source, [`LayoutFile::load`]): its
+/// elements, the strides it states, and whether it is an importer's single merged buffer.
+pub fn read_layout_file(path: &Path, array: Option<&str>) -> Result<ImportLayout, CliError> {
+    let l = LayoutFile::load(path, array, style::stderr())?;
     Ok((l.parsed.elements, l.strides, l.single_buffer))
+}
+
+/// Reads the bytes of a glTF's external buffer by its URI, or says why not.
+pub type ExternalReader = Box<dyn FnMut(&str) -> Result<Vec<u8>, String>>;
+
+/// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).
+pub fn read_gltf_file(path: &Path) -> Result<(Vec<u8>, ExternalReader), CliError> {
+    let bytes = source::read_bytes(path, u32::MAX as u64)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let external = move |uri: &str| -> Result<Vec<u8>, String> {
+        if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
+            return Err("only file names beside the glTF are read".into());
+        }
+        std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
+    };
+    Ok((bytes, Box::new(external)))
 }
 
 fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
@@ -157,6 +209,9 @@ fn original_mesh(args: &ImportArgs, target: inlay::target::Target) -> Option<inl
 
 /// Runs `inlay import`.
 pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
+    if args.mod_ini.is_some() {
+        return crate::modcmd::import(args, stdout);
+    }
     let (elements, file_strides, single) = load_layout(args)?;
     let mut strides = file_strides;
     for s in &args.stride {
@@ -180,7 +235,7 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             code: 1,
             message: format!(
                 "{}: CreateInputLayout refuses the layout: {}",
-                args.layout.display(),
+                args.layout.join(" "),
                 msgs.join("; ")
             ),
         });
@@ -223,7 +278,8 @@ pub fn run(args: &ImportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
             .unwrap_or("mesh")
             .to_string()
     });
-    let inputs: Vec<&Path> = vec![args.mesh.as_path(), args.layout.as_path()];
+    let layout_path = PathBuf::from(args.layout.first().cloned().unwrap_or_default());
+    let inputs: Vec<&Path> = vec![args.mesh.as_path(), layout_path.as_path()];
     let mut files: Vec<(PathBuf, &[u8])> = Vec::new();
     let one = result.buffers.len() == 1 && (single || result.buffers[0].slot == 0);
     for b in &result.buffers {

@@ -15,6 +15,7 @@ mod frame;
 mod import;
 mod lower;
 mod map;
+mod modcmd;
 mod output;
 mod primitives;
 mod repack;
@@ -91,7 +92,8 @@ Examples:
   inlay                                          run the demo
   inlay check layout.h --shader vs.dxbc          what CreateInputLayout returns, and why
   inlay map layout.json --svg layout.svg         picture each slot's vertex
-  inlay decode layout.h --vb 0=mesh.vb --format csv";
+  inlay decode layout.h --vb 0=mesh.vb --format csv
+  inlay mod Mod.ini                              what a 3DMigoto mod draws";
 
 #[derive(Parser, Debug)]
 #[command(name = "inlay", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXAMPLES)]
@@ -132,6 +134,7 @@ enum Command {
     Diff(diff::DiffArgs),
     Import(import::ImportArgs),
     Lower(lower::LowerArgs),
+    Mod(modcmd::ModCmdArgs),
     Conform(tools::ConformArgs),
     Bench(tools::BenchArgs),
     View(view::ViewArgs),
@@ -254,6 +257,7 @@ fn main() -> ExitCode {
         Some(Command::Diff(a)) => diff::run(&a, &mut out),
         Some(Command::Import(a)) => import::run(&a, &mut out),
         Some(Command::Lower(a)) => lower::run(&a, &mut out),
+        Some(Command::Mod(a)) => modcmd::run(&a, &mut out),
         Some(Command::Conform(a)) => tools::run_conform(&a, &mut out),
         Some(Command::Bench(a)) => tools::run_bench(&a, &mut out),
         Some(Command::View(a)) => view::run(&a, &mut out),

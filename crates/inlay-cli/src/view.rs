@@ -41,6 +41,7 @@ Examples:
   inlay view Body.fmt --open                              (and opens a browser)
   inlay view layout.h --vb 0=mesh.vb --ib mesh.ib,format=R16_UINT --topology triangle_list \\
       --output mesh.html                                  (one self-contained file)
+  inlay view Mod.ini --output mod.html                    (a 3DMigoto mod: parts, toggles)
 
 INPUT is what `inlay export` takes: 3DMigoto dumps, an importer .fmt, or a layout file with \
 --vb/--ib/--draw as `decode` takes them. The table has `decode`'s rows: one per vertex-stream \
@@ -65,6 +66,11 @@ pub struct ViewArgs {
     /// Open the page in the system's browser once the server listens
     #[arg(long)]
     pub open: bool,
+    #[command(flatten)]
+    pub mod_args: crate::modcmd::ModArgs,
+    /// With a mod INI: the component (vertex set) to show [default: the first]
+    #[arg(long, value_name = "NAME")]
+    pub component: Option<String>,
 }
 
 /// Where the page's arrays go: packed into blocks of the page (a self-contained page), or one
@@ -521,18 +527,33 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         patch_triangles: args.source.patch_triangles,
         max_zero_vertices: args.source.max_vertices,
     };
-    let loaded = match load_mesh(&args.source, &options, &check) {
-        Ok(l) => l,
-        Err(e) => {
-            options.instances = Instances::First;
-            let l = load_mesh(&args.source, &options, &check)?;
-            eprintln!(
-                "{}: showing the first instance only: {}",
-                crate::style::stderr().warning("warning"),
-                e.message.trim_end()
-            );
-            l
+    let (loaded, mod_data) = if crate::modcmd::is_ini(&args.source.inputs[0]) {
+        let (l, d) =
+            crate::modcmd::view_data(&args.source, &args.mod_args, args.component.as_deref())?;
+        let all: Vec<&Path> = l.inputs.iter().map(|p| p.as_path()).collect();
+        check(&all)?;
+        (l, Some(d))
+    } else {
+        let l = match load_mesh(&args.source, &options, &check) {
+            Ok(l) => l,
+            Err(e) => {
+                options.instances = Instances::First;
+                let l = load_mesh(&args.source, &options, &check)?;
+                eprintln!(
+                    "{}: showing the first instance only: {}",
+                    crate::style::stderr().warning("warning"),
+                    e.message.trim_end()
+                );
+                l
+            }
+        };
+        (l, None)
+    };
+    let with_mod = |mut data: Value| {
+        if let Some(d) = &mod_data {
+            data["mod"] = d.clone();
         }
+        data
     };
     let title = args
         .source
@@ -543,7 +564,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     let mesh = &loaded.mesh;
     if let Some(out) = &args.output {
         let mut arrays = Arrays::Embedded(Vec::new());
-        let data = page_data(&loaded, &options, &title, &mut arrays);
+        let data = with_mod(page_data(&loaded, &options, &title, &mut arrays));
         let Arrays::Embedded(blocks) = arrays else {
             unreachable!("built as blocks above")
         };
@@ -574,7 +595,10 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
     }
     // Served, the arrays travel as binary (no base64 to parse): a 1M-vertex page paints fast.
     let mut blob = Arrays::Blob(Vec::new());
-    let html = page(&page_data(&loaded, &options, &title, &mut blob), &[]);
+    let html = page(
+        &with_mod(page_data(&loaded, &options, &title, &mut blob)),
+        &[],
+    );
     let Arrays::Blob(blob) = blob else {
         unreachable!("built as a blob above")
     };

@@ -169,7 +169,8 @@ pub fn load_dump(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<NativeDump> {
     native_dump(py, capture)
 }
 
-/// A [`NativeDump`] of a capture already read (`load_dump`, a frame's draw).
+/// A [`NativeDump`] of a capture already read (`load_dump`, a frame's draw, a mod's part
+/// (`crate::modfile`)).
 pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDump> {
     let made = capture
         .slot_bytes()

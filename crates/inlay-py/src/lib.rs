@@ -22,6 +22,7 @@ mod encode;
 mod errors;
 mod frame;
 mod layout;
+mod modfile;
 
 use pyo3::prelude::*;
 
@@ -46,6 +47,8 @@ fn _inlay(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode::library_decode_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(decode::bench_workload, m)?)?;
     m.add_function(wrap_pyfunction!(layout::format_info, m)?)?;
+    // Finished 3DMigoto mods (inlay::migoto_mod).
+    m.add_function(wrap_pyfunction!(modfile::load_mod, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

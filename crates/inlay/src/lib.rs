@@ -77,6 +77,8 @@ pub mod level;
 pub mod lower;
 #[cfg(feature = "mesh")]
 pub mod mesh;
+#[cfg(feature = "mod")]
+pub mod migoto_mod;
 pub mod stream;
 pub mod target;
 pub mod text;

@@ -848,12 +848,18 @@
           lineCount = l.length;
         }
         gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, lineIbo);
-        gl.drawElements(gl.LINES, lineCount, gl.UNSIGNED_INT, 0);
+        // Each triangle's three edges are six line indices: a part's triangle range maps to
+        // twice its index range.
+        if (partRanges) {
+          for (const [first, count] of partRanges) gl.drawElements(gl.LINES, count * 2, gl.UNSIGNED_INT, first * 8);
+        } else gl.drawElements(gl.LINES, lineCount, gl.UNSIGNED_INT, 0);
       }
     } else {
       gl.uniform1i(uni.uLit, 1);
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, triIbo);
-      gl.drawElements(gl.TRIANGLES, indices.length, gl.UNSIGNED_INT, 0);
+      if (partRanges) {
+        for (const [first, count] of partRanges) gl.drawElements(gl.TRIANGLES, count, gl.UNSIGNED_INT, first * 4);
+      } else gl.drawElements(gl.TRIANGLES, indices.length, gl.UNSIGNED_INT, 0);
     }
     if (api.selected >= 0) {
       gl.disable(gl.DEPTH_TEST);
@@ -919,6 +925,63 @@
       return sh;
     });
     gl.linkProgram(prog);
+  }
+  // A mod's parts (inlay view Mod.ini): which triangle ranges of the index list the chosen
+  // state draws, each part switchable.
+  let partRanges = null;
+  if (D.mod) {
+    const M = D.mod;
+    document.getElementById("modbox").hidden = false;
+    document.getElementById("modinfo").textContent =
+      "component " + M.component + (M.components.length > 1 ? " (others: " + M.components.filter((c) => c !== M.component).join(", ") + "; --component NAME)" : "") +
+      (M.profile ? ", profile " + M.profile : "");
+    const stateSel = document.getElementById("modstate");
+    M.states.forEach((s, i) => {
+      const o = document.createElement("option");
+      o.value = String(i);
+      o.textContent = s.label + " (" + s.parts.length + " parts)";
+      stateSel.appendChild(o);
+    });
+    const box = document.getElementById("modparts");
+    const shown = new Set();
+    const update = () => {
+      partRanges = [];
+      for (const id of M.states[parseInt(stateSel.value, 10) || 0].parts) {
+        if (shown.has(id)) partRanges.push([M.parts[id].first, M.parts[id].count]);
+      }
+      draw();
+    };
+    const listParts = () => {
+      box.textContent = "";
+      shown.clear();
+      for (const id of M.states[parseInt(stateSel.value, 10) || 0].parts) {
+        const p = M.parts[id];
+        shown.add(id);
+        const label = document.createElement("label");
+        const cb = document.createElement("input");
+        cb.type = "checkbox";
+        cb.checked = true;
+        cb.dataset.part = p.name;
+        cb.addEventListener("change", () => { if (cb.checked) shown.add(id); else shown.delete(id); update(); });
+        label.appendChild(cb);
+        label.appendChild(document.createTextNode(" " + p.name + " — " + p.count / 3 + " triangles (" + p.at + ")"));
+        if (p.conditions.length) {
+          const c = document.createElement("span");
+          c.className = "cond";
+          c.textContent = "  if " + p.conditions.join(" and ");
+          label.appendChild(c);
+        }
+        box.appendChild(label);
+      }
+      update();
+    };
+    stateSel.addEventListener("change", listParts);
+    document.getElementById("modtoggles").textContent = M.toggles.length
+      ? M.toggles.map((t) => "[" + t.section + "] " + t.keys.join(" / ") + " (" + t.type + "): " +
+          t.vars.map((v) => v.var + " = " + v.values.map((x) => (x === null ? "" : x)).join(",")).join("; ")).join("\n")
+      : "none";
+    listParts();
+    api.modParts = () => [...box.querySelectorAll("input")].filter((c) => c.checked).map((c) => c.dataset.part);
   }
   [indices, elements] = await firstArrays;
   mark("base64");

@@ -37,6 +37,8 @@ use crate::validation::layout_without_shader;
 pub mod batch;
 pub mod gltf;
 pub mod import;
+#[cfg(feature = "mod")]
+pub mod modfile;
 pub mod obj;
 pub mod ply;
 mod streamed;

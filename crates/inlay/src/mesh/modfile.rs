@@ -1,0 +1,1254 @@
+//! Mods as meshes (features `mesh` and `mod`): the parts of a [`Mod`] written as one scene —
+//! glTF with one node per part named after its section, OBJ with one object per part, PLY
+//! with each face's part — and a mesh edited elsewhere written back into the mod's buffers.
+//!
+//! Each component (vertex set) is exported once: a mesh of all its vertices, in buffer order,
+//! built by the same decoder as a single draw ([`Mesh::build`]) with the component's buffers
+//! bound as slots 0, 1, …; every part is that vertex set with its own triangles (its index
+//! range plus base vertex, as the input assembler reads a triangle list). In glTF the parts of
+//! a component share their attribute accessors, so an unedited export imports back to the same
+//! bytes. With several states (`--all-states`) each state is a node whose children are its
+//! parts; a part drawn in several states is one mesh used by several nodes.
+//!
+//! Import finds each part by its node's name (Blender's `.001` suffixes ignored). Parts that
+//! still share accessors keep the shared vertex set; otherwise each part's vertices are
+//! appended in part order. Parts the mesh lacks keep their original indices and the original
+//! records of the vertices they use. Values go through [`super::import::import`] in the
+//! component's layout; bytes no element covers keep the original record's bytes.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::ops::Range;
+
+use serde_json::{Value, json};
+
+use super::gltf::{self, ImportedMesh};
+use super::import::{ImportOptions, import};
+use super::{InputSlot, Mesh, MeshInput, MeshOptions, Mode, SlotSource};
+use crate::assembler::{DrawCall, Topology};
+use crate::encode::Rounding;
+use crate::migoto_mod::writeback::{ComponentEdit, Edits, RangeKey};
+use crate::migoto_mod::{Mod, ModError, Where, part_names};
+
+/// What an export wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModExport {
+    /// Part nodes written.
+    pub parts: usize,
+    /// Distinct part meshes.
+    pub meshes: usize,
+    /// Components (vertex sets).
+    pub components: usize,
+    /// Vertices over all components.
+    pub vertices: u64,
+    /// Triangles over all distinct parts.
+    pub triangles: u64,
+    /// Parts left out, with why.
+    pub skipped: Vec<String>,
+    /// Doubts of the decoder.
+    pub warnings: Vec<String>,
+}
+
+/// One state of a mod to export, with the name of its node (`None`: the parts are the scene's
+/// roots).
+pub struct StateParts<'a> {
+    /// The state's label.
+    pub label: Option<String>,
+    /// The mod read in that state.
+    pub m: &'a Mod,
+}
+
+fn err(m: &Mod, message: impl Into<String>) -> ModError {
+    ModError::new(Where::file(&m.ini.files[0].name), None, message)
+}
+
+/// A component's vertices as a mesh (every record of its buffers), and each given part's
+/// triangles as ranges of the mesh's indices.
+pub fn component_mesh(
+    m: &Mod,
+    component: usize,
+    parts: &[usize],
+) -> Result<(Mesh, Vec<Range<usize>>), ModError> {
+    let c = &m.components[component];
+    if let Some(p) = &c.problem {
+        return Err(err(m, format!("component {}: {p}", c.name)));
+    }
+    let mut elements = Vec::new();
+    let mut slots = Vec::new();
+    let mut files = Vec::new();
+    for (k, s) in c.streams.iter().enumerate() {
+        elements.extend(s.elements.iter().cloned());
+        let bytes = m.buffer(s.resource).unwrap_or(&[]);
+        files.push(m.resources[s.resource].filename.clone().unwrap_or_default());
+        slots.push((k as u32, s.stride, bytes));
+    }
+    let names: Vec<String> = c.streams.iter().map(|s| m.describe(s.resource)).collect();
+    let input = MeshInput {
+        elements: &elements,
+        names: vec![None; elements.len()],
+        slots: slots
+            .iter()
+            .zip(&names)
+            .map(|((slot, stride, bytes), name)| InputSlot {
+                slot: *slot,
+                stride: *stride,
+                offset: 0,
+                data: SlotSource::Binary(bytes),
+                file: name,
+            })
+            .collect(),
+        index: None,
+        topology: Topology::PointList,
+        draw: DrawCall::Draw {
+            vertex_count: c.vertex_count,
+            start_vertex: 0,
+        },
+        files,
+    };
+    let mut mesh = Mesh::build(&input, &MeshOptions::default())
+        .map_err(|e| err(m, format!("component {}: {e}", c.name)))?;
+    let mut indices = Vec::new();
+    let mut ranges = Vec::new();
+    for &pi in parts {
+        let p = &m.parts[pi];
+        let start = indices.len();
+        let list = part_vertices(m, pi)?;
+        let whole = list.len() - list.len() % 3;
+        if whole != list.len() {
+            mesh.warnings.push(format!(
+                "{}: {} indices are not whole triangles; the last {} are left out (the input assembler drops them)",
+                p.name,
+                list.len(),
+                list.len() - whole
+            ));
+        }
+        indices.extend_from_slice(&list[..whole]);
+        ranges.push(start..indices.len());
+    }
+    mesh.indices = indices;
+    mesh.mode = Mode::Triangles;
+    mesh.topology = Topology::TriangleList;
+    mesh.index_format = parts.first().and_then(|&p| m.parts[p].index_format);
+    mesh.draw = format!("mod component {}", c.name);
+    mesh.stream = Vec::new();
+    Ok((mesh, ranges))
+}
+
+/// The vertex numbers a part's triangle list reads, in order.
+pub fn part_vertices(m: &Mod, part: usize) -> Result<Vec<u32>, ModError> {
+    let p = &m.parts[part];
+    if let Some(prob) = &p.problem {
+        return Err(ModError::new(
+            p.at.clone(),
+            Some(p.name.clone()),
+            prob.clone(),
+        ));
+    }
+    if !p.indexed {
+        return Ok((p.start..p.start.saturating_add(p.count)).collect());
+    }
+    let (Some(r), Some(f)) = (p.index_buffer, p.index_format) else {
+        return Err(ModError::new(
+            p.at.clone(),
+            Some(p.name.clone()),
+            "no index buffer",
+        ));
+    };
+    let bytes = m.buffer(r).unwrap_or(&[]);
+    let size = f.size() as usize;
+    let s = p.start as usize * size;
+    let e = s + p.count as usize * size;
+    let slice = bytes.get(s..e).ok_or_else(|| {
+        ModError::new(
+            p.at.clone(),
+            Some(p.name.clone()),
+            format!("{}: range past the buffer", m.describe(r)),
+        )
+    })?;
+    Ok(slice
+        .chunks_exact(size)
+        .map(|c| {
+            let i = if size == 2 {
+                u32::from(u16::from_le_bytes([c[0], c[1]]))
+            } else {
+                u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+            };
+            i.wrapping_add(p.base_vertex as u32)
+        })
+        .collect())
+}
+
+/// A part's identity across states.
+fn part_key(m: &Mod, pi: usize) -> (String, Option<RangeKey>, u32, u32) {
+    let p = &m.parts[pi];
+    (
+        p.name.clone(),
+        p.index_buffer.map(|ib| RangeKey {
+            ib,
+            start: p.start,
+            count: p.count,
+            base: p.base_vertex,
+        }),
+        p.start,
+        p.count,
+    )
+}
+
+/// A glTF document being composed: JSON and its one binary buffer.
+struct Doc {
+    json: Value,
+    bin: Vec<u8>,
+}
+
+/// Splits a GLB into its JSON and BIN chunks.
+fn split_glb(bytes: &[u8]) -> Option<(Value, Vec<u8>)> {
+    let u32_at = |o: usize| {
+        bytes
+            .get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    if bytes.get(..4)? != b"glTF" {
+        return None;
+    }
+    let total = (u32_at(8)? as usize).min(bytes.len());
+    let mut pos = 12;
+    let (mut json, mut bin) = (None, Vec::new());
+    while pos + 8 <= total {
+        let len = u32_at(pos)? as usize;
+        let kind = &bytes[pos + 4..pos + 8];
+        let data = bytes.get(pos + 8..pos + 8 + len)?;
+        match kind {
+            b"JSON" => json = serde_json::from_slice(data).ok(),
+            b"BIN\0" => bin = data.to_vec(),
+            _ => {}
+        }
+        pos = (pos + 8 + len).next_multiple_of(4);
+    }
+    Some((json?, bin))
+}
+
+fn arr(v: &mut Value, key: &str) -> Vec<Value> {
+    v.get_mut(key)
+        .and_then(|a| a.as_array_mut())
+        .map(std::mem::take)
+        .unwrap_or_default()
+}
+
+fn shift(v: &mut Value, by: usize) {
+    if let Some(n) = v.as_u64() {
+        *v = json!(n as usize + by);
+    }
+}
+
+/// Appends document `d` to `into`, shifting its indices; returns (node, mesh) offsets.
+fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
+    let base = into.bin.len().next_multiple_of(16);
+    into.bin.resize(base, 0);
+    into.bin.extend_from_slice(&d.bin);
+    let count = |v: &Value, k: &str| v[k].as_array().map_or(0, Vec::len);
+    let (nv, na, nm, nn, ns) = (
+        count(&into.json, "bufferViews"),
+        count(&into.json, "accessors"),
+        count(&into.json, "meshes"),
+        count(&into.json, "nodes"),
+        count(&into.json, "skins"),
+    );
+    for mut v in arr(&mut d.json, "bufferViews") {
+        v["buffer"] = json!(0);
+        let off = v["byteOffset"].as_u64().unwrap_or(0) as usize;
+        v["byteOffset"] = json!(off + base);
+        push(&mut into.json, "bufferViews", v);
+    }
+    for mut a in arr(&mut d.json, "accessors") {
+        shift(&mut a["bufferView"], nv);
+        if a.get("sparse").is_some() {
+            shift(&mut a["sparse"]["indices"]["bufferView"], nv);
+            shift(&mut a["sparse"]["values"]["bufferView"], nv);
+        }
+        push(&mut into.json, "accessors", a);
+    }
+    for mut m in arr(&mut d.json, "meshes") {
+        if let Some(ps) = m["primitives"].as_array_mut() {
+            for p in ps {
+                if let Some(at) = p["attributes"].as_object_mut() {
+                    for v in at.values_mut() {
+                        shift(v, na);
+                    }
+                }
+                if p.get("indices").is_some() {
+                    shift(&mut p["indices"], na);
+                }
+                if let Some(ts) = p["targets"].as_array_mut() {
+                    for t in ts {
+                        if let Some(o) = t.as_object_mut() {
+                            for v in o.values_mut() {
+                                shift(v, na);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        push(&mut into.json, "meshes", m);
+    }
+    for mut n in arr(&mut d.json, "nodes") {
+        if n.get("mesh").is_some() {
+            shift(&mut n["mesh"], nm);
+        }
+        if n.get("skin").is_some() {
+            shift(&mut n["skin"], ns);
+        }
+        if let Some(ch) = n["children"].as_array_mut() {
+            for c in ch {
+                shift(c, nn);
+            }
+        }
+        if let Some(ext) = n
+            .pointer_mut("/extensions/EXT_mesh_gpu_instancing/attributes")
+            .and_then(|a| a.as_object_mut())
+        {
+            for v in ext.values_mut() {
+                shift(v, na);
+            }
+        }
+        push(&mut into.json, "nodes", n);
+    }
+    for mut s in arr(&mut d.json, "skins") {
+        if s.get("inverseBindMatrices").is_some() {
+            shift(&mut s["inverseBindMatrices"], na);
+        }
+        if s.get("skeleton").is_some() {
+            shift(&mut s["skeleton"], nn);
+        }
+        if let Some(j) = s["joints"].as_array_mut() {
+            for x in j {
+                shift(x, nn);
+            }
+        }
+        push(&mut into.json, "skins", s);
+    }
+    if let Some(ext) = d.json["extensionsUsed"].as_array() {
+        for e in ext.clone() {
+            let list = into.json["extensionsUsed"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            if !list.contains(&e) {
+                push(&mut into.json, "extensionsUsed", e);
+            }
+        }
+    }
+    (nn, nm)
+}
+
+fn push(v: &mut Value, key: &str, x: Value) {
+    if !v[key].is_array() {
+        v[key] = json!([]);
+    }
+    v[key].as_array_mut().expect("array").push(x);
+}
+
+/// One component's document: a mesh per part sharing the vertex accessors; the node the
+/// writer made for the mesh becomes the template of the part nodes.
+struct ComponentDoc {
+    doc: Doc,
+    /// The template node (skin, extensions) with `mesh` removed.
+    template: Value,
+    /// Root nodes other than the mesh's (skin joints).
+    roots: Vec<usize>,
+}
+
+fn component_doc(
+    mesh: &Mesh,
+    ranges: &[Range<usize>],
+    names: &[String],
+    extras: &[Value],
+) -> io::Result<ComponentDoc> {
+    let mut glb = Vec::new();
+    gltf::write_glb(mesh, &mut glb)?;
+    let (mut json, bin) = split_glb(&glb)
+        .ok_or_else(|| io::Error::other("the glTF writer's output did not parse"))?;
+    let mesh0 = json["meshes"][0].clone();
+    let idx_acc = mesh0["primitives"][0]["indices"]
+        .as_u64()
+        .map(|x| x as usize);
+    let acc = idx_acc.map(|i| json["accessors"][i].clone());
+    let size = match acc.as_ref().and_then(|a| a["componentType"].as_u64()) {
+        Some(5123) => 2,
+        Some(5121) => 1,
+        _ => 4,
+    };
+    let mut meshes = Vec::new();
+    for (k, r) in ranges.iter().enumerate() {
+        let mut m = mesh0.clone();
+        m["name"] = json!(names[k]);
+        let mut a = acc.clone().unwrap_or(Value::Null);
+        if a.is_object() {
+            let off = a["byteOffset"].as_u64().unwrap_or(0) as usize;
+            a["byteOffset"] = json!(off + r.start * size);
+            a["count"] = json!(r.len());
+            if let Some(o) = a.as_object_mut() {
+                o.remove("min");
+                o.remove("max");
+            }
+            let ai = json["accessors"].as_array().map_or(0, Vec::len);
+            push(&mut json, "accessors", a);
+            m["primitives"][0]["indices"] = json!(ai);
+        }
+        m["extras"]["inlay_mod"] = extras[k].clone();
+        meshes.push(m);
+    }
+    json["meshes"] = json!(meshes);
+    // The writer's node for mesh 0 is removed; the other nodes (joints) keep their order.
+    let nodes = json["nodes"].as_array().cloned().unwrap_or_default();
+    let mesh_node = nodes.iter().position(|n| n["mesh"].as_u64() == Some(0));
+    let mut template = mesh_node
+        .map(|i| nodes[i].clone())
+        .unwrap_or_else(|| json!({}));
+    if let Some(o) = template.as_object_mut() {
+        o.remove("mesh");
+        o.remove("name");
+    }
+    let remap = |i: usize| -> Option<usize> {
+        match mesh_node {
+            Some(m) if i == m => None,
+            Some(m) if i > m => Some(i - 1),
+            _ => Some(i),
+        }
+    };
+    let mut kept = Vec::new();
+    for (i, mut n) in nodes.into_iter().enumerate() {
+        if Some(i) == mesh_node {
+            continue;
+        }
+        if let Some(ch) = n["children"].as_array_mut() {
+            *ch = ch
+                .iter()
+                .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
+                .map(|c| json!(c))
+                .collect();
+        }
+        kept.push(n);
+    }
+    json["nodes"] = json!(kept);
+    if let Some(skins) = json["skins"].as_array_mut() {
+        for s in skins {
+            if let Some(j) = s["joints"].as_array_mut() {
+                *j = j
+                    .iter()
+                    .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
+                    .map(|c| json!(c))
+                    .collect();
+            }
+            if let Some(sk) = s["skeleton"].as_u64() {
+                match remap(sk as usize) {
+                    Some(x) => s["skeleton"] = json!(x),
+                    None => {
+                        if let Some(o) = s.as_object_mut() {
+                            o.remove("skeleton");
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let roots: Vec<usize> = json["scenes"][0]["nodes"]
+        .as_array()
+        .map(|v| {
+            v.iter()
+                .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(o) = json.as_object_mut() {
+        o.remove("scenes");
+        o.remove("scene");
+    }
+    Ok(ComponentDoc {
+        doc: Doc { json, bin },
+        template,
+        roots,
+    })
+}
+
+/// The composed scene of one or several states.
+pub struct Scene {
+    json: Value,
+    bin: Vec<u8>,
+    /// What is in it.
+    pub summary: ModExport,
+}
+
+/// Composes the scene of the given states (see the module notes).
+pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
+    let first = states
+        .first()
+        .ok_or_else(|| ModError::new(Where::file("?"), None, "no state to export"))?
+        .m;
+    let mut summary = ModExport::default();
+    // Distinct components (by their buffers) and their distinct parts.
+    struct Comp<'a> {
+        m: &'a Mod,
+        component: usize,
+        resources: Vec<usize>,
+        /// Distinct parts: the mod (state) that first drew it, its index there, its name.
+        parts: Vec<(&'a Mod, usize, String)>,
+    }
+    let mut comps: Vec<Comp<'_>> = Vec::new();
+    let mut placements: Vec<Vec<(usize, usize)>> = Vec::new(); // per state: (comp, part slot)
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
+        let m = st.m;
+        let mut here = Vec::new();
+        for (pi, p) in m.parts.iter().enumerate() {
+            if !p.export {
+                let why = p.note.clone().unwrap_or_default();
+                let line = format!("{} ({}): {why}", p.name, p.at);
+                if !summary.skipped.contains(&line) {
+                    summary.skipped.push(line);
+                }
+                continue;
+            }
+            if let Some(prob) = &p.problem {
+                return Err(ModError::new(
+                    p.at.clone(),
+                    Some(p.name.clone()),
+                    prob.clone(),
+                ));
+            }
+            let Some(ci) = p.component else { continue };
+            let resources = m.components[ci].resources.clone();
+            let c = match comps.iter().position(|c| c.resources == resources) {
+                Some(c) => c,
+                None => {
+                    comps.push(Comp {
+                        m,
+                        component: ci,
+                        resources,
+                        parts: Vec::new(),
+                    });
+                    comps.len() - 1
+                }
+            };
+            let key = all_names[si][pi].clone();
+            let slot = match comps[c].parts.iter().position(|x| x.2 == key) {
+                Some(s) => s,
+                None => {
+                    comps[c].parts.push((m, pi, key));
+                    comps[c].parts.len() - 1
+                }
+            };
+            here.push((c, slot));
+        }
+        placements.push(here);
+    }
+    let mut doc = Doc {
+        json: json!({"asset": {"version": "2.0", "generator": "inlay"}}),
+        bin: Vec::new(),
+    };
+    let mut mesh_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut templates: Vec<Value> = Vec::new();
+    let mut roots: Vec<usize> = Vec::new();
+    for (ci, c) in comps.iter().enumerate() {
+        let m = c.m;
+        let mut names = Vec::new();
+        let mut extras = Vec::new();
+        for (hm, pi, unique) in &c.parts {
+            let p = &hm.parts[*pi];
+            names.push(unique.clone());
+            extras.push(json!({
+                "part": unique,
+                "section": p.section,
+                "at": p.at.to_string(),
+                "component": m.components[c.component].name,
+                "indexed": p.indexed,
+                "start": p.start,
+                "count": p.count,
+                "base_vertex": p.base_vertex,
+                "index_buffer": p.index_buffer.map(|r| hm.resources[r].name.clone()),
+                "conditions": p.conditions,
+            }));
+        }
+        // Vertices from the component's mod; each part's triangles from the mod that drew it.
+        let (mut mesh, _) = component_mesh(m, c.component, &[])?;
+        let mut ranges = Vec::new();
+        for (hm, pi, _) in &c.parts {
+            let list = part_vertices(hm, *pi)?;
+            let start = mesh.indices.len();
+            let whole = list.len() - list.len() % 3;
+            let n = mesh.vertex_count;
+            if let Some(bad) = list[..whole].iter().find(|&&v| v >= n) {
+                let p = &hm.parts[*pi];
+                return Err(ModError::new(
+                    p.at.clone(),
+                    Some(bad.to_string()),
+                    format!(
+                        "{}: vertex {bad} is past the component's {n} vertices",
+                        p.name
+                    ),
+                ));
+            }
+            mesh.indices.extend_from_slice(&list[..whole]);
+            ranges.push(start..mesh.indices.len());
+            summary.triangles += (whole / 3) as u64;
+        }
+        summary.vertices += u64::from(mesh.vertex_count);
+        summary.warnings.extend(mesh.warnings.iter().cloned());
+        let cd =
+            component_doc(&mesh, &ranges, &names, &extras).map_err(|e| err(m, e.to_string()))?;
+        let (node_off, mesh_off) = merge(&mut doc, cd.doc);
+        for slot in 0..c.parts.len() {
+            mesh_of.insert((ci, slot), mesh_off + slot);
+        }
+        roots.extend(cd.roots.iter().map(|r| r + node_off));
+        templates.push(cd.template);
+        summary.meshes += c.parts.len();
+    }
+    summary.components = comps.len();
+    // Part nodes (per state).
+    let mut state_nodes = Vec::new();
+    for (si, st) in states.iter().enumerate() {
+        let mut children = Vec::new();
+        for &(c, slot) in &placements[si] {
+            let unique = &comps[c].parts[slot].2;
+            let mut n = templates[c].clone();
+            n["name"] = json!(unique);
+            n["mesh"] = json!(mesh_of[&(c, slot)]);
+            let id = doc.json["nodes"].as_array().map_or(0, Vec::len);
+            push(&mut doc.json, "nodes", n);
+            children.push(id);
+            summary.parts += 1;
+        }
+        match &st.label {
+            Some(label) => {
+                let id = doc.json["nodes"].as_array().map_or(0, Vec::len);
+                push(
+                    &mut doc.json,
+                    "nodes",
+                    json!({"name": label, "children": children}),
+                );
+                state_nodes.push(id);
+            }
+            None => state_nodes.extend(children),
+        }
+    }
+    roots.extend(state_nodes);
+    doc.json["scene"] = json!(0);
+    doc.json["scenes"] = json!([{
+        "name": first.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        "nodes": roots,
+        "extras": {"inlay_mod": {
+            "ini": first.path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            "states": states.iter().map(|s| s.m.state.to_string()).collect::<Vec<_>>(),
+            "profile": first.profile.name,
+        }},
+    }]);
+    doc.json["buffers"] = json!([{"byteLength": doc.bin.len().max(4)}]);
+    if doc.bin.len() < 4 {
+        doc.bin.resize(4, 0);
+    }
+    if summary.parts == 0 {
+        return Err(err(
+            first,
+            format!(
+                "no part to export{}",
+                if summary.skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", summary.skipped.join("; "))
+                }
+            ),
+        ));
+    }
+    Ok(Scene {
+        json: doc.json,
+        bin: doc.bin,
+        summary,
+    })
+}
+
+impl Scene {
+    /// Writes the scene as a `.glb`.
+    pub fn write_glb(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut json = serde_json::to_vec(&self.json).map_err(io::Error::other)?;
+        while json.len() % 4 != 0 {
+            json.push(b' ');
+        }
+        let mut bin = self.bin.clone();
+        while !bin.len().is_multiple_of(4) {
+            bin.push(0);
+        }
+        let total = 12 + 8 + json.len() + 8 + bin.len();
+        let total = u32::try_from(total).map_err(|_| {
+            io::Error::other("the scene is larger than 4 GiB, the limit of a GLB file")
+        })?;
+        out.write_all(b"glTF")?;
+        out.write_all(&2u32.to_le_bytes())?;
+        out.write_all(&total.to_le_bytes())?;
+        out.write_all(&(json.len() as u32).to_le_bytes())?;
+        out.write_all(b"JSON")?;
+        out.write_all(&json)?;
+        out.write_all(&(bin.len() as u32).to_le_bytes())?;
+        out.write_all(b"BIN\0")?;
+        out.write_all(&bin)?;
+        Ok(())
+    }
+
+    /// Writes the scene as `.gltf` JSON naming `uri` for its buffer, and the buffer to `bin`.
+    pub fn write_gltf(
+        &self,
+        out: &mut dyn Write,
+        bin: &mut dyn Write,
+        uri: &str,
+    ) -> io::Result<()> {
+        let mut json = self.json.clone();
+        json["buffers"][0]["uri"] = json!(uri);
+        serde_json::to_writer_pretty(&mut *out, &json).map_err(io::Error::other)?;
+        bin.write_all(&self.bin)
+    }
+}
+
+/// Writes the parts of `states` as OBJ: each component's positions (and TEXCOORD0/NORMAL0)
+/// once, an `o` object per part node (`state/part` with several states).
+pub fn write_obj(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModExport, ModError> {
+    let mut w = io::BufWriter::new(out);
+    let mut summary = ModExport::default();
+    let first = states
+        .first()
+        .ok_or_else(|| ModError::new(Where::file("?"), None, "no state"))?
+        .m;
+    let ioe = |e: io::Error| err(first, e.to_string());
+    writeln!(w, "# written by inlay from {}", first.path.display()).map_err(ioe)?;
+    let mut bases: Vec<(Vec<usize>, u64, bool, bool)> = Vec::new();
+    let mut next = 1u64;
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
+        let m = st.m;
+        for (pi, p) in m.parts.iter().enumerate() {
+            if !p.export {
+                continue;
+            }
+            if let Some(prob) = &p.problem {
+                return Err(ModError::new(
+                    p.at.clone(),
+                    Some(p.name.clone()),
+                    prob.clone(),
+                ));
+            }
+            let Some(ci) = p.component else { continue };
+            let res = m.components[ci].resources.clone();
+            if !bases.iter().any(|b| b.0 == res) {
+                let (mesh, _) = component_mesh(m, ci, &[])?;
+                let pos = super::obj::find(&mesh, "POSITION", 0).ok_or_else(|| {
+                    err(
+                        m,
+                        format!(
+                            "component {} has no POSITION: OBJ needs positions",
+                            m.components[ci].name
+                        ),
+                    )
+                })?;
+                let tex = super::obj::find(&mesh, "TEXCOORD", 0);
+                let nor = super::obj::find(&mesh, "NORMAL", 0);
+                writeln!(
+                    w,
+                    "# component {}: {} vertices",
+                    m.components[ci].name, mesh.vertex_count
+                )
+                .map_err(ioe)?;
+                for (tag, a, n) in [("v", Some(pos), 3), ("vt", tex, 2), ("vn", nor, 3)] {
+                    let Some(a) = a else { continue };
+                    for v in &a.values {
+                        let mut line = String::from(tag);
+                        for l in 0..n {
+                            line.push_str(&format!(" {}", super::obj::lane_f32(a, v, l).0));
+                        }
+                        writeln!(w, "{line}").map_err(ioe)?;
+                    }
+                }
+                bases.push((res.clone(), next, tex.is_some(), nor.is_some()));
+                summary.vertices += u64::from(mesh.vertex_count);
+                next += u64::from(mesh.vertex_count);
+            }
+            let (_, base, t, n) = bases.iter().find(|b| b.0 == res).cloned().expect("added");
+            let name = match &st.label {
+                Some(l) => format!("{l}/{}", all_names[si][pi]),
+                None => all_names[si][pi].clone(),
+            };
+            writeln!(w, "o {name}").map_err(ioe)?;
+            let list = part_vertices(m, pi)?;
+            for tri in list.chunks_exact(3) {
+                let mut line = String::from("f");
+                for &v in tri {
+                    let k = base + u64::from(v);
+                    line.push_str(&match (t, n) {
+                        (true, true) => format!(" {k}/{k}/{k}"),
+                        (false, true) => format!(" {k}//{k}"),
+                        (true, false) => format!(" {k}/{k}"),
+                        _ => format!(" {k}"),
+                    });
+                }
+                writeln!(w, "{line}").map_err(ioe)?;
+                summary.triangles += 1;
+            }
+            summary.parts += 1;
+        }
+    }
+    summary.components = bases.len();
+    w.flush().map_err(ioe)?;
+    if summary.parts == 0 {
+        return Err(err(first, "no part to export"));
+    }
+    Ok(summary)
+}
+
+/// Writes the parts of `states` as binary PLY: every component's vertices (`x y z`, and
+/// `nx ny nz`, `s t` when every component has NORMAL0/TEXCOORD0), each face with a `part`
+/// property numbering the part nodes, named in `comment part N NAME` header lines.
+pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModExport, ModError> {
+    let first = states
+        .first()
+        .ok_or_else(|| ModError::new(Where::file("?"), None, "no state"))?
+        .m;
+    let ioe = |e: io::Error| err(first, e.to_string());
+    let mut summary = ModExport::default();
+    let mut comps: Vec<(Vec<usize>, Mesh, u32)> = Vec::new();
+    let mut faces: Vec<([u32; 3], u32)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut next = 0u32;
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    for (si, st) in states.iter().enumerate() {
+        let m = st.m;
+        for (pi, p) in m.parts.iter().enumerate() {
+            if !p.export {
+                continue;
+            }
+            if let Some(prob) = &p.problem {
+                return Err(ModError::new(
+                    p.at.clone(),
+                    Some(p.name.clone()),
+                    prob.clone(),
+                ));
+            }
+            let Some(ci) = p.component else { continue };
+            let res = m.components[ci].resources.clone();
+            if !comps.iter().any(|c| c.0 == res) {
+                let (mesh, _) = component_mesh(m, ci, &[])?;
+                let n = mesh.vertex_count;
+                comps.push((res.clone(), mesh, next));
+                next = next
+                    .checked_add(n)
+                    .ok_or_else(|| err(m, "more than 2^32 vertices"))?;
+            }
+            let base = comps.iter().find(|c| c.0 == res).expect("added").2;
+            let id = names.len() as u32;
+            names.push(match &st.label {
+                Some(l) => format!("{l}/{}", all_names[si][pi]),
+                None => all_names[si][pi].clone(),
+            });
+            for tri in part_vertices(m, pi)?.chunks_exact(3) {
+                faces.push(([tri[0] + base, tri[1] + base, tri[2] + base], id));
+            }
+        }
+    }
+    if names.is_empty() {
+        return Err(err(first, "no part to export"));
+    }
+    let has = |s: &str| comps.iter().all(|c| super::obj::find(&c.1, s, 0).is_some());
+    let (normal, tex) = (has("NORMAL"), has("TEXCOORD"));
+    if !has("POSITION") {
+        return Err(err(
+            first,
+            "a component has no POSITION: PLY needs positions",
+        ));
+    }
+    let mut h = String::from("ply\nformat binary_little_endian 1.0\ncomment written by inlay\n");
+    for (i, n) in names.iter().enumerate() {
+        h.push_str(&format!("comment part {i} {}\n", n.replace('\n', " ")));
+    }
+    h.push_str(&format!(
+        "element vertex {next}\nproperty float x\nproperty float y\nproperty float z\n"
+    ));
+    if normal {
+        h.push_str("property float nx\nproperty float ny\nproperty float nz\n");
+    }
+    if tex {
+        h.push_str("property float s\nproperty float t\n");
+    }
+    h.push_str(&format!(
+        "element face {}\nproperty list uchar uint vertex_indices\nproperty uint part\nend_header\n",
+        faces.len()
+    ));
+    let mut w = io::BufWriter::new(out);
+    w.write_all(h.as_bytes()).map_err(ioe)?;
+    for (_, mesh, _) in &comps {
+        let pos = super::obj::find(mesh, "POSITION", 0).expect("checked");
+        let nor = super::obj::find(mesh, "NORMAL", 0).filter(|_| normal);
+        let tx = super::obj::find(mesh, "TEXCOORD", 0).filter(|_| tex);
+        for k in 0..mesh.vertex_count as usize {
+            for (a, n) in [(Some(pos), 3), (nor, 3), (tx, 2)] {
+                let Some(a) = a else { continue };
+                for l in 0..n {
+                    w.write_all(&super::obj::lane_f32(a, &a.values[k], l).0.to_le_bytes())
+                        .map_err(ioe)?;
+                }
+            }
+        }
+        summary.vertices += u64::from(mesh.vertex_count);
+    }
+    for (f, part) in &faces {
+        w.write_all(&[3]).map_err(ioe)?;
+        for v in f {
+            w.write_all(&v.to_le_bytes()).map_err(ioe)?;
+        }
+        w.write_all(&part.to_le_bytes()).map_err(ioe)?;
+    }
+    w.flush().map_err(ioe)?;
+    summary.parts = names.len();
+    summary.components = comps.len();
+    summary.triangles = faces.len() as u64;
+    Ok(summary)
+}
+
+/// How [`import_mod`] encodes.
+#[derive(Clone, Debug, Default)]
+pub struct ModImportOptions {
+    /// Rounding into narrower formats.
+    pub rounding: Rounding,
+}
+
+/// What [`import_mod`] found.
+#[derive(Clone, Debug, Default)]
+pub struct ModImport {
+    /// The edits for [`crate::migoto_mod::writeback::write_back`].
+    pub edits: Edits,
+    /// Per part: what became of it.
+    pub report: Vec<String>,
+    /// Doubts.
+    pub warnings: Vec<String>,
+}
+
+/// The mesh with index `mesh` of a glTF document, read as [`gltf::read_glb`] reads a file's
+/// first mesh.
+fn read_mesh(
+    file: &str,
+    doc: &Value,
+    bin: &[u8],
+    glb: bool,
+    mesh: usize,
+    external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<ImportedMesh, String> {
+    let mut d = doc.clone();
+    d["meshes"] = json!([doc["meshes"][mesh].clone()]);
+    d["nodes"] = json!([]);
+    if let Some(o) = d.as_object_mut() {
+        o.remove("scenes");
+        o.remove("scene");
+        o.remove("skins");
+    }
+    if glb {
+        let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;
+        let scene = Scene {
+            json: serde_json::from_slice(&json).map_err(|e| e.to_string())?,
+            bin: bin.to_vec(),
+            summary: ModExport::default(),
+        };
+        let mut bytes = Vec::new();
+        scene.write_glb(&mut bytes).map_err(|e| e.to_string())?;
+        gltf::read_glb(file, &bytes, external).map_err(|e| e.message)
+    } else {
+        let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;
+        gltf::read_gltf(file, &json, external).map_err(|e| e.message)
+    }
+}
+
+/// Strips Blender's `.001` duplicate suffix.
+fn base_name(n: &str) -> &str {
+    match n.rsplit_once('.') {
+        Some((b, s)) if s.len() == 3 && s.bytes().all(|c| c.is_ascii_digit()) => b,
+        _ => n,
+    }
+}
+
+/// Reads an edited `.glb`/`.gltf` (`bytes`; `external` resolves buffer URIs) into edits of the
+/// mod read in `states`: first the states the scene was exported for (in the same order, so
+/// that [`part_names`] names their parts as the nodes are named; the first one's components
+/// are written), then any other states, whose parts the mesh does not hold and which keep
+/// their vertices.
+pub fn import_mod(
+    states: &[&Mod],
+    file: &str,
+    bytes: &[u8],
+    external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+    options: &ModImportOptions,
+) -> Result<ModImport, ModError> {
+    let at = Where::file(file);
+    let m = *states
+        .first()
+        .ok_or_else(|| ModError::new(at.clone(), None, "no state"))?;
+    let all_names = part_names(states);
+    let (doc, bin, glb) = if bytes.starts_with(b"glTF") {
+        let (d, b) = split_glb(bytes)
+            .ok_or_else(|| ModError::new(at.clone(), None, "not a valid GLB file"))?;
+        (d, b, true)
+    } else {
+        let d: Value = serde_json::from_slice(bytes)
+            .map_err(|e| ModError::new(at.clone(), None, format!("not glTF JSON: {e}")))?;
+        (d, Vec::new(), false)
+    };
+    let mut out = ModImport::default();
+    // Part nodes by name.
+    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
+    for n in doc["nodes"].as_array().cloned().unwrap_or_default() {
+        let (Some(name), Some(mi)) = (n["name"].as_str(), n["mesh"].as_u64()) else {
+            continue;
+        };
+        by_name
+            .entry(base_name(name).to_string())
+            .or_insert(mi as usize);
+    }
+    for (mi, mesh) in doc["meshes"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        if let Some(p) = mesh
+            .pointer("/extras/inlay_mod/part")
+            .and_then(Value::as_str)
+        {
+            by_name.entry(p.to_string()).or_insert(mi);
+        }
+    }
+    for (ci, c) in m.components.iter().enumerate() {
+        if c.problem.is_some() {
+            continue;
+        }
+        // Every part over every state drawing from this component, by its unique name.
+        let mut parts: Vec<(&Mod, usize, &str)> = Vec::new();
+        for (si, s) in states.iter().enumerate() {
+            for (pi, p) in s.parts.iter().enumerate() {
+                if !p.export || p.problem.is_some() {
+                    continue;
+                }
+                let Some(pc) = p.component else { continue };
+                if s.components[pc].resources != c.resources {
+                    continue;
+                }
+                let name = all_names[si][pi].as_str();
+                if !parts.iter().any(|x| x.2 == name) {
+                    parts.push((s, pi, name));
+                }
+            }
+        }
+        let found: Vec<(&Mod, usize, usize)> = parts
+            .iter()
+            .filter_map(|&(s, pi, name)| by_name.get(name).map(|&mi| (s, pi, mi)))
+            .collect();
+        if found.is_empty() {
+            out.report.push(format!(
+                "component {}: no part in the mesh; unchanged",
+                c.name
+            ));
+            continue;
+        }
+        let prim = |mi: usize| doc["meshes"][mi]["primitives"][0]["attributes"].clone();
+        let shared = found.windows(2).all(|w| prim(w[0].2) == prim(w[1].2));
+        let read = |mi: usize, ext: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>| {
+            read_mesh(file, &doc, &bin, glb, mi, ext)
+                .map_err(|e| ModError::new(at.clone(), None, e))
+        };
+        // The vertex set and each found part's vertex numbers in it.
+        let mut vertex_set: Option<ImportedMesh> = None;
+        let mut part_lists: Vec<(usize, Vec<u32>)> = Vec::new();
+        for (k, &(s, pi, mi)) in found.iter().enumerate() {
+            let im = read(mi, external)?;
+            if im.mode != 4 {
+                return Err(ModError::new(
+                    at.clone(),
+                    Some(s.parts[pi].name.clone()),
+                    format!("primitive mode {} is not triangles", im.mode),
+                ));
+            }
+            let base = match (&mut vertex_set, shared) {
+                (None, _) => 0,
+                (Some(_), true) => 0,
+                (Some(v), false) => {
+                    let b = v.vertex_count as u32;
+                    for (name, values, _) in &mut v.attributes {
+                        let Some((_, add, _)) = im.attributes.iter().find(|a| &a.0 == name) else {
+                            return Err(ModError::new(
+                                at.clone(),
+                                Some(s.parts[pi].name.clone()),
+                                format!(
+                                    "the part has no attribute `{name}`, which the component's other parts have"
+                                ),
+                            ));
+                        };
+                        values.extend_from_slice(add);
+                    }
+                    v.vertex_count += im.vertex_count;
+                    b
+                }
+            };
+            part_lists.push((k, im.indices.iter().map(|&i| i + base).collect()));
+            if vertex_set.is_none() {
+                vertex_set = Some(im);
+            }
+        }
+        let mut vs = vertex_set.expect("found is not empty");
+        let n_new = vs.vertex_count as u32;
+        // Encode through the component's layout.
+        let elements: Vec<crate::element::InputElementDesc> = c
+            .streams
+            .iter()
+            .flat_map(|s| s.elements.iter().cloned())
+            .collect();
+        let created =
+            crate::validation::layout_without_shader(&crate::target::Target::default(), &elements);
+        let Some(layout) = created.layout.as_ref() else {
+            let msgs: Vec<String> = created.errors().map(|d| d.to_string()).collect();
+            return Err(err(
+                m,
+                format!(
+                    "component {}: CreateInputLayout refuses its layout: {}",
+                    c.name,
+                    msgs.join("; ")
+                ),
+            ));
+        };
+        vs.indices = Vec::new();
+        let strides: Vec<(u32, u32)> = c
+            .streams
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (k as u32, s.stride))
+            .collect();
+        let imp = import(
+            &vs,
+            layout,
+            &ImportOptions {
+                rounding: options.rounding,
+                strides,
+                rebase: true,
+            },
+        )
+        .map_err(|e| err(m, format!("component {}: {e}", c.name)))?;
+        out.warnings.extend(
+            imp.warnings
+                .iter()
+                .map(|w| format!("component {}: {w}", c.name)),
+        );
+        let mut buffers: Vec<Vec<u8>> = c.streams.iter().map(|_| Vec::new()).collect();
+        for b in imp.buffers {
+            if let Some(x) = buffers.get_mut(b.slot as usize) {
+                *x = b.data;
+            }
+        }
+        // Bytes no element covers keep the original record's.
+        for (k, s) in c.streams.iter().enumerate() {
+            let stride = s.stride as usize;
+            let mut covered = vec![false; stride];
+            for e in &s.elements {
+                let size = e.format.info().map_or(0, |i| i.byte_size()) as usize;
+                for b in covered
+                    .iter_mut()
+                    .skip(e.aligned_byte_offset as usize)
+                    .take(size)
+                {
+                    *b = true;
+                }
+            }
+            let buf = &mut buffers[k];
+            buf.resize(n_new as usize * stride, 0);
+            if covered.iter().all(|&x| x) {
+                continue;
+            }
+            let old = m.buffer(s.resource).unwrap_or(&[]);
+            for v in 0..(n_new as usize).min(old.len() / stride) {
+                for (b, cov) in covered.iter().enumerate() {
+                    if !cov {
+                        buf[v * stride + b] = old[v * stride + b];
+                    }
+                }
+            }
+        }
+        // Parts the mesh lacks: their vertices' original records are appended, unless the
+        // vertex set is the original one.
+        let mut edit = ComponentEdit {
+            component: ci,
+            ..ComponentEdit::default()
+        };
+        let same_set = shared && n_new == c.vertex_count;
+        let mut extra: BTreeMap<u32, u32> = BTreeMap::new();
+        let mut appended = 0u32;
+        for &(s, pi, name) in &parts {
+            let key = part_key(s, pi);
+            let hit = found
+                .iter()
+                .position(|&(fs, fpi, _)| std::ptr::eq(fs, s) && fpi == pi);
+            let list: Vec<u32> = match hit {
+                Some(k) => {
+                    out.report.push(format!(
+                        "{name}: {} indices from the mesh",
+                        part_lists[k].1.len()
+                    ));
+                    part_lists[k].1.clone()
+                }
+                None => {
+                    let orig = part_vertices(s, pi)?;
+                    if same_set {
+                        out.report
+                            .push(format!("{name}: not in the mesh; kept as it was"));
+                        continue;
+                    }
+                    out.report.push(format!(
+                        "{name}: not in the mesh; its original vertices are appended"
+                    ));
+                    orig.iter()
+                        .map(|&v| {
+                            *extra.entry(v).or_insert_with(|| {
+                                appended += 1;
+                                n_new + appended - 1
+                            })
+                        })
+                        .collect()
+                }
+            };
+            if let Some(k) = key.1 {
+                edit.ranges.push((k, list));
+            }
+        }
+        for (k, s) in c.streams.iter().enumerate() {
+            let stride = s.stride as usize;
+            let old = m.buffer(s.resource).unwrap_or(&[]);
+            let mut order: Vec<(&u32, &u32)> = extra.iter().collect();
+            order.sort_by_key(|x| *x.1);
+            for (&orig, _) in order {
+                let at = orig as usize * stride;
+                buffers[k].extend_from_slice(old.get(at..at + stride).unwrap_or(&vec![0; stride]));
+            }
+        }
+        edit.vertex_count = n_new + appended;
+        edit.buffers = c
+            .streams
+            .iter()
+            .zip(buffers)
+            .map(|(s, b)| (s.resource, b))
+            .collect();
+        out.report.push(format!(
+            "component {}: {} vertices (was {}){}",
+            c.name,
+            edit.vertex_count,
+            c.vertex_count,
+            if shared {
+                ""
+            } else {
+                ", parts' vertices appended in part order"
+            }
+        ));
+        out.edits.components.push(edit);
+    }
+    Ok(out)
+}

@@ -1,0 +1,751 @@
+//! Command lists (`CommandList.cpp` `ParseCommandList` and the parsers it tries in order:
+//! general commands, ini-parameter assignments, variable assignments, resource copies, flow
+//! control), parsed once into [`Cmd`] trees and run offline for one state.
+//!
+//! Keys and values are compared lower-cased, as 3DMigoto lower-cases command lists. `pre `
+//! and `post ` prefixes pick the list: geometry only depends on what runs before the draw, so
+//! `post` commands are parsed (and checked) but not run.
+
+use super::expr::{Expr, Val, is_ini_param, is_slot_name, parse_number};
+use super::ini::{Entry, Ini, Section};
+use super::{ModWarning, Where};
+
+/// A draw command's numbers: each argument's expression and, when the argument is a plain
+/// number, its byte span in the file (for the write-back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawArgs {
+    /// The arguments.
+    pub args: Vec<Expr>,
+    /// Per argument: `Some((file, start, end))` when it is written as a plain number.
+    pub spans: Vec<Option<(usize, usize, usize)>>,
+}
+
+/// The draw commands of `DrawCommandType`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DrawCmd {
+    /// `draw = count, start`.
+    Draw(DrawArgs),
+    /// `draw = auto` (vertex count from the bound vertex buffer).
+    DrawAuto,
+    /// `draw = from_caller` (the game's draw, as called).
+    FromCaller,
+    /// `drawindexed = count, start, base`.
+    DrawIndexed(DrawArgs),
+    /// `drawindexed = auto` (the whole bound index buffer).
+    DrawIndexedAuto,
+    /// `drawindexedinstanced = count, instances, start, base, first instance`.
+    DrawIndexedInstanced(DrawArgs),
+    /// `drawindexedinstanced = auto`.
+    DrawIndexedInstancedAuto,
+    /// `drawinstanced = count, instances, start, first instance`.
+    DrawInstanced(DrawArgs),
+    /// Compute dispatches, stream-output `drawauto` and indirect draws: no vertex data of the
+    /// mod's own.
+    Other(String),
+}
+
+/// The source of a resource copy or binding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A `[Resource…]` section, by the name as written.
+    Resource(String),
+    /// `null`.
+    Null,
+    /// Another slot or a special source (`ps-t0`, `bb`, `stereoparams`, …).
+    Other(String),
+}
+
+/// One command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cmd {
+    /// `if` / `elif` / `else if` / `else` / `endif`.
+    If {
+        /// `(condition, commands)` for the `if` and each `elif`; a condition that did not parse
+        /// is `None`.
+        branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+        /// The `else` commands.
+        otherwise: Vec<Located>,
+    },
+    /// `$var = expression` (or `local $var = …`), `None` expression: declaration only.
+    Assign {
+        /// The variable as written (lower case).
+        var: String,
+        /// The value.
+        expr: Option<Expr>,
+        /// `local`.
+        local: bool,
+    },
+    /// `slot = [options] source`.
+    Bind {
+        /// The destination slot (`vb0`, `ib`, `ps-t0`, `resourcefoo`, `this`, …), lower case.
+        slot: String,
+        /// What is bound.
+        source: Source,
+    },
+    /// A draw command.
+    Draw(DrawCmd),
+    /// `run = CommandList…` / `CustomShader…`.
+    Run(String),
+    /// `checktextureoverride = slot`.
+    CheckTextureOverride(String),
+    /// `handling = skip`.
+    Skip,
+    /// `handling = abort`.
+    Abort,
+}
+
+/// A command with where it was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Located {
+    /// The command.
+    pub cmd: Cmd,
+    /// Index of the section it came from.
+    pub section: usize,
+    /// Its entry in that section.
+    pub entry: usize,
+    /// Whether it runs after the draw (`post`).
+    pub post: bool,
+}
+
+/// Keys of `[TextureOverride…]` sections that are not commands (`TextureOverrideIniKeys`,
+/// the fuzzy and draw-context match keys), and the XXMI loaders' vertex-limit keys.
+pub const TEXTURE_OVERRIDE_KEYS: &[&str] = &[
+    "hash",
+    "stereomode",
+    "format",
+    "width",
+    "height",
+    "width_multiply",
+    "height_multiply",
+    "iteration",
+    "filter_index",
+    "expand_region_copy",
+    "deny_cpu_read",
+    "match_priority",
+    "match_type",
+    "match_usage",
+    "match_bind_flags",
+    "match_cpu_access_flags",
+    "match_misc_flags",
+    "match_byte_width",
+    "match_stride",
+    "match_mips",
+    "match_format",
+    "match_width",
+    "match_height",
+    "match_depth",
+    "match_array",
+    "match_msaa",
+    "match_msaa_quality",
+    "match_first_vertex",
+    "match_first_index",
+    "match_first_instance",
+    "match_vertex_count",
+    "match_index_count",
+    "match_instance_count",
+    // XXMI's loaders (XXMITools templates: `override_vertex_count`, `override_byte_stride`,
+    // `uav_byte_stride` in the VertexLimitRaise/Draw sections).
+    "override_vertex_count",
+    "override_byte_stride",
+    "uav_byte_stride",
+];
+
+/// Keys of `[ShaderOverride…]`, `[ShaderRegex…]` and `[CustomShader…]` sections that are not
+/// commands (`ShaderOverrideIniKeys`, `ShaderRegexIniKeys`, `CustomShaderIniKeys`).
+pub const SHADER_KEYS: &[&str] = &[
+    "hash",
+    "allow_duplicate_hash",
+    "depth_filter",
+    "partner",
+    "model",
+    "disable_scissor",
+    "filter_index",
+    "shader_model",
+    "temps",
+    "vs",
+    "hs",
+    "ds",
+    "gs",
+    "ps",
+    "cs",
+    "max_executions_per_frame",
+    "blend",
+    "alpha",
+    "mask",
+    "blend_factor[0]",
+    "blend_factor[1]",
+    "blend_factor[2]",
+    "blend_factor[3]",
+    "blend_state_merge",
+    "alpha_to_coverage",
+    "sample_mask",
+    "depth_enable",
+    "depth_write_mask",
+    "depth_func",
+    "stencil_enable",
+    "stencil_read_mask",
+    "stencil_write_mask",
+    "stencil_front",
+    "stencil_back",
+    "stencil_ref",
+    "depth_stencil_state_merge",
+    "fill",
+    "cull",
+    "front",
+    "depth_bias",
+    "depth_bias_clamp",
+    "slope_scaled_depth_bias",
+    "depth_clip_enable",
+    "scissor_enable",
+    "multisample_enable",
+    "antialiased_line_enable",
+    "rasterizer_state_merge",
+    "topology",
+    "sampler",
+];
+
+const COPY_OPTIONS: &[&str] = &[
+    "copy",
+    "ref",
+    "reference",
+    "copy_desc",
+    "copy_description",
+    "unless_null",
+    "stereo",
+    "mono",
+    "stereo2mono",
+    "set_viewport",
+    "no_view_cache",
+    "raw",
+    "resolve_msaa",
+];
+
+/// Commands understood that never change what a mod's geometry is (`preset`, `clear`, stereo
+/// and frame-analysis commands, …).
+const NO_GEOMETRY: &[&str] = &[
+    "preset",
+    "exclude_preset",
+    "reset_per_frame_limits",
+    "clear",
+    "separation",
+    "convergence",
+    "direct_mode_eye",
+    "analyse_options",
+    "dump",
+    "special",
+];
+
+fn starts_with_ci(s: &str, p: &str) -> bool {
+    s.len() >= p.len() && s.is_char_boundary(p.len()) && s[..p.len()].eq_ignore_ascii_case(p)
+}
+
+/// Parses the command list of section `index`; `whitelist` holds the keys read elsewhere.
+pub fn parse_section(
+    ini: &Ini,
+    index: usize,
+    whitelist: &[&str],
+    warnings: &mut Vec<ModWarning>,
+) -> Vec<Located> {
+    let section = &ini.sections[index];
+    let mut stack: Vec<Frame> = vec![Frame::root()];
+    for (k, e) in section.entries.iter().enumerate() {
+        let at = ini.at(e);
+        let key = e.key.to_ascii_lowercase();
+        if e.has_eq && whitelist.contains(&key.as_str()) {
+            continue;
+        }
+        let raw = e.raw.to_ascii_lowercase();
+        // Flow control (`ParseCommandListFlowControl`), on the whole line.
+        if let Some(cond) = raw
+            .strip_prefix("if ")
+            .map(|c| (c, false))
+            .or_else(|| raw.strip_prefix("elif ").map(|c| (c, true)))
+            .or_else(|| raw.strip_prefix("else if ").map(|c| (c, true)))
+        {
+            let (text, is_elif) = cond;
+            let text = text.trim();
+            let parsed = parse_condition(text, &at, &e.raw, warnings);
+            if is_elif {
+                match stack.last_mut() {
+                    Some(f) if f.kind == FrameKind::If && !f.in_else => {
+                        f.branches.push((parsed, text.to_string(), Vec::new()));
+                    }
+                    _ => warnings.push(ModWarning::new(
+                        at,
+                        Some(e.raw.clone()),
+                        "`elif` without an open `if` (or after `else`); ignored",
+                    )),
+                }
+            } else {
+                stack.push(Frame {
+                    kind: FrameKind::If,
+                    branches: vec![(parsed, text.to_string(), Vec::new())],
+                    otherwise: Vec::new(),
+                    in_else: false,
+                    at: Some(at),
+                    entry: k,
+                });
+            }
+            continue;
+        }
+        if raw == "else" {
+            match stack.last_mut() {
+                Some(f) if f.kind == FrameKind::If && !f.in_else => f.in_else = true,
+                _ => warnings.push(ModWarning::new(
+                    at,
+                    Some(e.raw.clone()),
+                    "`else` without an open `if`; ignored",
+                )),
+            }
+            continue;
+        }
+        if raw == "endif" {
+            if stack.len() > 1 {
+                let f = stack.pop().expect("non-empty");
+                let top = stack.last_mut().expect("root stays");
+                top.push(Located {
+                    cmd: Cmd::If {
+                        branches: f.branches,
+                        otherwise: f.otherwise,
+                    },
+                    section: index,
+                    entry: f.entry,
+                    post: false,
+                });
+            } else {
+                warnings.push(ModWarning::new(
+                    at,
+                    Some(e.raw.clone()),
+                    "`endif` without an `if` (3DMigoto: \"endif missing if\"); ignored",
+                ));
+            }
+            continue;
+        }
+        let (post, key) = if let Some(k) = key.strip_prefix("post ") {
+            (true, k.trim_start().to_string())
+        } else if let Some(k) = key.strip_prefix("pre ") {
+            (false, k.trim_start().to_string())
+        } else {
+            (false, key.clone())
+        };
+        match parse_command(ini, section, e, &key, &at, warnings) {
+            Some(Some(cmd)) => stack.last_mut().expect("root").push(Located {
+                cmd,
+                section: index,
+                entry: k,
+                post,
+            }),
+            Some(None) => {}
+            None => warnings.push(ModWarning::new(
+                at,
+                Some(e.raw.clone()),
+                format!("not understood in [{}]; ignored", section.name),
+            )),
+        }
+    }
+    while stack.len() > 1 {
+        let f = stack.pop().expect("non-empty");
+        if let Some(at) = &f.at {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                None,
+                format!(
+                    "`if` without `endif` (3DMigoto: \"[{}] scope unbalanced\"); closed at the section's end",
+                    section.name
+                ),
+            ));
+        }
+        let top = stack.last_mut().expect("root stays");
+        top.push(Located {
+            cmd: Cmd::If {
+                branches: f.branches,
+                otherwise: f.otherwise,
+            },
+            section: index,
+            entry: f.entry,
+            post: false,
+        });
+    }
+    stack
+        .pop()
+        .and_then(|f| f.branches.into_iter().next())
+        .map(|b| b.2)
+        .unwrap_or_default()
+}
+
+#[derive(PartialEq, Eq)]
+enum FrameKind {
+    Root,
+    If,
+}
+
+struct Frame {
+    kind: FrameKind,
+    branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+    otherwise: Vec<Located>,
+    in_else: bool,
+    at: Option<Where>,
+    entry: usize,
+}
+
+impl Frame {
+    fn root() -> Frame {
+        Frame {
+            kind: FrameKind::Root,
+            branches: vec![(None, String::new(), Vec::new())],
+            otherwise: Vec::new(),
+            in_else: false,
+            at: None,
+            entry: 0,
+        }
+    }
+
+    fn push(&mut self, l: Located) {
+        if self.in_else {
+            self.otherwise.push(l);
+        } else {
+            self.branches.last_mut().expect("a branch").2.push(l);
+        }
+    }
+}
+
+fn parse_condition(
+    text: &str,
+    at: &Where,
+    raw: &str,
+    warnings: &mut Vec<ModWarning>,
+) -> Option<Expr> {
+    match Expr::parse(text) {
+        Ok(e) => Some(e),
+        Err(err) => {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                Some(raw.to_string()),
+                format!("condition does not parse ({err}); its branch is taken as unknown"),
+            ));
+            None
+        }
+    }
+}
+
+/// Parses one line; `None`: not understood, `Some(None)`: understood, nothing to run.
+fn parse_command(
+    ini: &Ini,
+    section: &Section,
+    e: &Entry,
+    key: &str,
+    at: &Where,
+    warnings: &mut Vec<ModWarning>,
+) -> Option<Option<Cmd>> {
+    let value = e.value.to_ascii_lowercase();
+    let value = value.trim();
+    if !e.has_eq {
+        // `local $x` declarations and bare `$x` lines (globals in [Constants]) are the only
+        // lines without `=` besides flow control.
+        let raw = e.raw.to_ascii_lowercase();
+        if let Some(v) = raw.strip_prefix("local ") {
+            let v = v.trim();
+            return valid_var(v).then(|| {
+                Some(Cmd::Assign {
+                    var: v.to_string(),
+                    expr: None,
+                    local: true,
+                })
+            });
+        }
+        return None;
+    }
+    match key {
+        "checktextureoverride" => return Some(Some(Cmd::CheckTextureOverride(value.to_string()))),
+        "run" => {
+            if starts_with_ci(value, "customshader") || starts_with_ci(value, "builtincustomshader")
+            {
+                // A custom shader draws with its own state; its section is parsed on its own.
+                return Some(Some(Cmd::Run(value.to_string())));
+            }
+            if starts_with_ci(value, "commandlist") || starts_with_ci(value, "builtincommandlist") {
+                return Some(Some(Cmd::Run(value.to_string())));
+            }
+            return None;
+        }
+        "handling" => {
+            return match value {
+                "skip" => Some(Some(Cmd::Skip)),
+                "abort" => Some(Some(Cmd::Abort)),
+                _ => None,
+            };
+        }
+        "draw"
+        | "drawauto"
+        | "drawindexed"
+        | "drawindexedinstanced"
+        | "drawinstanced"
+        | "dispatch"
+        | "drawindexedinstancedindirect"
+        | "drawinstancedindirect"
+        | "dispatchindirect" => {
+            return parse_draw(key, value, e, at, warnings).map(|d| Some(Cmd::Draw(d)));
+        }
+        k if NO_GEOMETRY.contains(&k) => return Some(None),
+        _ => {}
+    }
+    if is_ini_param(key) {
+        return match Expr::parse(value) {
+            Ok(_) => Some(None),
+            Err(_) => None,
+        };
+    }
+    // Variable assignments, `local $x = …`.
+    let (local, var) = match key.strip_prefix("local ") {
+        Some(v) => (true, v.trim()),
+        None => (false, key),
+    };
+    if var.starts_with('$') {
+        if !valid_var(var) {
+            return None;
+        }
+        return match Expr::parse(value) {
+            Ok(x) => Some(Some(Cmd::Assign {
+                var: var.to_string(),
+                expr: Some(x),
+                local,
+            })),
+            Err(err) => {
+                warnings.push(ModWarning::new(
+                    at.clone(),
+                    Some(e.raw.clone()),
+                    format!("expression does not parse ({err}); ignored"),
+                ));
+                Some(None)
+            }
+        };
+    }
+    // Resource copies and bindings: `slot = [options] source`.
+    if is_slot_name(key) && key != "null" {
+        let mut words = value.split_whitespace().peekable();
+        while let Some(w) = words.peek() {
+            if COPY_OPTIONS.contains(w) {
+                words.next();
+            } else {
+                break;
+            }
+        }
+        let rest: Vec<&str> = words.collect();
+        if rest.len() != 1 {
+            // Options after the source (`ref ResourceX unless_null`) are accepted by 3DMigoto's
+            // option parser too: the source is the one word that is not an option.
+            let srcs: Vec<&&str> = rest.iter().filter(|w| !COPY_OPTIONS.contains(w)).collect();
+            if srcs.len() != 1 {
+                return None;
+            }
+            return Some(Some(bind(ini, section, key, srcs[0], at, warnings)?));
+        }
+        return Some(Some(bind(ini, section, key, rest[0], at, warnings)?));
+    }
+    None
+}
+
+fn bind(
+    ini: &Ini,
+    section: &Section,
+    key: &str,
+    src: &str,
+    at: &Where,
+    warnings: &mut Vec<ModWarning>,
+) -> Option<Cmd> {
+    let source = if src == "null" {
+        Source::Null
+    } else if src.len() >= 9 && src.starts_with("resource") {
+        if ini.find(src, &section.namespace).is_none() {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                Some(src.to_string()),
+                "no such [Resource…] section in the mod's files (3DMigoto drops the line); ignored",
+            ));
+            return None;
+        }
+        Source::Resource(src.to_string())
+    } else if is_slot_name(src) {
+        Source::Other(src.to_string())
+    } else {
+        return None;
+    };
+    Some(Cmd::Bind {
+        slot: key.to_string(),
+        source,
+    })
+}
+
+fn valid_var(v: &str) -> bool {
+    // `valid_variable_name`, with namespaced names (`$\ns\var`) allowed where a variable is
+    // read or assigned.
+    let b = v.as_bytes();
+    if b.len() < 2 || b[0] != b'$' {
+        return false;
+    }
+    if b[1] == b'\\' {
+        return v.len() > 3 && !v.ends_with('\\');
+    }
+    (b[1].is_ascii_lowercase() || b[1] == b'_')
+        && b[2..]
+            .iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+fn parse_draw(
+    key: &str,
+    value: &str,
+    e: &Entry,
+    at: &Where,
+    warnings: &mut Vec<ModWarning>,
+) -> Option<DrawCmd> {
+    let mut args = |n: usize| -> Option<DrawArgs> {
+        // Argument spans: split the original value text at commas.
+        let parts: Vec<&str> = e.value.split(',').collect();
+        if parts.len() != n {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                Some(e.raw.clone()),
+                format!("`{key}` takes {n} comma-separated arguments"),
+            ));
+            return None;
+        }
+        let mut out = DrawArgs {
+            args: Vec::new(),
+            spans: Vec::new(),
+        };
+        let mut offset = e.value_span.0;
+        for p in parts {
+            let lead = p.len() - p.trim_start().len();
+            let t = p.trim();
+            match Expr::parse(&t.to_ascii_lowercase()) {
+                Ok(x) => out.args.push(x),
+                Err(err) => {
+                    warnings.push(ModWarning::new(
+                        at.clone(),
+                        Some(e.raw.clone()),
+                        format!("`{key}` argument `{t}` does not parse ({err})"),
+                    ));
+                    return None;
+                }
+            }
+            let plain = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            out.spans
+                .push(plain.then(|| (e.file, offset + lead, offset + lead + t.len())));
+            offset += p.len() + 1;
+        }
+        Some(out)
+    };
+    Some(match key {
+        "draw" => match value {
+            "from_caller" => DrawCmd::FromCaller,
+            "auto" => DrawCmd::DrawAuto,
+            _ => DrawCmd::Draw(args(2)?),
+        },
+        "drawindexed" => match value {
+            "auto" => DrawCmd::DrawIndexedAuto,
+            _ => DrawCmd::DrawIndexed(args(3)?),
+        },
+        "drawindexedinstanced" => match value {
+            "auto" => DrawCmd::DrawIndexedInstancedAuto,
+            _ => DrawCmd::DrawIndexedInstanced(args(5)?),
+        },
+        "drawinstanced" => DrawCmd::DrawInstanced(args(4)?),
+        other => DrawCmd::Other(other.to_string()),
+    })
+}
+
+/// A variable that no `[Constants]` section (or `local`) declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Undeclared;
+
+/// Variables' values during a run: `None` for a value only the game knows.
+pub trait Vars {
+    /// The value of variable `name` (as written) read from a file in `namespace`, or `Err` when
+    /// no such variable is declared.
+    fn get(&self, name: &str, namespace: &str) -> Result<Option<f32>, Undeclared>;
+    /// Sets a variable; `Err` when it is not declared.
+    fn set(&mut self, name: &str, namespace: &str, value: Option<f32>) -> Result<(), Undeclared>;
+}
+
+/// Evaluates `expr` with `vars`; undeclared variables are reported through `undeclared`.
+pub fn eval(expr: &Expr, vars: &dyn Vars, namespace: &str, undeclared: &mut Vec<String>) -> Val {
+    let get = |v: &str| -> Option<f32> { vars.get(v, namespace).unwrap_or_default() };
+    for v in expr.variables() {
+        if vars.get(v, namespace).is_err() && !undeclared.iter().any(|u| u == v) {
+            undeclared.push(v.to_string());
+        }
+    }
+    expr.eval(&get)
+}
+
+/// Parses a `[Key…]` or `[Constants]` value list entry (`0,1,2`), blanks kept as `None`.
+pub fn value_list(s: &str) -> Option<Vec<Option<f32>>> {
+    s.split(',')
+        .map(|p| {
+            let t = p.trim();
+            if t.is_empty() {
+                Some(None)
+            } else {
+                parse_number(t).map(Some)
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::migoto_mod::ini::parse_bytes;
+
+    #[test]
+    fn flow_control_tree_and_spans() {
+        let text = "[ResourceA]\n[TextureOverrideX]\nhash = 1\nif $a == 1\n  vb0 = ResourceA\nelif $a == 2\n  ib = null\nelse\n  post drawindexed = 12, 3 , 0\nendif\nhandling = skip\nbogus line here = 1\n";
+        let mut w = Vec::new();
+        let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
+        let cmds = parse_section(&ini, 1, TEXTURE_OVERRIDE_KEYS, &mut w);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(
+            w[0].to_string(),
+            "t.ini:12: not understood in [TextureOverrideX]; ignored (`bogus line here = 1`)"
+        );
+        assert_eq!(cmds.len(), 2);
+        let Cmd::If {
+            branches,
+            otherwise,
+        } = &cmds[0].cmd
+        else {
+            panic!()
+        };
+        assert_eq!(branches.len(), 2);
+        assert_eq!(branches[0].1, "$a == 1");
+        assert!(
+            matches!(&branches[1].2[0].cmd, Cmd::Bind { slot, source: Source::Null } if slot == "ib")
+        );
+        let l = &otherwise[0];
+        assert!(l.post);
+        let Cmd::Draw(DrawCmd::DrawIndexed(a)) = &l.cmd else {
+            panic!()
+        };
+        let spans: Vec<_> = a
+            .spans
+            .iter()
+            .map(|s| s.map(|(_, x, y)| &text[x..y]))
+            .collect();
+        assert_eq!(spans, vec![Some("12"), Some("3"), Some("0")]);
+        assert_eq!(cmds[1].cmd, Cmd::Skip);
+    }
+
+    #[test]
+    fn unbalanced() {
+        let text = "[CommandListA]\nendif\nelse\nif 1\nx = 2\n";
+        let mut w = Vec::new();
+        let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
+        let cmds = parse_section(&ini, 0, &[], &mut w);
+        let m: Vec<String> = w.iter().map(|x| x.to_string()).collect();
+        assert!(m[0].starts_with("t.ini:2: `endif` without"), "{m:?}");
+        assert!(m[1].starts_with("t.ini:3: `else` without"), "{m:?}");
+        assert!(m[2].starts_with("t.ini:4: `if` without `endif`"), "{m:?}");
+        assert_eq!(cmds.len(), 1);
+    }
+}
