@@ -190,15 +190,18 @@ fn parse_default(text: &str) -> Result<(String, Vec<f64>), CliError> {
 /// importer `.fmt` with its `.vb`/`.ib`, a 3DMigoto vb text dump): the source of exact
 /// values for a glTF that lost inlay's copies. `None` for other layouts.
 fn original_mesh(args: &ImportArgs, target: inlay::target::Target) -> Option<inlay::mesh::Mesh> {
-    let ext = args
-        .layout
+    let [layout] = args.layout.as_slice() else {
+        return None;
+    };
+    let layout = Path::new(layout);
+    let ext = layout
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
     if !matches!(ext.as_deref(), Some("fmt" | "txt")) {
         return None;
     }
-    let capture = inlay::capture::load_dump(&args.layout).ok()?;
+    let capture = inlay::capture::load_dump(layout).ok()?;
     let options = inlay::mesh::MeshOptions {
         target,
         max_zero_vertices: args.max_vertices,

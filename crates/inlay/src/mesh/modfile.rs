@@ -1132,6 +1132,7 @@ pub fn import_mod(
                 rounding: options.rounding,
                 strides,
                 rebase: true,
+                ..ImportOptions::default()
             },
         )
         .map_err(|e| err(m, format!("component {}: {e}", c.name)))?;
