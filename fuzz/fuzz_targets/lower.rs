@@ -9,7 +9,8 @@
 use arbitrary::Arbitrary;
 use inlay::assembler::Topology;
 use inlay::lower::{self, DeviceProfile, DrawShape, TargetApi};
-use inlay::target::Target;
+use inlay::buffer::IndexFormat;
+use inlay::target::{Api, FeatureLevel, Target};
 use inlay::validation::layout_without_shader;
 use inlay_fuzz::{ArbElement, Biased};
 use libfuzzer_sys::fuzz_target;
@@ -21,11 +22,20 @@ struct Input {
     topology: u8,
     indexed: bool,
     may_cut: bool,
+    /// The index format the draw reads (none, R16, R32).
+    index_format: u8,
+    /// A D3D12 layout (strides from the views, strip cut as pipeline state) instead of D3D11.
+    d3d12: bool,
 }
 
 fuzz_target!(|input: Input| {
     let descs: Vec<_> = input.elements.iter().take(34).map(ArbElement::desc).collect();
-    let Some(layout) = layout_without_shader(&Target::default(), &descs).layout else {
+    let target = if input.d3d12 {
+        Target::new(Api::D3D12, FeatureLevel::L12_0)
+    } else {
+        Target::default()
+    };
+    let Some(layout) = layout_without_shader(&target, &descs).layout else {
         return;
     };
     let Some(topology) = Topology::from_d3d(input.topology as u32) else {
@@ -41,6 +51,11 @@ fuzz_target!(|input: Input| {
         topology,
         indexed: input.indexed,
         may_cut: input.may_cut,
+        index_format: match input.index_format % 3 {
+            0 => None,
+            1 => Some(IndexFormat::R16Uint),
+            _ => Some(IndexFormat::R32Uint),
+        },
     };
     for profile in [
         DeviceProfile::vulkan_required(),
