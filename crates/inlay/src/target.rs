@@ -77,7 +77,7 @@ impl Api {
 /// An API and feature level that no device has (see [`Target::checked`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "the {api} runtime has no feature level {feature_level} devices ({api} creates {}; use --api {} for {feature_level})",
+    "the {api} runtime has no feature level {feature_level} devices ({api} creates {}; the {} runtime creates {feature_level})",
     levels(*api),
     suggest(*feature_level)
 )]
@@ -224,8 +224,10 @@ impl Default for Target {
 impl Target {
     /// A target that exists: the D3D10 runtime creates only 10_0 devices
     /// (`D3D10CreateDevice` has no feature-level parameter), D3D10.1 devices are 9_1 to 10_1
-    /// (`D3D10_FEATURE_LEVEL1`), D3D11 devices any level of [`FeatureLevel::ALL`]. Refuses
-    /// other pairs with a message saying which levels the runtime has. This is the one
+    /// (`D3D10_FEATURE_LEVEL1`), D3D11 devices any level of [`FeatureLevel::ALL`], D3D12 devices
+    /// those of [`FeatureLevel::D3D12`]. Refuses other pairs with a message saying which levels
+    /// the runtime has and which runtime creates the level asked for (d3d12 for a 12_x level,
+    /// d3d11 for the others) — in words that suit every shell, not one shell's flags. This is the one
     /// constructor every shell takes a caller's pair through — the command line's
     /// `--api`/`--feature-level`, the C ABI's `inlay_target`, Python's `api=`/`feature_level=`
     /// — so all three refuse the same pairs with the same message. ([`Target::new`] builds any

@@ -445,8 +445,8 @@ fn d3d12_targets() {
     let e = Target::checked(Api::D3D11, FeatureLevel::L12_1).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "the d3d11 runtime has no feature level 12_1 devices (d3d11 creates 9_1 to 11_1; use \
-         --api d3d12 for 12_1)"
+        "the d3d11 runtime has no feature level 12_1 devices (d3d11 creates 9_1 to 11_1; the \
+         d3d12 runtime creates 12_1)"
     );
     for level in FeatureLevel::D3D12 {
         let t = Target::new(Api::D3D12, level);

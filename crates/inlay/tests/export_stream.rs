@@ -402,7 +402,9 @@ const TABLE: u64 = 400;
 /// oracle changes only on purpose. (First recorded from commit b3b80c4, before the writer
 /// was reorganised around block statistics; recorded again when the files changed on
 /// purpose for issue 31 — skins, one SCALAR per exact lane, typed JSON, capture names — and
-/// when exported names took `capture::capture_name`, the one naming rule of every shell.)
+/// again for the glTF branch's later commit d72cc8e (JOINTS/WEIGHTS made valid glTF: a blend
+/// index once, weights summing to 1), which changed the files without re-recording: a clean
+/// checkout of that branch's tip 70a05f7 gives this digest, as main does after the merges.)
 #[test]
 fn the_materialised_writer_is_unchanged() {
     let mut h = 0xcbf2_9ce4_8422_2325u64;

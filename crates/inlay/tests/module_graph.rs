@@ -327,7 +327,7 @@ fn module_graph(src: &Path) -> (BTreeSet<String>, Vec<Edge>, Vec<String>) {
 /// become a module beside `dxbc` rather than part of it, `migoto_mod` (3DMigoto mods) and
 /// `frame` (FrameAnalysis folders) between the capture readers and the mesh.
 const ORDER: &[&[&str]] = &[
-    &["level", "diag"],
+    &["level", "diag", "input"],
     &["format"],
     &["convert", "target", "element"],
     &["dxbc"],
