@@ -318,8 +318,7 @@ fn parse_csv(text: &str, file: &str, cols: &[Column], hex: bool) -> Result<Vec<R
         };
         if cells.len() != names.len() {
             return Err(CliError::usage(format!(
-                "{file}:{}: {}, the header has {}",
-                n + 1,
+                "{file}:{n}: {}, the header has {}",
                 inlay::diag::count(cells.len() as u64, "value", "values"),
                 inlay::diag::count(names.len() as u64, "column", "columns")
             )));

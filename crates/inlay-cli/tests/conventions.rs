@@ -471,10 +471,19 @@ fn every_readme_shell_block_runs_as_written() {
         if block.contains("cmp seed.vb") {
             assert!(stdout.contains("\nidentical\n"), "{stdout}");
         }
+        // The Direct3D 12 block's `! inlay check … --root-signature-flags 0` is refused (the
+        // `!` keeps `sh -e` going): it must be refused for #683, not for something else.
+        if block.contains("--root-signature-flags 0") {
+            assert!(
+                stdout.contains("error[#683 ") && stdout.contains("result: E_INVALIDARG"),
+                "{stdout}"
+            );
+        }
         ran += 1;
     }
-    // The modder path (export, import), the view line and the seed round trip.
-    assert_eq!(ran, 3);
+    // The modder path (export, import), the mod path (issue 32), the view line, the seed round
+    // trip and Direct3D 12 (issue 37).
+    assert_eq!(ran, 5);
     // What they wrote: the modder's buffers, the page of the torus.
     assert!(dir.join("mod/draw.vb").is_file());
     let page = std::fs::read_to_string(dir.join("docs/view.html")).unwrap();
