@@ -45,7 +45,7 @@ use libfuzzer_sys::fuzz_target;
 enum ArbTargetValue {
     /// NULL (D3D11 at 11_0).
     Null,
-    /// One of the 21 valid targets.
+    /// One of the 21 API × level pairs (those no device has are refused).
     Valid(u8, u8),
     /// Any values.
     Raw(Biased, Biased),
@@ -163,7 +163,8 @@ fuzz_target!(|input: Input| {
                     api: code,
                     feature_level: LEVELS[k],
                 }),
-                Some(Target::new(api, level)),
+                // A pair no device has is refused by every shell (Target::checked).
+                Target::checked(api, level).ok(),
             )
         }
         ArbTargetValue::Raw(a, l) => (
