@@ -138,7 +138,7 @@ enum Tok {
 pub fn is_slot_name(t: &str) -> bool {
     let num = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && s.len() < 4;
     let stage =
-        |s: &str| s.len() > 3 && matches!(&s[..3], "vs-" | "hs-" | "ds-" | "gs-" | "ps-" | "cs-");
+        |s: &str| s.len() > 3 && matches!(s.get(..3), Some("vs-" | "hs-" | "ds-" | "gs-" | "ps-" | "cs-"));
     if stage(t) {
         let r = &t[3..];
         return r
@@ -549,6 +549,15 @@ pub fn parse_number(s: &str) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name whose third byte is inside a character is no slot name, and no panic (found by
+    /// the mod_ini fuzz target on the 16-core host).
+    #[test]
+    fn slot_names_cut_inside_a_character() {
+        assert!(!is_slot_name("ab\u{e9}-t0"));
+        assert!(!is_slot_name("\u{fffd}\u{fffd} x"));
+        assert!(is_slot_name("ps-t0"));
+    }
 
     fn ev(s: &str) -> Val {
         Expr::parse(s).expect(s).eval(&|v| match v {
