@@ -52,15 +52,22 @@ fn example_scene_shares_vertices_and_round_trips() {
     let mut glb = Vec::new();
     sc.write_glb(&mut glb).unwrap();
     let j = glb_json(&glb);
+    // glTF has no null values (a `"children": null` fails Blender's and inlay's readers).
+    assert!(!j.to_string().contains("null"), "{j}");
     let nodes: Vec<(Option<&str>, Option<u64>)> = j["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|n| (n["name"].as_str(), n["mesh"].as_u64()))
         .collect();
+    // The box's BLENDINDICES make a skin (issue 31): a joint per blend index, named by it,
+    // under one skeleton root, before the part nodes.
     assert_eq!(
         nodes,
         [
+            (Some("0"), None),
+            (Some("1"), None),
+            (Some("BoxPosition skeleton"), None),
             (Some("TextureOverrideBoxCaps"), Some(0)),
             (Some("TextureOverrideBoxSides"), Some(1)),
             (Some("state $sides=0"), None),
@@ -69,7 +76,8 @@ fn example_scene_shares_vertices_and_round_trips() {
             (Some("state $sides=1"), None),
         ]
     );
-    assert_eq!(j["scenes"][0]["nodes"], json!([2, 5]));
+    // The scene's roots: the skeleton and the two states.
+    assert_eq!(j["scenes"][0]["nodes"], json!([2, 5, 8]));
     let meshes = j["meshes"].as_array().unwrap();
     // One vertex set: every part's primitive names the same attribute accessors.
     let attrs = &meshes[0]["primitives"][0]["attributes"];

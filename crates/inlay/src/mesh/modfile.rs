@@ -268,9 +268,9 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
         push(&mut into.json, "accessors", a);
     }
     for mut m in arr(&mut d.json, "meshes") {
-        if let Some(ps) = m["primitives"].as_array_mut() {
+        if let Some(ps) = m.get_mut("primitives").and_then(Value::as_array_mut) {
             for p in ps {
-                if let Some(at) = p["attributes"].as_object_mut() {
+                if let Some(at) = p.get_mut("attributes").and_then(Value::as_object_mut) {
                     for v in at.values_mut() {
                         shift(v, na);
                     }
@@ -278,7 +278,7 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
                 if p.get("indices").is_some() {
                     shift(&mut p["indices"], na);
                 }
-                if let Some(ts) = p["targets"].as_array_mut() {
+                if let Some(ts) = p.get_mut("targets").and_then(Value::as_array_mut) {
                     for t in ts {
                         if let Some(o) = t.as_object_mut() {
                             for v in o.values_mut() {
@@ -298,7 +298,7 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
         if n.get("skin").is_some() {
             shift(&mut n["skin"], ns);
         }
-        if let Some(ch) = n["children"].as_array_mut() {
+        if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
             for c in ch {
                 shift(c, nn);
             }
@@ -320,7 +320,7 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
         if s.get("skeleton").is_some() {
             shift(&mut s["skeleton"], nn);
         }
-        if let Some(j) = s["joints"].as_array_mut() {
+        if let Some(j) = s.get_mut("joints").and_then(Value::as_array_mut) {
             for x in j {
                 shift(x, nn);
             }
@@ -421,7 +421,7 @@ fn component_doc(
         if Some(i) == mesh_node {
             continue;
         }
-        if let Some(ch) = n["children"].as_array_mut() {
+        if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
             *ch = ch
                 .iter()
                 .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
@@ -431,9 +431,9 @@ fn component_doc(
         kept.push(n);
     }
     json["nodes"] = json!(kept);
-    if let Some(skins) = json["skins"].as_array_mut() {
+    if let Some(skins) = json.get_mut("skins").and_then(Value::as_array_mut) {
         for s in skins {
-            if let Some(j) = s["joints"].as_array_mut() {
+            if let Some(j) = s.get_mut("joints").and_then(Value::as_array_mut) {
                 *j = j
                     .iter()
                     .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
@@ -929,7 +929,9 @@ pub struct ModImport {
 }
 
 /// The mesh with index `mesh` of a glTF document, read as [`gltf::read_glb`] reads a file's
-/// first mesh.
+/// first mesh. The first node placing it keeps its skin (and every joint node stays): the
+/// skin's joint names are what turn `JOINTS_n` values back into blend indices, so without it
+/// an unedited skin would read as edited and be rewritten.
 fn read_mesh(
     file: &str,
     doc: &Value,
@@ -940,11 +942,28 @@ fn read_mesh(
 ) -> Result<ImportedMesh, String> {
     let mut d = doc.clone();
     d["meshes"] = json!([doc["meshes"][mesh].clone()]);
-    d["nodes"] = json!([]);
+    let mut placed = false;
+    for n in d
+        .get_mut("nodes")
+        .and_then(Value::as_array_mut)
+        .map(|v| v.iter_mut())
+        .into_iter()
+        .flatten()
+    {
+        let here = n["mesh"].as_u64() == Some(mesh as u64);
+        if let Some(o) = n.as_object_mut() {
+            if here && !placed {
+                o.insert("mesh".into(), json!(0));
+                placed = true;
+            } else if o.remove("mesh").is_some() {
+                // A skin belongs to a node with a mesh.
+                o.remove("skin");
+            }
+        }
+    }
     if let Some(o) = d.as_object_mut() {
         o.remove("scenes");
         o.remove("scene");
-        o.remove("skins");
     }
     if glb {
         let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;

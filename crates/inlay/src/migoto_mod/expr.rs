@@ -137,8 +137,13 @@ enum Tok {
 /// texture filtering. `resource…` names are custom resources.
 pub fn is_slot_name(t: &str) -> bool {
     let num = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && s.len() < 4;
-    let stage =
-        |s: &str| s.len() > 3 && matches!(s.get(..3), Some("vs-" | "hs-" | "ds-" | "gs-" | "ps-" | "cs-"));
+    let stage = |s: &str| {
+        s.len() > 3
+            && matches!(
+                s.get(..3),
+                Some("vs-" | "hs-" | "ds-" | "gs-" | "ps-" | "cs-")
+            )
+    };
     if stage(t) {
         let r = &t[3..];
         return r

@@ -175,7 +175,9 @@ impl Resource {
     /// The name without its `Resource` prefix (and namespace).
     pub fn short_name(&self) -> &str {
         let n = self.name.rsplit('\\').next().unwrap_or(&self.name);
-        if n.get(..8).is_some_and(|p| p.eq_ignore_ascii_case("resource")) {
+        if n.get(..8)
+            .is_some_and(|p| p.eq_ignore_ascii_case("resource"))
+        {
             &n[8..]
         } else {
             n
