@@ -20,9 +20,10 @@ fn rust_d3d12_layout_says_which_rules_apply() {
     let r = inlay(&["check", "pipeline.rs", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert!(
-        v["note"]
-            .as_str()
-            .is_some_and(|n| n.contains("checked under D3D11's CreateInputLayout rules")),
+        v["note"].as_str().is_some_and(|n| n.contains(
+            "checked under d3d11's CreateInputLayout rules; \
+                 --api d3d12 checks it as CreateGraphicsPipelineState does"
+        )),
         "{}",
         r.stdout
     );
