@@ -154,6 +154,7 @@ fn format_case(format: Format, quick: bool) -> Case {
         index: None,
         topology: Topology::PointList,
         call: Call::Draw(n, 0),
+        d3d12: None,
     }
 }
 
