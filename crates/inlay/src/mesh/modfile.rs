@@ -275,8 +275,8 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
                         shift(v, na);
                     }
                 }
-                if p.get("indices").is_some() {
-                    shift(&mut p["indices"], na);
+                if let Some(v) = p.get_mut("indices") {
+                    shift(v, na);
                 }
                 if let Some(ts) = p.get_mut("targets").and_then(Value::as_array_mut) {
                     for t in ts {
@@ -292,11 +292,11 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
         push(&mut into.json, "meshes", m);
     }
     for mut n in arr(&mut d.json, "nodes") {
-        if n.get("mesh").is_some() {
-            shift(&mut n["mesh"], nm);
+        if let Some(v) = n.get_mut("mesh") {
+            shift(v, nm);
         }
-        if n.get("skin").is_some() {
-            shift(&mut n["skin"], ns);
+        if let Some(v) = n.get_mut("skin") {
+            shift(v, ns);
         }
         if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
             for c in ch {
@@ -314,11 +314,11 @@ fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
         push(&mut into.json, "nodes", n);
     }
     for mut s in arr(&mut d.json, "skins") {
-        if s.get("inverseBindMatrices").is_some() {
-            shift(&mut s["inverseBindMatrices"], na);
+        if let Some(v) = s.get_mut("inverseBindMatrices") {
+            shift(v, na);
         }
-        if s.get("skeleton").is_some() {
-            shift(&mut s["skeleton"], nn);
+        if let Some(v) = s.get_mut("skeleton") {
+            shift(v, nn);
         }
         if let Some(j) = s.get_mut("joints").and_then(Value::as_array_mut) {
             for x in j {
