@@ -44,6 +44,7 @@
 //! Memory: nothing is allocated per call (pinned by `tests/fetch_diff.rs::
 //! decode_allocates_nothing`); scratch space (at most ~50 KiB) lives on the stack.
 
+mod kernel;
 pub mod program;
 #[cfg(target_arch = "x86_64")]
 mod simd;
@@ -53,6 +54,7 @@ use crate::buffer::{self, ElementFetch, Span, VertexBufferBinding};
 use crate::convert;
 use crate::format::{Format, FormatInfo};
 use crate::layout::{InputClass, InputLayout};
+use kernel::{BlockSink, Column, Kernel, PackedRows};
 use program::LaneProgram;
 
 /// Writes the system values of an index-list batch: `out[j]` gets stream position
@@ -975,27 +977,21 @@ impl<'a> FetchPlan<'a> {
         }
     }
 
-    /// One element over one block: `dst[i * dst_stride + pos]` for vertex `i` of `verts`.
-    fn element_block(
+    /// One element over one block into `sink` (vertex `i` of `verts` as the sink's `i`-th):
+    /// a [`Column`] of the register file (`dst[i * dst_stride + pos]`) or [`PackedRows`].
+    fn element_into<S: BlockSink>(
         &self,
         e: &ElementPlan<'_>,
         verts: Vertices<'_>,
         instance: Instance,
-        dst: &mut [[u32; 4]],
-        dst_stride: usize,
-        pos: usize,
+        sink: &mut S,
     ) {
         let n = verts.len();
-        let fill = |dst: &mut [[u32; 4]], v: [u32; 4]| {
-            for i in 0..n {
-                dst[i * dst_stride + pos] = v;
-            }
-        };
         let Some(src) = e.source else {
-            return fill(dst, [0; 4]);
+            return sink.fill(n, [0; 4]);
         };
         if e.class == InputClass::PerInstance {
-            return fill(dst, e.fetch_one(instance.element_index(e.step_rate)));
+            return sink.fill(n, e.fetch_one(instance.element_index(e.step_rate)));
         }
         let k = Kernel {
             isa: self.isa,
@@ -1004,14 +1000,11 @@ impl<'a> FetchPlan<'a> {
         };
         match verts {
             Vertices::Range { first, .. } => match self.classify(e, first, n, instance) {
-                BlockSource::Linear { start, stride, .. } => {
-                    k.linear(start, stride, n, dst, dst_stride, pos)
-                }
-                BlockSource::Const(v) => fill(dst, v),
+                BlockSource::Linear { start, stride } => k.linear(start, stride, n, sink),
+                BlockSource::Const(v) => sink.fill(n, v),
                 BlockSource::Slow => {
                     for i in 0..n {
-                        dst[i * dst_stride + pos] =
-                            e.fetch_one(buffer::sequential_vertex(first, i as u32));
+                        sink.put(i, e.fetch_one(buffer::sequential_vertex(first, i as u32)));
                     }
                 }
             },
@@ -1024,9 +1017,27 @@ impl<'a> FetchPlan<'a> {
                     let v = buffer::indexed_vertex(base_vertex, ix);
                     *a = src.element_address(e.offset, e.size, v).unwrap_or(NO_ADDR);
                 }
-                k.list(&addrs[..n], dst, dst_stride, pos);
+                k.list(&addrs[..n], sink);
             }
         }
+    }
+
+    /// [`FetchPlan::element_into`] a register file's column: `dst[i * dst_stride + pos]`.
+    fn element_block(
+        &self,
+        e: &ElementPlan<'_>,
+        verts: Vertices<'_>,
+        instance: Instance,
+        dst: &mut [[u32; 4]],
+        dst_stride: usize,
+        pos: usize,
+    ) {
+        let mut sink = Column {
+            dst,
+            stride: dst_stride,
+            pos,
+        };
+        self.element_into(e, verts, instance, &mut sink);
     }
 }
 
@@ -1090,8 +1101,7 @@ impl FetchPlan<'_> {
     }
 
     /// One element over one block as rows of `lanes` lanes: `dst[i * lanes ..][..lanes]` for
-    /// vertex `i` of `verts` — [`FetchPlan::element_block`]'s cases, each storing `lanes`
-    /// lanes per row.
+    /// vertex `i` of `verts` ([`FetchPlan::element_into`] [`PackedRows`]).
     fn element_rows(
         &self,
         e: &ElementPlan<'_>,
@@ -1100,51 +1110,9 @@ impl FetchPlan<'_> {
         dst: &mut [u32],
         lanes: usize,
     ) {
-        let n = verts.len();
         // Exactly the block's rows: the kernels' overlapping stores stay inside `dst`.
-        let Some(dst) = dst.get_mut(..n * lanes) else {
-            return;
-        };
-        let fill = |dst: &mut [u32], v: [u32; 4]| {
-            for row in dst.chunks_exact_mut(lanes) {
-                row.copy_from_slice(&v[..lanes]);
-            }
-        };
-        let Some(src) = e.source else {
-            return fill(dst, [0; 4]);
-        };
-        if e.class == InputClass::PerInstance {
-            return fill(dst, e.fetch_one(instance.element_index(e.step_rate)));
-        }
-        let k = Kernel {
-            isa: self.isa,
-            e,
-            data: src.data,
-        };
-        match verts {
-            Vertices::Range { first, .. } => match self.classify(e, first, n, instance) {
-                BlockSource::Linear { start, stride } => {
-                    k.linear_rows(start, stride, n, dst, lanes)
-                }
-                BlockSource::Const(v) => fill(dst, v),
-                BlockSource::Slow => {
-                    for (i, row) in dst.chunks_exact_mut(lanes).enumerate() {
-                        let v = e.fetch_one(buffer::sequential_vertex(first, i as u32));
-                        row.copy_from_slice(&v[..lanes]);
-                    }
-                }
-            },
-            Vertices::Indexed {
-                indices,
-                base_vertex,
-            } => {
-                let mut addrs = [NO_ADDR; MAX_BLOCK];
-                for (a, &ix) in addrs.iter_mut().zip(indices) {
-                    let v = buffer::indexed_vertex(base_vertex, ix);
-                    *a = src.element_address(e.offset, e.size, v).unwrap_or(NO_ADDR);
-                }
-                k.list_rows(&addrs[..n], dst, lanes);
-            }
+        if let Some(dst) = dst.get_mut(..verts.len() * lanes) {
+            self.element_into(e, verts, instance, &mut PackedRows { dst, lanes });
         }
     }
 }
@@ -1174,137 +1142,6 @@ enum Sink<'o, 'p> {
     Registers(&'o mut [[u32; 4]]),
     Elements(&'o mut [&'p mut [[u32; 4]]]),
     Rows(&'o mut [ElementRows<'p>]),
-}
-
-/// One element's kernel bound to its buffer.
-struct Kernel<'k, 'a> {
-    isa: Isa,
-    e: &'k ElementPlan<'a>,
-    data: &'a [u8],
-}
-
-impl Kernel<'_, '_> {
-    /// `n` in-bounds elements at `start + i * stride` (checked by the caller).
-    fn linear(
-        &self,
-        start: usize,
-        stride: usize,
-        n: usize,
-        dst: &mut [[u32; 4]],
-        dst_stride: usize,
-        pos: usize,
-    ) {
-        let size = self.e.size as usize;
-        let Some(p) = &self.e.program else {
-            for i in 0..n {
-                let a = start + i * stride;
-                dst[i * dst_stride + pos] =
-                    convert::decode_element(self.e.info, &self.data[a..a + size]);
-            }
-            return;
-        };
-        #[cfg(target_arch = "x86_64")]
-        if self.isa.avx2() {
-            return simd::linear(p, self.data, start, stride, n, dst, dst_stride, pos);
-        }
-        for i in 0..n {
-            let a = start + i * stride;
-            dst[i * dst_stride + pos] = p.run(&program::chunk_at(self.data, a, size));
-        }
-    }
-
-    /// One element per address ([`NO_ADDR`]: out of bounds).
-    fn list(&self, addrs: &[usize], dst: &mut [[u32; 4]], dst_stride: usize, pos: usize) {
-        let size = self.e.size as usize;
-        let Some(p) = &self.e.program else {
-            for (i, &a) in addrs.iter().enumerate() {
-                dst[i * dst_stride + pos] = if a == NO_ADDR {
-                    self.e.oob
-                } else {
-                    convert::decode_element(self.e.info, &self.data[a..a + size])
-                };
-            }
-            return;
-        };
-        #[cfg(target_arch = "x86_64")]
-        if self.isa.avx2() {
-            return simd::list(p, self.data, addrs, dst, dst_stride, pos);
-        }
-        for (i, &a) in addrs.iter().enumerate() {
-            // An out-of-bounds fetch decodes as all-zero bytes: present lanes 0, defaults
-            // elsewhere — exactly convert::out_of_bounds.
-            let chunk = if a == NO_ADDR {
-                [0; 16]
-            } else {
-                program::chunk_at(self.data, a, size)
-            };
-            dst[i * dst_stride + pos] = p.run(&chunk);
-        }
-    }
-}
-
-impl Kernel<'_, '_> {
-    /// [`Kernel::linear`] into rows of `lanes` lanes (`dst` holds exactly `n` rows).
-    fn linear_rows(&self, start: usize, stride: usize, n: usize, dst: &mut [u32], lanes: usize) {
-        let size = self.e.size as usize;
-        let rows = dst.chunks_exact_mut(lanes).take(n).enumerate();
-        let Some(p) = &self.e.program else {
-            for (i, row) in rows {
-                let a = start + i * stride;
-                let v = convert::decode_element(self.e.info, &self.data[a..a + size]);
-                row.copy_from_slice(&v[..lanes]);
-            }
-            return;
-        };
-        #[cfg(target_arch = "x86_64")]
-        if self.isa.avx2() {
-            return simd::linear_rows(p, self.data, start, stride, n, dst, lanes);
-        }
-        if p.copies_lanes(lanes) {
-            // The lanes are the record's first `lanes` 32-bit words.
-            for (i, row) in rows {
-                let a = start + i * stride;
-                let words = self.data[a..a + 4 * lanes].chunks_exact(4);
-                for (x, w) in row.iter_mut().zip(words) {
-                    *x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                }
-            }
-            return;
-        }
-        for (i, row) in rows {
-            let a = start + i * stride;
-            row.copy_from_slice(&p.run(&program::chunk_at(self.data, a, size))[..lanes]);
-        }
-    }
-
-    /// [`Kernel::list`] into rows of `lanes` lanes.
-    fn list_rows(&self, addrs: &[usize], dst: &mut [u32], lanes: usize) {
-        let size = self.e.size as usize;
-        let rows = dst.chunks_exact_mut(lanes).zip(addrs);
-        let Some(p) = &self.e.program else {
-            for (row, &a) in rows {
-                let v = if a == NO_ADDR {
-                    self.e.oob
-                } else {
-                    convert::decode_element(self.e.info, &self.data[a..a + size])
-                };
-                row.copy_from_slice(&v[..lanes]);
-            }
-            return;
-        };
-        #[cfg(target_arch = "x86_64")]
-        if self.isa.avx2() {
-            return simd::list_rows(p, self.data, addrs, dst, lanes);
-        }
-        for (row, &a) in rows {
-            let chunk = if a == NO_ADDR {
-                [0; 16]
-            } else {
-                program::chunk_at(self.data, a, size)
-            };
-            row.copy_from_slice(&p.run(&chunk)[..lanes]);
-        }
-    }
 }
 
 /// Copies `src` into `dst` (same length) as 32-bit lanes, with non-temporal stores on AVX2
