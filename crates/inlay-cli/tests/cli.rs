@@ -3,22 +3,18 @@
 
 mod common;
 
-use common::{data_dir, inlay, inlay_in, scratch, snapshot};
+use common::{data_dir, inlay, inlay_in, scratch, snapshot, snapshot_run};
 
 #[test]
 fn demo_without_arguments() {
-    let r = inlay(&[]);
-    assert_eq!(r.code, 0);
-    snapshot("demo", &r.transcript);
+    let r = snapshot_run("demo", 0, &[]);
     // `inlay demo` is the same.
     assert_eq!(inlay(&["demo"]).stdout, r.stdout);
 }
 
 #[test]
 fn check_seed_snippet_without_shader() {
-    let r = inlay(&["check", "seed.h"]);
-    assert_eq!(r.code, 0);
-    snapshot("check-seed-h", &r.transcript);
+    snapshot_run("check-seed-h", 0, &["check", "seed.h"]);
     let r = inlay(&["check", "seed.h", "--validate-only"]);
     assert_eq!(r.code, 0);
     assert!(
@@ -45,27 +41,33 @@ fn check_json_and_toml_give_the_same_layout() {
 
 #[test]
 fn check_refused_layout_points_at_the_fields() {
-    let r = inlay(&["check", "layouts.h", "--array", "kBroken"]);
-    assert_eq!(r.code, 1);
-    snapshot("check-broken", &r.transcript);
-    let r = inlay(&["check", "layouts.h", "--array", "kBroken", "--json"]);
-    assert_eq!(r.code, 1);
-    snapshot("check-broken-json", &r.transcript);
+    snapshot_run(
+        "check-broken",
+        1,
+        &["check", "layouts.h", "--array", "kBroken"],
+    );
+    snapshot_run(
+        "check-broken-json",
+        1,
+        &["check", "layouts.h", "--array", "kBroken", "--json"],
+    );
 }
 
 #[test]
 fn check_follows_the_target() {
     // Instancing at feature level 9_1 is refused; on D3D10 slot 16 does not exist.
-    let r = inlay(&[
-        "check",
-        "layouts.h",
-        "--array",
-        "kSprites",
-        "--feature-level",
-        "9_1",
-    ]);
-    assert_eq!(r.code, 1);
-    snapshot("check-sprites-9_1", &r.transcript);
+    snapshot_run(
+        "check-sprites-9_1",
+        1,
+        &[
+            "check",
+            "layouts.h",
+            "--array",
+            "kSprites",
+            "--feature-level",
+            "9_1",
+        ],
+    );
     let r = inlay(&[
         "check",
         "layouts.h",
@@ -101,9 +103,7 @@ fn check_follows_the_target() {
 
 #[test]
 fn several_arrays_need_a_name() {
-    let r = inlay(&["check", "layouts.h"]);
-    assert_eq!(r.code, 2);
-    snapshot("check-several-arrays", &r.transcript);
+    snapshot_run("check-several-arrays", 2, &["check", "layouts.h"]);
     let r = inlay(&["check", "layouts.h", "--array", "kMissing"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -157,25 +157,29 @@ fn endless_line_is_refused_quickly_with_a_bounded_message() {
 
 #[test]
 fn map_pictures() {
-    let r = inlay(&["map", "seed.h"]);
-    assert_eq!(r.code, 0);
-    snapshot("map-seed", &r.transcript);
-    let r = inlay(&["map", "layouts.h", "--array", "kStaticMesh"]);
-    assert_eq!(r.code, 0);
-    snapshot("map-static-mesh", &r.transcript);
-    let r = inlay(&[
-        "map",
-        "layouts.h",
-        "--array",
-        "kSprites",
-        "--stride",
-        "1=48",
-    ]);
-    assert_eq!(r.code, 0);
-    snapshot("map-sprites", &r.transcript);
-    let r = inlay(&["map", "layouts.h", "--array", "kAliased", "--stride", "24"]);
-    assert_eq!(r.code, 0);
-    snapshot("map-aliased", &r.transcript);
+    snapshot_run("map-seed", 0, &["map", "seed.h"]);
+    snapshot_run(
+        "map-static-mesh",
+        0,
+        &["map", "layouts.h", "--array", "kStaticMesh"],
+    );
+    snapshot_run(
+        "map-sprites",
+        0,
+        &[
+            "map",
+            "layouts.h",
+            "--array",
+            "kSprites",
+            "--stride",
+            "1=48",
+        ],
+    );
+    snapshot_run(
+        "map-aliased",
+        0,
+        &["map", "layouts.h", "--array", "kAliased", "--stride", "24"],
+    );
     let r = inlay(&["map", "layouts.h", "--array", "kBroken"]);
     assert_eq!(r.code, 1);
     assert!(
@@ -273,33 +277,39 @@ fn map_svg_is_written_safely() {
 
 #[test]
 fn decode_seed_triangle_in_every_format() {
-    let r = inlay(&["decode", "seed.h", "--vb", "0=seed.vb"]);
-    assert_eq!(r.code, 0);
-    snapshot("decode-seed-table", &r.transcript);
-    let r = inlay(&[
-        "decode",
-        "seed.json",
-        "--vb",
-        "0=seed.vb",
-        "--format",
-        "csv",
-        "--all-lanes",
-    ]);
-    assert_eq!(r.code, 0);
-    snapshot("decode-seed-csv", &r.transcript);
-    let r = inlay(&[
-        "decode",
-        "seed.toml",
-        "--vb",
-        "0=seed.vb",
-        "--format",
-        "json",
-        "--hex",
-        "--range",
-        "1..",
-    ]);
-    assert_eq!(r.code, 0);
-    snapshot("decode-seed-json-hex", &r.transcript);
+    snapshot_run(
+        "decode-seed-table",
+        0,
+        &["decode", "seed.h", "--vb", "0=seed.vb"],
+    );
+    snapshot_run(
+        "decode-seed-csv",
+        0,
+        &[
+            "decode",
+            "seed.json",
+            "--vb",
+            "0=seed.vb",
+            "--format",
+            "csv",
+            "--all-lanes",
+        ],
+    );
+    let r = snapshot_run(
+        "decode-seed-json-hex",
+        0,
+        &[
+            "decode",
+            "seed.toml",
+            "--vb",
+            "0=seed.vb",
+            "--format",
+            "json",
+            "--hex",
+            "--range",
+            "1..",
+        ],
+    );
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
         v[0]["POSITION0"],

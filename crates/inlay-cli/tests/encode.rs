@@ -135,82 +135,54 @@ fn bad(d: &std::path::Path, name: &str, text: &str, extra: &[&str]) -> common::R
 fn encode_bad_values_name_element_vertex_and_value() {
     let d = scratch("encode-bad");
     let good = std::fs::read_to_string(data_dir().join("skin.csv")).unwrap();
+    let cases: [(&str, String, &[&str]); 9] = [
+        // A float for a UINT element.
+        ("float-uint.csv", good.replace("255,300", "2.5,300"), &[]),
+        // A row with too few values, and a header without a lane the format has.
+        ("short.csv", good.replace("0,1,2,3,-5,7", "0,1,2,3,-5"), &[]),
+        (
+            "lane.csv",
+            good.replace(",POSITION0.z", "")
+                .replace(",-1.0,", ",")
+                .replace(",NaN,", ","),
+            &[],
+        ),
+        // JSON: too few lanes, a string that is no number, an unknown element.
+        (
+            "few.json",
+            r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#.into(),
+            &[],
+        ),
+        (
+            "word.json",
+            r#"[{"vertex_id": 0, "POSITION0": [1.0, "one", 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#.into(),
+            &[],
+        ),
+        (
+            "sint.json",
+            r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0, 3.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1, 3000000000]}]"#.into(),
+            &[],
+        ),
+        // A per-instance record given two different values.
+        (
+            "conflict.csv",
+            good.replacen("100,-32768", "100,-32767", 1),
+            &["--clamp"],
+        ),
+        // Over the size cap (a vertex_id far away).
+        (
+            "far.csv",
+            good.replacen("\n1,1,0", "\n1,90000000,0", 1),
+            &["--clamp"],
+        ),
+        ("cap.csv", good.clone(), &["--max-bytes", "16", "--clamp"]),
+    ];
     let mut transcript = String::new();
-    // A float for a UINT element.
-    let r = bad(
-        &d,
-        "float-uint.csv",
-        &good.replace("255,300", "2.5,300"),
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    // A row with too few values, and a header without a lane the format has.
-    let r = bad(
-        &d,
-        "short.csv",
-        &good.replace("0,1,2,3,-5,7", "0,1,2,3,-5"),
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    let r = bad(
-        &d,
-        "lane.csv",
-        &good
-            .replace(",POSITION0.z", "")
-            .replace(",-1.0,", ",")
-            .replace(",NaN,", ","),
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    // JSON: too few lanes, a string that is no number, an unknown element.
-    let r = bad(
-        &d,
-        "few.json",
-        r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#,
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    let r = bad(
-        &d,
-        "word.json",
-        r#"[{"vertex_id": 0, "POSITION0": [1.0, "one", 2.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1,2]}]"#,
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    let r = bad(
-        &d,
-        "sint.json",
-        r#"[{"vertex_id": 0, "POSITION0": [1.0, 2.0, 3.0], "BLENDINDICES0": [1,2,3,4], "OFFSET0": [1, 3000000000]}]"#,
-        &[],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    // A per-instance record given two different values.
-    let r = bad(
-        &d,
-        "conflict.csv",
-        &good.replacen("100,-32768", "100,-32767", 1),
-        &["--clamp"],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    // Over the size cap (a vertex_id far away).
-    let r = bad(
-        &d,
-        "far.csv",
-        &good.replacen("\n1,1,0", "\n1,90000000,0", 1),
-        &["--clamp"],
-    );
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
-    let r = bad(&d, "cap.csv", &good, &["--max-bytes", "16", "--clamp"]);
-    assert_eq!(r.code, 2);
-    transcript += &r.transcript;
+    for (name, text, extra) in &cases {
+        let r = bad(&d, name, text, extra);
+        assert_eq!(r.code, 2, "{name}");
+        transcript += &r.transcript;
+    }
     // A missing --out.
     let layout = data_dir().join("skin.json");
     let r = inlay_in(

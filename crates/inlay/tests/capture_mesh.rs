@@ -478,6 +478,36 @@ fn stream_and_vertex_ids() {
     );
 }
 
+/// Float pairs in slot 0 (stride 8, `vb0`) and 32-bit instance data in slot 1 (stride 4,
+/// `vb1`), drawn as 5 instances of 3 vertices.
+fn instanced_input<'a>(
+    elements: &'a [InputElementDesc],
+    vb: &'a [u8],
+    inst: &'a [u8],
+) -> MeshInput<'a> {
+    let slot = |slot, stride, data, file| InputSlot {
+        slot,
+        stride,
+        offset: 0,
+        data: SlotSource::Binary(data),
+        file,
+    };
+    MeshInput {
+        elements,
+        names: Vec::new(),
+        slots: vec![slot(0, 8, vb, "vb0"), slot(1, 4, inst, "vb1")],
+        index: None,
+        topology: Topology::TriangleList,
+        draw: DrawCall::DrawInstanced {
+            vertex_count_per_instance: 3,
+            instance_count: 5,
+            start_vertex: 0,
+            start_instance: 0,
+        },
+        files: Vec::new(),
+    }
+}
+
 /// Per-instance data in its own slot, step rate 2: first / expand / attributes.
 #[test]
 fn instances_three_ways() {
@@ -490,35 +520,7 @@ fn instances_three_ways() {
         .iter()
         .flat_map(|v| v.to_le_bytes())
         .collect();
-    let input = MeshInput {
-        elements: &elements,
-        names: Vec::new(),
-        slots: vec![
-            InputSlot {
-                slot: 0,
-                stride: 8,
-                offset: 0,
-                data: SlotSource::Binary(&vb),
-                file: "vb0",
-            },
-            InputSlot {
-                slot: 1,
-                stride: 4,
-                offset: 0,
-                data: SlotSource::Binary(&inst),
-                file: "vb1",
-            },
-        ],
-        index: None,
-        topology: Topology::TriangleList,
-        draw: DrawCall::DrawInstanced {
-            vertex_count_per_instance: 3,
-            instance_count: 5,
-            start_vertex: 0,
-            start_instance: 0,
-        },
-        files: Vec::new(),
-    };
+    let input = instanced_input(&elements, &vb, &inst);
     let first = Mesh::build(&input, &MeshOptions::default()).unwrap();
     assert_eq!(first.instance_count, 1);
     assert_eq!(attr(&first, "INSTANCEDATA").values, vec![[10, 0, 0, 1]; 3]);
@@ -795,35 +797,7 @@ fn export_warns_about_missing_slots_and_instances() {
     let vb = f32s(&[0.0, 0.0, 1.0, 0.0]);
     // Two instance elements: instances 4 (element 2) reads past slot 1.
     let inst: Vec<u8> = [10u32, 20].iter().flat_map(|v| v.to_le_bytes()).collect();
-    let input = MeshInput {
-        elements: &elements,
-        names: Vec::new(),
-        slots: vec![
-            InputSlot {
-                slot: 0,
-                stride: 8,
-                offset: 0,
-                data: SlotSource::Binary(&vb),
-                file: "vb0",
-            },
-            InputSlot {
-                slot: 1,
-                stride: 4,
-                offset: 0,
-                data: SlotSource::Binary(&inst),
-                file: "vb1",
-            },
-        ],
-        index: None,
-        topology: Topology::TriangleList,
-        draw: DrawCall::DrawInstanced {
-            vertex_count_per_instance: 3,
-            instance_count: 5,
-            start_vertex: 0,
-            start_instance: 0,
-        },
-        files: Vec::new(),
-    };
+    let input = instanced_input(&elements, &vb, &inst);
     let m = Mesh::build(&input, &MeshOptions::default()).unwrap();
     let unbound: Vec<&String> = m
         .warnings

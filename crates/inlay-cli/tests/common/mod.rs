@@ -88,6 +88,15 @@ pub fn snapshot(name: &str, actual: &str) {
     }
 }
 
+/// Runs `inlay ARGS` in the data folder, asserts its exit code, and compares its transcript
+/// with snapshot `name` ([`snapshot`]).
+pub fn snapshot_run(name: &str, code: i32, args: &[&str]) -> Run {
+    let r = inlay(args);
+    assert_eq!(r.code, code, "{}", r.transcript);
+    snapshot(name, &r.transcript);
+    r
+}
+
 /// The corpus folder the build found (`$INLAY_CORPUS`, else `../shared/corpus`); a test that
 /// reads it carries `#[cfg_attr(not(inlay_has_corpus), ignore = "…")]` (docs/notes/tests.md).
 pub fn corpus() -> PathBuf {

@@ -683,65 +683,61 @@ mod tests {
 
     #[test]
     fn bad_input_names_the_key_value_and_rule() {
-        let e = |text: &str, d: &DrawDefaults| parse(text, d).unwrap_err().to_string();
-        assert_eq!(e("draw,count", &D), "`count` is not key=value");
-        assert_eq!(
-            e("drawindexed", &D),
-            "unknown kind `drawindexed` (expected draw, draw_indexed, draw_instanced, \
-             draw_indexed_instanced, draw_instanced_indirect, draw_indexed_instanced_indirect \
-             or draw_auto)"
-        );
-        assert_eq!(
-            e("draw,index_count=3", &D),
-            "draw: unknown key `index_count` (expected vertex_count, start_vertex)"
-        );
-        assert_eq!(
-            e("draw,args=x", &D),
-            "draw: unknown key `args` (expected vertex_count, start_vertex)"
-        );
-        assert_eq!(
-            e("draw_auto,offset=4", &D),
-            "draw_auto: unknown key `offset` (expected filled_size)"
-        );
-        assert_eq!(
-            e("draw,count=4294967296", &D),
-            "vertex_count: `4294967296` is not a number from 0 to 4294967295"
-        );
-        assert_eq!(
-            e("draw_instanced,instances=-1", &D),
-            "instance_count: `-1` is not a number from 0 to 4294967295"
-        );
-        assert_eq!(
-            e("draw_instanced_indirect,args=a,offset=0xg", &D),
-            "offset: `0xg` is not a number from 0 to 4294967295"
-        );
-        assert_eq!(
-            e("draw_indexed,base=0x10", &D),
-            "base_vertex: `0x10` is not a number from -2147483648 to 2147483647"
-        );
-        assert_eq!(
-            e("draw_indexed,base=2147483648", &D),
-            "base_vertex: `2147483648` is not a number from -2147483648 to 2147483647"
-        );
-        for (text, kind, key) in [
-            ("draw", "draw", "vertex_count"),
+        for (text, message) in [
+            ("draw,count", "`count` is not key=value"),
             (
-                "draw_instanced",
-                "draw_instanced",
-                "vertex_count_per_instance",
+                "drawindexed",
+                "unknown kind `drawindexed` (expected draw, draw_indexed, draw_instanced, \
+                 draw_indexed_instanced, draw_instanced_indirect, \
+                 draw_indexed_instanced_indirect or draw_auto)",
             ),
-            ("draw_indexed", "draw_indexed", "index_count"),
             (
-                "draw_indexed_instanced",
-                "draw_indexed_instanced",
-                "index_count_per_instance",
+                "draw,index_count=3",
+                "draw: unknown key `index_count` (expected vertex_count, start_vertex)",
             ),
-            ("draw_auto", "draw_auto", "filled_size"),
+            (
+                "draw,args=x",
+                "draw: unknown key `args` (expected vertex_count, start_vertex)",
+            ),
+            (
+                "draw_auto,offset=4",
+                "draw_auto: unknown key `offset` (expected filled_size)",
+            ),
+            (
+                "draw,count=4294967296",
+                "vertex_count: `4294967296` is not a number from 0 to 4294967295",
+            ),
+            (
+                "draw_instanced,instances=-1",
+                "instance_count: `-1` is not a number from 0 to 4294967295",
+            ),
+            (
+                "draw_instanced_indirect,args=a,offset=0xg",
+                "offset: `0xg` is not a number from 0 to 4294967295",
+            ),
+            (
+                "draw_indexed,base=0x10",
+                "base_vertex: `0x10` is not a number from -2147483648 to 2147483647",
+            ),
+            (
+                "draw_indexed,base=2147483648",
+                "base_vertex: `2147483648` is not a number from -2147483648 to 2147483647",
+            ),
+        ] {
+            assert_eq!(parse(text, &D).unwrap_err().to_string(), message, "{text}");
+        }
+        // Each kind's count, when neither given nor in the buffers.
+        for (kind, key) in [
+            ("draw", "vertex_count"),
+            ("draw_instanced", "vertex_count_per_instance"),
+            ("draw_indexed", "index_count"),
+            ("draw_indexed_instanced", "index_count_per_instance"),
+            ("draw_auto", "filled_size"),
         ] {
             assert_eq!(
-                parse(text, &NONE),
+                parse(kind, &NONE),
                 Err(DrawSpecError::MissingCount { kind, key }),
-                "{text}"
+                "{kind}"
             );
         }
     }

@@ -4,7 +4,7 @@
 //! written once, generic over the sink; every instantiation is compiled for its sink.
 
 use super::NO_ADDR;
-use super::program::{self, LaneProgram};
+use super::program;
 #[cfg(target_arch = "x86_64")]
 use super::simd;
 use super::{ElementPlan, Isa};
@@ -23,21 +23,11 @@ pub(super) trait ElementSink {
         }
     }
 
-    /// Stores the `n` in-bounds records at `data[start + i·stride ..]` when `p` converts
-    /// nothing in the lanes the sink keeps (they are the record's first 32-bit words) and the
-    /// sink can copy them whole; returns whether it did.
+    /// The sink's rows and their lanes, when it is [`PackedRows`] (whose pure 32-bit rows the
+    /// kernels copy from the records, converting nothing).
     #[inline(always)]
-    fn copy_words(
-        &mut self,
-        p: &LaneProgram,
-        isa: Isa,
-        data: &[u8],
-        start: usize,
-        stride: usize,
-        n: usize,
-    ) -> bool {
-        let _ = (p, isa, data, start, stride, n);
-        false
+    fn packed_rows(&mut self) -> Option<(&mut [u32], usize)> {
+        None
     }
 }
 
@@ -56,6 +46,17 @@ pub(super) struct Column<'d> {
     pub stride: usize,
     /// The element's row within a vertex's rows.
     pub pos: usize,
+}
+
+impl<'d> Column<'d> {
+    /// One row per vertex (`dst[i]`).
+    pub fn rows(dst: &'d mut [[u32; 4]]) -> Column<'d> {
+        Column {
+            dst,
+            stride: 1,
+            pos: 0,
+        }
+    }
 }
 
 impl ElementSink for Column<'_> {
@@ -84,33 +85,8 @@ impl ElementSink for PackedRows<'_> {
     }
 
     #[inline(always)]
-    fn copy_words(
-        &mut self,
-        p: &LaneProgram,
-        isa: Isa,
-        data: &[u8],
-        start: usize,
-        stride: usize,
-        n: usize,
-    ) -> bool {
-        if !p.copies_lanes(self.lanes) {
-            return false;
-        }
-        #[cfg(target_arch = "x86_64")]
-        if isa.avx2() {
-            simd::copy_rows(data, start, stride, n, self.dst, self.lanes);
-            return true;
-        }
-        let _ = isa;
-        // The lanes are the record's first `lanes` 32-bit words.
-        for (i, row) in self.dst.chunks_exact_mut(self.lanes).take(n).enumerate() {
-            let a = start + i * stride;
-            let words = data[a..a + 4 * self.lanes].chunks_exact(4);
-            for (x, w) in row.iter_mut().zip(words) {
-                *x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            }
-        }
-        true
+    fn packed_rows(&mut self) -> Option<(&mut [u32], usize)> {
+        Some((&mut *self.dst, self.lanes))
     }
 }
 
@@ -138,8 +114,10 @@ impl Kernel<'_, '_> {
             }
             return;
         };
-        if sink.copy_words(p, self.isa, self.data, start, stride, n) {
-            return;
+        if let Some((dst, lanes)) = sink.packed_rows()
+            && p.copies_lanes(lanes)
+        {
+            return self.copy_words(start, stride, n, dst, lanes);
         }
         #[cfg(target_arch = "x86_64")]
         if self.isa.avx2() && simd::linear(p, self.data, start, stride, n, sink) {
@@ -148,6 +126,24 @@ impl Kernel<'_, '_> {
         for i in 0..n {
             let a = start + i * stride;
             sink.put(i, p.run(&program::chunk_at(self.data, a, size)));
+        }
+    }
+
+    /// Rows of a pure 32-bit copy format
+    /// ([`LaneProgram::copies_lanes`](program::LaneProgram::copies_lanes)): the first `lanes`
+    /// 32-bit words of each of the `n` in-bounds records at `start + i·stride` into the `n` rows
+    /// of `dst`.
+    fn copy_words(&self, start: usize, stride: usize, n: usize, dst: &mut [u32], lanes: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if self.isa.avx2() {
+            return simd::copy_rows(self.data, start, stride, n, dst, lanes);
+        }
+        for (i, row) in dst.chunks_exact_mut(lanes).take(n).enumerate() {
+            let a = start + i * stride;
+            let words = self.data[a..a + 4 * lanes].chunks_exact(4);
+            for (x, w) in row.iter_mut().zip(words) {
+                *x = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            }
         }
     }
 

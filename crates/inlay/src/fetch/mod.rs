@@ -922,7 +922,12 @@ impl<'a> FetchPlan<'a> {
             };
             for plan in &self.elements {
                 if let Some(pos) = plan.row_pos {
-                    self.element_block(plan, part, instance, dst, width, pos);
+                    let mut column = Column {
+                        dst: &mut *dst,
+                        stride: width,
+                        pos,
+                    };
+                    self.element_into(plan, part, instance, &mut column);
                 }
             }
             if !direct {
@@ -1021,24 +1026,6 @@ impl<'a> FetchPlan<'a> {
             }
         }
     }
-
-    /// [`FetchPlan::element_into`] a register file's column: `dst[i * dst_stride + pos]`.
-    fn element_block(
-        &self,
-        e: &ElementPlan<'_>,
-        verts: Vertices<'_>,
-        instance: Instance,
-        dst: &mut [[u32; 4]],
-        dst_stride: usize,
-        pos: usize,
-    ) {
-        let mut sink = Column {
-            dst,
-            stride: dst_stride,
-            pos,
-        };
-        self.element_into(e, verts, instance, &mut sink);
-    }
 }
 
 impl FetchPlan<'_> {
@@ -1090,12 +1077,12 @@ impl FetchPlan<'_> {
         scratch: &mut [[u32; 4]; SCRATCH_ROWS],
     ) {
         if !streaming {
-            return self.element_block(e, verts, instance, rows, 1, 0);
+            return self.element_into(e, verts, instance, &mut Column::rows(rows));
         }
         for (k, chunk) in rows.chunks_mut(SCRATCH_ROWS).enumerate() {
             let part = verts.sub(k * SCRATCH_ROWS, chunk.len());
             let tmp = &mut scratch[..chunk.len()];
-            self.element_block(e, part, instance, tmp, 1, 0);
+            self.element_into(e, part, instance, &mut Column::rows(tmp));
             stream_copy(self.isa, chunk, tmp);
         }
     }

@@ -128,7 +128,7 @@ pub(super) struct Candidate {
 /// A bracket group of a C# or Rust source while it is scanned for element literals: the name
 /// it is bound to (`x` of `let x = [`…, `var x = new[] {`…) and the elements read inside it,
 /// or the first error. Closed, a group that holds either is a [`Candidate`].
-pub(super) struct Frame {
+struct Frame {
     name: Option<(String, Span)>,
     ty: String,
     elements: Vec<InputElementDesc>,
@@ -137,7 +137,7 @@ pub(super) struct Frame {
 }
 
 impl Frame {
-    pub fn new(name: Option<(String, Span)>) -> Frame {
+    fn new(name: Option<(String, Span)>) -> Frame {
         Frame {
             name,
             ty: String::new(),
@@ -149,7 +149,7 @@ impl Frame {
 
     /// Adds what reading an element of type `ty` inside the group gave: kept while the group
     /// has no error, up to [`MAX_ELEMENTS`].
-    pub fn add(
+    fn add(
         &mut self,
         p: &Parser<'_>,
         ty: &str,
@@ -177,7 +177,7 @@ impl Frame {
 
     /// Closes the group: a candidate array in `found` when it holds elements or an error (an
     /// unbound one is `<unnamed>`, at its first element).
-    pub fn close(self, p: &Parser<'_>, found: &mut Vec<Candidate>) {
+    fn close(self, p: &Parser<'_>, found: &mut Vec<Candidate>) {
         if self.elements.is_empty() && self.error.is_none() {
             return;
         }
@@ -198,19 +198,77 @@ impl Frame {
             },
         });
     }
+}
+
+/// The open bracket groups of a C# or Rust scan (innermost last) and the candidates the
+/// closed ones gave.
+#[derive(Default)]
+pub(super) struct Groups {
+    frames: Vec<Frame>,
+    found: Vec<Candidate>,
+}
+
+impl Groups {
+    /// Opens a group bound to `name`.
+    pub fn open(&mut self, name: Option<(String, Span)>) {
+        self.frames.push(Frame::new(name));
+    }
+
+    /// Closes the innermost group (see [`Frame::close`]).
+    pub fn close(&mut self, p: &Parser<'_>) {
+        if let Some(f) = self.frames.pop() {
+            f.close(p, &mut self.found);
+        }
+    }
+
+    /// Adds what reading an element gave to the innermost group (see [`Frame::add`]); an
+    /// element outside every group is dropped.
+    pub fn add(
+        &mut self,
+        p: &Parser<'_>,
+        ty: &str,
+        read: Result<(InputElementDesc, ElementSpans), TextError>,
+    ) {
+        if let Some(f) = self.frames.last_mut() {
+            f.add(p, ty, read);
+        }
+    }
+
+    /// How many groups are open.
+    pub fn depth(&self) -> usize {
+        self.frames.len()
+    }
 
     /// Closes the groups left open at the end of the file, and orders what was found by
     /// position.
-    pub fn finish(
-        p: &Parser<'_>,
-        mut frames: Vec<Frame>,
-        mut found: Vec<Candidate>,
-    ) -> Vec<Candidate> {
-        while let Some(f) = frames.pop() {
-            f.close(p, &mut found);
+    pub fn finish(mut self, p: &Parser<'_>) -> Vec<Candidate> {
+        while !self.frames.is_empty() {
+            self.close(p);
         }
-        found.sort_by_key(|c| c.info.name_span.start);
-        found
+        self.found.sort_by_key(|c| c.info.name_span.start);
+        self.found
+    }
+}
+
+/// The arrays of a front end that finds them as bracket groups of element literals (C#,
+/// Rust): its scan, and how its messages name what it looks for.
+pub(super) struct LiteralArrays {
+    /// Every group holding elements (or an error), in order.
+    pub scan: fn(&str) -> Vec<Candidate>,
+    /// What an array of this front end is, for "no … found".
+    pub what: &'static str,
+}
+
+impl LiteralArrays {
+    /// The front end's `arrays`: the arrays in `source`, in order.
+    pub fn list(&self, source: &str) -> Vec<ArrayInfo> {
+        (self.scan)(source).into_iter().map(|c| c.info).collect()
+    }
+
+    /// The front end's `parse`: the array named `array` (see [`parse`] for how names are
+    /// matched), or the only one when `array` is `None`.
+    pub fn parse(&self, source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
+        select(source, (self.scan)(source), array, None, self.what)
     }
 }
 
@@ -775,18 +833,7 @@ impl Parser<'_> {
             let (e, s) = self.element()?;
             elements.push(e);
             spans.push(s);
-            let t = self.peek();
-            if self.is_punct(t, ",") {
-                self.next();
-            } else if !self.is_punct(t, "}") {
-                return Err(self.err(
-                    t.span,
-                    format!(
-                        "expected `,` or `}}` after an element, found {}",
-                        self.found(t)
-                    ),
-                ));
-            }
+            self.list_next("}", " after an element")?;
         }
         let _ = open;
         if let Some(n) = declared {
@@ -869,19 +916,7 @@ impl Parser<'_> {
             self.assign(&mut desc, field, value, span)?;
             spans.fields[field as usize] = Some(span);
             next_field = field as usize + 1;
-            let t = self.peek();
-            if self.is_punct(t, ",") {
-                self.next();
-            } else if !self.is_punct(t, "}") {
-                return Err(self.err(
-                    t.span,
-                    format!(
-                        "expected `,` or `}}` after {}, found {}",
-                        field.c_name(),
-                        self.found(t)
-                    ),
-                ));
-            }
+            self.list_next("}", &format!(" after {}", field.c_name()))?;
         }
         spans.element = Span::new(open.span.start, close.span.end);
         Ok((desc, spans))

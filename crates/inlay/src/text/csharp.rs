@@ -33,7 +33,7 @@
 use crate::element::APPEND_ALIGNED_ELEMENT;
 use crate::format::{FORMATS, Format};
 
-use super::c::{self, ArrayInfo, Candidate, Frame};
+use super::c::{ArrayInfo, Candidate, Groups, LiteralArrays};
 use super::lex::{Dialect, Kind, Token};
 use super::parser::{Member, Parser, Value, zero_element};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
@@ -41,27 +41,26 @@ use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 /// The element types read (their last name segment).
 pub const ELEMENT_TYPES: [&str; 2] = ["InputElement", "InputElementDescription"];
 
+/// C#'s arrays: groups of element constructors and object initializers.
+const ARRAYS: LiteralArrays = LiteralArrays {
+    scan,
+    what: "array of `new InputElement(…)` or `new InputElementDescription(…)` elements",
+};
+
 /// Lists the element arrays in `source`, in order.
 pub fn arrays(source: &str) -> Vec<ArrayInfo> {
-    scan(source).into_iter().map(|c| c.info).collect()
+    ARRAYS.list(source)
 }
 
-/// Parses the element array named `array` (see [`c::parse`] for how names are matched), or
-/// the only one when `array` is `None`.
+/// Parses the element array named `array` (see [`super::c::parse`] for how names are
+/// matched), or the only one when `array` is `None`.
 pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
-    c::select(
-        source,
-        scan(source),
-        array,
-        None,
-        "array of `new InputElement(…)` or `new InputElementDescription(…)` elements",
-    )
+    ARRAYS.parse(source, array)
 }
 
 fn scan(source: &str) -> Vec<Candidate> {
     let mut p = Parser::new(source, Dialect::CSharp);
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut found = Vec::new();
+    let mut groups = Groups::default();
     let mut binding: Option<(String, Span)> = None;
     let mut last_ident: Option<Token> = None;
     loop {
@@ -72,17 +71,13 @@ fn scan(source: &str) -> Vec<Candidate> {
             Kind::Ident if p.text(t) == "new" => {
                 if let Some(ty) = element_type_after_new(&mut p) {
                     let r = element(&mut p, t);
-                    if let Some(f) = frames.last_mut() {
-                        f.add(&p, ty, r);
-                    }
+                    groups.add(&p, ty, r);
                 }
             }
             Kind::Punct => match p.text(t) {
-                "{" | "[" | "(" => frames.push(Frame::new(binding.clone())),
+                "{" | "[" | "(" => groups.open(binding.clone()),
                 close @ ("}" | "]" | ")") => {
-                    if let Some(f) = frames.pop() {
-                        f.close(&p, &mut found);
-                    }
+                    groups.close(&p);
                     if close == "}" {
                         binding = None;
                     }
@@ -101,7 +96,7 @@ fn scan(source: &str) -> Vec<Candidate> {
         }
         last_ident = if ident { Some(t) } else { None };
     }
-    Frame::finish(&p, frames, found)
+    groups.finish(&p)
 }
 
 /// After `new`: when an element type follows (possibly qualified, then `(` or `{`), consumes
@@ -179,18 +174,9 @@ fn element(
                     }
                     None => positional.push((v, s)),
                 }
-                let u = sub.next();
-                if sub.is_punct(u, ")") {
+                if !sub.list_next(")", " in the constructor call")? {
+                    sub.next();
                     break;
-                }
-                if !sub.is_punct(u, ",") {
-                    return Err(sub.err(
-                        u.span,
-                        format!(
-                            "expected `,` or `)` in the constructor call, found {}",
-                            sub.found(u)
-                        ),
-                    ));
                 }
             }
         }

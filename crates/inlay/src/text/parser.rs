@@ -153,6 +153,24 @@ impl<'a> Parser<'a> {
         t.kind == Kind::Punct && self.text(t) == p
     }
 
+    /// After an item of a comma-separated list that `close` ends: consumes a `,` and returns
+    /// `true` (another item may follow), or returns `false` at `close` (left unread); anything
+    /// else is an error: "expected `,` or `close``after`, found …".
+    pub fn list_next(&mut self, close: &str, after: &str) -> Result<bool, TextError> {
+        let t = self.peek();
+        if self.is_punct(t, ",") {
+            self.next();
+            return Ok(true);
+        }
+        if self.is_punct(t, close) {
+            return Ok(false);
+        }
+        Err(self.err(
+            t.span,
+            format!("expected `,` or `{close}`{after}, found {}", self.found(t)),
+        ))
+    }
+
     pub fn err(&self, span: Span, message: impl Into<String>) -> TextError {
         TextError::at_cursor(&self.lines, span, message)
     }
@@ -233,15 +251,9 @@ impl<'a> Parser<'a> {
             let (v, span) = self.value(0)?;
             self.assign(desc, field, v, span)?;
             spans.fields[field as usize] = Some(span);
-            let u = self.next();
-            if self.is_punct(u, "}") {
+            if !self.list_next("}", "")? {
+                self.next();
                 return Ok(rest);
-            }
-            if !self.is_punct(u, ",") {
-                return Err(self.err(
-                    u.span,
-                    format!("expected `,` or `}}`, found {}", self.found(u)),
-                ));
             }
         }
     }

@@ -32,32 +32,31 @@
 
 use crate::element::InputElementDesc;
 
-use super::c::{self, ArrayInfo, Candidate, ELEMENT_TYPES, Frame};
+use super::c::{ArrayInfo, Candidate, ELEMENT_TYPES, Groups, LiteralArrays};
 use super::lex::{Dialect, Kind, Token};
 use super::parser::{Member, Parser, Value, resolve_name, zero_element};
 use super::{ElementSpans, Field, ParsedLayout, Span, TextError};
 
+/// Rust's arrays: groups of `D3D1x_INPUT_ELEMENT_DESC { … }` struct literals.
+const ARRAYS: LiteralArrays = LiteralArrays {
+    scan,
+    what: "array of `D3D11_INPUT_ELEMENT_DESC { … }` struct literals",
+};
+
 /// Lists the element arrays in `source`, in order.
 pub fn arrays(source: &str) -> Vec<ArrayInfo> {
-    scan(source).into_iter().map(|c| c.info).collect()
+    ARRAYS.list(source)
 }
 
-/// Parses the element array named `array` (see [`c::parse`] for how names are matched), or
-/// the only one when `array` is `None`.
+/// Parses the element array named `array` (see [`super::c::parse`] for how names are
+/// matched), or the only one when `array` is `None`.
 pub fn parse(source: &str, array: Option<&str>) -> Result<ParsedLayout, TextError> {
-    c::select(
-        source,
-        scan(source),
-        array,
-        None,
-        "array of `D3D11_INPUT_ELEMENT_DESC { … }` struct literals",
-    )
+    ARRAYS.parse(source, array)
 }
 
 fn scan(source: &str) -> Vec<Candidate> {
     let mut p = Parser::new(source, Dialect::Rust);
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut found = Vec::new();
+    let mut groups = Groups::default();
     let mut binding: Option<((String, Span), usize)> = None;
     loop {
         let t = p.next();
@@ -69,32 +68,28 @@ fn scan(source: &str) -> Vec<Candidate> {
                 }
                 let n = p.peek();
                 if n.kind == Kind::Ident {
-                    binding = Some(((p.text(n).to_string(), n.span), frames.len()));
+                    binding = Some(((p.text(n).to_string(), n.span), groups.depth()));
                 }
             }
             Kind::Ident if ELEMENT_TYPES.contains(&p.text(t)) && p.peek_is("{") => {
                 let r = element(&mut p, t);
-                if let Some(f) = frames.last_mut() {
-                    f.add(&p, p.text(t), r);
-                }
+                groups.add(&p, p.text(t), r);
             }
             Kind::Punct => match p.text(t) {
-                "{" | "[" | "(" => frames.push(Frame::new(binding.as_ref().map(|b| b.0.clone()))),
+                "{" | "[" | "(" => groups.open(binding.as_ref().map(|b| b.0.clone())),
                 "}" | "]" | ")" => {
-                    if let Some(f) = frames.pop() {
-                        f.close(&p, &mut found);
-                    }
-                    if binding.as_ref().is_some_and(|b| frames.len() < b.1) {
+                    groups.close(&p);
+                    if binding.as_ref().is_some_and(|b| groups.depth() < b.1) {
                         binding = None;
                     }
                 }
-                ";" if binding.as_ref().is_some_and(|b| frames.len() <= b.1) => binding = None,
+                ";" if binding.as_ref().is_some_and(|b| groups.depth() <= b.1) => binding = None,
                 _ => {}
             },
             _ => {}
         }
     }
-    Frame::finish(&p, frames, found)
+    groups.finish(&p)
 }
 
 /// `TYPE { Member: value, …, [..base] }`, the type name consumed.

@@ -1,7 +1,13 @@
 //! The SIMD kernels against the reference conversion, bit for bit.
 
+use std::arch::x86_64::*;
+
+use super::fused::*;
+use super::vector::*;
 use super::*;
+use crate::buffer::VertexIds;
 use crate::convert::{snorm_to_f32_bits, unorm_to_f32_bits};
+use crate::fetch::program::LaneProgram;
 use crate::format::{Kind, vertex_formats};
 
 /// `vertex_ids` (four 16-byte records a step) against records built field by field: every

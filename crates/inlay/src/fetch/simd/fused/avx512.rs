@@ -2,6 +2,7 @@
 //! 1.89, above the crate's minimum supported version): four vertices per 512-bit vector.
 
 use super::*;
+use crate::fetch::program::REBIAS;
 
 // ---------------------------------------------------------------------------------------------
 // AVX-512 kernel: four vertices per 512-bit vector.
@@ -11,44 +12,12 @@ use super::*;
 // operations as `convert` (UNORM/SNORM through the FMA quotient), so the same bits.
 
 /// A program's constants broadcast to all four 128-bit lanes.
-#[derive(Clone, Copy)]
-struct Consts4 {
-    shuffle: __m512i,
-    shl: __m512i,
-    shr: __m512i,
-    div: __m512,
-    recip: __m512,
-    mag_mask: __m512i,
-    sign_mask: __m512i,
-    mant_shift: __m512i,
-    exp_max: __m512i,
-    sub_limit: __m512i,
-    sub_scale: __m512,
-    present: __m512i,
-    defaults: __m512i,
-}
+type Consts4 = Vectors<__m512i, __m512>;
 
-impl Consts4 {
-    #[target_feature(enable = "avx512f")]
-    fn new(c: &Consts) -> Consts4 {
-        let i = |v: __m128i| _mm512_broadcast_i32x4(v);
-        let f = |v: __m128| _mm512_broadcast_f32x4(v);
-        Consts4 {
-            shuffle: i(c.shuffle),
-            shl: i(c.shl),
-            shr: i(c.shr),
-            div: f(c.div),
-            recip: f(c.recip),
-            mag_mask: i(c.mag_mask),
-            sign_mask: i(c.sign_mask),
-            mant_shift: i(c.mant_shift),
-            exp_max: i(c.exp_max),
-            sub_limit: i(c.sub_limit),
-            sub_scale: f(c.sub_scale),
-            present: i(c.present),
-            defaults: i(c.defaults),
-        }
-    }
+/// [`Consts`] broadcast to all four 128-bit lanes.
+#[target_feature(enable = "avx512f")]
+fn consts4(c: &Consts) -> Consts4 {
+    c.map(|v| _mm512_broadcast_i32x4(v), |v| _mm512_broadcast_f32x4(v))
 }
 
 /// [`convert`] on four elements at once (one per 128-bit lane): the same operations lane for
@@ -195,7 +164,7 @@ pub(super) fn quads(
         return 0;
     }
     // SAFETY (constants): AVX-512F detected above.
-    let make = |p: &LaneProgram| unsafe { Consts4::new(&Consts::new(p)) };
+    let make = |p: &LaneProgram| unsafe { consts4(&Consts::new(p)) };
     let mut elems = [GroupElem {
         c: make(&LaneProgram::constant([0; 4])),
         class: CONSTANT,
