@@ -25,7 +25,10 @@ build)
         rev=$([ "$side" = before ] && echo "$2" || echo "$3")
         src="$ab/src/$side"
         rm -rf "$src" && mkdir -p "$src"
-        git -C "$root" archive "$rev" | tar -x -C "$src"
+        # -m: the files get the time of extraction. With their commit times (tar's default),
+        # the second side's sources were older than the first side's build, so cargo took the
+        # first side's `inlay` as fresh and both binaries came out the same.
+        git -C "$root" archive "$rev" | tar -x -m -C "$src"
         # One target directory for both: dependencies build once, inlay itself from scratch.
         (cd "$src" && CARGO_INCREMENTAL=0 CARGO_TARGET_DIR="$ab/build" \
             cargo build --release --locked -p inlay-cli --bin inlay)
