@@ -393,6 +393,9 @@ pub struct Mod {
     pub profile: ProfileChoice,
     /// Everything doubted, with file and line.
     pub warnings: Vec<ModWarning>,
+    /// Every binding the run for [`Mod::state`] saw (slot, resource, section, the hash of
+    /// its context): which overrides' hashes bind which buffers, for `inlay diff`.
+    pub binds: Vec<eval::SeenBind>,
     program: Program,
     beside: beside::Beside,
     buffers: HashMap<usize, Arc<Vec<u8>>>,
@@ -495,6 +498,7 @@ impl Mod {
             parts: Vec::new(),
             profile: ProfileChoice::default(),
             warnings,
+            binds: Vec::new(),
             program,
             beside: side,
             buffers: HashMap::new(),
@@ -643,6 +647,7 @@ impl Mod {
                 self.assemble(&ev);
             }
         }
+        self.binds = ev.binds;
         self.warnings.extend(warnings);
     }
 
