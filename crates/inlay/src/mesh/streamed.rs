@@ -437,6 +437,9 @@ fn try_stream<W: Write + Seek>(
         return Ok(None);
     };
     let vertex_base = if n == 0 { 0 } else { lo };
+    // The vertex blocks need not be longer than the draw's vertices: a small draw (most of a
+    // frame's) then zeroes and touches its few kilobytes of rows, not a fresh 1 MiB twice.
+    let block = block.min((n as usize).max(1));
     // Reads past the data are warnings, as the builder gives them.
     for s in &input.slots {
         let slot_elements: Vec<usize> = (0..elements.len())
