@@ -1084,3 +1084,131 @@ fn a_real_hash_json_and_its_dump() {
         ]
     );
 }
+
+/// A mod as MigotoModTool writes one for an object-type game type (the buffers bound under the
+/// index buffer's override): one `[Resource<DrawIB><Category>]` per category on the slot it
+/// was dumped from, the indices in `[Resource<DrawIB>Index]`.
+fn write_mmt_mod(d: &Path, categories: &[(&str, &str, u32, Vec<u8>)]) -> PathBuf {
+    std::fs::create_dir_all(d.join("Buffer")).unwrap();
+    let mut ini = String::from(
+        "[TextureOverrideaaaa0000IB]\nhash = aaaa0000\nhandling = skip\n\n\
+         [TextureOverrideaaaa0000A]\nhash = aaaa0000\nmatch_first_index = 0\n\
+         ib = Resourceaaaa0000Index\n",
+    );
+    for (cat, slot, _, _) in categories {
+        ini += &format!("{slot} = Resourceaaaa0000{cat}\n");
+    }
+    ini += "drawindexed = 3, 0, 0\n\n";
+    for (cat, _, stride, bytes) in categories {
+        ini += &format!(
+            "[Resourceaaaa0000{cat}]\ntype = Buffer\nstride = {stride}\nfilename = Buffer/aaaa0000{cat}.buf\n\n"
+        );
+        std::fs::write(d.join(format!("Buffer/aaaa0000{cat}.buf")), bytes).unwrap();
+    }
+    ini += "[Resourceaaaa0000Index]\ntype = Buffer\nformat = DXGI_FORMAT_R32_UINT\nfilename = Buffer/aaaa0000Index.buf\n";
+    std::fs::write(d.join("Buffer/aaaa0000Index.buf"), u32s(&[0, 1, 2])).unwrap();
+    let path = d.join("Config.ini");
+    std::fs::write(&path, ini).unwrap();
+    path
+}
+
+#[test]
+fn a_naraka_weapon_mod_is_detected_as_nbp_and_decoded() {
+    let d = dir("nbp-weapon");
+    let (p, _, t) = buffers(3);
+    let (mut tex, mut w, mut bi) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..3 {
+        tex.extend(&t[i * 12..i * 12 + 12]);
+        tex.extend(f32s(&[0.5, i as f32]));
+        w.extend(f32s(&[0.75, 0.25, 0.0, 0.0]));
+        bi.extend(u32s(&[7 + i as u32]));
+    }
+    let ini = write_mmt_mod(
+        &d,
+        &[
+            ("Position", "vb0", 40, p),
+            ("Texcoord", "vb1", 20, tex),
+            ("BlendIndices", "vb2", 4, bi),
+            ("BlendWeights", "vb3", 16, w),
+        ],
+    );
+    let m = load(&ini, &[]);
+    assert_eq!(m.profile.name.as_deref(), Some("NBP"), "{:#?}", m.profile);
+    assert_eq!(m.profile.candidates, ["NBP"]);
+    let ev = m.profile.evidence.join("\n");
+    assert!(ev.contains("shape: a BlendIndices buffer bound to vb2 (StarBobis/3Dmigoto-Sword-Lv3 NBPWeapon.cpp SetNBPWeapon"), "{ev}");
+    assert!(
+        ev.contains("shape: a BlendWeights buffer bound to vb3"),
+        "{ev}"
+    );
+    assert!(
+        ev.contains("Resourceaaaa0000BlendWeights")
+            && ev.contains("fits row BlendWeights (stride 16)"),
+        "{ev}"
+    );
+    assert_eq!(m.components.len(), 1);
+    assert_eq!(m.components[0].name, "aaaa0000");
+    assert_eq!(
+        elements_of(stream(&m, "BlendIndices")),
+        [("BLENDINDICES".into(), "R32_UINT".into(), 0)]
+    );
+    // Vertex 2: index 9, weights 0.75/0.25, TEXCOORD1 (0.5, 2).
+    assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [9, 0, 0, 1]);
+    assert_eq!(
+        lanes(&m, "BLENDWEIGHTS", 0, 2),
+        [f(0.75), f(0.25), f(0.0), f(0.0)]
+    );
+    assert_eq!(
+        lanes(&m, "TEXCOORD", 1, 2),
+        [f(0.5), f(2.0), f(0.0), f(1.0)]
+    );
+    assert_eq!(lanes(&m, "TANGENT", 0, 2), [f(1.0), f(0.0), f(0.0), f(1.0)]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_naraka_body_mod_without_evidence_is_refused_between_candidates() {
+    // Position 40 on vb0, Texcoord 20 on vb1, Blend 32 on vb2: the NBPBody type, and also what
+    // SRMI and ZZMI write (Blend on vb2) and GIMI's shape (Texcoord on vb1); their Blend rows
+    // disagree (BLENDWEIGHT or BLENDWEIGHTS, SINT or UINT), each has one piece of shape
+    // evidence, and nothing else in the INI tells them apart.
+    let d = dir("nbp-body");
+    let (p, b, t) = buffers(3);
+    let mut tex = Vec::new();
+    for i in 0..3 {
+        tex.extend(&t[i * 12..i * 12 + 12]);
+        tex.extend(f32s(&[0.5, i as f32]));
+    }
+    let ini = write_mmt_mod(
+        &d,
+        &[
+            ("Position", "vb0", 40, p),
+            ("Texcoord", "vb1", 20, tex),
+            ("Blend", "vb2", 32, b),
+        ],
+    );
+    let m = load(&ini, &[]);
+    assert_eq!(m.profile.name, None);
+    assert_eq!(
+        m.profile.evidence.last().unwrap(),
+        "GIMI, SRMI, ZZMI, NBP fit and disagree about the formats: not choosing (use --profile NAME)"
+    );
+    assert!(m.components[0].problem.is_some());
+    let m = Mod::load(
+        &ini,
+        &ModOptions {
+            profile: Some("nbp".into()),
+            ..ModOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        elements_of(stream(&m, "Blend")),
+        [
+            ("BLENDWEIGHTS".into(), "R32G32B32A32_FLOAT".into(), 0),
+            ("BLENDINDICES".into(), "R32G32B32A32_SINT".into(), 16)
+        ]
+    );
+    assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [2, 0, 0, 0]);
+    let _ = std::fs::remove_dir_all(&d);
+}
