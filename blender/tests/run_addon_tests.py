@@ -112,6 +112,56 @@ def read_export(out, slots):
     return vbs, pathlib.Path(stem + ".ib").read_bytes(), pathlib.Path(stem + ".fmt").read_text()
 
 
+def weights_exact(obj, d, vbs):
+    """Every vertex's vertex groups, read back from Blender, hold exactly (bit for bit) the
+    capture's blend weights: per blend index, the float32 sum of its nonzero lanes' weights
+    in lane order (Blender keeps a weight within 0..1), decoded by inlay from the capture's
+    bytes and summed here vertex by vertex, independently of the add-on's grouping."""
+    import inlay
+    created = inlay.create_input_layout(d.layout)
+    els = []
+    for e, off in zip(d.layout.elements, created.offsets):
+        if e.get("class", "vertex") == "vertex":
+            e = dict(e)
+            e["offset"] = off
+            els.append(e)
+    by_key = {e["semantic"].upper() + str(e["index"]): e for e in els}
+    pairs = []
+    for e in els:
+        if e["semantic"].upper() != "BLENDINDICES" or inlay.format_info(e["format"])[3] not in (
+                "uint", "sint"):
+            continue
+        w = by_key.get(f"BLENDWEIGHT{e['index']}") or by_key.get(f"BLENDWEIGHTS{e['index']}")
+        if w is not None and inlay.format_info(w["format"])[3] in ("float", "unorm", "snorm"):
+            pairs.append((e, w, min(inlay.format_info(e["format"])[2],
+                                    inlay.format_info(w["format"])[2])))
+    if not pairs:
+        return
+    n = len(obj.data.vertices)
+    one = []
+    for k, (e, w, _) in enumerate(pairs):
+        for el, name in ((e, f"I{k}"), (w, f"W{k}")):
+            x = dict(el)
+            x["semantic"], x["index"] = name, 0
+            one.append(x)
+    dec = inlay.decode(one, vbs, topology="point_list", draw={"kind": "draw", "vertex_count": n},
+                       strides={s: d.strides[s] for s in vbs}, primitives=False,
+                       system_values=False)
+    names = {g.index: int(g.name) for g in obj.vertex_groups}
+    bits = lambda x: struct.pack("<f", x)  # noqa: E731
+    for v in range(n):
+        want = {}
+        for k, (_, _, held) in enumerate(pairs):
+            for i, x in zip(dec[f"I{k}"][v, :held].tolist(),
+                            np.asarray(dec[f"W{k}"][v, :held], np.float32).tolist()):
+                if x != 0:
+                    want[i] = float(np.float32(want.get(i, 0.0)) + np.float32(x))
+        want = {i: bits(min(x, 1.0)) for i, x in want.items() if x > 0}
+        got = {names[ge.group]: bits(ge.weight) for ge in obj.data.vertices[v].groups
+               if ge.weight != 0}
+        assert got == want, f"vertex {v}: vertex groups {got}, capture {want}"
+
+
 def round_trips(path, tmp):
     import inlay
     d, vbs, ib = captured(path)
@@ -120,6 +170,7 @@ def round_trips(path, tmp):
     def unedited():
         obj = run_import(path)
         assert obj.name == d.name, (obj.name, d.name)
+        weights_exact(obj, d, vbs)
         out = tmp / f"{d.name}-a.fmt"
         assert run_export(obj, out) == {"FINISHED"}
         got_vbs, got_ib, fmt = read_export(out, slots)
