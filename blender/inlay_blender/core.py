@@ -159,9 +159,17 @@ def _faces(dump, elements, n):
     prims = stream["primitives"]
     if prims.shape[1] == 6:  # adjacency: the triangle is vertices 0, 2, 4
         prims = prims[:, ::2]
-    faces = stream["SV_VertexID"].astype(np.int64)[prims] + base
-    ok = ((faces >= 0) & (faces < n)).all(axis=1)
-    ok &= (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    vid = stream["SV_VertexID"]
+    if base == 0 and vid.dtype == np.uint32 and n < 1 << 31:  # the usual draw: 32-bit throughout
+        faces = vid[prims]
+        ok = (faces < n).all(axis=1)
+    else:
+        faces = vid.astype(np.int64)[prims] + base
+        ok = ((faces >= 0) & (faces < n)).all(axis=1)
+    a, b, c = faces[:, 0], faces[:, 1], faces[:, 2]
+    ok &= (a != b) & (b != c) & (a != c)
+    if ok.all():
+        return faces.astype(np.int32), 0
     return faces[ok].astype(np.int32), int((~ok).sum())
 
 
@@ -303,9 +311,10 @@ def _vertex_groups(obj, records, roles, n, clock=None):
     g = np.concatenate([records[k][:, :h].astype(np.int64) for k, h in sets], 1)
     w = np.concatenate([records[WEIGHTS[k]][:, :h].astype(np.float32) for k, h in sets], 1)
     live = w != 0  # zero weights make no group entry
-    if (g[live] < 0).any():
+    named = g[live]
+    if (named < 0).any():
         raise InlayError("a blend index is negative: it cannot name a vertex group")
-    top = int(g[live].max(initial=-1))
+    top = int(named.max(initial=-1))
     if top >= GROUPS_MAX:
         raise InlayError(f"blend index {top} with a nonzero weight: more than {GROUPS_MAX} "
                          "vertex groups (the element does not hold blend indices)")
@@ -329,18 +338,19 @@ def _vertex_groups(obj, records, roles, n, clock=None):
     # the vertices go in blocks whose deform data (and whose numpy arrays here) stay in
     # cache. Weights from UNORM and float formats take few values, so this is tens of
     # thousands of calls for a million vertices, not one per vertex and lane.
-    # Each (vertex, lane) as one 63-bit key: group (16 bits), weight (its float32 bits),
-    # vertex within its block (15 bits), so that a plain sort of a block's keys orders its
+    # Each (vertex, lane) as one 64-bit key: group (16 bits), weight (its float32 bits),
+    # vertex within its block (VERTEX_BITS), so that a plain sort of a block's keys orders its
     # entries by (group, weight) with vertices ascending, and each run is one call.
     adds = [x.add for x in obj.vertex_groups]
-    mask = np.uint64(VERTEX_BLOCK - 1)
-    keys = ((g.astype(np.uint64) << np.uint64(47))
-            | (w.view(np.uint32).astype(np.uint64) << np.uint64(15))
+    block_size = 1 << VERTEX_BITS
+    mask = np.uint64(block_size - 1)
+    keys = ((g.astype(np.uint64) << np.uint64(32 + VERTEX_BITS))
+            | (w.view(np.uint32).astype(np.uint64) << np.uint64(VERTEX_BITS))
             | (np.arange(n, dtype=np.uint64) & mask)[:, None])
     calls = entries = 0
-    for b0 in range(0, n, VERTEX_BLOCK):
-        block = np.sort(keys[b0:b0 + VERTEX_BLOCK][first[b0:b0 + VERTEX_BLOCK]])
-        head = block >> np.uint64(15)
+    for b0 in range(0, n, block_size):
+        block = np.sort(keys[b0:b0 + block_size][first[b0:b0 + block_size]])
+        head = block >> np.uint64(VERTEX_BITS)
         cut = np.flatnonzero(np.r_[True, head[1:] != head[:-1], True])
         vl = ((block & mask).astype(np.int64) + b0).tolist()
         head = head[cut[:-1]]
@@ -356,7 +366,7 @@ def _vertex_groups(obj, records, roles, n, clock=None):
 
 
 GROUPS_MAX = 1 << 16
-VERTEX_BLOCK = 1 << 15  # at most 1 << 15: the vertex's bits in the key
+VERTEX_BITS = 16  # 65 536 vertices a block; at most 16 (64-bit keys)
 
 
 # --------------------------------------------------------------------------------------------
