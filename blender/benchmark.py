@@ -1,14 +1,15 @@
 """How fast a large capture imports into Blender through the add-on, against an importer of
 the kind modders use today, measured in the same run:
 
-    python blender/benchmark.py [--vertices 1000000] [--repeats 3]
+    python blender/benchmark.py [--vertices 1000000] [--repeats 3] [--bones random|regional]
 
 (with `bpy` and the `inlay` package importable, e.g. target/ci-tools/venv after
 `pip install .`). Writes a synthetic .fmt/.vb/.ib capture of the WWMI 48-byte layout (ten
 elements: float32 positions, SNORM8 normals and tangents, UINT8 blend indices, UNORM8 weights
 and colours, float16 UVs, UNORM16 colour; four blend lanes per vertex, indices drawn at random
-from 120 bones and every UNORM8 weight value used: the worst case for grouping weights), then
-runs, in pairs (the order alternating):
+from 120 bones and every UNORM8 weight value used: the worst case for grouping weights; with
+`--bones regional` each vertex has the four bones of its region of the mesh, as a skinned
+character has), then runs, in pairs (the order alternating):
 
 - the add-on's whole import (`core.import_capture`: inlay's decode, the mesh, custom normals,
   UV maps, colours, vertex groups, generic and raw-byte attributes), each stage printed with
@@ -62,8 +63,11 @@ LAYOUT = [  # (semantic, index, format, offset, struct format, scale)
 ]
 
 
-def make_capture(folder, n):
-    """A grid of n vertices (two triangles per cell), plausible values in every element."""
+def make_capture(folder, n, bones="random"):
+    """A grid of n vertices (two triangles per cell), plausible values in every element.
+    Blend indices: four per vertex at random from 120 bones, or, with bones="regional", the
+    bones of the vertex's region of the grid (10 x 12 regions, four neighbouring bones each),
+    as a skinned character's are."""
     side = int(np.ceil(np.sqrt(n)))
     rng = np.random.default_rng(1)
     raw = np.zeros((n, 48), np.uint8)
@@ -72,7 +76,11 @@ def make_capture(folder, n):
     raw[:, 0:12] = pos.view(np.uint8)
     raw[:, 12:16] = rng.integers(-127, 128, size=(n, 4)).astype(np.int8).view(np.uint8)
     raw[:, 16:20] = np.array([0, 0, 127, 0], np.int8).view(np.uint8)
-    raw[:, 20:24] = rng.integers(0, 120, size=(n, 4))
+    if bones == "regional":
+        r = ((i // side) * 12 // side) * 10 + (i % side) * 10 // side
+        raw[:, 20:24] = np.stack([r, r + 1, r + 10, r + 11], 1) % 120
+    else:
+        raw[:, 20:24] = rng.integers(0, 120, size=(n, 4))
     w = rng.integers(0, 64, size=(n, 4))
     w[:, 0] = 255 - w[:, 1:].sum(1)
     raw[:, 24:28] = w
@@ -169,13 +177,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vertices", type=int, default=1_000_000)
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--bones", choices=("random", "regional"), default="random",
+                    help="blend indices at random from 120 bones (the worst case), or by "
+                         "region of the mesh, as a skinned character's")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as t:
         folder = pathlib.Path(t)
-        path = make_capture(folder, args.vertices)
+        path = make_capture(folder, args.vertices, args.bones)
         vb = (folder / "Bench.vb").read_bytes()
         print(f"{args.vertices} vertices, {len(vb) // 48 * 48} bytes of 48-byte records, "
-              f"{(folder / 'Bench.ib').stat().st_size // 12} triangles; Blender "
+              f"{(folder / 'Bench.ib').stat().st_size // 12} triangles, {args.bones} bones; Blender "
               f"{bpy.app.version_string}, numpy {np.__version__}")
         print("times in seconds, wall/CPU (CPU: this process, every thread)")
         pairs = []
