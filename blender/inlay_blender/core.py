@@ -350,6 +350,8 @@ def _vertex_groups(obj, records, roles, n, clock=None):
     calls = entries = 0
     for b0 in range(0, n, block_size):
         block = np.sort(keys[b0:b0 + block_size][first[b0:b0 + block_size]])
+        if not len(block):  # no weight in this block (an unskinned part, zero weights)
+            continue
         head = block >> np.uint64(VERTEX_BITS)
         cut = np.flatnonzero(np.r_[True, head[1:] != head[:-1], True])
         vl = ((block & mask).astype(np.int64) + b0).tolist()

@@ -348,6 +348,37 @@ def synthetic(tmp):
             d / "Grid.fmt"]
 
 
+def weight_blocks(tmp):
+    """Captures whose vertex groups cross the add-on's vertex blocks (65 536 vertices): 70 000
+    vertices, the first block's weights zero but for every 1000th vertex, the rest random with
+    repeated indices in a vertex (summed in lane order); and a capture whose weights are all
+    zero (no vertex group entry at all)."""
+    import inlay
+    rng = np.random.default_rng(3131)
+    out = []
+    for name, n in (("Blocks", 70_000), ("Unweighted", 30)):
+        raw = np.zeros((n, 20), np.uint8)
+        raw[:, 0:12] = rng.normal(size=(n, 3)).astype("<f4").view(np.uint8)
+        raw[:, 12:16] = rng.integers(0, 40, size=(n, 4))
+        raw[:, 13] = np.where(rng.random(n) < 0.3, raw[:, 12], raw[:, 13])  # a repeated index
+        if name == "Blocks":
+            raw[:, 16:20] = rng.integers(0, 256, size=(n, 4))
+            quiet = np.arange(n) < 65_536 + 100
+            quiet[::1000] = False
+            raw[quiet, 16:20] = 0
+        tris = rng.permutation(n)[: 3000].reshape(-1, 3)
+        fmt = inlay.fmt_text([
+            {"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "offset": 0},
+            {"semantic": "BLENDINDICES", "index": 0, "format": "R8G8B8A8_UINT", "offset": 12},
+            {"semantic": "BLENDWEIGHT", "index": 0, "format": "R8G8B8A8_UNORM", "offset": 16},
+        ], {0: 20}, "triangle_list", "R32_UINT")
+        (tmp / f"{name}.fmt").write_text(fmt)
+        (tmp / f"{name}.vb").write_bytes(raw.tobytes())
+        (tmp / f"{name}.ib").write_bytes(tris.astype("<u4").tobytes())
+        out.append(tmp / f"{name}.fmt")
+    return out
+
+
 def grid_records(stem):
     """Records (rows of 28 bytes) and triangles of a Grid.fmt export."""
     vb = np.frombuffer(pathlib.Path(stem + ".vb").read_bytes(), np.uint8).reshape(-1, 28)
@@ -453,7 +484,7 @@ def main():
     import inlay
     with tempfile.TemporaryDirectory() as t:
         tmp = pathlib.Path(t)
-        for f in synthetic(tmp) + shared_samples():
+        for f in synthetic(tmp) + weight_blocks(tmp) + shared_samples():
             try:
                 inlay.load_dump(str(f))
             except (inlay.LayoutError, OSError) as e:
