@@ -186,7 +186,8 @@ def main():
         path = make_capture(folder, args.vertices, args.bones)
         vb = (folder / "Bench.vb").read_bytes()
         print(f"{args.vertices} vertices, {len(vb) // 48 * 48} bytes of 48-byte records, "
-              f"{(folder / 'Bench.ib').stat().st_size // 12} triangles, {args.bones} bones; Blender "
+              f"{(folder / 'Bench.ib').stat().st_size // 12} triangles, {args.bones} bones; "
+              f"Blender "
               f"{bpy.app.version_string}, numpy {np.__version__}")
         print("times in seconds, wall/CPU (CPU: this process, every thread)")
         pairs = []
@@ -229,7 +230,8 @@ def main():
         else:
             print("every pair was descheduled: no wall-time result (run it on an idle machine)")
         print(f"median of all {len(pairs)} pair(s), CPU seconds: import "
-              f"{med([p[0][1] for p in pairs]):.2f}, reference {med([p[1][1] for p in pairs]):.2f}, "
+              f"{med([p[0][1] for p in pairs]):.2f}, reference "
+              f"{med([p[1][1] for p in pairs]):.2f}, "
               f"ratio {med([p[1][1] / p[0][1] for p in pairs]):.1f}, decode ratio "
               f"{med([p[3][1] / p[2][1] for p in pairs]):.0f}")
 
