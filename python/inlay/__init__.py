@@ -424,7 +424,7 @@ def load_mod(path, set=None, profile=None):
     """Reads a finished 3DMigoto mod — its INI (with included files), buffers, and any
     ``.fmt``/``hash.json``/``Metadata.json`` beside it — for the default state, with ``set``
     (``{"$swapvar": 1}``) applied. ``profile`` names a tool family's buffer formats (``GIMI``,
-    ``SRMI``, ``ZZMI``, ``HIMI``, ``WWMI``) instead of detecting them. Returns a :class:`Mod`;
+    ``SRMI``, ``ZZMI``, ``HIMI``, ``WWMI``, ``NBP``) instead of detecting them. Returns a :class:`Mod`;
     raises :class:`DumpError` naming the file, line and value."""
     import json
 
