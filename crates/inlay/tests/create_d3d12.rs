@@ -466,23 +466,37 @@ fn d3d12_targets() {
 #[test]
 fn choice_14_unrestricted_element_alignment_is_not_modelled() {
     let blob = vs(vec![f32e("A", 0, 0), f32e("B", 0, 1)], DigestKind::Valid);
-    let layout = |f: Format, off: u32| {
-        [
-            vtx("A", 0, Format::R16_UINT, 0, 0),
-            vtx("B", 0, f, 0, off),
-        ]
-    };
-    let refused = pso(&layout(Format::R32_FLOAT, 2), &blob, PipelineDesc::default());
+    let layout =
+        |f: Format, off: u32| [vtx("A", 0, Format::R16_UINT, 0, 0), vtx("B", 0, f, 0, off)];
+    let refused = pso(
+        &layout(Format::R32_FLOAT, 2),
+        &blob,
+        PipelineDesc::default(),
+    );
     assert_eq!(refused.hresult, HResult::E_INVALIDARG);
     assert!(!refused.error_ids().is_empty());
     // The same rule (and message) as D3D11's.
-    let d3d11 = CreateInputLayout::new(&Target::default(), &layout(Format::R32_FLOAT, 2))
-        .without_shader();
+    let d3d11 =
+        CreateInputLayout::new(&Target::default(), &layout(Format::R32_FLOAT, 2)).without_shader();
     assert_eq!(d3d11.hresult, HResult::E_INVALIDARG);
     let text = |c: &Creation| -> Vec<String> { c.errors().map(|d| d.message.clone()).collect() };
     assert_eq!(text(&refused), text(&d3d11));
-    assert!(pso(&layout(Format::R32_FLOAT, 4), &blob, PipelineDesc::default()).is_success());
-    assert!(pso(&layout(Format::R16_FLOAT, 2), &blob, PipelineDesc::default()).is_success());
+    assert!(
+        pso(
+            &layout(Format::R32_FLOAT, 4),
+            &blob,
+            PipelineDesc::default()
+        )
+        .is_success()
+    );
+    assert!(
+        pso(
+            &layout(Format::R16_FLOAT, 2),
+            &blob,
+            PipelineDesc::default()
+        )
+        .is_success()
+    );
 }
 
 /// Listed choice 15 (d3d12-rules.md §E): an `IBStripCutValue` of 0xFFFF or 0xFFFFFFFF with a

@@ -643,8 +643,22 @@ fn draw_time_rules() {
 fn choice_13_execute_indirect_reads_only_draw_arguments() {
     // Two 32-byte commands: DRAW arguments (4 words), then 16 bytes a VB view would fill.
     let words = [
-        3u32, 1, 0, 0, 0xdead_0000, 0xbeef, 64, 16, // command 0
-        6, 2, 9, 4, 0x1234_5678, 0, 128, 32, // command 1
+        3u32,
+        1,
+        0,
+        0,
+        0xdead_0000,
+        0xbeef,
+        64,
+        16, // command 0
+        6,
+        2,
+        9,
+        4,
+        0x1234_5678,
+        0,
+        128,
+        32, // command 1
     ];
     let args = bytes(&words, |x| x.to_le_bytes().to_vec());
     let draws = ExecuteIndirect {
