@@ -739,15 +739,16 @@ fn d3d12_strips_whose_all_ones_index_is_a_vertex() {
             .collect()
     };
     // (cut, topology, format, may hold all-ones) → WebGPU (topology, restart, remedy).
-    let rows: [(
+    type Row = (
         StripCut,
         Topology,
         IndexFormat,
         bool,
-        &str,
+        &'static str,
         bool,
         Option<Remedy>,
-    ); 9] = [
+    );
+    let rows: [Row; 9] = [
         // Strip cut disabled, 16-bit: widen, still a strip with a 32-bit strip format.
         (
             StripCut::Disabled,
