@@ -5,14 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::element::InputElementDesc;
 use inlay::format::{Format, Kind};
 use inlay::layout::InputLayout;
+use inlay::layout::StripCut;
 use inlay::lower::remedy::SlotData;
 use inlay::lower::{self, BindingSource, DrawShape, Remedy, Subject};
-use inlay::layout::StripCut;
 use inlay::target::{Api, FeatureLevel, Target};
 
 use crate::draw::{Backend, GpuBuffer, GpuDraw};
