@@ -159,9 +159,17 @@ def _faces(dump, elements, n):
     prims = stream["primitives"]
     if prims.shape[1] == 6:  # adjacency: the triangle is vertices 0, 2, 4
         prims = prims[:, ::2]
-    faces = stream["SV_VertexID"].astype(np.int64)[prims] + base
-    ok = ((faces >= 0) & (faces < n)).all(axis=1)
-    ok &= (faces[:, 0] != faces[:, 1]) & (faces[:, 1] != faces[:, 2]) & (faces[:, 0] != faces[:, 2])
+    vid = stream["SV_VertexID"]
+    if base == 0 and vid.dtype == np.uint32 and n < 1 << 31:  # the usual draw: 32-bit throughout
+        faces = vid[prims]
+        ok = (faces < n).all(axis=1)
+    else:
+        faces = vid.astype(np.int64)[prims] + base
+        ok = ((faces >= 0) & (faces < n)).all(axis=1)
+    a, b, c = faces[:, 0], faces[:, 1], faces[:, 2]
+    ok &= (a != b) & (b != c) & (a != c)
+    if ok.all():
+        return faces.astype(np.int32), 0
     return faces[ok].astype(np.int32), int((~ok).sum())
 
 
@@ -254,16 +262,15 @@ def import_capture(path, context=None, name=None):
         for k in range(words.shape[1]):
             a = mesh.attributes.new(name=RAW.format(slot=s, k=k), type="INT", domain="POINT")
             a.data.foreach_set("value", np.ascontiguousarray(words[:, k]))
-    clock("mesh data")
+    clock("mesh data (numpy, attributes.new, foreach_set)")
     mesh.update()  # Blender makes the edges
-    clock("edges")
+    clock("edges (Blender's mesh.update)")
     if normals is not None and len(faces):
         mesh.normals_split_custom_set_from_vertices(np.ascontiguousarray(normals, np.float32))
-    clock("custom normals")
+    clock("custom normals (Blender's normals_split_custom_set_from_vertices)")
 
     obj = bpy.data.objects.new(name or dump.name, mesh)
-    _vertex_groups(obj, records, roles, n)
-    clock("vertex groups")
+    _vertex_groups(obj, records, roles, n, clock)
     instance = {str(s): dump.vertex_buffers[s].hex() for s in dump.vertex_buffers
                 if s not in raw}
     meta = {
@@ -295,7 +302,7 @@ def _fill(mesh, attribute, field, values, collection, prop):
         collection().foreach_set(prop, values)
 
 
-def _vertex_groups(obj, records, roles, n):
+def _vertex_groups(obj, records, roles, n, clock=None):
     """Vertex groups named by blend index from every BLENDINDICES/BLENDWEIGHT(S) pair (the
     weights of a vertex's lanes that name one index summed in lane order, as float32)."""
     sets = [(k, held) for k, (role, held) in roles.items() if role == "blend"]
@@ -303,46 +310,65 @@ def _vertex_groups(obj, records, roles, n):
         return
     g = np.concatenate([records[k][:, :h].astype(np.int64) for k, h in sets], 1)
     w = np.concatenate([records[WEIGHTS[k]][:, :h].astype(np.float32) for k, h in sets], 1)
-    if (g[w != 0] < 0).any():
+    live = w != 0  # zero weights make no group entry
+    named = g[live]
+    if (named < 0).any():
         raise InlayError("a blend index is negative: it cannot name a vertex group")
-    top = int(g[w != 0].max(initial=-1))
+    top = int(named.max(initial=-1))
     if top >= GROUPS_MAX:
         raise InlayError(f"blend index {top} with a nonzero weight: more than {GROUPS_MAX} "
                          "vertex groups (the element does not hold blend indices)")
-    # Within each vertex, lanes by index (stable: equal indices keep their lane order); a
-    # lane naming the index of the lane before it adds its weight to that run's first lane.
-    g = np.where(w != 0, g, GROUPS_MAX)  # zero weights make no group entry
-    order = np.argsort(g, axis=1, kind="stable")
-    g = np.take_along_axis(g, order, 1)
-    w = np.take_along_axis(w, order, 1)
-    first = np.ones(g.shape, bool)
-    first[:, 1:] = g[:, 1:] != g[:, :-1]
-    run = np.zeros(g.shape, np.int64)
+    # A lane naming the index of an earlier live lane of its vertex adds its weight to the
+    # first such lane, lanes taken in order (so the sum is made in lane order, in float32).
+    first = live.copy()
     for j in range(1, g.shape[1]):
-        run[:, j] = np.where(first[:, j], j, run[:, j - 1])
-        rows = np.flatnonzero(~first[:, j])
-        w[rows, run[rows, j]] += w[rows, j]
-    keep = first & (g < GROUPS_MAX)
-    v = np.broadcast_to(np.arange(n)[:, None], g.shape)[keep]
-    g, w = g[keep], w[keep]
+        target = np.full(n, -1, np.int64)
+        for i in range(j - 1, -1, -1):  # descending: the earliest lane wins
+            target = np.where(first[:, i] & (g[:, i] == g[:, j]), i, target)
+        rows = np.flatnonzero(live[:, j] & (target >= 0))
+        if len(rows):
+            w[rows, target[rows]] += w[rows, j]
+            first[rows, j] = False
     for i in range(top + 1):
         obj.vertex_groups.new(name=str(i))
+    if clock:
+        clock("vertex groups: lanes merged (numpy), groups made")
     # One `add` per (vertex block, group, weight): Blender's `add` costs about a microsecond
-    # a call and a cache miss an entry when its vertices are spread over the whole mesh, so
-    # the vertices go in blocks whose deform data stay in cache. Entries are in vertex order,
-    # and the sort is stable.
-    key = ((v // VERTEX_BLOCK) << 48) | (g << 32) | w.view(np.uint32).astype(np.int64)
-    order = np.argsort(key, kind="stable")
-    key, v, g, w = key[order], v[order], g[order], w[order]
-    cut = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
-    groups = list(obj.vertex_groups)
-    vl, gl, wl = v.tolist(), g[cut[:-1]].tolist(), w[cut[:-1]].tolist()
-    for a, b, gi, wi in zip(cut[:-1].tolist(), cut[1:].tolist(), gl, wl):
-        groups[gi].add(vl[a:b], wi, "REPLACE")
+    # a call, and a cache miss an entry when its vertices are spread over the whole mesh, so
+    # the vertices go in blocks whose deform data (and whose numpy arrays here) stay in
+    # cache. Weights from UNORM and float formats take few values, so this is tens of
+    # thousands of calls for a million vertices, not one per vertex and lane.
+    # Each (vertex, lane) as one 64-bit key: group (16 bits), weight (its float32 bits),
+    # vertex within its block (VERTEX_BITS), so that a plain sort of a block's keys orders its
+    # entries by (group, weight) with vertices ascending, and each run is one call.
+    adds = [x.add for x in obj.vertex_groups]
+    block_size = 1 << VERTEX_BITS
+    mask = np.uint64(block_size - 1)
+    keys = ((g.astype(np.uint64) << np.uint64(32 + VERTEX_BITS))
+            | (w.view(np.uint32).astype(np.uint64) << np.uint64(VERTEX_BITS))
+            | (np.arange(n, dtype=np.uint64) & mask)[:, None])
+    calls = entries = 0
+    for b0 in range(0, n, block_size):
+        block = np.sort(keys[b0:b0 + block_size][first[b0:b0 + block_size]])
+        if not len(block):  # no weight in this block (an unskinned part, zero weights)
+            continue
+        head = block >> np.uint64(VERTEX_BITS)
+        cut = np.flatnonzero(np.r_[True, head[1:] != head[:-1], True])
+        vl = ((block & mask).astype(np.int64) + b0).tolist()
+        head = head[cut[:-1]]
+        gl = (head >> np.uint64(32)).astype(np.int64).tolist()
+        wl = head.astype(np.uint32).view(np.float32).tolist()
+        for a, z, gi, wi in zip(cut[:-1].tolist(), cut[1:].tolist(), gl, wl):
+            adds[gi](vl[a:z], wi, "REPLACE")
+        calls += len(cut) - 1
+        entries += len(block)
+    if clock:
+        clock(f"vertex groups: {calls} VertexGroup.add calls for {entries} weights "
+              "(with their numpy grouping)")
 
 
 GROUPS_MAX = 1 << 16
-VERTEX_BLOCK = 1 << 15
+VERTEX_BITS = 16  # 65 536 vertices a block; at most 16 (64-bit keys)
 
 
 # --------------------------------------------------------------------------------------------

@@ -112,6 +112,56 @@ def read_export(out, slots):
     return vbs, pathlib.Path(stem + ".ib").read_bytes(), pathlib.Path(stem + ".fmt").read_text()
 
 
+def weights_exact(obj, d, vbs):
+    """Every vertex's vertex groups, read back from Blender, hold exactly (bit for bit) the
+    capture's blend weights: per blend index, the float32 sum of its nonzero lanes' weights
+    in lane order (Blender keeps a weight within 0..1), decoded by inlay from the capture's
+    bytes and summed here vertex by vertex, independently of the add-on's grouping."""
+    import inlay
+    created = inlay.create_input_layout(d.layout)
+    els = []
+    for e, off in zip(d.layout.elements, created.offsets):
+        if e.get("class", "vertex") == "vertex":
+            e = dict(e)
+            e["offset"] = off
+            els.append(e)
+    by_key = {e["semantic"].upper() + str(e["index"]): e for e in els}
+    pairs = []
+    for e in els:
+        if e["semantic"].upper() != "BLENDINDICES" or inlay.format_info(e["format"])[3] not in (
+                "uint", "sint"):
+            continue
+        w = by_key.get(f"BLENDWEIGHT{e['index']}") or by_key.get(f"BLENDWEIGHTS{e['index']}")
+        if w is not None and inlay.format_info(w["format"])[3] in ("float", "unorm", "snorm"):
+            pairs.append((e, w, min(inlay.format_info(e["format"])[2],
+                                    inlay.format_info(w["format"])[2])))
+    if not pairs:
+        return
+    n = len(obj.data.vertices)
+    one = []
+    for k, (e, w, _) in enumerate(pairs):
+        for el, name in ((e, f"I{k}"), (w, f"W{k}")):
+            x = dict(el)
+            x["semantic"], x["index"] = name, 0
+            one.append(x)
+    dec = inlay.decode(one, vbs, topology="point_list", draw={"kind": "draw", "vertex_count": n},
+                       strides={s: d.strides[s] for s in vbs}, primitives=False,
+                       system_values=False)
+    names = {g.index: int(g.name) for g in obj.vertex_groups}
+    bits = lambda x: struct.pack("<f", x)  # noqa: E731
+    for v in range(n):
+        want = {}
+        for k, (_, _, held) in enumerate(pairs):
+            for i, x in zip(dec[f"I{k}"][v, :held].tolist(),
+                            np.asarray(dec[f"W{k}"][v, :held], np.float32).tolist()):
+                if x != 0:
+                    want[i] = float(np.float32(want.get(i, 0.0)) + np.float32(x))
+        want = {i: bits(min(x, 1.0)) for i, x in want.items() if x > 0}
+        got = {names[ge.group]: bits(ge.weight) for ge in obj.data.vertices[v].groups
+               if ge.weight != 0}
+        assert got == want, f"vertex {v}: vertex groups {got}, capture {want}"
+
+
 def round_trips(path, tmp):
     import inlay
     d, vbs, ib = captured(path)
@@ -120,6 +170,7 @@ def round_trips(path, tmp):
     def unedited():
         obj = run_import(path)
         assert obj.name == d.name, (obj.name, d.name)
+        weights_exact(obj, d, vbs)
         out = tmp / f"{d.name}-a.fmt"
         assert run_export(obj, out) == {"FINISHED"}
         got_vbs, got_ib, fmt = read_export(out, slots)
@@ -297,6 +348,37 @@ def synthetic(tmp):
             d / "Grid.fmt"]
 
 
+def weight_blocks(tmp):
+    """Captures whose vertex groups cross the add-on's vertex blocks (65 536 vertices): 70 000
+    vertices, the first block's weights zero but for every 1000th vertex, the rest random with
+    repeated indices in a vertex (summed in lane order); and a capture whose weights are all
+    zero (no vertex group entry at all)."""
+    import inlay
+    rng = np.random.default_rng(3131)
+    out = []
+    for name, n in (("Blocks", 70_000), ("Unweighted", 30)):
+        raw = np.zeros((n, 20), np.uint8)
+        raw[:, 0:12] = rng.normal(size=(n, 3)).astype("<f4").view(np.uint8)
+        raw[:, 12:16] = rng.integers(0, 40, size=(n, 4))
+        raw[:, 13] = np.where(rng.random(n) < 0.3, raw[:, 12], raw[:, 13])  # a repeated index
+        if name == "Blocks":
+            raw[:, 16:20] = rng.integers(0, 256, size=(n, 4))
+            quiet = np.arange(n) < 65_536 + 100
+            quiet[::1000] = False
+            raw[quiet, 16:20] = 0
+        tris = rng.permutation(n)[: 3000].reshape(-1, 3)
+        fmt = inlay.fmt_text([
+            {"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "offset": 0},
+            {"semantic": "BLENDINDICES", "index": 0, "format": "R8G8B8A8_UINT", "offset": 12},
+            {"semantic": "BLENDWEIGHT", "index": 0, "format": "R8G8B8A8_UNORM", "offset": 16},
+        ], {0: 20}, "triangle_list", "R32_UINT")
+        (tmp / f"{name}.fmt").write_text(fmt)
+        (tmp / f"{name}.vb").write_bytes(raw.tobytes())
+        (tmp / f"{name}.ib").write_bytes(tris.astype("<u4").tobytes())
+        out.append(tmp / f"{name}.fmt")
+    return out
+
+
 def grid_records(stem):
     """Records (rows of 28 bytes) and triangles of a Grid.fmt export."""
     vb = np.frombuffer(pathlib.Path(stem + ".vb").read_bytes(), np.uint8).reshape(-1, 28)
@@ -402,7 +484,7 @@ def main():
     import inlay
     with tempfile.TemporaryDirectory() as t:
         tmp = pathlib.Path(t)
-        for f in synthetic(tmp) + shared_samples():
+        for f in synthetic(tmp) + weight_blocks(tmp) + shared_samples():
             try:
                 inlay.load_dump(str(f))
             except (inlay.LayoutError, OSError) as e:

@@ -26,6 +26,10 @@ struct Input {
     index_format: u8,
     /// A D3D12 layout (strides from the views, strip cut as pipeline state) instead of D3D11.
     d3d12: bool,
+    /// Index values for the strip remedies (widening, unrolling).
+    indices: Vec<u32>,
+    /// The cut value the unrolling applies (none, 0xFFFF, 0xFFFFFFFF, any).
+    cut: (u8, u32),
 }
 
 fuzz_target!(|input: Input| {
@@ -57,6 +61,28 @@ fuzz_target!(|input: Input| {
             _ => Some(IndexFormat::R32Uint),
         },
     };
+    // The D3D12 strip remedies: bounded, and an unrolled list holds only whole primitives
+    // of source vertices (never the cut value).
+    let cut = match input.cut.0 % 4 {
+        0 => None,
+        1 => Some(0xffff),
+        2 => Some(0xffff_ffff),
+        _ => Some(input.cut.1),
+    };
+    let indices = &input.indices[..input.indices.len().min(4096)];
+    if let Some(list) = lower::list_of_strip(topology) {
+        match lower::strip_to_list(indices, cut, topology, 6 * 4096) {
+            Ok((t, out)) => {
+                assert_eq!(t, list);
+                assert_eq!(out.len() % t.vertices_per_primitive().max(1), 0);
+                assert!(out.iter().all(|i| Some(*i) != cut && indices.contains(i)));
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let bytes: Vec<u8> = indices.iter().flat_map(|i| (*i as u16).to_le_bytes()).collect();
+    let wide = lower::widen_indices(&bytes).expect("even length");
+    assert_eq!(wide.len(), 2 * bytes.len());
     for profile in [
         DeviceProfile::vulkan_required(),
         DeviceProfile::wgpu_default(),

@@ -1,6 +1,7 @@
 //! The 3DMigoto mod INI reader on arbitrary bytes (issue 32): the INI layer, command lists,
 //! expressions, the offline evaluation of every toggle state, profile detection and the
-//! write-back with no edits. Nothing may panic; every error and warning names the file it was
+//! write-back with no edits; the same bytes as a `hash.json` and a `Metadata.json` beside a
+//! mod. Nothing may panic; every error and warning names the file it was
 //! given and a line inside the text; an unedited write-back gives the INI's own bytes.
 #![no_main]
 
@@ -17,6 +18,9 @@ fn check_at(text: &[u8], at: &Where) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    // The side files' parsers: a value or an error message, never a panic.
+    let _ = inlay::migoto_mod::beside::parse_hash_json(data);
+    let _ = inlay::migoto_mod::beside::parse_metadata(data);
     match Mod::parse_bytes("f.ini", data, &ModOptions::default()) {
         Err(e) => check_at(data, &e.at),
         Ok(m) => {

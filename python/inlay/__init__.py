@@ -111,6 +111,7 @@ def decode(
     system_values=True,
     out=None,
     threads=None,
+    pipeline=None,
 ):
     """Decodes a draw's vertex stream into numpy arrays, exactly as the input assembler does.
 
@@ -147,6 +148,15 @@ def decode(
     a thread is given at least 32768 rows, so small draws use one); the arrays are the same
     for any count.
 
+    ``pipeline`` (``api="d3d12"`` with an ELEMENT list): the D3D12 pipeline state, the keys of
+    :func:`create_input_layout`'s ``pipeline`` — ``ib_strip_cut_value`` (0 disabled, 1 0xFFFF,
+    2 0xFFFFFFFF; default disabled), ``primitive_topology_type`` (default: ``topology``'s
+    type) and ``root_signature_flags`` — as ``inlay decode --api d3d12 --strip-cut …
+    --topology-type …`` takes them: strips cut at the pipeline's value whatever the index
+    format, lists never, and a topology of another type is a :class:`DrawError` (D3D12 #611).
+    An :class:`InputLayout` made with ``api="d3d12"`` carries the pipeline state it was
+    created with, so ``pipeline`` goes to :func:`create_input_layout` there.
+
     Raises :class:`CreateError` for a layout ``CreateInputLayout`` refuses, :class:`DrawError`
     for a binding, topology or draw the input assembler refuses, :class:`LayoutError` for
     other bad arguments.
@@ -167,6 +177,7 @@ def decode(
         system_values,
         out,
         threads,
+        pipeline,
     )
 
 
@@ -424,7 +435,7 @@ def load_mod(path, set=None, profile=None):
     """Reads a finished 3DMigoto mod — its INI (with included files), buffers, and any
     ``.fmt``/``hash.json``/``Metadata.json`` beside it — for the default state, with ``set``
     (``{"$swapvar": 1}``) applied. ``profile`` names a tool family's buffer formats (``GIMI``,
-    ``SRMI``, ``ZZMI``, ``HIMI``, ``WWMI``) instead of detecting them. Returns a :class:`Mod`;
+    ``SRMI``, ``ZZMI``, ``HIMI``, ``WWMI``, ``NBP``) instead of detecting them. Returns a :class:`Mod`;
     raises :class:`DumpError` naming the file, line and value."""
     import json
 

@@ -118,6 +118,7 @@ def decode(
     system_values: bool = True,
     out: Optional[Mapping[str, np.ndarray]] = None,
     threads: Optional[int] = None,
+    pipeline: Optional[Mapping[str, int]] = None,
 ) -> Dict[str, np.ndarray]: ...
 def encode(
     layout: LayoutLike,

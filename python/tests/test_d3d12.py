@@ -49,6 +49,22 @@ def create(case, blob):
     )
 
 
+def decode_case(case, layout, **kw):
+    d = case["draw"]
+    ib = d.get("index_buffer")
+    return inlay.decode(
+        layout,
+        {vb["slot"]: bytes.fromhex(vb["data"]) for vb in d["vertex_buffers"]},
+        index_buffer=bytes.fromhex(ib["data"]) if ib else None,
+        index_format=ib["format"] if ib else "R16_UINT",
+        topology=d["topology"],
+        draw=dict(d["call"]),
+        strides={vb["slot"]: vb["stride"] for vb in d["vertex_buffers"]},
+        offsets={vb["slot"]: vb.get("offset", 0) for vb in d["vertex_buffers"]},
+        **kw,
+    )
+
+
 # A NULL element array has no Python spelling (a list is always an array): those cases run
 # through the library (inlay conform) and the C ABI (crates/inlay-capi/tests/c_programs.rs).
 @pytest.mark.parametrize(
@@ -65,22 +81,7 @@ def test_d3d12_case(case, inlay_cli, tmp_path):
         assert list(layout.offsets) == expect["offsets"]
     if "draw" not in case:
         return
-    d = case["draw"]
-    if "ib_strip_cut_value" in (case.get("pipeline") or {}):
-        # inlay.decode takes no D3D12 pipeline state yet: its strips cut as D3D11's do, so the
-        # D3D12 strip-cut draws run through `inlay conform` and the C ABI only (issue 37, open).
-        pytest.xfail("inlay.decode has no ib_strip_cut_value parameter yet (issue 37)")
-    ib = d.get("index_buffer")
-    out = inlay.decode(
-        layout,
-        {vb["slot"]: bytes.fromhex(vb["data"]) for vb in d["vertex_buffers"]},
-        index_buffer=bytes.fromhex(ib["data"]) if ib else None,
-        index_format=ib["format"] if ib else "R16_UINT",
-        topology=d["topology"],
-        draw=dict(d["call"]),
-        strides={vb["slot"]: vb["stride"] for vb in d["vertex_buffers"]},
-        offsets={vb["slot"]: vb.get("offset", 0) for vb in d["vertex_buffers"]},
-    )
+    out = decode_case(case, layout)
     expected = case["expect_draw"]["vertices"]
     assert out["SV_VertexID"].tolist() == [v["vertex_id"] for v in expected]
     assert out["SV_InstanceID"].tolist() == [v["instance_id"] for v in expected]
@@ -91,3 +92,58 @@ def test_d3d12_case(case, inlay_cli, tmp_path):
             bits = np.ascontiguousarray(arr[row]).view(np.uint32).ravel().tolist()
             want = [int(x, 16) for x in lanes[: len(bits)]]
             assert bits == want, (case["name"], row, reg)
+
+
+STRIP_CUT_DRAWS = [
+    p for p in d3d12_cases()
+    if "draw" in p.values[0] and "ib_strip_cut_value" in (p.values[0].get("pipeline") or {})
+]
+
+
+def test_the_strip_cut_draws_are_there():
+    assert len(STRIP_CUT_DRAWS) >= 7
+
+
+@pytest.mark.parametrize("case", STRIP_CUT_DRAWS)
+def test_decode_takes_the_pipeline_with_an_element_list(case):
+    """`inlay.decode(elements, api="d3d12", pipeline=...)`: the pipeline's strip cut decides
+    which index cuts, as with `inlay decode --api d3d12 --strip-cut`."""
+    pipeline = {k: v for k, v in case["pipeline"].items()
+                if k in ("ib_strip_cut_value", "primitive_topology_type", "root_signature_flags")}
+    out = decode_case(case, case["elements"], api="d3d12", pipeline=pipeline)
+    expected = case["expect_draw"]["vertices"]
+    assert out["SV_VertexID"].tolist() == [v["vertex_id"] for v in expected]
+    assert out["SV_InstanceID"].tolist() == [v["instance_id"] for v in expected]
+
+
+def test_decode_pipeline_refusals():
+    """The same checks as the CLI, as error values."""
+    elements = [{"semantic": "POSITION", "index": 0, "format": "R32_FLOAT", "slot": 0, "offset": 0}]
+    vb = np.arange(4, dtype=np.float32).tobytes()
+    ib = np.array([0, 1, 0xFFFF, 2, 3], dtype=np.uint16).tobytes()
+    # Strip cut disabled: 0xFFFF is a vertex (read out of bounds: zeros), not a cut.
+    out = inlay.decode(elements, vb, ib, topology="line_strip", api="d3d12",
+                       pipeline={"ib_strip_cut_value": 0})
+    assert out["SV_VertexID"].tolist() == [0, 1, 0xFFFF, 2, 3]
+    out = inlay.decode(elements, vb, ib, topology="line_strip", api="d3d12",
+                       pipeline={"ib_strip_cut_value": 1})
+    assert out["SV_VertexID"].tolist() == [0, 1, 2, 3]
+    # 0xFFFFFFFF never equals a 16-bit index.
+    out = inlay.decode(elements, vb, ib, topology="line_strip", api="d3d12",
+                       pipeline={"ib_strip_cut_value": 2})
+    assert out["SV_VertexID"].tolist() == [0, 1, 0xFFFF, 2, 3]
+    # A topology of another type than the pipeline's: D3D12 #611.
+    with pytest.raises(inlay.DrawError, match="611"):
+        inlay.decode(elements, vb, ib, topology="line_strip", api="d3d12",
+                     pipeline={"primitive_topology_type": 3})
+    with pytest.raises(inlay.LayoutError, match="need api=.d3d12."):
+        inlay.decode(elements, vb, ib, topology="line_strip",
+                     pipeline={"ib_strip_cut_value": 1})
+    with pytest.raises(inlay.LayoutError, match="unknown key"):
+        inlay.decode(elements, vb, ib, topology="line_strip", api="d3d12",
+                     pipeline={"strip_cut": 1})
+    layout = inlay.create_input_layout(elements, api="d3d12",
+                                       pipeline={"primitive_topology_type": 2})
+    with pytest.raises(inlay.LayoutError, match="carries the pipeline state"):
+        inlay.decode(layout, vb, ib, topology="line_strip", api="d3d12",
+                     pipeline={"ib_strip_cut_value": 1})

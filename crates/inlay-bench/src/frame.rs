@@ -15,9 +15,12 @@
 //!   paired with **write**: files of the same sizes as the export wrote, written on the same
 //!   threads. Ratio = write time / export time.
 //!
-//! A run during which the process was descheduled (process CPU time below half of wall time
-//! × threads) drops its pair; the median ratio of the kept pairs is reported, with the
-//! process's peak resident memory (`VmHWM`).
+//! A run during which the process was descheduled drops its pair: one whose threads lost
+//! their core to another task more often than there are threads (involuntary context
+//! switches, `getrusage`), or — where that count is not available — whose process CPU time is
+//! below half of wall time × threads. (CPU time alone misjudges the index, whose listing of
+//! the folder and reading of the log run on one thread: every pair was dropped.) The median
+//! ratio of the kept pairs is reported, with the process's peak resident memory (`VmHWM`).
 
 use std::fs;
 use std::io::{Read, Write};
@@ -137,21 +140,33 @@ pub fn peak_mib() -> Option<f64> {
 struct Run {
     wall: Duration,
     cpu: Option<Duration>,
+    switches: Option<u64>,
 }
 
 fn timed(f: impl FnOnce()) -> Run {
     let c0 = sys::process_cpu_time();
+    let s0 = sys::involuntary_switches();
     let t = Instant::now();
     f();
     let wall = t.elapsed();
     let cpu = sys::process_cpu_time()
         .zip(c0)
         .map(|(a, b)| a.saturating_sub(b));
-    Run { wall, cpu }
+    let switches = sys::involuntary_switches()
+        .zip(s0)
+        .map(|(a, b)| a.saturating_sub(b));
+    Run {
+        wall,
+        cpu,
+        switches,
+    }
 }
 
 impl Run {
     fn descheduled(&self, threads: usize) -> bool {
+        if let Some(n) = self.switches {
+            return n > threads as u64;
+        }
         self.cpu.is_some_and(|c| {
             c.as_secs_f64() < 0.5 * self.wall.as_secs_f64() * threads.min(sys::cpus()) as f64
         })

@@ -53,6 +53,22 @@ pub fn process_cpu_time() -> Option<Duration> {
     None
 }
 
+/// Involuntary context switches of every thread of this process so far (`getrusage`'s
+/// `ru_nivcsw`: times a runnable thread lost its core to another task), or `None` where it is
+/// not available.
+pub fn involuntary_switches() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `rusage` is plain data; all-zero bytes are a valid value.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `ru` is a valid, writable `rusage`, the only memory `getrusage` touches.
+        let r = unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
+        (r == 0).then_some(ru.ru_nivcsw as u64)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

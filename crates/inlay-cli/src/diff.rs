@@ -1,5 +1,5 @@
-//! `inlay diff A B`: what changed between two captures — two frames, two dumps or two
-//! layouts — and, with `--fix-hashes`, the hash file brought up to date.
+//! `inlay diff A B`: what changed between two captures — two frames, two dumps, two mods or
+//! two layouts — and, with `--fix-hashes`, the hash file brought up to date.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use crate::output::AtomicFile;
 use crate::source::LayoutFile;
 use crate::{CliError, style};
 
-/// Compare two frames, dumps or layouts: layouts, strides, formats, counts, hashes
+/// Compare two frames, dumps, mods or layouts: layouts, strides, formats, counts, hashes
 #[derive(Args, Debug)]
 #[command(after_help = "\
 Examples:
@@ -19,18 +19,25 @@ Examples:
   inlay diff FA-before FA-after --fix-hashes Alice/hash.json
   inlay diff old-vb0=8a2c31f0.txt new-vb0=0badf00d.txt --json
   inlay diff old_layout.h new_layout.h
+  inlay diff Mods/Alice-v1 Mods/Alice-v2
+  inlay diff Alice-v1/Alice.ini Alice-v2/Alice.ini --fix-hashes Alice-v1/hash.json --output hash.json
 
-A and B are each a frame-analysis folder, a dump (vb/ib .txt, .fmt, RenderDoc .csv) or a \
-layout file (C/C++, JSON, TOML). A frame is compared as the distinct meshes it draws. Meshes \
-are paired by the same hashes, then by content (same layout, strides and counts under new \
-hashes), then by the same index buffer, then by the same counts; for each pair the report \
-lists hash changes, element-by-element layout differences (format, slot, offset, class, step \
-rate), strides and counts, and for a changed layout the repack plan from old to new: what each \
+A and B are each a frame-analysis folder, a dump (vb/ib .txt, .fmt, RenderDoc .csv), a mod \
+(its INI, or a folder with one INI and no log.txt) or a layout file (C/C++, JSON, TOML). A \
+frame is compared as the distinct meshes it draws, a mod as its parts (the draws of its \
+[TextureOverride…] sections, each with its component's buffers in the formats `inlay mod` \
+resolves: .fmt, hash.json, --layout, profiles; --set and --profile apply to both mods). \
+Meshes are paired by the same hashes, then by content (same layout, strides and counts under \
+new hashes), then (mods) by the same section, then by the same index buffer, then by the same \
+counts; for each pair the report lists hash changes, element-by-element layout differences \
+(format, slot, offset, class, step rate), strides, counts and draw ranges (index count, first \
+index, base vertex: a mod's drawindexed), and for a changed layout the repack plan from old \
+to new: what each \
 element converts from and to, which conversions can lose information, which lanes come from \
 defaults, which elements are dropped. --fix-hashes FILE replaces every old hash of a paired \
 mesh in FILE (a GIMI/SRMI/ZZMI hash.json, WWMI Metadata.json, any JSON whose hashes are \
 strings) by the new one and writes it back (or to --output), keeping the rest of the file as \
-it was. Mod folders (INI + buffers) are not read yet.")]
+it was; with two mods, the old mod's hash.json brought to the new mod's hashes.")]
 pub struct DiffArgs {
     /// Before: a frame folder, a dump or a layout
     #[arg(value_name = "A")]
@@ -50,6 +57,8 @@ pub struct DiffArgs {
     /// List unchanged pairs too
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub mod_args: crate::modcmd::ModArgs,
 }
 
 fn is_layout(path: &Path) -> bool {
@@ -62,19 +71,27 @@ fn is_layout(path: &Path) -> bool {
     )
 }
 
-fn side(path: &Path) -> Result<Vec<Part>, CliError> {
+fn side(path: &Path, mod_args: &crate::modcmd::ModArgs) -> Result<Vec<Part>, CliError> {
     let label = path.display().to_string();
-    if path.is_dir() {
-        let frame = crate::frame::open_frame(path, 0)?;
-        return Ok(diff::parts_of_frame(&frame));
-    }
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ini"))
-    {
-        return Err(CliError::usage(format!(
-            "{label}: mods (INI + buffers) are not compared yet; give two frames, dumps or layouts"
-        )));
+    let ini = if path.is_dir() {
+        match diff::mod_ini_in(path).map_err(CliError::usage)? {
+            Some(ini) => Some(ini),
+            None => {
+                let frame = crate::frame::open_frame(path, 0)?;
+                return Ok(diff::parts_of_frame(&frame));
+            }
+        }
+    } else {
+        crate::modcmd::is_ini(path).then(|| path.to_path_buf())
+    };
+    if let Some(ini) = ini {
+        if mod_args.all_states {
+            return Err(CliError::usage(
+                "--all-states: diff compares one state of each mod; choose it with --set",
+            ));
+        }
+        let m = crate::modcmd::load(&ini, mod_args)?;
+        return Ok(diff::parts_of_mod(&m));
     }
     if is_layout(path) {
         let l = LayoutFile::load(path, None, style::stderr())?;
@@ -104,7 +121,7 @@ fn json_of(d: &Diff) -> serde_json::Value {
                 ElementChange::Removed(n) => json!({"element": n, "change": "removed"}),
                 ElementChange::Changed { element, field, old, new } => json!({"element": element, "change": field, "old": old, "new": new}),
             }).collect::<Vec<_>>(),
-            "strides": p.strides.iter().map(|(s, o, n)| json!({"slot": s, "old": o, "new": n})).collect::<Vec<_>>(),
+            "strides": p.strides.iter().map(|(s, o, n)| json!({"slot": s, "name": diff::slot_label(&d.old[p.old], &d.new[p.new], *s), "old": o, "new": n})).collect::<Vec<_>>(),
             "counts": p.counts.iter().map(|(w, o, n)| json!({"what": w, "old": o, "new": n})).collect::<Vec<_>>(),
             "repack": p.plan.as_ref().map(|pl| json!({
                 "lossless": pl.is_lossless(),
@@ -121,7 +138,10 @@ fn json_of(d: &Diff) -> serde_json::Value {
 
 /// Runs `inlay diff`.
 pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<u8, CliError> {
-    let d = diff::diff(side(&args.a)?, side(&args.b)?);
+    let d = diff::diff(
+        side(&args.a, &args.mod_args)?,
+        side(&args.b, &args.mod_args)?,
+    );
     let mut fixed = None;
     if let Some(h) = &args.fix_hashes {
         let text = std::fs::read_to_string(h)
@@ -201,7 +221,15 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<u8, CliError> {
         }
         for (s, a, b) in &p.strides {
             let f = |v: &Option<u32>| v.map_or("-".into(), |v| v.to_string());
-            w(out, format!("  vb{s} stride {} -> {}", f(a), f(b)))?;
+            w(
+                out,
+                format!(
+                    "  {} stride {} -> {}",
+                    diff::slot_label(o, n, *s),
+                    f(a),
+                    f(b)
+                ),
+            )?;
         }
         for (what, a, b) in &p.counts {
             w(out, format!("  {what} {a} -> {b}"))?;

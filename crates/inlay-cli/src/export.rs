@@ -150,6 +150,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
         max_zero_vertices: args.source.max_vertices,
+        pipeline: args.source.target.mesh_pipeline(),
     };
     let (done, _, _) = load_draw(
         &args.source,
@@ -321,6 +322,7 @@ fn run_frame(args: &ExportArgs, stdout: &mut dyn Write) -> Result<u8, CliError> 
             target: args.source.target.target()?,
             patch_triangles: args.source.patch_triangles,
             max_zero_vertices: args.source.max_vertices,
+            pipeline: args.source.target.mesh_pipeline(),
         },
         ..BatchOptions::default()
     };

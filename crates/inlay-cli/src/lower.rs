@@ -36,9 +36,14 @@ pub struct LowerArgs {
     /// Primitive topology of the draw
     #[arg(long, default_value = "triangle_list", value_name = "TOPOLOGY")]
     pub topology: Topology,
-    /// The draw is indexed and its index buffer may hold cut values
+    /// The draw is indexed and its index buffer may hold the index format's all-ones value
+    /// (0xFFFF, 0xFFFFFFFF: a cut in D3D11, a cut or a vertex in D3D12)
     #[arg(long)]
     pub indexed: bool,
+    /// With --indexed: the index buffer holds no all-ones index, so no cut or all-ones vertex
+    /// needs a remedy
+    #[arg(long, requires = "indexed")]
+    pub no_all_ones: bool,
     /// Index format of an indexed draw (R16_UINT or R32_UINT): with --api d3d12 the
     /// pipeline's strip cut is compared with it
     #[arg(long, value_name = "FORMAT")]
@@ -70,6 +75,16 @@ fn remedy_text(r: &Remedy) -> String {
         Remedy::ReplaceIndex { from, to } => {
             format!("rewrite index values {from:#x} as {to:#x} (the target's restart value)")
         }
+        Remedy::WidenIndices => {
+            "widen the 16-bit indices to 32-bit (0xFFFF is then no restart value)".to_string()
+        }
+        Remedy::StripToList { cut } => format!(
+            "unroll the strip into a list of its primitives ({}), restart off",
+            match cut {
+                Some(c) => format!("cutting at {c:#x}"),
+                None => "no index cuts".to_string(),
+            }
+        ),
         Remedy::Restride => "copy into a tighter, aligned buffer".to_string(),
         Remedy::Rebind { binding } => format!("use binding {binding}"),
         Remedy::ZeroBuffer => "bind a zero buffer, stride 0, four 32-bit lanes".to_string(),
@@ -118,6 +133,7 @@ pub fn run(args: &LowerArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     };
     let mut shape = DrawShape::tight(layout, args.topology, args.indexed);
     shape.index_format = args.index_format;
+    shape.may_cut = args.indexed && !args.no_all_ones;
     for (slot, stride) in shape.strides.iter_mut() {
         if let Some(a) = all {
             *stride = a;

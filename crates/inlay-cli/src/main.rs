@@ -220,6 +220,16 @@ impl TargetArgs {
         Target::checked(self.api, level).map_err(|e| CliError::usage(e.to_string()))
     }
 
+    /// The D3D12 pipeline-state fields given, for a mesh (`inlay export`, `inlay view`): the
+    /// topology type defaults to the draw's, which the mesh builder reads from the capture.
+    pub fn mesh_pipeline(&self) -> inlay::mesh::MeshPipeline {
+        inlay::mesh::MeshPipeline {
+            ib_strip_cut_value: self.strip_cut.unwrap_or_default(),
+            primitive_topology_type: self.topology_type,
+            root_signature_flags: self.root_signature_flags,
+        }
+    }
+
     /// The D3D12 pipeline-state fields given (defaults for the others), with the topology
     /// type `draw_type` when `--topology-type` is absent.
     pub fn pipeline(&self, draw_type: Option<inlay::layout::TopologyType>) -> inlay::PipelineDesc {

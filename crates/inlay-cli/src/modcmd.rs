@@ -21,8 +21,8 @@ pub struct ModArgs {
     /// With a mod INI: a variable's value, e.g. '$swapvar=1' (repeatable)
     #[arg(long = "set", value_name = "$VAR=VALUE")]
     pub set: Vec<String>,
-    /// With a mod INI: the tool family's buffer profile (GIMI, SRMI, ZZMI, HIMI, WWMI) instead
-    /// of detection
+    /// With a mod INI: the tool family's buffer profile (GIMI, SRMI, ZZMI, HIMI, WWMI, NBP)
+    /// instead of detection
     #[arg(long, value_name = "NAME")]
     pub profile: Option<String>,
     /// With a mod INI: the layout of one of its buffers, TARGET=FILE: TARGET a resource
@@ -46,7 +46,8 @@ Examples:
 One row per drawn part: its section, hash, component (the vertex buffers it draws from, with \
 each buffer's slot, stride and element formats), index buffer and range, the vertices it \
 reads and the conditions it depends on; then the toggles ([Key…] sections) and the states \
-they reach. Formats come from --layout, a .fmt/Metadata.json beside the mod, or the built-in \
+they reach. Formats come from, in this order: a .fmt beside the mod, hash.json beside it with \
+the vb0 .txt dump of each component, Metadata.json beside it, --layout, or the built-in \
 profile the strides and the INI's shape point to (the evidence is printed). Exit status 1 \
 when a part cannot be read (a missing file, a stride that does not divide a file, an index \
 past the buffers).")]

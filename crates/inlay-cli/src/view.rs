@@ -526,6 +526,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
         max_zero_vertices: args.source.max_vertices,
+        pipeline: args.source.target.mesh_pipeline(),
     };
     let (loaded, mod_data) = if crate::modcmd::is_ini(&args.source.inputs[0]) {
         let (l, d) =

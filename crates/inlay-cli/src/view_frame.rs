@@ -95,6 +95,7 @@ pub fn run(args: &ViewArgs, stdout: &mut dyn Write) -> Result<u8, CliError> {
         target: args.source.target.target()?,
         patch_triangles: args.source.patch_triangles,
         max_zero_vertices: args.source.max_vertices,
+        pipeline: args.source.target.mesh_pipeline(),
     };
     let list = list_page(&frame, true);
     let port = args.port.unwrap_or(0);

@@ -479,11 +479,27 @@ fn every_readme_shell_block_runs_as_written() {
                 "{stdout}"
             );
         }
+        // Two versions of a mod (issue 33): each part paired, the changes named.
+        if block.contains("inlay diff examples/mod") {
+            assert_eq!(
+                stdout,
+                "\
+TextureOverrideBoxBlend -> TextureOverrideBoxBlend (matched by content)
+  vb0 (Position) hash 1a2b3c4d -> 0badf00d
+TextureOverrideBoxCaps -> TextureOverrideBoxCaps (matched by content)
+  vb0 (Position) hash 1a2b3c4d -> 0badf00d
+TextureOverrideBoxSides -> TextureOverrideBoxSides (same section)
+  vb0 (Position) hash 1a2b3c4d -> 0badf00d
+  index count 24 -> 18
+3 paired (0 unchanged), 0 only in A, 0 only in B
+"
+            );
+        }
         ran += 1;
     }
     // The modder path (export, import), the mod path (issue 32), the view line, the seed round
-    // trip and Direct3D 12 (issue 37).
-    assert_eq!(ran, 5);
+    // trip, Direct3D 12 (issue 37) and the mod diff (issue 33).
+    assert_eq!(ran, 6);
     // What they wrote: the modder's buffers, the page of the torus.
     assert!(dir.join("mod/draw.vb").is_file());
     let page = std::fs::read_to_string(dir.join("docs/view.html")).unwrap();

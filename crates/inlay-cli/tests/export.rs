@@ -1072,3 +1072,95 @@ fn export_reads_renderdoc_csv_as_csv() {
     assert!(gltf.contains("MY,SEM"), "{gltf}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
+/// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
+/// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces
+/// are written out by hand from the strip rule (triangle k: positions k, k+1, k+2, odd ones
+/// k, k+2, k+1; ia-semantics §6).
+#[test]
+fn export_takes_the_d3d12_pipeline_strip_cut() {
+    let out = scratch("d3d12-strip-cut");
+    let (layout, vb) = small_draw(&out);
+    let ib: Vec<u8> = [65530u16, 65531, 65532, 65535, 65533, 65534, 65531]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "s.ib", &ib);
+    let faces = |extra: &[&str], name: &str| -> (usize, Vec<String>) {
+        let mut args = vec![
+            layout.to_str().unwrap(),
+            "--vb",
+            &vb,
+            "--ib",
+            "s.ib,format=R16_UINT",
+            "--topology",
+            "triangle_strip",
+            "--draw",
+            "draw_indexed,base_vertex=-65530",
+            "--output",
+            name,
+        ];
+        args.extend_from_slice(extra);
+        let r = export(&out, &args);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let text = std::fs::read_to_string(out.join(name)).unwrap();
+        let vertices = text.lines().filter(|l| l.starts_with("v ")).count();
+        let faces = text
+            .lines()
+            .filter(|l| l.starts_with("f "))
+            .map(str::to_string)
+            .collect();
+        (vertices, faces)
+    };
+    // Elements read: 0 1 2 5 3 4 1, one strip of five triangles.
+    let vertex = (
+        6,
+        ["f 1 2 3", "f 2 6 3", "f 3 6 4", "f 6 5 4", "f 4 5 2"]
+            .map(String::from)
+            .to_vec(),
+    );
+    // Elements 0 1 2 | 3 4 1: two strips of one triangle each.
+    let cut = (5, ["f 1 2 3", "f 4 5 2"].map(String::from).to_vec());
+    assert_eq!(faces(&["--api", "d3d12"], "default.obj"), vertex);
+    assert_eq!(
+        faces(
+            &["--api", "d3d12", "--strip-cut", "disabled"],
+            "disabled.obj"
+        ),
+        vertex
+    );
+    assert_eq!(
+        faces(
+            &["--api", "d3d12", "--strip-cut", "0xffffffff"],
+            "cut32.obj"
+        ),
+        vertex
+    );
+    assert_eq!(
+        faces(&["--api", "d3d12", "--strip-cut", "0xffff"], "cut16.obj"),
+        cut
+    );
+    assert_eq!(faces(&[], "d3d11.obj"), cut);
+    // The pipeline's topology type is checked against the draw's (D3D12 #611).
+    let r = export(
+        &out,
+        &[
+            layout.to_str().unwrap(),
+            "--vb",
+            &vb,
+            "--ib",
+            "s.ib,format=R16_UINT",
+            "--topology",
+            "triangle_strip",
+            "--api",
+            "d3d12",
+            "--topology-type",
+            "line",
+            "--output",
+            "mismatch.obj",
+        ],
+    );
+    assert_ne!(r.code, 0, "{}", r.transcript);
+    assert!(r.stderr.contains("611"), "{}", r.transcript);
+}

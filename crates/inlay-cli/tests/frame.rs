@@ -394,3 +394,229 @@ fn view_lists_the_draws_and_opens_one() {
     child.kill().unwrap();
     let _ = child.wait();
 }
+
+#[path = "../../inlay/testenv/test_side.rs"]
+mod testenv;
+
+/// One version of a small GIMI-style mod: Position (40 bytes), Blend (32), Texcoord (12, or
+/// 20 with TEXCOORD1) split buffers of 4 vertices, a 32-bit index buffer and two parts drawn
+/// with `drawindexed`, the second `b_count` indices long.
+fn write_small_mod(d: &Path, position_hash: &str, texcoord_stride: usize, b_count: u32) {
+    std::fs::create_dir_all(d).unwrap();
+    let f32s = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let (mut p, mut b, mut t) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..4 {
+        let x = i as f32;
+        p.extend(f32s(&[x, 2.0 * x, -x, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0]));
+        b.extend(f32s(&[1.0, 0.0, 0.0, 0.0]));
+        b.extend([i as u8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        t.extend([10 * i as u8, 20, 30, 255]);
+        t.extend(f32s(&[x / 4.0, 1.0 - x / 4.0]));
+        if texcoord_stride == 20 {
+            t.extend(f32s(&[0.5, 0.5]));
+        }
+    }
+    let ib: Vec<u8> = [0u32, 1, 2, 2, 1, 3, 0, 2, 3, 3, 2, 1]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    std::fs::write(d.join("BodyPosition.buf"), p).unwrap();
+    std::fs::write(d.join("BodyBlend.buf"), b).unwrap();
+    std::fs::write(d.join("BodyTexcoord.buf"), t).unwrap();
+    std::fs::write(d.join("Body.ib"), ib).unwrap();
+    let ini = format!(
+        "[TextureOverrideBodyPosition]\nhash = {position_hash}\nvb0 = ResourceBodyPosition\n\n\
+         [TextureOverrideBodyBlend]\nhash = 22222222\nvb1 = ResourceBodyBlend\n\n\
+         [TextureOverrideBodyTexcoord]\nhash = 33333333\nvb1 = ResourceBodyTexcoord\n\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\n\n\
+         [TextureOverrideBodyA]\nhash = 55555555\nmatch_first_index = 0\nib = ResourceBodyIB\ndrawindexed = 6, 0, 0\n\n\
+         [TextureOverrideBodyB]\nhash = 55555555\nmatch_first_index = 6\nib = ResourceBodyIB\ndrawindexed = {b_count}, 6, 0\n\n\
+         [ResourceBodyPosition]\ntype = Buffer\nstride = 40\nfilename = BodyPosition.buf\n\n\
+         [ResourceBodyBlend]\ntype = Buffer\nstride = 32\nfilename = BodyBlend.buf\n\n\
+         [ResourceBodyTexcoord]\ntype = Buffer\nstride = {texcoord_stride}\nfilename = BodyTexcoord.buf\n\n\
+         [ResourceBodyIB]\ntype = Buffer\nformat = DXGI_FORMAT_R32_UINT\nfilename = Body.ib\n"
+    );
+    std::fs::write(d.join("Body.ini"), ini).unwrap();
+}
+
+#[test]
+fn diff_of_two_mods_names_hash_stride_and_count_changes() {
+    let guard = workdir("mods");
+    let w = guard.path().to_path_buf();
+    write_small_mod(&w.join("v1"), "11111111", 12, 3);
+    write_small_mod(&w.join("v2"), "0badf00d", 20, 6);
+    // A folder with one INI is a mod, as is the INI itself.
+    let text = ok(&inlay(&["diff", "v1", "v2"], &w));
+    assert_eq!(
+        text,
+        "\
+TextureOverrideBodyA -> TextureOverrideBodyA (same section)
+  vb0 (Position) hash 11111111 -> 0badf00d
+  + TEXCOORD1
+  vb1 (Texcoord) stride 12 -> 20
+  repack: impossible: element TEXCOORD1 (R32G32_FLOAT) of the output layout has no matching element in the input layout; give a default for it
+TextureOverrideBodyB -> TextureOverrideBodyB (same section)
+  vb0 (Position) hash 11111111 -> 0badf00d
+  + TEXCOORD1
+  vb1 (Texcoord) stride 12 -> 20
+  index count 3 -> 6
+  repack: impossible: element TEXCOORD1 (R32G32_FLOAT) of the output layout has no matching element in the input layout; give a default for it
+2 paired (0 unchanged), 0 only in A, 0 only in B
+"
+    );
+    assert_eq!(
+        text,
+        ok(&inlay(&["diff", "v1/Body.ini", "v2/Body.ini"], &w))
+    );
+    let d = json(&ok(&inlay(&["diff", "v1", "v2", "--json"], &w)));
+    assert_eq!(
+        d["hash_pairs"],
+        serde_json::json!([["11111111", "0badf00d"]])
+    );
+    assert_eq!(
+        d["pairs"][1]["counts"],
+        serde_json::json!([{"what": "index count", "old": "3", "new": "6"}])
+    );
+    assert_eq!(
+        d["pairs"][1]["strides"],
+        serde_json::json!([{"slot": 2, "name": "vb1 (Texcoord)", "old": 12, "new": 20}])
+    );
+    // Back from v2 to v1: TEXCOORD1 dropped, the rest copied exactly.
+    let text = ok(&inlay(&["diff", "v2", "v1"], &w));
+    assert_eq!(
+        text,
+        "\
+TextureOverrideBodyA -> TextureOverrideBodyA (same section)
+  vb0 (Position) hash 0badf00d -> 11111111
+  - TEXCOORD1
+  vb1 (Texcoord) stride 20 -> 12
+  repack old -> new (loses information):
+    POSITION0: R32G32B32_FLOAT -> R32G32B32_FLOAT, exact
+    NORMAL0: R32G32B32_FLOAT -> R32G32B32_FLOAT, exact
+    TANGENT0: R32G32B32A32_FLOAT -> R32G32B32A32_FLOAT, exact
+    BLENDWEIGHT0: R32G32B32A32_FLOAT -> R32G32B32A32_FLOAT, exact
+    BLENDINDICES0: R32G32B32A32_SINT -> R32G32B32A32_SINT, exact
+    COLOR0: R8G8B8A8_UNORM -> R8G8B8A8_UNORM, exact
+    TEXCOORD0: R32G32_FLOAT -> R32G32_FLOAT, exact
+    TEXCOORD1: dropped
+TextureOverrideBodyB -> TextureOverrideBodyB (same section)
+  vb0 (Position) hash 0badf00d -> 11111111
+  - TEXCOORD1
+  vb1 (Texcoord) stride 20 -> 12
+  index count 6 -> 3
+  repack old -> new (loses information):
+    POSITION0: R32G32B32_FLOAT -> R32G32B32_FLOAT, exact
+    NORMAL0: R32G32B32_FLOAT -> R32G32B32_FLOAT, exact
+    TANGENT0: R32G32B32A32_FLOAT -> R32G32B32A32_FLOAT, exact
+    BLENDWEIGHT0: R32G32B32A32_FLOAT -> R32G32B32A32_FLOAT, exact
+    BLENDINDICES0: R32G32B32A32_SINT -> R32G32B32A32_SINT, exact
+    COLOR0: R8G8B8A8_UNORM -> R8G8B8A8_UNORM, exact
+    TEXCOORD0: R32G32_FLOAT -> R32G32_FLOAT, exact
+    TEXCOORD1: dropped
+2 paired (0 unchanged), 0 only in A, 0 only in B
+"
+    );
+    // The old mod's hash.json brought to the new hashes.
+    std::fs::write(
+        w.join("hash.json"),
+        "[\n  {\"component_name\": \"Body\", \"position_vb\": \"11111111\", \"blend_vb\": \"22222222\", \"ib\": \"55555555\"}\n]\n",
+    )
+    .unwrap();
+    let text = ok(&inlay(
+        &[
+            "diff",
+            "v1",
+            "v2",
+            "--fix-hashes",
+            "hash.json",
+            "--output",
+            "new.json",
+        ],
+        &w,
+    ));
+    assert!(
+        text.ends_with("wrote new.json: 1 hashes replaced, 2 left without a pair\n"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(w.join("new.json")).unwrap(),
+        "[\n  {\"component_name\": \"Body\", \"position_vb\": \"0badf00d\", \"blend_vb\": \"22222222\", \"ib\": \"55555555\"}\n]\n"
+    );
+    // A folder with two INIs is named, not guessed.
+    std::fs::write(w.join("v2/Other.ini"), "").unwrap();
+    let o = inlay(&["diff", "v1", "v2"], &w);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("several mod INI files (Body.ini, Other.ini)"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
+fn diff_of_mona_and_an_edited_copy() {
+    let src = testenv::dumps().join("SilentNightSound+GI-Model-Importer/Examples/MonaHatless");
+    let guard = workdir("mona");
+    let w = guard.path().to_path_buf();
+    std::fs::create_dir_all(w.join("new")).unwrap();
+    for f in [
+        "MonaPosition.buf",
+        "MonaBlend.buf",
+        "MonaTexcoord.buf",
+        "Mona.ib",
+    ] {
+        std::fs::copy(src.join(f), w.join("new").join(f)).unwrap();
+    }
+    // A patch that only re-hashes the index buffer: both parts matched by content.
+    let ini = std::fs::read_to_string(src.join("Mona.ini")).unwrap();
+    assert_eq!(ini.matches("hash = ef876207").count(), 3);
+    let rehashed = ini.replace("hash = ef876207", "hash = 0badf00d");
+    std::fs::write(w.join("new/Mona.ini"), &rehashed).unwrap();
+    let old = src.join("Mona.ini");
+    let old = old.to_str().unwrap();
+    let text = ok(&inlay(&["diff", old, "new/Mona.ini"], &w));
+    assert_eq!(
+        text,
+        "\
+TextureOverrideMonaHead -> TextureOverrideMonaHead (matched by content)
+  ib hash ef876207 -> 0badf00d
+TextureOverrideMonaBody -> TextureOverrideMonaBody (matched by content)
+  ib hash ef876207 -> 0badf00d
+2 paired (0 unchanged), 0 only in A, 0 only in B
+"
+    );
+    // The body also starting 6 indices later: the head's count, the body's range changed,
+    // paired by their sections.
+    let moved = rehashed.replace("match_first_index = 17688", "match_first_index = 17694");
+    std::fs::write(w.join("new/Mona.ini"), moved).unwrap();
+    let text = ok(&inlay(&["diff", old, "new"], &w));
+    assert_eq!(
+        text,
+        "\
+TextureOverrideMonaHead -> TextureOverrideMonaHead (same section)
+  ib hash ef876207 -> 0badf00d
+  index count 17688 -> 17694
+TextureOverrideMonaBody -> TextureOverrideMonaBody (same section)
+  ib hash ef876207 -> 0badf00d
+  index count 35814 -> 35808
+  first index 17688 -> 17694
+2 paired (0 unchanged), 0 only in A, 0 only in B
+"
+    );
+    let d = json(&ok(&inlay(&["diff", old, "new", "--json"], &w)));
+    assert_eq!(
+        d["hash_pairs"],
+        serde_json::json!([["ef876207", "0badf00d"]])
+    );
+    assert_eq!(
+        d["pairs"][1]["counts"],
+        serde_json::json!([
+            {"what": "index count", "old": "35814", "new": "35808"},
+            {"what": "first index", "old": "17688", "new": "17694"}
+        ])
+    );
+}

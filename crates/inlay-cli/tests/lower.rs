@@ -107,3 +107,61 @@ fn lower_refuses_a_wrong_target_and_profile() {
         r.stderr
     );
 }
+
+/// Issue 37: a D3D12 strip whose all-ones index is a vertex (strip cut disabled) on WebGPU,
+/// which restarts every indexed strip: 16-bit indices are widened, 32-bit strips unrolled to
+/// a list; `--no-all-ones` says the buffer holds none, and nothing is needed. Vulkan turns
+/// restart off instead.
+#[test]
+fn lower_d3d12_strip_whose_all_ones_index_is_a_vertex() {
+    let run = |target: &str, format: &str, extra: &[&str]| {
+        let mut args = vec![
+            "lower",
+            "lowering.json",
+            "--target",
+            target,
+            "--api",
+            "d3d12",
+            "--strip-cut",
+            "disabled",
+            "--topology",
+            "triangle_strip",
+            "--indexed",
+            "--index-format",
+            format,
+        ];
+        args.extend_from_slice(extra);
+        let r = inlay(&args);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        r.stdout
+    };
+    let out = run("wgpu", "R16_UINT", &[]);
+    assert!(
+        out.contains("topology TriangleStrip, primitive restart on"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "    remedy: widen the 16-bit indices to 32-bit (0xFFFF is then no restart value)"
+        ),
+        "{out}"
+    );
+    let out = run("wgpu", "R32_UINT", &[]);
+    assert!(
+        out.contains("topology TriangleList, primitive restart off"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    remedy: unroll the strip into a list of its primitives (no index cuts), restart off"),
+        "{out}"
+    );
+    let out = run("wgpu", "R32_UINT", &["--no-all-ones"]);
+    assert!(out.contains("topology TriangleStrip"), "{out}");
+    assert!(!out.contains("unroll") && !out.contains("widen"), "{out}");
+    let out = run("vulkan", "R16_UINT", &[]);
+    assert!(
+        out.contains("topology TRIANGLE_STRIP, primitive restart off"),
+        "{out}"
+    );
+    assert!(!out.contains("unroll") && !out.contains("widen"), "{out}");
+}

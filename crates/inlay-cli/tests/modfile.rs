@@ -1,7 +1,8 @@
 //! The README's mod path through the real binary, on the shipped example mod
 //! (`examples/mod/Box.ini`): inspect (`inlay mod`, text and JSON), export (glTF, OBJ, PLY, every
 //! state), edit (the exported glTF's positions moved), write back (`inlay import --mod`), and
-//! the refusals: an output that would overwrite the mod, a bad `--set`.
+//! the refusals: an output that would overwrite the mod, a bad `--set`; and the formats a
+//! `hash.json` beside the mod gives through its dump.
 
 mod common;
 
@@ -404,5 +405,83 @@ fn mona_every_command() {
             "{f} differs"
         );
     }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// The README's "hash.json beside the mod": `inlay mod` takes the formats from the dump
+/// `hash.json` belongs with, and says so per buffer.
+#[test]
+fn hash_json_beside_the_mod_gives_the_formats() {
+    let d = scratch("mod-hash-json");
+    std::fs::create_dir_all(d.join("Meshes")).unwrap();
+    std::fs::copy(example_dir().join("Box.ini"), d.join("Box.ini")).unwrap();
+    for f in [
+        "Box.ib",
+        "BoxBlend.buf",
+        "BoxPosition.buf",
+        "BoxTexcoord.buf",
+    ] {
+        std::fs::copy(
+            example_dir().join("Meshes").join(f),
+            d.join("Meshes").join(f),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        d.join("hash.json"),
+        r#"[{"component_name": "Box", "draw_vb": "", "position_vb": "1a2b3c4d",
+             "blend_vb": "2b3c4d5e", "texcoord_vb": "3c4d5e6f", "ib": "4d5e6f70",
+             "object_indexes": [0], "object_classifications": ["A"]}]"#,
+    )
+    .unwrap();
+    let mut dump = String::from("stride: 84\ntopology: trianglelist\n");
+    for (i, (s, f, o)) in [
+        ("POSITION", "R32G32B32_FLOAT", 0),
+        ("NORMAL", "R16G16B16A16_SNORM", 12),
+        ("TANGENT", "R32G32B32A32_FLOAT", 20),
+        ("COLOR", "R8G8B8A8_UNORM", 36),
+        ("BLENDWEIGHT", "R32G32B32A32_FLOAT", 40),
+        ("BLENDINDICES", "R32G32B32A32_UINT", 56),
+        ("TEXCOORD", "R32G32_FLOAT", 72),
+        ("TEXCOORD1", "R16G16_FLOAT", 80),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (name, index) = match s.strip_suffix('1') {
+            Some(n) => (n, 1),
+            None => (s, 0),
+        };
+        dump += &format!(
+            "element[{i}]:\n  SemanticName: {name}\n  SemanticIndex: {index}\n  Format: {f}\n  \
+             InputSlot: 0\n  AlignedByteOffset: {o}\n  InputSlotClass: per-vertex\n  \
+             InstanceDataStepRate: 0\n"
+        );
+    }
+    std::fs::write(d.join("BoxA-vb0=1a2b3c4d.txt"), dump).unwrap();
+    let r = inlay_in(&d, &["mod", "Box.ini"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    for line in [
+        "profile: none",
+        "        POSITION0 R32G32B32_FLOAT +0, NORMAL0 R16G16B16A16_SNORM +12, TANGENT0 R32G32B32A32_FLOAT +20, COLOR0 R8G8B8A8_UNORM +36",
+        "        layout from hash.json component Box with its layout BoxA-vb0=1a2b3c4d.txt (Position of its split: Honkai Impact 3rd Part 2: COLOR in Position; XXMITools migoto/data/data_model.py DataModelXXMI.from_obj)",
+        "        TEXCOORD0 R32G32_FLOAT +0, TEXCOORD1 R16G16_FLOAT +8",
+    ] {
+        assert!(
+            r.stdout.lines().any(|l| l == line),
+            "missing `{line}` in\n{}",
+            r.stdout
+        );
+    }
+    // A malformed hash.json: exit status 1 and the file and field named.
+    std::fs::write(d.join("hash.json"), r#"[{"component_name": 3}]"#).unwrap();
+    let r = inlay_in(&d, &["mod", "Box.ini"]);
+    assert_ne!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("hash.json: [0].component_name: expected a string, found `3`"),
+        "{}",
+        r.transcript
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -362,6 +362,50 @@ fn strip_cuts_split_primitives() {
     assert_eq!(idx.len(), 6, "two triangles: {idx:?}");
 }
 
+/// Issue 37: `inlay view --api d3d12` takes the pipeline's strip cut: disabled (the
+/// default), index 0xFFFF is a vertex (out of bounds here: zeros) and the strip of seven
+/// vertices has five triangles; `--strip-cut 0xffff` cuts as D3D11 does. The page's indices
+/// are its rows, the draw's vertices in element order (0 1 2 3 4 5, then 0xFFFF as row 6):
+/// the strip reads rows 0 1 2 3 6 4 5, triangle k = positions k, k+1, k+2 (odd: k, k+2, k+1).
+#[test]
+fn d3d12_pipeline_strip_cut() {
+    let dir = scratch("view-d3d12-strip");
+    write_draw(&dir);
+    let ib: Vec<u8> = [0u16, 1, 2, 3, 0xffff, 4, 5]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("m.ib"), ib).unwrap();
+    let indices = |extra: &[&str], name: &str| {
+        let mut args = vec![
+            "view",
+            "l.json",
+            "--vb",
+            "0=m.vb",
+            "--ib",
+            "m.ib,format=R16_UINT",
+            "--topology",
+            "triangle_strip",
+            "--api",
+            "d3d12",
+            "--output",
+            name,
+        ];
+        args.extend_from_slice(extra);
+        let r = inlay_in(&dir, &args);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let page = Page::read(&dir.join(name));
+        page.u32s(&page.data["indices"])
+    };
+    let whole = [0, 1, 2, 1, 3, 2, 2, 3, 6, 3, 4, 6, 6, 4, 5];
+    assert_eq!(indices(&[], "default.html"), whole);
+    assert_eq!(indices(&["--strip-cut", "0xffffffff"], "cut32.html"), whole);
+    assert_eq!(
+        indices(&["--strip-cut", "0xffff"], "cut16.html"),
+        [0, 1, 2, 1, 3, 2]
+    );
+}
+
 #[test]
 fn serves_the_same_page() {
     let dir = scratch("view-serve");

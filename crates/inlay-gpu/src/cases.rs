@@ -5,14 +5,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::assembler::{DrawCall, InputAssembler, Topology};
+use inlay::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
 use inlay::element::InputElementDesc;
 use inlay::format::{Format, Kind};
 use inlay::layout::InputLayout;
+use inlay::layout::StripCut;
 use inlay::lower::remedy::SlotData;
 use inlay::lower::{self, BindingSource, DrawShape, Remedy, Subject};
-use inlay::layout::StripCut;
 use inlay::target::{Api, FeatureLevel, Target};
 
 use crate::draw::{Backend, GpuBuffer, GpuDraw};
@@ -404,6 +404,35 @@ fn all_cases(quick: bool) -> Vec<Case> {
         )),
         StripCut::Disabled,
     ));
+    // A 32-bit index 0xFFFFFFFF that is a vertex (strip cut 0xFFFF or disabled): with the
+    // per-vertex views at stride 0 it reads element 0 in bounds, as every vertex does. No
+    // restart value expresses it on a target: the lowering unrolls the strip (Vulkan restart
+    // stays off where the cut is disabled).
+    let all_ones_vertex = |name: &str, topology, indices: &[u32], cut| {
+        let mut c = d3d12_case(
+            name,
+            Call::DrawIndexedInstanced(indices.len() as u32, 2, 0, 0, 1),
+            topology,
+            Some((words(indices), IndexFormat::R32Uint, 0)),
+            cut,
+        );
+        for s in &mut c.slots[..3] {
+            s.stride = 0;
+        }
+        c
+    };
+    cases.push(all_ones_vertex(
+        "D3D12 triangle strip, strip cut 0xFFFF, R32 0xFFFF cuts and 0xFFFFFFFF is a vertex",
+        Topology::TriangleStrip,
+        &[0, 1, 2, 0xffff_ffff, 3, 0xffff, 4, 5, 6, 0xffff_ffff, 7],
+        StripCut::Cut16,
+    ));
+    cases.push(all_ones_vertex(
+        "D3D12 line strip, strip cut disabled, R32 0xFFFFFFFF is a vertex",
+        Topology::LineStrip,
+        &[4, 0xffff_ffff, 5, 6, 0xffff_ffff, 0xffff],
+        StripCut::Disabled,
+    ));
     cases.push(d3d12_case(
         "D3D12 ExecuteIndirect, one DRAW command",
         Call::InstancedIndirect(9, 4, 2, 3),
@@ -636,6 +665,25 @@ fn run_case(
     let lowering = lower::lower(&layout, &shape, gpu.profile());
     let mut remedies = Vec::new();
     let mut index = case.index.clone();
+    // The draw's index values, as Direct3D reads them (first .. first + count).
+    let draw_indices = |(data, fmt, off): &(Vec<u8>, IndexFormat, u32)| -> Vec<u32> {
+        let size = fmt.size() as usize;
+        let raw: Vec<u32> = data[*off as usize..]
+            .chunks_exact(size)
+            .map(|c| {
+                if size == 2 {
+                    u16::from_le_bytes([c[0], c[1]]) as u32
+                } else {
+                    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                }
+            })
+            .collect();
+        let start = (first as usize).min(raw.len());
+        let end = (first as usize + count as usize).min(raw.len());
+        raw[start..end].to_vec()
+    };
+    // A remedy that replaces the draw's indices with a new list drawn from index 0.
+    let mut rewritten = false;
     for f in &lowering.findings {
         match &f.remedy {
             Remedy::None | Remedy::Enable { .. } => {}
@@ -657,24 +705,33 @@ fn run_case(
                 }
             }
         }
+        // WebGPU restarts every indexed strip at 0xFFFF, a vertex in this D3D12 draw: the
+        // lowering widens the indices (first index and count stay).
+        if f.remedy == Remedy::WidenIndices
+            && let Some((data, fmt, off)) = &mut index
+            && *fmt == IndexFormat::R16Uint
+        {
+            *data = lower::widen_indices(&data[*off as usize..]).map_err(|e| e.to_string())?;
+            *fmt = IndexFormat::R32Uint;
+            *off = 0;
+        }
+        // An all-ones 32-bit index is a vertex in this D3D12 strip: the lowering unrolls the
+        // strip into the list its state names.
+        if let Remedy::StripToList { cut } = f.remedy
+            && let Some(ib) = &case.index
+        {
+            let (_, list) = lower::strip_to_list(&draw_indices(ib), cut, case.topology, 1 << 28)
+                .map_err(|e| e.to_string())?;
+            index = Some((words(&list), IndexFormat::R32Uint, 0));
+            rewritten = true;
+        }
         if f.remedy == Remedy::RewriteIndices
-            && let Some((data, fmt, off)) = &case.index
+            && let Some(ib @ (_, fmt, _)) = &case.index
         {
             {
                 let size = fmt.size() as usize;
-                let raw: Vec<u32> = data[*off as usize..]
-                    .chunks_exact(size)
-                    .map(|c| {
-                        if size == 2 {
-                            u16::from_le_bytes([c[0], c[1]]) as u32
-                        } else {
-                            u32::from_le_bytes([c[0], c[1], c[2], c[3]])
-                        }
-                    })
-                    .collect();
-                let end = (first as usize + count as usize).min(raw.len());
                 let kept = lower::rewrite_list_cuts(
-                    &raw[first as usize..end],
+                    &draw_indices(ib),
                     fmt.cut_value(),
                     case.topology.vertices_per_primitive(),
                 );
@@ -689,12 +746,12 @@ fn run_case(
                     })
                     .collect();
                 index = Some((bytes, *fmt, 0));
+                rewritten = true;
             }
         }
     }
     remedies.sort();
     remedies.dedup();
-    let rewritten = index.as_ref().map(|i| i.0.len()) != case.index.as_ref().map(|i| i.0.len());
     let (count, first) = if rewritten {
         let (d, f, _) = index.as_ref().expect("rewritten index");
         ((d.len() / f.size() as usize) as u32, 0)

@@ -103,26 +103,7 @@ fn main() -> ExitCode {
                 },
             }
             let nan_quiet = args.iter().any(|a| a == "--nan-quiet");
-            let mut results = cases::run_all(gpu.as_ref(), ulp, nan_quiet, quick);
-            // WebGPU restarts every strip at the index format's all-ones value and cannot turn
-            // primitive restart off, so a D3D12 strip whose pipeline says that value is a vertex
-            // has no WebGPU drawing yet (the lowering does not de-index it: issue 37, open).
-            // Such cases are listed as not expressible instead of failed.
-            let known_gap = |r: &cases::CaseResult| {
-                opt("--api").as_deref() == Some("wgpu")
-                    && r.name.starts_with("D3D12")
-                    && r.name.contains("strip")
-                    && (r.name.contains("is a vertex") || r.name.contains("addresses no cut"))
-            };
-            for r in results.iter_mut().filter(|r| known_gap(r) && r.differences > 0) {
-                r.first_difference = Some(format!(
-                    "not expressible in WebGPU (strips always restart at the all-ones index; \
-                     de-indexing is not done yet), {} records differ: {}",
-                    r.differences,
-                    r.first_difference.take().unwrap_or_default()
-                ));
-                r.differences = 0;
-            }
+            let results = cases::run_all(gpu.as_ref(), ulp, nan_quiet, quick);
             let mut report = String::new();
             let _ = writeln!(report, "# inlay-gpu verify\n");
             let _ = writeln!(report, "- device: {}", gpu.description());

@@ -230,7 +230,7 @@ pub fn create_input_layout(
 ) -> PyResult<InputLayout> {
     let elements = elements_of(py, layout_or_elements)?;
     let target = target_of(api, feature_level)?;
-    let pipeline = pipeline_of(pipeline)?;
+    let pipeline = pipeline_of(pipeline, inlay::PipelineDesc::default())?;
     let creation = create_with(py, &target, &elements, shader, validate_only, pipeline)?;
     Ok(InputLayout { creation, target })
 }
@@ -238,10 +238,14 @@ pub fn create_input_layout(
 /// The `pipeline` dict of `create_input_layout` (d3d12-rules.md P10–P13): the keys
 /// `root_signature_flags`, `ib_strip_cut_value` and `primitive_topology_type`, each an integer
 /// (the D3D12 enum values), each optional (default: the input-assembler flag, strip cut
-/// disabled, triangle type). An unknown key or a value that is not a 32-bit unsigned integer
-/// is a `LayoutError`.
-fn pipeline_of(pipeline: Option<&Bound<'_, PyDict>>) -> PyResult<inlay::PipelineDesc> {
-    let mut p = inlay::PipelineDesc::default();
+/// disabled, triangle type; `inlay.decode` defaults the type to its draw's topology's, as
+/// `inlay decode --api d3d12` does). An unknown key or a value that is not a 32-bit unsigned
+/// integer is a `LayoutError`.
+pub(crate) fn pipeline_of(
+    pipeline: Option<&Bound<'_, PyDict>>,
+    defaults: inlay::PipelineDesc,
+) -> PyResult<inlay::PipelineDesc> {
+    let mut p = defaults;
     let Some(d) = pipeline else {
         return Ok(p);
     };

@@ -145,6 +145,70 @@ pub(crate) fn resolve_layout(
     }
 }
 
+/// The layout `inlay.decode` draws with. An element list is created as `inlay decode`
+/// creates it: under D3D12 with the `pipeline` dict's state ([`crate::create::pipeline_of`],
+/// the topology type defaulting to the draw's, so the strip cut and the topology type
+/// check apply as they do with `--api d3d12 --strip-cut … --topology-type …`). An
+/// `InputLayout` carries the pipeline state it was created with; `pipeline` beside one, or
+/// under D3D10/D3D11, is a `LayoutError`.
+fn resolve_draw_layout(
+    py: Python<'_>,
+    layout: &Bound<'_, PyAny>,
+    api: &str,
+    feature_level: Option<&str>,
+    pipeline: Option<&Bound<'_, PyDict>>,
+    topology: Topology,
+) -> PyResult<(ResolvedLayout, Target)> {
+    let Some(pipeline) = pipeline else {
+        if layout.cast::<InputLayout>().is_ok() {
+            return resolve_layout(py, layout, api, feature_level);
+        }
+        let elements = elements_of(py, layout)?;
+        let target = target_of(api, feature_level)?;
+        return create_for_draw(py, &target, &elements, None, topology);
+    };
+    if layout.cast::<InputLayout>().is_ok() {
+        return Err(layout_error(
+            "pipeline: an InputLayout carries the pipeline state it was created with \
+             (create_input_layout(..., pipeline=...)); pass pipeline with an element list"
+                .to_string(),
+        ));
+    }
+    let elements = elements_of(py, layout)?;
+    let target = target_of(api, feature_level)?;
+    if !target.api.is_d3d12() {
+        return Err(layout_error(format!(
+            "pipeline: root_signature_flags, ib_strip_cut_value and primitive_topology_type are \
+             D3D12 pipeline-state fields; they need api=\"d3d12\" (got api=\"{}\")",
+            target.api
+        )));
+    }
+    create_for_draw(py, &target, &elements, Some(pipeline), topology)
+}
+
+/// `CreateInputLayout` without a shader for a draw of `topology`, D3D12 pipeline state from
+/// `pipeline` (the topology type defaulting to the draw's).
+fn create_for_draw(
+    py: Python<'_>,
+    target: &Target,
+    elements: &[inlay::element::InputElementDesc],
+    pipeline: Option<&Bound<'_, PyDict>>,
+    topology: Topology,
+) -> PyResult<(ResolvedLayout, Target)> {
+    let defaults = inlay::PipelineDesc {
+        primitive_topology_type: topology.topology_type().d3d12_value(),
+        ..Default::default()
+    };
+    let p = crate::create::pipeline_of(pipeline, defaults)?;
+    let creation = inlay::CreateInputLayout::new(target, elements)
+        .pipeline(p)
+        .without_shader();
+    match creation.layout {
+        Some(l) => Ok((l, *target)),
+        None => Err(errors::create_error(py, &creation)),
+    }
+}
+
 /// `index_format`: `R16_UINT` or `R32_UINT` (any case, `DXGI_FORMAT_` prefix allowed; the
 /// library's `IndexFormat` parser).
 fn index_format_of(s: &str) -> PyResult<IndexFormat> {
@@ -452,13 +516,17 @@ fn split_rows(ids: Option<&mut [u32]>, rows: usize) -> (Option<&mut [u32]>, Opti
 /// instance: every instance reads the same indices).
 fn stream_rows(params: &inlay::assembler::DrawParams, ib: Option<&IndexBufferBinding<'_>>) -> u64 {
     let per_instance = match ib.filter(|_| params.indexed) {
-        Some(ib) => {
-            let cut = ib.format.cut_value();
-            let cuts = (0..params.count)
-                .filter(|&k| read_index(Some(ib), params.start.wrapping_add(k)) == cut)
-                .count() as u64;
-            params.count as u64 - cuts
-        }
+        // The draw's cut rule: D3D10/11 the format's all-ones value, D3D12 the pipeline's
+        // strip cut in strips only (d3d12-rules.md P19).
+        Some(ib) => match params.cut.value(ib.format) {
+            Some(cut) => {
+                let cuts = (0..params.count)
+                    .filter(|&k| read_index(Some(ib), params.start.wrapping_add(k)) == cut)
+                    .count() as u64;
+                params.count as u64 - cuts
+            }
+            None => params.count as u64,
+        },
         None => params.count as u64,
     };
     per_instance * params.instance_count as u64
@@ -469,7 +537,7 @@ fn stream_rows(params: &inlay::assembler::DrawParams, ib: Option<&IndexBufferBin
 #[pyo3(signature = (layout, vertex_buffers, index_buffer=None, index_format="R16_UINT",
     topology="triangle_list", draw=None, strides=None, offsets=None, index_offset=0,
     api="d3d11", feature_level=None, primitives=true, system_values=true, out=None,
-    threads=None))]
+    threads=None, pipeline=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn decode<'py>(
     py: Python<'py>,
@@ -488,6 +556,7 @@ pub fn decode<'py>(
     system_values: bool,
     out: Option<&Bound<'py, PyDict>>,
     threads: Option<usize>,
+    pipeline: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let np = py.import("numpy")?;
     let reuse = out;
@@ -503,7 +572,13 @@ pub fn decode<'py>(
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let (layout, target) = resolve_layout(py, layout, api, feature_level)?;
+    let topology: Topology =
+        topology
+            .parse()
+            .map_err(|e: inlay::assembler::ParseTopologyError| {
+                layout_error(format!("topology: {e}"))
+            })?;
+    let (layout, target) = resolve_draw_layout(py, layout, api, feature_level, pipeline, topology)?;
     let strides = slot_numbers(strides, "strides")?;
     let bind_offsets = slot_numbers(offsets, "offsets")?;
 
@@ -534,12 +609,6 @@ pub fn decode<'py>(
         None => None,
     };
     let ib_format = index_format_of(index_format)?;
-    let topology: Topology =
-        topology
-            .parse()
-            .map_err(|e: inlay::assembler::ParseTopologyError| {
-                layout_error(format!("topology: {e}"))
-            })?;
 
     let mut ia = InputAssembler::new(&layout, target);
     let mut bindings: [Option<VertexBufferBinding<'_>>; MAX_SLOTS] = [None; MAX_SLOTS];

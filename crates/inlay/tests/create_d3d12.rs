@@ -457,3 +457,74 @@ fn d3d12_targets() {
     assert_eq!("d3d12".parse::<Api>(), Ok(Api::D3D12));
     assert_eq!("12_2".parse::<FeatureLevel>(), Ok(FeatureLevel::L12_2));
 }
+
+/// Listed choice 14 (d3d12-rules.md §E): D3D12's optional unrestricted vertex element
+/// alignment (`UnrestrictedVertexElementAlignmentSupported`) is not modelled — R25 applies
+/// under D3D12 as under D3D11: an explicit offset must be aligned to min(next_pow2(format
+/// size), 4). A 4-byte format at offset 2 is refused, the same array at offset 4 created;
+/// a 2-byte format at offset 2 is fine. Modelling the feature fails this test.
+#[test]
+fn choice_14_unrestricted_element_alignment_is_not_modelled() {
+    let blob = vs(vec![f32e("A", 0, 0), f32e("B", 0, 1)], DigestKind::Valid);
+    let layout =
+        |f: Format, off: u32| [vtx("A", 0, Format::R16_UINT, 0, 0), vtx("B", 0, f, 0, off)];
+    let refused = pso(
+        &layout(Format::R32_FLOAT, 2),
+        &blob,
+        PipelineDesc::default(),
+    );
+    assert_eq!(refused.hresult, HResult::E_INVALIDARG);
+    assert!(!refused.error_ids().is_empty());
+    // The same rule (and message) as D3D11's.
+    let d3d11 =
+        CreateInputLayout::new(&Target::default(), &layout(Format::R32_FLOAT, 2)).without_shader();
+    assert_eq!(d3d11.hresult, HResult::E_INVALIDARG);
+    let text = |c: &Creation| -> Vec<String> { c.errors().map(|d| d.message.clone()).collect() };
+    assert_eq!(text(&refused), text(&d3d11));
+    assert!(
+        pso(
+            &layout(Format::R32_FLOAT, 4),
+            &blob,
+            PipelineDesc::default()
+        )
+        .is_success()
+    );
+    assert!(
+        pso(
+            &layout(Format::R16_FLOAT, 2),
+            &blob,
+            PipelineDesc::default()
+        )
+        .is_success()
+    );
+}
+
+/// Listed choice 15 (d3d12-rules.md §E): an `IBStripCutValue` of 0xFFFF or 0xFFFFFFFF with a
+/// POINT or PATCH topology type (which has no strips) is accepted, no message — no evidence of
+/// a check — and the pipeline keeps the value (lists never cut with it, P19). A check added
+/// later fails this test.
+#[test]
+fn choice_15_strip_cut_with_point_and_patch_types_is_accepted() {
+    let elements = [vtx("position", 0, Format::R8G8_SINT, 0, 0)];
+    let blob = vs(
+        vec![entry("POSITION", 0, 0, ComponentType::SINT32, 0xf)],
+        DigestKind::Valid,
+    );
+    for ty in [TopologyType::Point, TopologyType::Patch] {
+        for (value, cut) in [(1, StripCut::Cut16), (2, StripCut::Cut32)] {
+            let c = pso(
+                &elements,
+                &blob,
+                PipelineDesc {
+                    ib_strip_cut_value: value,
+                    primitive_topology_type: ty.d3d12_value(),
+                    ..PipelineDesc::default()
+                },
+            );
+            assert_eq!(c.hresult, HResult::S_OK, "{ty:?} {value}");
+            assert_eq!(ids(&c), (vec![], vec![]), "{ty:?} {value}");
+            let p = *c.into_result().unwrap().pipeline().unwrap();
+            assert_eq!((p.strip_cut, p.topology_type), (cut, ty));
+        }
+    }
+}

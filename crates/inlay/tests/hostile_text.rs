@@ -1,8 +1,6 @@
 //! Issue 18 regressions in the text readers: positions found incrementally (item 3), and
 //! inputs that used to be accepted silently or described wrongly (item 8).
 
-use std::time::Instant;
-
 use inlay::text::{LineCursor, c, json, line_col, toml};
 
 /// `n` small arrays, one per line.
@@ -18,37 +16,22 @@ fn arrays(n: usize) -> String {
 }
 
 /// Item 3: 100 000 arrays took 242 s, because each array's line was counted from the start of
-/// the file (quadratic). The check is a ratio measured in this run, not a fixed time: ten
-/// times the arrays must cost at most ~30 times the time (linear work gives ~10, the old
-/// quadratic work ~100). The best of two runs of each size keeps noise out.
+/// the file (quadratic). The speed is a benchmark (`cargo bench -p inlay --bench text`, a
+/// paired ratio), not a timed test; this test checks that every one of 50 000 arrays is
+/// listed on its own line and that an array deep in the file is chosen by name.
 #[test]
-fn many_arrays_cost_linear_time() {
-    let (n_small, n_large) = (5_000, 50_000);
-    let small = arrays(n_small);
-    let large = arrays(n_large);
-    let best = |src: &str, n: usize| {
-        (0..2)
-            .map(|_| {
-                let t = Instant::now();
-                let list = c::arrays(src);
-                let e = t.elapsed();
-                // The listed lines are right (array i is on line i + 1).
-                assert_eq!(list.len(), n);
-                assert_eq!(list[n - 1].line, n);
-                e
-            })
-            .min()
-            .unwrap()
-    };
-    let (ts, tl) = (best(&small, n_small), best(&large, n_large));
-    let ratio = tl.as_secs_f64() / ts.as_secs_f64().max(1e-6);
-    assert!(
-        ratio < 30.0,
-        "10× the arrays took {ratio:.1}× the time ({ts:?} vs {tl:?})"
-    );
-    // Errors in arrays that are not chosen are positioned incrementally too.
-    let p = c::parse(&large, Some("a4999")).unwrap();
+fn many_arrays_are_listed_on_their_lines() {
+    let n = 50_000;
+    let large = arrays(n);
+    let list = c::arrays(&large);
+    assert_eq!(list.len(), n);
+    for (i, array) in list.iter().enumerate().step_by(997) {
+        assert_eq!(array.line, i + 1, "array {i}");
+    }
+    assert_eq!(list[n - 1].line, n);
+    let p = c::parse(&large, Some("a49999")).unwrap();
     assert_eq!(p.elements.len(), 1);
+    assert_eq!(p.elements[0].semantic_name.as_deref(), Some("P"));
 }
 
 #[test]

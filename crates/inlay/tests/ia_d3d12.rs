@@ -632,3 +632,60 @@ fn draw_time_rules() {
         Err(IaError::DrawUnsupported { .. })
     ));
 }
+
+/// Listed choice 13 (d3d12-rules.md §E): command signatures that change vertex or index
+/// buffer views or root arguments between draws are not modelled. `ExecuteIndirect` takes one
+/// draw argument per command, read at the start of the command's `ByteStride`; the rest of
+/// the stride (here a `D3D12_VERTEX_BUFFER_VIEW`-sized 16 bytes that such a signature would
+/// put there) is skipped, so the buffers bound before the call stay bound for every command.
+/// Modelling those argument types changes what this reads and fails this test.
+#[test]
+fn choice_13_execute_indirect_reads_only_draw_arguments() {
+    // Two 32-byte commands: DRAW arguments (4 words), then 16 bytes a VB view would fill.
+    let words = [
+        3u32,
+        1,
+        0,
+        0,
+        0xdead_0000,
+        0xbeef,
+        64,
+        16, // command 0
+        6,
+        2,
+        9,
+        4,
+        0x1234_5678,
+        0,
+        128,
+        32, // command 1
+    ];
+    let args = bytes(&words, |x| x.to_le_bytes().to_vec());
+    let draws = ExecuteIndirect {
+        indexed: false,
+        byte_stride: 32,
+        max_command_count: 2,
+        args: &args,
+        offset: 0,
+        count: None,
+    }
+    .draws()
+    .unwrap();
+    assert_eq!(
+        draws,
+        vec![
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 3,
+                instance_count: 1,
+                start_vertex: 0,
+                start_instance: 0,
+            },
+            DrawCall::DrawInstanced {
+                vertex_count_per_instance: 6,
+                instance_count: 2,
+                start_vertex: 9,
+                start_instance: 4,
+            },
+        ]
+    );
+}

@@ -592,15 +592,14 @@ fn d3d12_layouts() {
             true,
             None,
         ),
+        // The buffer may also hold 0xFFFFFFFF, a vertex here: no restart value expresses
+        // both, so the strip is unrolled (with --no-all-ones it is ReplaceIndex, below).
         (
             StripCut::Cut16,
             Topology::TriangleStrip,
             R32Uint,
-            true,
-            Some(Remedy::ReplaceIndex {
-                from: 0xffff,
-                to: 0xffff_ffff,
-            }),
+            false,
+            Some(Remedy::StripToList { cut: Some(0xffff) }),
         ),
         (
             StripCut::Cut32,
@@ -648,6 +647,22 @@ fn d3d12_layouts() {
         assert_eq!(draw_remedies, remedy.iter().collect::<Vec<_>>());
         assert!(l.findings.iter().any(|f| f.remedy == dynamic));
     }
+    // Cut 0xFFFF in 32-bit indices that hold no 0xFFFFFFFF: rewrite 0xFFFF to the target's
+    // restart value, restart on, the strip stays a strip.
+    let layout = layout12(StripCut::Cut16, 3);
+    let mut s = draw(Topology::TriangleStrip, R32Uint);
+    s.may_cut = false;
+    let l = lower::lower(&layout, &s, &vk);
+    assert!(l.state.primitive_restart);
+    assert_eq!(l.state.topology, Some("TRIANGLE_STRIP"));
+    assert!(l.findings.iter().any(|f| f.remedy
+        == Remedy::ReplaceIndex {
+            from: 0xffff,
+            to: 0xffff_ffff
+        }));
+    // The unrolled strip is drawn as a list.
+    let l = lower::lower(&layout, &draw(Topology::TriangleStrip, R32Uint), &vk);
+    assert_eq!(l.state.topology, Some("TRIANGLE_LIST"));
     // The same list with cuts under D3D11 needs a remedy.
     let l11 = inlay::layout_without_shader(&Target::default(), &elements)
         .into_result()
@@ -673,4 +688,225 @@ fn d3d12_layouts() {
     s.strides = vec![(0, 0)];
     let l = lower::lower(&layout, &s, &vk);
     assert!(l.findings_for(Subject::Slot(0)).next().is_none());
+}
+
+/// d3d12-rules.md P24 on WebGPU, which restarts every indexed strip at the index format's
+/// all-ones value and cannot turn restart off (WebGPU spec §"Primitive Assembly"; CTS
+/// `vertex_state/index_format`): where that value is a vertex in D3D12 the lowering widens
+/// 16-bit indices or unrolls 32-bit strips; Vulkan turns restart off instead.
+#[test]
+fn d3d12_strips_whose_all_ones_index_is_a_vertex() {
+    use inlay::buffer::IndexFormat::{self, R16Uint, R32Uint};
+    use inlay::layout::StripCut;
+    use inlay::target::{Api, FeatureLevel};
+    let elements = [InputElementDesc::per_vertex(
+        "POSITION",
+        0,
+        Format::R32G32B32_FLOAT,
+        0,
+        0,
+    )];
+    let t12 = Target::new(Api::D3D12, FeatureLevel::L12_0);
+    let layout12 = |cut: StripCut| {
+        inlay::CreateInputLayout::new(&t12, &elements)
+            .pipeline(inlay::PipelineDesc {
+                ib_strip_cut_value: cut.d3d12_value(),
+                primitive_topology_type: 3,
+                ..Default::default()
+            })
+            .without_shader()
+            .into_result()
+            .unwrap()
+    };
+    let wg = DeviceProfile::wgpu_default();
+    let vk = DeviceProfile::vulkan_required();
+    let lowered = |cut, topology, format: IndexFormat, may_cut, profile: &DeviceProfile| {
+        let layout = layout12(cut);
+        let mut s = DrawShape::tight(&layout, topology, true);
+        s.index_format = Some(format);
+        s.may_cut = may_cut;
+        lower::lower(&layout, &s, profile)
+    };
+    let cut_remedies = |l: &lower::Lowering| -> Vec<Remedy> {
+        l.findings_for(Subject::Draw)
+            .map(|f| f.remedy.clone())
+            .filter(|r| {
+                matches!(
+                    r,
+                    Remedy::WidenIndices | Remedy::StripToList { .. } | Remedy::ReplaceIndex { .. }
+                )
+            })
+            .collect()
+    };
+    // (cut, topology, format, may hold all-ones) → WebGPU (topology, restart, remedy).
+    type Row = (
+        StripCut,
+        Topology,
+        IndexFormat,
+        bool,
+        &'static str,
+        bool,
+        Option<Remedy>,
+    );
+    let rows: [Row; 9] = [
+        // Strip cut disabled, 16-bit: widen, still a strip with a 32-bit strip format.
+        (
+            StripCut::Disabled,
+            Topology::TriangleStrip,
+            R16Uint,
+            true,
+            "TriangleStrip",
+            true,
+            Some(Remedy::WidenIndices),
+        ),
+        (
+            StripCut::Disabled,
+            Topology::LineStrip,
+            R16Uint,
+            true,
+            "LineStrip",
+            true,
+            Some(Remedy::WidenIndices),
+        ),
+        // 0xFFFFFFFF never equals a 16-bit index: D3D12 never cuts: widen.
+        (
+            StripCut::Cut32,
+            Topology::TriangleStrip,
+            R16Uint,
+            true,
+            "TriangleStrip",
+            true,
+            Some(Remedy::WidenIndices),
+        ),
+        // Strip cut disabled, 32-bit: no wider index exists: unroll to a list.
+        (
+            StripCut::Disabled,
+            Topology::TriangleStrip,
+            R32Uint,
+            true,
+            "TriangleList",
+            false,
+            Some(Remedy::StripToList { cut: None }),
+        ),
+        (
+            StripCut::Disabled,
+            Topology::LineStrip,
+            R32Uint,
+            true,
+            "LineList",
+            false,
+            Some(Remedy::StripToList { cut: None }),
+        ),
+        (
+            StripCut::Cut16,
+            Topology::TriangleStrip,
+            R32Uint,
+            true,
+            "TriangleList",
+            false,
+            Some(Remedy::StripToList { cut: Some(0xffff) }),
+        ),
+        // No all-ones index in the buffer: nothing to do.
+        (
+            StripCut::Disabled,
+            Topology::TriangleStrip,
+            R16Uint,
+            false,
+            "TriangleStrip",
+            true,
+            None,
+        ),
+        // Matching cut values restart natively; lists never restart.
+        (
+            StripCut::Cut16,
+            Topology::TriangleStrip,
+            R16Uint,
+            true,
+            "TriangleStrip",
+            true,
+            None,
+        ),
+        (
+            StripCut::Disabled,
+            Topology::TriangleList,
+            R16Uint,
+            true,
+            "TriangleList",
+            false,
+            None,
+        ),
+    ];
+    for (cut, topology, format, may_cut, drawn, restart, remedy) in rows {
+        let what = format!("{cut:?} {topology} {format} may_cut={may_cut}");
+        let l = lowered(cut, topology, format, may_cut, &wg);
+        assert_eq!(l.state.topology, Some(drawn), "{what}");
+        assert_eq!(l.state.primitive_restart, restart, "{what}");
+        assert_eq!(
+            cut_remedies(&l),
+            remedy.iter().cloned().collect::<Vec<_>>(),
+            "{what}"
+        );
+        // Vulkan: a disabled cut or one the format cannot hold is restart off, no remedy.
+        if cut == StripCut::Disabled || (cut == StripCut::Cut32 && format == R16Uint) {
+            let v = lowered(cut, topology, format, may_cut, &vk);
+            assert!(!v.state.primitive_restart, "{what}");
+            let native = match topology {
+                Topology::TriangleStrip => "TRIANGLE_STRIP",
+                Topology::LineStrip => "LINE_STRIP",
+                _ => "TRIANGLE_LIST",
+            };
+            assert_eq!(v.state.topology, Some(native), "{what}");
+            assert!(cut_remedies(&v).is_empty(), "{what}");
+        }
+    }
+}
+
+/// The remedies' data, against bytes written out by hand.
+#[test]
+fn d3d12_strip_remedies_exact_bytes() {
+    // Widening: each little-endian 16-bit index zero-extended to 32 bits.
+    let r16 = [0x00, 0x00, 0xff, 0xff, 0x34, 0x12, 0xfe, 0xff];
+    assert_eq!(
+        lower::widen_indices(&r16).unwrap(),
+        vec![
+            0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00, 0xfe, 0xff,
+            0x00, 0x00
+        ]
+    );
+    assert!(lower::widen_indices(&r16[..3]).is_err());
+
+    // A triangle strip whose 0xFFFFFFFF is a vertex (cut disabled): triangles k even
+    // (k, k+1, k+2), k odd (k, k+2, k+1).
+    let strip = [5, 6, 0xffff_ffff, 7, 8];
+    let (t, list) = lower::strip_to_list(&strip, None, Topology::TriangleStrip, 100).unwrap();
+    assert_eq!(t, Topology::TriangleList);
+    assert_eq!(
+        list,
+        vec![5, 6, 0xffff_ffff, 6, 7, 0xffff_ffff, 0xffff_ffff, 7, 8]
+    );
+    // Cut 0xFFFF in 32-bit indices: 0xFFFF ends the strip, 0xFFFFFFFF is a vertex, and the
+    // partial strip before the second cut (one vertex) draws nothing.
+    let strip = [0, 1, 2, 3, 0xffff, 9, 0xffff, 0xffff_ffff, 4, 5];
+    let (_, list) =
+        lower::strip_to_list(&strip, Some(0xffff), Topology::TriangleStrip, 100).unwrap();
+    assert_eq!(list, vec![0, 1, 2, 1, 3, 2, 0xffff_ffff, 4, 5]);
+    // A line strip: each segment.
+    let (t, list) =
+        lower::strip_to_list(&[1, 0xffff_ffff, 3], None, Topology::LineStrip, 100).unwrap();
+    assert_eq!(t, Topology::LineList);
+    assert_eq!(list, vec![1, 0xffff_ffff, 0xffff_ffff, 3]);
+    // A triangle strip with adjacency of 8 vertices: two triangles (ia-semantics §6.2 table:
+    // first of several = 0 1 2 6 4 3; last, k = 1 odd = 2k 2k+3 2k+4 2k+5 2k+2 2k-2).
+    let (t, list) = lower::strip_to_list(
+        &[0, 1, 2, 3, 4, 5, 6, 7],
+        None,
+        Topology::TriangleStripAdj,
+        100,
+    )
+    .unwrap();
+    assert_eq!(t, Topology::TriangleListAdj);
+    assert_eq!(list, vec![0, 1, 2, 6, 4, 3, 2, 5, 6, 7, 4, 0]);
+    // Bounded: more than `limit` indices is an error, and a list is no strip.
+    assert!(lower::strip_to_list(&[0, 1, 2, 3], None, Topology::TriangleStrip, 5).is_err());
+    assert!(lower::strip_to_list(&[0, 1, 2], None, Topology::TriangleList, 100).is_err());
 }

@@ -612,23 +612,18 @@ fn elements_of(s: &inlay::migoto_mod::Stream) -> Vec<(String, String, u32)> {
         .collect()
 }
 
-#[test]
-fn a_fmt_beside_the_mod_and_layout_overrides_come_before_the_profile() {
-    use inlay::element::InputElementDesc;
-    use inlay::format::Format;
-    use inlay::migoto_mod::LayoutOverride;
-    let d = dir("beside-fmt");
-    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
-    // The merged record (40 + 32 + 12 bytes) with the Texcoord buffer's two elements swapped
-    // against the GIMI profile: the .fmt wins and is split at the buffers' strides.
-    let el = |name: &str, format: &str, offset: u32| {
-        format!(
-            "element[{name}]:\n  SemanticName: {}\n  SemanticIndex: 0\n  Format: {format}\n  \
-             InputSlot: 0\n  AlignedByteOffset: {offset}\n  InputSlotClass: per-vertex\n  \
-             InstanceDataStepRate: 0\n",
-            name.split(':').next().unwrap()
-        )
-    };
+/// A 3DMigoto layout block (`element[i]:` and its fields) for a header.
+fn element_block(i: usize, semantic: &str, index: u32, format: &str, offset: u32) -> String {
+    format!(
+        "element[{i}]:\n  SemanticName: {semantic}\n  SemanticIndex: {index}\n  Format: {format}\n  \
+         InputSlot: 0\n  AlignedByteOffset: {offset}\n  InputSlotClass: per-vertex\n  \
+         InstanceDataStepRate: 0\n"
+    )
+}
+
+/// The GIMI-merged record of the synthetic mod (40 + 32 + 12 bytes) with the Texcoord
+/// buffer's two elements swapped against the GIMI profile.
+fn body_fmt() -> String {
     let mut fmt =
         String::from("stride: 84\ntopology: trianglelist\nformat: DXGI_FORMAT_R32_UINT\n");
     for (i, (s, f, o)) in [
@@ -643,67 +638,577 @@ fn a_fmt_beside_the_mod_and_layout_overrides_come_before_the_profile() {
     .into_iter()
     .enumerate()
     {
-        fmt += &el(s, f, o).replace(&format!("element[{s}]"), &format!("element[{i}]"));
+        fmt += &element_block(i, s, 0, f, o);
     }
-    std::fs::write(d.join("Body.fmt"), fmt).unwrap();
-    let m = load(&ini, &[]);
-    let tex = m.components[0]
+    fmt
+}
+
+/// The collect script's `hash.json` for the synthetic mod: component Body, part A, the
+/// hashes its INI overrides.
+const HASH_JSON: &str = r#"[
+    {
+        "component_name": "Body",
+        "root_vs": "e8425f64cfb887cd",
+        "draw_vb": "44444444",
+        "position_vb": "11111111",
+        "blend_vb": "22222222",
+        "texcoord_vb": "33333333",
+        "ib": "55555555",
+        "object_indexes": [0],
+        "object_classifications": ["A"],
+        "texture_hashes": [[["Diffuse", ".dds", "66666666"]]]
+    }
+]"#;
+
+/// The vb text dump beside `hash.json` (header, then data lines that are not read): formats
+/// the GIMI profile would never choose, with the same 40 + 32 + 12 split. TEXCOORD comes
+/// before COLOR in the dump, so the Texcoord buffer holds them in that order.
+fn body_dump() -> String {
+    let mut t =
+        String::from("stride: 84\nfirst vertex: 0\nvertex count: 4\ntopology: trianglelist\n");
+    for (i, (s, n, f, o)) in [
+        ("POSITION", 0, "R32G32B32A32_FLOAT", 0),
+        ("NORMAL", 0, "R32G32B32A32_FLOAT", 16),
+        ("TANGENT", 0, "R16G16B16A16_FLOAT", 32),
+        ("BLENDWEIGHTS", 0, "R16G16B16A16_UNORM", 40),
+        ("BLENDINDICES", 0, "R32G32B32A32_UINT", 48),
+        ("BLENDINDICES", 1, "R16G16B16A16_UINT", 64),
+        ("TEXCOORD", 0, "R16G16_UNORM", 72),
+        ("COLOR", 0, "R8G8B8A8_SNORM", 76),
+        ("TEXCOORD", 1, "R16G16_FLOAT", 80),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        t += &element_block(i, s, n, f, o);
+    }
+    t + "\nvb0[0]+000 POSITION: not, read\n"
+}
+
+/// The stream of `role` in the mod's only component.
+fn stream<'m>(m: &'m Mod, role: &str) -> &'m inlay::migoto_mod::Stream {
+    m.components[0]
         .streams
         .iter()
-        .find(|s| s.role.as_deref() == Some("Texcoord"))
-        .unwrap();
+        .find(|s| s.role.as_deref() == Some(role))
+        .unwrap_or_else(|| panic!("no {role} stream: {:?}", m.components[0].problem))
+}
+
+/// The register lanes of attribute `semantic`/`index` of vertex `element` of the exported part.
+fn lanes(m: &Mod, semantic: &str, index: u32, element: u32) -> [u32; 4] {
+    use inlay::mesh::{Mesh, MeshOptions};
+    let part = m.parts.iter().position(|p| p.export).unwrap();
+    let mesh = Mesh::from_capture(&m.part_capture(part).unwrap(), &MeshOptions::default()).unwrap();
+    let v = match &mesh.vertex_elements {
+        Some(list) => list.iter().position(|&e| e == element).unwrap(),
+        None => (element - mesh.vertex_base) as usize,
+    };
+    let a = mesh
+        .attributes
+        .iter()
+        .find(|a| a.semantic == semantic && a.semantic_index == index)
+        .unwrap_or_else(|| panic!("no {semantic}{index}"));
+    a.values[v]
+}
+
+fn f(x: f32) -> u32 {
+    x.to_bits()
+}
+
+#[test]
+fn hash_json_and_its_dump_give_the_formats() {
+    let d = dir("hash-json");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    std::fs::write(d.join("hash.json"), HASH_JSON).unwrap();
+    std::fs::write(d.join("ModBodyA-vb0=11111111.txt"), body_dump()).unwrap();
+    let m = load(&ini, &[]);
+    assert_eq!(m.components[0].problem, None);
+    assert_eq!(m.components[0].name, "Body");
+    // No profile is needed: every buffer's layout comes from hash.json and its dump.
+    assert_eq!(m.profile.name, None);
     assert_eq!(
-        elements_of(tex),
+        m.profile.evidence,
+        ["every buffer's layout comes from the files beside the mod or --layout"]
+    );
+    let pos = stream(&m, "Position");
+    assert_eq!(
+        elements_of(pos),
         [
-            ("TEXCOORD".into(), "R32G32_FLOAT".into(), 0),
-            ("COLOR".into(), "R8G8B8A8_UNORM".into(), 8)
+            ("POSITION".into(), "R32G32B32A32_FLOAT".into(), 0),
+            ("NORMAL".into(), "R32G32B32A32_FLOAT".into(), 16),
+            ("TANGENT".into(), "R16G16B16A16_FLOAT".into(), 32)
         ]
     );
-    assert!(tex.source.contains("Body.fmt"), "{}", tex.source);
-    // --layout Texcoord=FILE: above the .fmt, for that buffer only.
-    let e = |s: &str, f: Format, o: u32| InputElementDesc {
+    assert!(
+        pos.source.starts_with(
+            "hash.json component Body with its layout ModBodyA-vb0=11111111.txt (Position of its split"
+        ),
+        "{}",
+        pos.source
+    );
+    assert_eq!(
+        elements_of(stream(&m, "Blend")),
+        [
+            ("BLENDWEIGHTS".into(), "R16G16B16A16_UNORM".into(), 0),
+            ("BLENDINDICES".into(), "R32G32B32A32_UINT".into(), 8),
+            ("BLENDINDICES".into(), "R16G16B16A16_UINT".into(), 24)
+        ]
+    );
+    assert_eq!(
+        elements_of(stream(&m, "Texcoord")),
+        [
+            ("TEXCOORD".into(), "R16G16_UNORM".into(), 0),
+            ("COLOR".into(), "R8G8B8A8_SNORM".into(), 4),
+            ("TEXCOORD".into(), "R16G16_FLOAT".into(), 8)
+        ]
+    );
+    // Vertex 1 decoded through those formats. Its bytes (written by `buffers`): Position
+    // f32 [1, 2, -1, 0, 1, 0, 1, 0, 0, 1]; Blend f32 [1, 0, 0, 0] u32 [1, 0, 0, 0]; Texcoord
+    // u8 [10, 20, 30, 255] f32 [0.25, 0.75].
+    assert_eq!(
+        lanes(&m, "POSITION", 0, 1),
+        [f(1.0), f(2.0), f(-1.0), f(0.0)]
+    );
+    assert_eq!(lanes(&m, "NORMAL", 0, 1), [f(1.0), f(0.0), f(1.0), f(0.0)]);
+    // f32 0.0 and 1.0 (0x3F800000) read as four halves: 0, 0, 0x0000, 0x3F80 = 1.875.
+    assert_eq!(
+        lanes(&m, "TANGENT", 0, 1),
+        [f(0.0), f(0.0), f(0.0), f(1.875)]
+    );
+    // f32 1.0 then 0.0 as four UNORM16: 0x0000, 0x3F80 = 16256, 0, 0.
+    assert_eq!(
+        lanes(&m, "BLENDWEIGHTS", 0, 1),
+        [f(0.0), f(16256.0 / 65535.0), f(0.0), f(0.0)]
+    );
+    // Bytes 8..24 of the Blend record: f32 0, 0, u32 1, 0.
+    assert_eq!(lanes(&m, "BLENDINDICES", 0, 1), [0, 0, 1, 0]);
+    assert_eq!(lanes(&m, "BLENDINDICES", 1, 1), [0, 0, 0, 0]);
+    // u8 10, 20, 30, 255 as two UNORM16: 5130 and 65310 (B and A lanes default 0 and 1).
+    assert_eq!(
+        lanes(&m, "TEXCOORD", 0, 1),
+        [f(5130.0 / 65535.0), f(65310.0 / 65535.0), f(0.0), f(1.0)]
+    );
+    // f32 0.25 (0x3E800000) as SNORM8: 0, 0, -128 (clamped to -1), 62.
+    assert_eq!(
+        lanes(&m, "COLOR", 0, 1),
+        [f(0.0), f(0.0), f(-1.0), f(62.0 / 127.0)]
+    );
+    // f32 0.75 (0x3F400000) as two halves: 0 and 0x3F40 = 1.8125.
+    assert_eq!(
+        lanes(&m, "TEXCOORD", 1, 1),
+        [f(0.0), f(1.8125), f(0.0), f(1.0)]
+    );
+    // Without hash.json the same mod decodes through the GIMI profile.
+    std::fs::remove_file(d.join("hash.json")).unwrap();
+    let m = load(&ini, &[]);
+    assert_eq!(m.profile.name.as_deref(), Some("GIMI"));
+    assert_eq!(lanes(&m, "NORMAL", 0, 1), [f(0.0), f(1.0), f(0.0), f(1.0)]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn hash_json_dump_that_does_not_fit_the_strides_is_named() {
+    let d = dir("hash-json-misfit");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    std::fs::write(d.join("hash.json"), HASH_JSON).unwrap();
+    // TANGENT of 16 bytes makes the Position buffer 48 bytes, the INI says 40.
+    std::fs::write(
+        d.join("ModBodyA-vb0=11111111.txt"),
+        body_dump().replace("R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT"),
+    )
+    .unwrap();
+    let m = load(&ini, &[]);
+    assert_eq!(
+        m.components[0].problem.as_deref(),
+        Some(
+            "hash.json component Body: its layout ModBodyA-vb0=11111111.txt split as XXMITools \
+             splits it gives strides Position 48, Blend 32, Texcoord 12, the INI's buffers have \
+             Position 40, Blend 32, Texcoord 12"
+        )
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_malformed_hash_json_or_metadata_json_is_an_error_naming_file_and_field() {
+    let d = dir("hash-json-bad");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    let hj = d.join("hash.json");
+    for (text, message) in [
+        (
+            HASH_JSON.replace(r#""position_vb": "11111111""#, r#""position_vb": 12"#),
+            "[0].position_vb: expected a hash string, found `12`",
+        ),
+        (
+            HASH_JSON.replace(r#""blend_vb": "22222222""#, r#""blend_vb": "2222zz22""#),
+            "[0].blend_vb: not a hexadecimal 32-bit hash (`2222zz22`)",
+        ),
+        (
+            HASH_JSON.replace(r#""component_name": "Body","#, ""),
+            "[0].component_name: missing",
+        ),
+        (
+            HASH_JSON.replace(r#"["A"]"#, r#""A""#),
+            "[0].object_classifications: expected a list of strings, found `\"A\"`",
+        ),
+        (
+            HASH_JSON.replace("[0]", "[-1]"),
+            "[0].object_indexes: expected a list of unsigned integers, found `[-1]`",
+        ),
+        (
+            r#"{"component_name": "Body"}"#.to_string(),
+            "expected a list of components, found `{\"component_name\":\"Body\"}`",
+        ),
+    ] {
+        std::fs::write(&hj, &text).unwrap();
+        let e = Mod::load(&ini, &ModOptions::default()).unwrap_err();
+        assert_eq!(e.to_string(), format!("{}: {message}", hj.display()));
+    }
+    std::fs::write(&hj, "[{\"component_name\": \"Body\",").unwrap();
+    let e = Mod::load(&ini, &ModOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!("{}: not JSON: EOF while parsing", hj.display())),
+        "{e}"
+    );
+    // A dump hash.json points to whose header is broken names hash.json's entry and the dump.
+    std::fs::write(&hj, HASH_JSON).unwrap();
+    std::fs::write(
+        d.join("ModBodyA-vb0=11111111.txt"),
+        body_dump().replace("R16G16_UNORM", "R16G16_BOGUS"),
+    )
+    .unwrap();
+    let e = Mod::load(&ini, &ModOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: [0] (Body): its layout ModBodyA-vb0=11111111.txt: ",
+            hj.display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains("R16G16_BOGUS"), "{e}");
+    std::fs::remove_file(&hj).unwrap();
+    // Metadata.json: the same rule.
+    let mj = d.join("Metadata.json");
+    std::fs::write(
+        &mj,
+        r#"{"export_format": {"Position": {"semantics": [{"index": 0, "format": "R32G32B32_FLOAT", "stride": 12}]}}}"#,
+    )
+    .unwrap();
+    let e = Mod::load(&ini, &ModOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: export_format.Position: a semantic without name",
+            mj.display()
+        )
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn beside_files_then_layout_then_profile() {
+    use inlay::element::InputElementDesc;
+    use inlay::format::Format;
+    use inlay::migoto_mod::LayoutOverride;
+    let d = dir("precedence");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    let e = |s: &str, i: u32, f: Format, o: u32| InputElementDesc {
         semantic_name: Some(s.into()),
-        semantic_index: 0,
+        semantic_index: i,
         format: f,
         input_slot: 0,
         aligned_byte_offset: o,
         input_slot_class: 0,
         instance_data_step_rate: 0,
     };
-    let options = ModOptions {
+    let layout = ModOptions {
         layouts: vec![LayoutOverride {
             target: "Texcoord".into(),
             elements: vec![
-                e("TEXCOORD", Format::R16G16_FLOAT, 0),
-                e("TEXCOORD1", Format::R16G16_FLOAT, 4),
-                e("COLOR", Format::R8G8B8A8_UNORM, 8),
+                e("TEXCOORD", 0, Format::R16G16_FLOAT, 0),
+                e("TEXCOORD", 1, Format::R16G16_FLOAT, 4),
+                e("COLOR", 0, Format::R8G8B8A8_UNORM, 8),
             ],
             stride: Some(12),
             source: "tex.json".into(),
         }],
         ..ModOptions::default()
     };
-    let m = Mod::load(&ini, &options).unwrap();
-    let c = &m.components[0];
-    let tex = c
-        .streams
-        .iter()
-        .find(|s| s.role.as_deref() == Some("Texcoord"))
-        .unwrap();
+    let tex = |m: &Mod| {
+        (
+            elements_of(stream(m, "Texcoord")),
+            stream(m, "Texcoord").source.clone(),
+        )
+    };
+    // 5. The profile.
+    let m = Mod::load(&ini, &ModOptions::default()).unwrap();
+    let (el, source) = tex(&m);
+    assert_eq!(el[0], ("COLOR".into(), "R8G8B8A8_UNORM".into(), 0));
+    assert!(source.starts_with("profile GIMI row Texcoord"), "{source}");
+    // 4. --layout above the profile.
+    let m = Mod::load(&ini, &layout).unwrap();
+    let (el, source) = tex(&m);
+    assert_eq!(el[1], ("TEXCOORD".into(), "R16G16_FLOAT".into(), 4));
+    assert_eq!(source, "--layout Texcoord=tex.json");
+    // 3. Metadata.json above --layout, which is named as not used.
+    std::fs::write(
+        d.join("Metadata.json"),
+        r#"{"export_format": {"BodyTexcoord": {"semantics": [
+            {"name": "TEXCOORD", "index": 0, "format": "R32G32_FLOAT", "stride": 8},
+            {"name": "COLOR", "index": 0, "format": "R8G8B8A8_SNORM", "stride": 4}]}}}"#,
+    )
+    .unwrap();
+    let m = Mod::load(&ini, &layout).unwrap();
+    let (el, source) = tex(&m);
+    assert_eq!(el[1], ("COLOR".into(), "R8G8B8A8_SNORM".into(), 8));
     assert_eq!(
-        elements_of(tex),
+        source,
+        "Metadata.json export_format.BodyTexcoord (--layout Texcoord=tex.json not used: the \
+         files beside the mod come first)"
+    );
+    // 2. hash.json and its dump above Metadata.json.
+    std::fs::write(d.join("hash.json"), HASH_JSON).unwrap();
+    std::fs::write(d.join("ModBodyA-vb0=11111111.txt"), body_dump()).unwrap();
+    let m = Mod::load(&ini, &layout).unwrap();
+    let (el, source) = tex(&m);
+    assert_eq!(el[0], ("TEXCOORD".into(), "R16G16_UNORM".into(), 0));
+    assert!(source.starts_with("hash.json component Body"), "{source}");
+    assert!(
+        source.ends_with(
+            "(--layout Texcoord=tex.json not used: the files beside the mod come first)"
+        ),
+        "{source}"
+    );
+    // 1. A .fmt above everything.
+    std::fs::write(d.join("Body.fmt"), body_fmt()).unwrap();
+    let m = Mod::load(&ini, &layout).unwrap();
+    let (el, source) = tex(&m);
+    assert_eq!(
+        el,
         [
-            ("TEXCOORD".into(), "R16G16_FLOAT".into(), 0),
-            ("TEXCOORD1".into(), "R16G16_FLOAT".into(), 4),
+            ("TEXCOORD".into(), "R32G32_FLOAT".into(), 0),
             ("COLOR".into(), "R8G8B8A8_UNORM".into(), 8)
         ]
     );
-    assert!(tex.source.contains("tex.json"), "{}", tex.source);
-    let pos = c
-        .streams
-        .iter()
-        .find(|s| s.role.as_deref() == Some("Position"))
-        .unwrap();
-    assert!(pos.source.contains("Body.fmt"), "{}", pos.source);
+    assert!(source.starts_with("Body.fmt beside the mod"), "{source}");
+    assert!(
+        stream(&m, "Position").source.starts_with("Body.fmt"),
+        "{}",
+        stream(&m, "Position").source
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+#[cfg_attr(
+    not(inlay_has_dumps),
+    ignore = "needs the shared dumps: ../shared/dumps or $INLAY_SHARED"
+)]
+fn a_real_hash_json_and_its_dump() {
+    use inlay::migoto_mod::beside;
+    let alice =
+        testenv::dumps().join("leotorrez+ZZ-Model-Importer-Assets/PlayerCharacterData/Alice");
+    let mut w = Vec::new();
+    let side = beside::read_dir(&alice, &mut w).unwrap();
+    assert!(w.is_empty(), "{w:?}");
+    let (name, comps) = side.hash_json.unwrap();
+    assert_eq!(name, "hash.json");
+    let names: Vec<&str> = comps.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Hair", "Body", "Legs", "Sensor", "Backpack", "Face"]
+    );
+    let sensor = &comps[3];
+    assert_eq!(sensor.position_vb, Some(0xd0867379));
+    assert_eq!(sensor.blend_vb, Some(0x73b54620));
+    assert_eq!(sensor.classifications, ["A"]);
+    // Only Sensor's dump is in the sample.
+    assert!(comps.iter().filter(|c| c.dump.is_some()).count() == 1);
+    let dump = sensor.dump.as_ref().unwrap();
+    assert_eq!(dump.file, "AliceSensorA-vb0=d0867379.txt");
+    // XXMITools' split of the 100-byte record: 40 + 32 + 28, the ZZMI profile's strides.
+    let split: Vec<(&str, Vec<String>, u32)> = beside::split_dump(&dump.elements, sensor, false)
+        .into_iter()
+        .map(|(r, e, s)| {
+            (
+                r,
+                e.iter()
+                    .map(|e| {
+                        format!(
+                            "{}{} {} +{}",
+                            e.semantic_name.as_deref().unwrap_or(""),
+                            e.semantic_index,
+                            e.format,
+                            e.aligned_byte_offset
+                        )
+                    })
+                    .collect(),
+                s,
+            )
+        })
+        .collect();
+    assert_eq!(
+        split,
+        [
+            (
+                "Position",
+                vec![
+                    "POSITION0 R32G32B32_FLOAT +0".to_string(),
+                    "NORMAL0 R32G32B32_FLOAT +12".into(),
+                    "TANGENT0 R32G32B32A32_FLOAT +24".into()
+                ],
+                40
+            ),
+            (
+                "Blend",
+                vec![
+                    "BLENDWEIGHTS0 R32G32B32A32_FLOAT +0".to_string(),
+                    "BLENDINDICES0 R32G32B32A32_UINT +16".into()
+                ],
+                32
+            ),
+            (
+                "Texcoord",
+                vec![
+                    "COLOR0 R8G8B8A8_UNORM +0".to_string(),
+                    "TEXCOORD0 R32G32_FLOAT +4".into(),
+                    "TEXCOORD1 R32G32_FLOAT +12".into(),
+                    "TEXCOORD2 R32G32_FLOAT +20".into()
+                ],
+                28
+            )
+        ]
+    );
+}
+
+/// A mod as MigotoModTool writes one for an object-type game type (the buffers bound under the
+/// index buffer's override): one `[Resource<DrawIB><Category>]` per category on the slot it
+/// was dumped from, the indices in `[Resource<DrawIB>Index]`.
+fn write_mmt_mod(d: &Path, categories: &[(&str, &str, u32, Vec<u8>)]) -> PathBuf {
+    std::fs::create_dir_all(d.join("Buffer")).unwrap();
+    let mut ini = String::from(
+        "[TextureOverrideaaaa0000IB]\nhash = aaaa0000\nhandling = skip\n\n\
+         [TextureOverrideaaaa0000A]\nhash = aaaa0000\nmatch_first_index = 0\n\
+         ib = Resourceaaaa0000Index\n",
+    );
+    for (cat, slot, _, _) in categories {
+        ini += &format!("{slot} = Resourceaaaa0000{cat}\n");
+    }
+    ini += "drawindexed = 3, 0, 0\n\n";
+    for (cat, _, stride, bytes) in categories {
+        ini += &format!(
+            "[Resourceaaaa0000{cat}]\ntype = Buffer\nstride = {stride}\nfilename = Buffer/aaaa0000{cat}.buf\n\n"
+        );
+        std::fs::write(d.join(format!("Buffer/aaaa0000{cat}.buf")), bytes).unwrap();
+    }
+    ini += "[Resourceaaaa0000Index]\ntype = Buffer\nformat = DXGI_FORMAT_R32_UINT\nfilename = Buffer/aaaa0000Index.buf\n";
+    std::fs::write(d.join("Buffer/aaaa0000Index.buf"), u32s(&[0, 1, 2])).unwrap();
+    let path = d.join("Config.ini");
+    std::fs::write(&path, ini).unwrap();
+    path
+}
+
+#[test]
+fn a_naraka_weapon_mod_is_detected_as_nbp_and_decoded() {
+    let d = dir("nbp-weapon");
+    let (p, _, t) = buffers(3);
+    let (mut tex, mut w, mut bi) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..3 {
+        tex.extend(&t[i * 12..i * 12 + 12]);
+        tex.extend(f32s(&[0.5, i as f32]));
+        w.extend(f32s(&[0.75, 0.25, 0.0, 0.0]));
+        bi.extend(u32s(&[7 + i as u32]));
+    }
+    let ini = write_mmt_mod(
+        &d,
+        &[
+            ("Position", "vb0", 40, p),
+            ("Texcoord", "vb1", 20, tex),
+            ("BlendIndices", "vb2", 4, bi),
+            ("BlendWeights", "vb3", 16, w),
+        ],
+    );
+    let m = load(&ini, &[]);
+    assert_eq!(m.profile.name.as_deref(), Some("NBP"), "{:#?}", m.profile);
+    assert_eq!(m.profile.candidates, ["NBP"]);
+    let ev = m.profile.evidence.join("\n");
+    assert!(ev.contains("shape: a BlendIndices buffer bound to vb2 (StarBobis/3Dmigoto-Sword-Lv3 NBPWeapon.cpp SetNBPWeapon"), "{ev}");
+    assert!(
+        ev.contains("shape: a BlendWeights buffer bound to vb3"),
+        "{ev}"
+    );
+    assert!(
+        ev.contains("Resourceaaaa0000BlendWeights")
+            && ev.contains("fits row BlendWeights (stride 16)"),
+        "{ev}"
+    );
+    assert_eq!(m.components.len(), 1);
+    assert_eq!(m.components[0].name, "aaaa0000");
+    assert_eq!(
+        elements_of(stream(&m, "BlendIndices")),
+        [("BLENDINDICES".into(), "R32_UINT".into(), 0)]
+    );
+    // Vertex 2: index 9, weights 0.75/0.25, TEXCOORD1 (0.5, 2).
+    assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [9, 0, 0, 1]);
+    assert_eq!(
+        lanes(&m, "BLENDWEIGHTS", 0, 2),
+        [f(0.75), f(0.25), f(0.0), f(0.0)]
+    );
+    assert_eq!(
+        lanes(&m, "TEXCOORD", 1, 2),
+        [f(0.5), f(2.0), f(0.0), f(1.0)]
+    );
+    assert_eq!(lanes(&m, "TANGENT", 0, 2), [f(1.0), f(0.0), f(0.0), f(1.0)]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_naraka_body_mod_without_evidence_is_refused_between_candidates() {
+    // Position 40 on vb0, Texcoord 20 on vb1, Blend 32 on vb2: the NBPBody type, and also what
+    // SRMI and ZZMI write (Blend on vb2) and GIMI's shape (Texcoord on vb1); their Blend rows
+    // disagree (BLENDWEIGHT or BLENDWEIGHTS, SINT or UINT), each has one piece of shape
+    // evidence, and nothing else in the INI tells them apart.
+    let d = dir("nbp-body");
+    let (p, b, t) = buffers(3);
+    let mut tex = Vec::new();
+    for i in 0..3 {
+        tex.extend(&t[i * 12..i * 12 + 12]);
+        tex.extend(f32s(&[0.5, i as f32]));
+    }
+    let ini = write_mmt_mod(
+        &d,
+        &[
+            ("Position", "vb0", 40, p),
+            ("Texcoord", "vb1", 20, tex),
+            ("Blend", "vb2", 32, b),
+        ],
+    );
+    let m = load(&ini, &[]);
+    assert_eq!(m.profile.name, None);
+    assert_eq!(
+        m.profile.evidence.last().unwrap(),
+        "GIMI, SRMI, ZZMI, NBP fit and disagree about the formats: not choosing (use --profile NAME)"
+    );
+    assert!(m.components[0].problem.is_some());
+    let m = Mod::load(
+        &ini,
+        &ModOptions {
+            profile: Some("nbp".into()),
+            ..ModOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        elements_of(stream(&m, "Blend")),
+        [
+            ("BLENDWEIGHTS".into(), "R32G32B32A32_FLOAT".into(), 0),
+            ("BLENDINDICES".into(), "R32G32B32A32_SINT".into(), 16)
+        ]
+    );
+    assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [2, 0, 0, 0]);
     let _ = std::fs::remove_dir_all(&d);
 }

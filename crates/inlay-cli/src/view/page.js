@@ -796,7 +796,7 @@
 
   let pending = false;
   function draw() {
-    if (!gl || !posAttr || pending) return;
+    if (!gl || !posAttr || !indices || pending) return;
     pending = true;
     requestAnimationFrame(paint);
   }

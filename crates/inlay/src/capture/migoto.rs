@@ -502,6 +502,12 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
 
 /// Parses an ib text dump.
 pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
+    parse_ib(file, text, true)
+}
+
+/// Parses an ib text dump's header or whole text; with `values` false (the indices are in a
+/// `.buf`) the listed indices are not counted against `index count:`.
+fn parse_ib(file: &str, text: &[u8], values: bool) -> Result<IbText, CaptureError> {
     let mut warnings = Warnings {
         file,
         list: Vec::new(),
@@ -593,6 +599,7 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
         At { file, line: None }.error(None, "no `format:` line (DXGI_FORMAT_R16_UINT or R32_UINT)")
     })?;
     if let Some(c) = index_count
+        && values
         && c as usize != indices.len()
     {
         warnings.push(
@@ -796,9 +803,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Capture, CaptureError> {
     load_files(&files)
 }
 
-/// The header of a vb text dump: its lines up to `vertex-data:`, `instance-data:` or the
-/// first data line (`vbN[i]…`), read in blocks so a large dump's values are not read.
-fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
+/// The header of a text dump: its lines up to the first that `data_line` says is data (a vb
+/// dump's `vertex-data:`, `instance-data:` or `vbN[i]…`; an ib dump's first index), read in
+/// 4 KiB blocks so a large dump's values are not read.
+fn read_header(path: &Path, data_line: fn(&[u8]) -> bool) -> Result<Vec<u8>, CaptureError> {
     use std::io::Read;
     let file = name_of(path);
     let at = At {
@@ -809,7 +817,7 @@ fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
         std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
     let mut text = Vec::new();
     let mut scanned = 0;
-    let mut block = vec![0u8; 16 * 1024];
+    let mut block = vec![0u8; 4 * 1024];
     loop {
         let n = f
             .read(&mut block)
@@ -826,11 +834,7 @@ fn read_header(path: &Path) -> Result<Vec<u8>, CaptureError> {
                 .iter()
                 .position(|&b| b == b'\n')
                 .map_or(end, |p| scanned + p + 1);
-            let t = text[scanned..stop].trim_ascii();
-            if t == b"vertex-data:"
-                || t == b"instance-data:"
-                || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
-            {
+            if data_line(text[scanned..stop].trim_ascii()) {
                 text.truncate(scanned);
                 return Ok(text);
             }
@@ -906,7 +910,11 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
         let binary = files.buf.as_deref().map(read_file).transpose()?;
         // With a binary dump only the header and layout are read: the values are in the .buf.
         let text = if binary.is_some() {
-            read_header(path)?
+            read_header(path, |t| {
+                t == b"vertex-data:"
+                    || t == b"instance-data:"
+                    || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+            })?
         } else {
             read_file(path)?
         };
@@ -992,9 +1000,18 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
     if let Some(ib_files) = &files.ib {
         let path = ib_files.txt.clone();
         let file = name_of(&path);
-        let text = read_file(&path)?;
         sources.push(path.clone());
-        let ib = parse_ib_txt(&file, &text)?;
+        // With a binary dump only the header is read (up to the first index), unless it does
+        // not say the index count.
+        let mut ib = None;
+        if ib_files.buf.is_some() {
+            let head = read_header(&path, |t| t.first().is_some_and(u8::is_ascii_digit))?;
+            ib = Some(parse_ib(&file, &head, false)?).filter(|h| h.index_count.is_some());
+        }
+        let ib = match ib {
+            Some(ib) => ib,
+            None => parse_ib_txt(&file, &read_file(&path)?)?,
+        };
         warnings.extend(ib.warnings.iter().cloned());
         if let (Some(a), Some(b)) = (topology, ib.topology)
             && a != b

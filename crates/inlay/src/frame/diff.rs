@@ -1,21 +1,27 @@
 //! What changed between two captures of a game — before and after a patch: two frames, two
-//! dumps, or two layouts (`inlay diff A B`).
+//! dumps, two mods or two layouts (`inlay diff A B`).
 //!
 //! Each side is a list of [`Part`]s: the distinct meshes a frame draws (draws that bind the same
-//! buffers, layout and index range are one part), one dump, or one layout. [`diff`] pairs
-//! the parts of the two sides, in this order, each pairing used only where it is unique:
+//! buffers, layout and index range are one part), one dump, the draws of a mod
+//! ([`parts_of_mod`]: each [`crate::migoto_mod::Part`] with its component's buffers, the
+//! formats the mod reader resolved for them, the hashes of the overrides that bind them and its
+//! `drawindexed` range), or one layout. [`diff`] pairs the parts of the two sides, in this
+//! order, each pairing used only where it is unique:
 //!
 //! 1. **same hashes** — the same vertex-buffer hashes per slot and the same index-buffer hash
 //!    and first index;
 //! 2. **matched by content** — a new hash for the same content: the same layout, strides,
 //!    vertex and index counts, first index and topology (what a patch that only re-hashes
 //!    resources leaves);
-//! 3. **same index buffer** — the index hash and first index kept, the vertex buffers changed;
-//! 4. **same counts** — the layout changed, the vertex and index counts did not.
+//! 3. **same section** — mods only: the same part name (the `[TextureOverride…]` section
+//!    that defines the draw), whatever changed under it;
+//! 4. **same index buffer** — the index hash and first index kept, the vertex buffers changed;
+//! 5. **same counts** — the layout changed, the vertex and index counts did not.
 //!
 //! For each pair it lists the hash changes, element-by-element layout differences
 //! (semantic name and index are the identity; format, slot, resolved offset, class and step
-//! rate are compared), stride and count changes, and — where the layout changed — the
+//! rate are compared), stride and count changes (vertices, indices, first index, base and
+//! start vertex: a mod's `drawindexed = count, start, base`), and — where the layout changed — the
 //! [`crate::encode::repack`] plan from the old layout to the new: per element the
 //! conversion and whether it can lose information, lanes filled from defaults, elements
 //! dropped, or the element the old data cannot supply. Parts left unpaired are listed per
@@ -25,14 +31,18 @@
 
 use std::collections::HashMap;
 
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
 use super::name::Shaders;
-use super::{Draw, Frame};
-use crate::assembler::Topology;
+use super::{Call, Draw, Frame};
+use crate::assembler::{DrawCall, Topology};
 use crate::buffer::IndexFormat;
 use crate::capture::{Capture, SlotData};
 use crate::element::InputElementDesc;
 use crate::encode::{ElementSource, RepackOptions, SourceBuffer, repack};
 use crate::layout::InputLayout;
+use crate::migoto_mod::{Mod, Stream};
 use crate::target::Target;
 
 /// One mesh of a side.
@@ -62,6 +72,16 @@ pub struct Part {
     pub index_format: Option<IndexFormat>,
     /// Topology.
     pub topology: Option<Topology>,
+    /// Base vertex of an indexed draw.
+    pub base_vertex: i32,
+    /// Start vertex of a non-indexed draw.
+    pub start_vertex: u32,
+    /// A mod's part: the name of the section that defines the draw (the identity of the
+    /// [`Pairing::SameName`] tier); `None` for frames, dumps and layouts.
+    pub section: Option<String>,
+    /// Names for slots where `vbN` is not what the user knows them by: a mod's buffers by
+    /// stream, `vb0 (Position)`; slots not listed are `vbN`.
+    pub slot_names: Vec<(u32, String)>,
 }
 
 impl Part {
@@ -84,6 +104,20 @@ impl Part {
             first_index: d.ib.as_ref().map_or(0, |i| i.first_index),
             index_format: d.ib.as_ref().and_then(|i| i.format),
             topology: d.topology,
+            base_vertex: match d.call() {
+                Some(Call::Direct(DrawCall::DrawIndexed { base_vertex, .. }))
+                | Some(Call::Direct(DrawCall::DrawIndexedInstanced { base_vertex, .. })) => {
+                    *base_vertex
+                }
+                _ => 0,
+            },
+            start_vertex: match d.call() {
+                Some(Call::Direct(DrawCall::Draw { start_vertex, .. }))
+                | Some(Call::Direct(DrawCall::DrawInstanced { start_vertex, .. })) => *start_vertex,
+                _ => 0,
+            },
+            section: None,
+            slot_names: Vec::new(),
         }
     }
 
@@ -134,7 +168,93 @@ impl Part {
             first_index: c.draw.start_index,
             index_format: c.index.as_ref().map(|i| i.format),
             topology: Some(c.topology),
+            base_vertex: if c.index.is_some() {
+                c.draw.base_vertex
+            } else {
+                0
+            },
+            start_vertex: if c.index.is_some() {
+                0
+            } else {
+                c.draw.start_vertex
+            },
+            section: None,
+            slot_names: Vec::new(),
         }
+    }
+
+    /// Part `i` of a mod: its component's buffers by stream (the hash of each is the one of
+    /// the override that binds it — the one binding fewest buffers where several do, as a
+    /// skinning pass binds Position under Blend's hash), the elements the mod reader resolved
+    /// (`.fmt`, `hash.json`/`Metadata.json`, `--layout`, profiles), the component's vertex
+    /// count and the draw's range: index count, start index and base vertex of
+    /// `drawindexed` (or of the game's draw the part stands for), vertex count and start of
+    /// `draw`. Its index hash is the override's that binds its index buffer, else its
+    /// context's. The topology is unknown (the INI does not say it).
+    pub fn of_mod_part(m: &Mod, i: usize) -> Part {
+        let p = &m.parts[i];
+        let comp = p.component.and_then(|c| m.components.get(c));
+        let mut vb_hashes = Vec::new();
+        let mut strides = Vec::new();
+        let mut slot_names = Vec::new();
+        let mut elements = None;
+        if let Some(c) = comp {
+            if c.streams.is_empty() {
+                // No layout: the buffers alone, by the INI's strides.
+                for (k, &r) in c.resources.iter().enumerate() {
+                    let res = &m.resources[r];
+                    vb_hashes.push((k as u32, resource_hash(m, r)));
+                    if let Some(s) = res.stride {
+                        strides.push((k as u32, s));
+                    }
+                    slot_names.push((k as u32, res.short_name().to_string()));
+                }
+            } else {
+                let mut all = Vec::new();
+                for (k, s) in c.streams.iter().enumerate() {
+                    vb_hashes.push((k as u32, resource_hash(m, s.resource)));
+                    strides.push((k as u32, s.stride));
+                    slot_names.push((k as u32, stream_name(m, s)));
+                    all.extend(s.elements.iter().cloned());
+                }
+                elements = Some(all);
+            }
+        }
+        let ib_hash = if p.indexed {
+            p.index_buffer.and_then(|r| resource_hash(m, r)).or(p.hash)
+        } else {
+            None
+        };
+        Part {
+            label: p.name.clone(),
+            draws: Vec::new(),
+            vb_hashes,
+            ib_hash,
+            shaders: Shaders::default(),
+            elements,
+            strides,
+            vertex_count: if p.indexed {
+                comp.map(|c| c.vertex_count)
+            } else {
+                Some(p.count)
+            },
+            index_count: p.indexed.then_some(p.count),
+            first_index: if p.indexed { p.start } else { 0 },
+            index_format: if p.indexed { p.index_format } else { None },
+            topology: None,
+            base_vertex: if p.indexed { p.base_vertex } else { 0 },
+            start_vertex: if p.indexed { 0 } else { p.start },
+            section: Some(p.name.clone()),
+            slot_names,
+        }
+    }
+
+    /// The name a slot is reported by: [`Part::slot_names`]' entry, else `vbN`.
+    pub fn slot_label(&self, slot: u32) -> String {
+        self.slot_names
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map_or_else(|| format!("vb{slot}"), |(_, n)| n.clone())
     }
 
     /// A layout alone as a part.
@@ -152,6 +272,10 @@ impl Part {
             first_index: 0,
             index_format: None,
             topology: None,
+            base_vertex: 0,
+            start_vertex: 0,
+            section: None,
+            slot_names: Vec::new(),
         }
     }
 
@@ -179,6 +303,86 @@ impl Part {
             self.first_index,
             self.topology,
         )
+    }
+}
+
+/// The hash of the override that binds resource `r` to a vertex- or index-buffer slot: where
+/// several do, the one whose section binds the fewest such buffers (its own override rather
+/// than a pass that binds it beside others), the first of equals.
+fn resource_hash(m: &Mod, r: usize) -> Option<u32> {
+    let vertex_slot = |s: &str| s == "ib" || s.starts_with("vb");
+    m.binds
+        .iter()
+        .filter(|b| b.resource == r && vertex_slot(&b.slot))
+        .filter_map(|b| b.hash.map(|h| (h, b.section)))
+        .min_by_key(|&(h, section)| {
+            m.binds
+                .iter()
+                .filter(|o| o.section == section && o.hash == Some(h) && vertex_slot(&o.slot))
+                .map(|o| o.resource)
+                .collect::<BTreeSet<_>>()
+                .len()
+        })
+        .map(|(h, _)| h)
+}
+
+/// `vb0 (Position)`: the stream's slot and role, or what of them is known, else its resource.
+fn stream_name(m: &Mod, s: &Stream) -> String {
+    match (&s.slot, &s.role) {
+        (Some(slot), Some(role)) => format!("{slot} ({role})"),
+        (Some(slot), None) => format!("{slot} ({})", m.resources[s.resource].short_name()),
+        (None, Some(role)) => role.clone(),
+        (None, None) => m.resources[s.resource].short_name().to_string(),
+    }
+}
+
+/// The draws of a mod, one [`Part`] each ([`Part::of_mod_part`]), for the state it was read
+/// in.
+pub fn parts_of_mod(m: &Mod) -> Vec<Part> {
+    (0..m.parts.len())
+        .map(|i| Part::of_mod_part(m, i))
+        .collect()
+}
+
+/// The mod INI of a folder given to `inlay diff`: `None` when the folder is a frame analysis
+/// (it has a `log.txt`) or holds no INI; the one `.ini` file at its top otherwise (3DMigoto
+/// skips files whose names start with `DISABLED`; `desktop.ini` and 3DMigoto's own
+/// `d3dx.ini`/`d3dx_user.ini` are not mods); an error naming them when there are several.
+pub fn mod_ini_in(dir: &Path) -> Result<Option<PathBuf>, String> {
+    if dir.join("log.txt").is_file() {
+        return Ok(None);
+    }
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
+    let mut inis: Vec<PathBuf> = Vec::new();
+    for entry in rd.flatten() {
+        let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+        if name.ends_with(".ini")
+            && !name.starts_with("disabled")
+            && !matches!(name.as_str(), "desktop.ini" | "d3dx.ini" | "d3dx_user.ini")
+            && entry.path().is_file()
+        {
+            inis.push(entry.path());
+        }
+        if inis.len() > 16 {
+            break;
+        }
+    }
+    inis.sort();
+    match inis.len() {
+        0 => Ok(None),
+        1 => Ok(inis.pop()),
+        _ => Err(format!(
+            "{}: several mod INI files ({}); name the one to compare",
+            dir.display(),
+            inis.iter()
+                .map(|p| p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
@@ -226,6 +430,8 @@ pub enum Pairing {
     SameHashes,
     /// New hashes, same layout and counts.
     Content,
+    /// Mods: the same section name.
+    SameName,
     /// Same index buffer, other vertex buffers.
     IndexBuffer,
     /// Same counts, other layout.
@@ -240,6 +446,7 @@ impl Pairing {
         match self {
             Pairing::SameHashes => "same hashes",
             Pairing::Content => "matched by content",
+            Pairing::SameName => "same section",
             Pairing::IndexBuffer => "same index buffer",
             Pairing::Counts => "same counts",
             Pairing::Given => "compared as given",
@@ -520,6 +727,15 @@ pub fn plan(old: &[InputElementDesc], new: &[InputElementDesc]) -> Plan {
     }
 }
 
+/// A slot's name in a pair's report: the old part's name for it, else the new one's.
+pub fn slot_label(old: &Part, new: &Part, slot: u32) -> String {
+    if old.slot_names.iter().any(|(s, _)| *s == slot) {
+        old.slot_label(slot)
+    } else {
+        new.slot_label(slot)
+    }
+}
+
 fn compare(old: &Part, new: &Part, oi: usize, ni: usize, pairing: Pairing) -> PairDiff {
     let mut hashes = Vec::new();
     let mut slots: Vec<u32> = old
@@ -543,7 +759,7 @@ fn compare(old: &Part, new: &Part, oi: usize, ni: usize, pairing: Pairing) -> Pa
             .and_then(|(_, h)| *h);
         if o != n {
             hashes.push(HashChange {
-                what: format!("vb{s}"),
+                what: slot_label(old, new, s),
                 old: o.map(u64::from),
                 new: n.map(u64::from),
             });
@@ -594,6 +810,16 @@ fn compare(old: &Part, new: &Part, oi: usize, ni: usize, pairing: Pairing) -> Pa
             "first index",
             old.first_index.to_string(),
             new.first_index.to_string(),
+        ),
+        (
+            "base vertex",
+            old.base_vertex.to_string(),
+            new.base_vertex.to_string(),
+        ),
+        (
+            "start vertex",
+            old.start_vertex.to_string(),
+            new.start_vertex.to_string(),
         ),
         (
             "index format",
@@ -654,7 +880,7 @@ pub fn diff(old: Vec<Part>, new: Vec<Part>) -> Diff {
         };
     }
     type KeyFn = fn(&Part) -> Option<String>;
-    let tiers: [(Pairing, KeyFn); 4] = [
+    let tiers: [(Pairing, KeyFn); 5] = [
         (Pairing::SameHashes, |p| {
             (!p.vb_hashes.is_empty()).then(|| format!("{:?}", p.hash_key()))
         }),
@@ -663,6 +889,7 @@ pub fn diff(old: Vec<Part>, new: Vec<Part>) -> Diff {
                 .as_ref()
                 .map(|_| format!("{:?}", p.content_key()))
         }),
+        (Pairing::SameName, |p| p.section.clone()),
         (Pairing::IndexBuffer, |p| {
             p.ib_hash.map(|h| format!("{h:08x}/{}", p.first_index))
         }),

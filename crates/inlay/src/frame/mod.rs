@@ -15,8 +15,10 @@
 //!   `Dumping Buffer` line leads to its de-duplicated file.
 //!
 //! Each vb and ib text dump's header (stride, offsets, counts, topology, the layout's
-//! `element[i]` blocks) is read — only the header, never the values — on every core; the
-//! binary dumps are only measured. A draw whose files disagree with its log line (hashes,
+//! `element[i]` blocks) is read — only the header (4 KiB at first), never the values — on
+//! every core; the binary dumps are only measured, on every core too (the listing takes file
+//! types from the folder, not a `stat` per file), and `log.txt` is parsed while the folder is
+//! listed. A draw whose files disagree with its log line (hashes,
 //! counts, formats, topology, a `.buf` shorter than its header says) carries each
 //! disagreement as a [`Draw::problems`] entry naming the file and line.
 //!
@@ -379,14 +381,16 @@ pub struct Frame {
 struct Entry {
     name: name::DumpName,
     path: PathBuf,
-    len: u64,
+    /// The size, where the listing looked it up (links); plain files are sized later, on
+    /// every core, with their draw's headers.
+    len: Option<u64>,
 }
 
 type Key = (Option<u64>, Option<u32>, u32);
 
 struct Scan {
     entries: BTreeMap<Key, Vec<Entry>>,
-    deduped: HashMap<String, (PathBuf, u64)>,
+    deduped: HashMap<String, (PathBuf, Option<u64>)>,
     logs: Vec<(Option<u64>, PathBuf)>,
     files_seen: usize,
 }
@@ -405,15 +409,30 @@ impl Frame {
             root: dir.to_path_buf(),
             ..Frame::default()
         };
-        let scan = frame.scan(dir)?;
+        // The main log is read while the folder is listed (both run on one thread each; on
+        // a frame of thousands of draws each is a good part of the index's time).
+        let main_log = dir.join("log.txt");
+        let (scan, mut early) = std::thread::scope(|s| {
+            let early = s.spawn(|| read_log(&main_log));
+            let scan = frame.scan(dir);
+            (scan, early.join().ok())
+        });
+        let scan = scan?;
         frame.files_seen = scan.files_seen;
         frame.deduped = !scan.deduped.is_empty();
         // The logs.
         let mut logged: BTreeMap<Key, Vec<LoggedDraw>> = BTreeMap::new();
         for (ctx, path) in &scan.logs {
             let file = path.display().to_string();
-            let f = match fs::File::open(path) {
-                Ok(f) => f,
+            let read = match early.take() {
+                Some(r) if *path == main_log => r,
+                other => {
+                    early = other;
+                    read_log(path)
+                }
+            };
+            let log = match read {
+                Ok(log) => log,
                 Err(e) => {
                     frame.warn(CaptureWarning {
                         file,
@@ -424,7 +443,6 @@ impl Frame {
                     continue;
                 }
             };
-            let log = log::parse_log(&file, std::io::BufReader::with_capacity(1 << 18, f));
             if ctx.is_none() {
                 frame.options = log.options;
             }
@@ -554,9 +572,11 @@ impl Frame {
                     continue;
                 }
             };
-            let meta = if ft.is_symlink() {
+            // A plain file or folder is told by the listing's type; only a link is looked up
+            // (a `stat` per file was most of the listing's time).
+            let (is_dir, len) = if ft.is_symlink() {
                 match fs::metadata(&path) {
-                    Ok(m) => m,
+                    Ok(m) => (m.is_dir(), Some(m.len())),
                     Err(e) => {
                         let why = if e.raw_os_error() == Some(40) {
                             "a symbolic-link loop".to_string()
@@ -568,15 +588,9 @@ impl Frame {
                     }
                 }
             } else {
-                match entry.metadata() {
-                    Ok(m) => m,
-                    Err(e) => {
-                        self.warn_at(&path, format!("cannot read: {e}"));
-                        continue;
-                    }
-                }
+                (ft.is_dir(), None)
             };
-            if meta.is_dir() {
+            if is_dir {
                 if ctx.is_some() || in_deduped {
                     continue;
                 }
@@ -595,7 +609,7 @@ impl Frame {
                 continue;
             }
             if in_deduped {
-                scan.deduped.insert(fname, (path, meta.len()));
+                scan.deduped.insert(fname, (path, len));
                 continue;
             }
             if ctx.is_none() && (fname == "log.txt" || fname.starts_with("log-0x")) {
@@ -616,11 +630,10 @@ impl Frame {
             match name::parse_dump_name(&fname) {
                 Some(n) => {
                     let key = (ctx, n.frame, n.draw);
-                    scan.entries.entry(key).or_default().push(Entry {
-                        name: n,
-                        path,
-                        len: meta.len(),
-                    });
+                    scan.entries
+                        .entry(key)
+                        .or_default()
+                        .push(Entry { name: n, path, len });
                 }
                 None => {
                     let lower = fname.to_ascii_lowercase();
@@ -642,7 +655,7 @@ impl Frame {
         key: Key,
         logged: Option<LoggedDraw>,
         files: Vec<Entry>,
-        deduped: &HashMap<String, (PathBuf, u64)>,
+        deduped: &HashMap<String, (PathBuf, Option<u64>)>,
         context_has_log: bool,
     ) -> Draw {
         let mut d = Draw {
@@ -693,10 +706,9 @@ impl Frame {
                     if is_txt {
                         v.txt = Some(e.path);
                     } else {
-                        v.buf_bytes = Some(e.len);
+                        v.buf_bytes = e.len;
                         v.buf = Some(e.path);
                     }
-                    self.bytes += e.len;
                 }
                 Register::Ib if is_txt || is_buf => {
                     let ib = d.ib.get_or_insert_with(|| IbDump {
@@ -706,10 +718,9 @@ impl Frame {
                     if is_txt {
                         ib.txt = Some(e.path);
                     } else {
-                        ib.buf_bytes = Some(e.len);
+                        ib.buf_bytes = e.len;
                         ib.buf = Some(e.path);
                     }
-                    self.bytes += e.len;
                 }
                 register => {
                     if !d
@@ -766,7 +777,6 @@ impl Frame {
                     });
                     continue;
                 };
-                self.bytes += len;
                 let is_txt = n.ext == "txt";
                 match n.register {
                     Register::Vb(slot) => {
@@ -784,7 +794,7 @@ impl Frame {
                         if is_txt {
                             v.txt = Some(path);
                         } else {
-                            v.buf_bytes = Some(len);
+                            v.buf_bytes = len;
                             v.buf = Some(path);
                         }
                     }
@@ -796,7 +806,7 @@ impl Frame {
                         if is_txt {
                             ib.txt = Some(path);
                         } else {
-                            ib.buf_bytes = Some(len);
+                            ib.buf_bytes = len;
                             ib.buf = Some(path);
                         }
                     }
@@ -866,7 +876,16 @@ impl Frame {
         let mut layouts: HashMap<Vec<InputElementDesc>, Arc<Vec<InputElementDesc>>> =
             HashMap::new();
         for (i, h) in results.into_iter().flatten() {
+            self.bytes += h.bytes;
             let d = &mut self.draws[i];
+            for (slot, n) in h.vb_bufs {
+                if let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) {
+                    v.buf_bytes = Some(n);
+                }
+            }
+            if let (Some(ib), Some(n)) = (&mut d.ib, h.ib_buf) {
+                ib.buf_bytes = Some(n);
+            }
             for (slot, vb) in h.vbs {
                 let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) else {
                     continue;
@@ -943,14 +962,62 @@ struct Headers {
     vbs: Vec<(u32, crate::capture::migoto::VbText)>,
     ib: Option<IbHeader>,
     problems: Vec<CaptureWarning>,
+    /// Sizes of the binary dumps the listing did not size: (vb slot, bytes); the ib's.
+    vb_bufs: Vec<(u32, u64)>,
+    ib_buf: Option<u64>,
+    /// Bytes of the draw's vb and ib dumps, text and binary.
+    bytes: u64,
 }
 
-/// Reads the first [`HEAD_BYTES`] of a file.
-fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
+/// Reads and parses a log file.
+fn read_log(path: &Path) -> std::io::Result<log::Log> {
     let f = fs::File::open(path)?;
-    let mut v = Vec::with_capacity(8192);
-    f.take(HEAD_BYTES as u64).read_to_end(&mut v)?;
-    Ok(v)
+    Ok(log::parse_log(
+        &path.display().to_string(),
+        std::io::BufReader::with_capacity(1 << 18, f),
+    ))
+}
+
+/// Reads the start of a text dump: 4 KiB, then four times as much at a time, until a complete
+/// line that `ends` recognises as past the header (its data), the end of the file, or
+/// [`HEAD_BYTES`]. The headers it gives are those of the first [`HEAD_BYTES`]; it reads a
+/// header's bytes, not 64 KiB of every file (the index's reads were most of the folder's).
+fn read_head(path: &Path, ends: fn(&[u8]) -> bool) -> std::io::Result<Vec<u8>> {
+    let mut f = fs::File::open(path)?;
+    let mut v = Vec::with_capacity(4096);
+    let mut want = 4096;
+    let mut scanned = 0;
+    loop {
+        let asked = want - v.len();
+        let got = (&mut f).take(asked as u64).read_to_end(&mut v)?;
+        // Complete lines not yet looked at.
+        let end = v.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        if end > scanned {
+            if v[scanned..end]
+                .split_inclusive(|&b| b == b'\n')
+                .any(|l| ends(l.trim_ascii()))
+            {
+                return Ok(v);
+            }
+            scanned = end;
+        }
+        if got < asked || v.len() >= HEAD_BYTES {
+            return Ok(v);
+        }
+        want = (want * 4).min(HEAD_BYTES);
+    }
+}
+
+/// A vb text dump's line past its header.
+fn vb_data_line(t: &[u8]) -> bool {
+    t == b"vertex-data:"
+        || t == b"instance-data:"
+        || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+}
+
+/// An ib text dump's line past its header (an index).
+fn ib_data_line(t: &[u8]) -> bool {
+    t.first().is_some_and(|b| b.is_ascii_digit())
 }
 
 /// The header part of a vb text dump: up to its `vertex-data:`/`instance-data:` line or its
@@ -958,11 +1025,7 @@ fn read_head(path: &Path) -> std::io::Result<Vec<u8>> {
 fn vb_header(text: &[u8]) -> &[u8] {
     let mut pos = 0;
     for line in text.split_inclusive(|&b| b == b'\n') {
-        let t = line.trim_ascii();
-        let data = t == b"vertex-data:"
-            || t == b"instance-data:"
-            || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()));
-        if data {
+        if vb_data_line(line.trim_ascii()) {
             return &text[..pos];
         }
         if !line.ends_with(b"\n") {
@@ -1034,12 +1097,39 @@ fn ib_header(file: &str, text: &[u8]) -> (IbHeader, Vec<CaptureWarning>) {
     (h, w)
 }
 
+/// A file's size (`None`: it cannot be looked up; reading it says why).
+fn size_of(path: &Path) -> Option<u64> {
+    fs::metadata(path).ok().map(|m| m.len())
+}
+
 fn read_draw_headers(d: &Draw) -> Headers {
     let mut out = Headers::default();
     for v in &d.vbs {
+        out.bytes += v.txt.as_deref().and_then(size_of).unwrap_or(0);
+        if let Some(b) = &v.buf {
+            let n = v.buf_bytes.or_else(|| size_of(b));
+            if v.buf_bytes.is_none()
+                && let Some(n) = n
+            {
+                out.vb_bufs.push((v.slot, n));
+            }
+            out.bytes += n.unwrap_or(0);
+        }
+    }
+    if let Some(ib) = &d.ib {
+        out.bytes += ib.txt.as_deref().and_then(size_of).unwrap_or(0);
+        if let Some(b) = &ib.buf {
+            let n = ib.buf_bytes.or_else(|| size_of(b));
+            if ib.buf_bytes.is_none() {
+                out.ib_buf = n;
+            }
+            out.bytes += n.unwrap_or(0);
+        }
+    }
+    for v in &d.vbs {
         let Some(txt) = &v.txt else { continue };
         let file = txt.display().to_string();
-        match read_head(txt) {
+        match read_head(txt, vb_data_line) {
             Ok(text) => match parse_vb_txt(&file, vb_header(&text), false) {
                 Ok(vb) => out.vbs.push((v.slot, vb)),
                 Err(e) => out.problems.push(CaptureWarning {
@@ -1061,7 +1151,7 @@ fn read_draw_headers(d: &Draw) -> Headers {
         && let Some(txt) = &ib.txt
     {
         let file = txt.display().to_string();
-        match read_head(txt) {
+        match read_head(txt, ib_data_line) {
             Ok(text) => {
                 let (h, w) = ib_header(&file, &text);
                 out.ib = Some(h);

@@ -790,7 +790,9 @@ fn ib_txt(fmt: IndexFormat, data: &[u8], first: u32, count: u32, topology: Topol
 /// Writes a frame-analysis folder at `dir` (created; it should be empty).
 pub fn generate(dir: &Path, o: &SynthOptions) -> io::Result<SynthReport> {
     fs::create_dir_all(dir)?;
-    let meshes: Vec<Mesh> = (0..o.meshes.max(1)).map(|i| make_mesh(i, o)).collect();
+    // Meshes are made when drawn (each from its number alone), not all held at once: a
+    // frame of gigabytes is written in the memory of one mesh.
+    let meshes = o.meshes.max(1);
     let mut w = Writer {
         root: dir,
         o,
@@ -809,7 +811,7 @@ pub fn generate(dir: &Path, o: &SynthOptions) -> io::Result<SynthReport> {
             0
         };
     let mut log = format!("analyse_options: {options:08x}\n");
-    write_context(&mut w, &meshes, dir, None, o.draws, &mut log)?;
+    write_context(&mut w, meshes, dir, None, o.draws, &mut log)?;
     w.write_file(&dir.join("log.txt"), log.as_bytes())?;
     if o.deferred {
         let ctx: u64 = 0x0000_01F2_A3B4_C5D0;
@@ -818,7 +820,7 @@ pub fn generate(dir: &Path, o: &SynthOptions) -> io::Result<SynthReport> {
         let mut log = format!("analyse_options: {options:08x}\n");
         write_context(
             &mut w,
-            &meshes,
+            meshes,
             &sub,
             Some(ctx),
             (o.draws / 8).max(2),
@@ -831,7 +833,7 @@ pub fn generate(dir: &Path, o: &SynthOptions) -> io::Result<SynthReport> {
 
 fn write_context(
     w: &mut Writer<'_>,
-    meshes: &[Mesh],
+    meshes: u32,
     dir: &Path,
     context: Option<u64>,
     draws: u32,
@@ -849,6 +851,7 @@ fn write_context(
     let mut cur_layout: u64 = 0;
     let mut cur_gs: Option<u64> = None;
     let mut dispatched_before: Option<u32> = None;
+    let mut made: Option<(u32, Mesh)> = None;
     while done < draws {
         // A dispatch now and then (one before every 16th draw).
         if o.dispatches && done % 16 == 7 && dispatched_before != Some(done) {
@@ -906,12 +909,15 @@ fn write_context(
             number += 1;
             continue;
         }
-        let mi = if done < meshes.len() as u32 {
+        let mi = if done < meshes {
             done
         } else {
-            rng.below(meshes.len() as u64) as u32
+            rng.below(meshes as u64) as u32
         };
-        let m = &meshes[mi as usize];
+        if made.as_ref().is_none_or(|(i, _)| *i != mi) {
+            made = Some((mi, make_mesh(mi, o)));
+        }
+        let m = &made.as_ref().expect("made above").1;
         let p = prefix(number);
         // State calls (only what changed, as an application sets it).
         if cur_mesh != Some(mi) {

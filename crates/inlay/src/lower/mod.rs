@@ -28,7 +28,15 @@
 //! * **Direct3D 12 layouts** (made under `Api::D3D12`, d3d12-rules.md P24) — strides come
 //!   from the vertex buffer views at bind time (Vulkan: dynamic stride state, a non-zero
 //!   stride covering the attributes), and strips cut at the pipeline's value whatever the
-//!   index format, lists never;
+//!   index format, lists never. Where the index format's all-ones value is a *vertex* in
+//!   D3D12 (strip cut disabled, or a value the format cannot hold): Vulkan turns
+//!   `primitiveRestartEnable` off, exact; WebGPU restarts every indexed strip at that value
+//!   and cannot turn it off, so 16-bit indices are widened to 32-bit
+//!   ([`Remedy::WidenIndices`]: 0xFFFF is then no restart value) and a 32-bit strip holding
+//!   0xFFFFFFFF is unrolled into a list ([`Remedy::StripToList`]: lists never restart in
+//!   WebGPU). A strip cut 0xFFFF in 32-bit indices is rewritten to the target's 0xFFFFFFFF
+//!   ([`Remedy::ReplaceIndex`]) unless the buffer may also hold 0xFFFFFFFF as a vertex, in
+//!   which case it is unrolled too — the only exact choice on both targets;
 //! * **unbound slots and out-of-bounds reads** — Direct3D reads all-zero registers from an
 //!   unbound slot and zero-with-defaults out of bounds (spec §8.19.2, §8.20): the report
 //!   says what the target needs (a zero buffer with stride 0 and a four-lane format;
@@ -46,7 +54,10 @@ pub mod vulkan;
 pub mod wgpu;
 
 pub use profile::{DeviceProfile, ProfileError, TargetApi};
-pub use remedy::{convert_elements, expand_instances, rewrite_list_cuts};
+pub use remedy::{
+    convert_elements, expand_instances, list_of_strip, rewrite_list_cuts, strip_to_list,
+    widen_indices,
+};
 
 use crate::assembler::Topology;
 use crate::format::Format;
@@ -62,8 +73,10 @@ pub struct DrawShape {
     pub topology: Topology,
     /// Whether the draw is indexed.
     pub indexed: bool,
-    /// Whether the index buffer may hold cut values (when `false`, cuts in list topologies
-    /// need no remedy).
+    /// Whether the index buffer may hold its format's all-ones value (0xFFFF, 0xFFFFFFFF):
+    /// the value Direct3D 10/11 cuts at and the targets restart at. When `false`, cuts in
+    /// list topologies need no remedy, and neither does a D3D12 strip whose all-ones index
+    /// is a vertex (the pipeline's strip cut disabled or another value).
     pub may_cut: bool,
     /// The index format, when known (D3D12 compares its pipeline strip cut with the index
     /// whatever the format, Vulkan restarts at the format's maximum: d3d12-rules.md P24).
@@ -203,6 +216,20 @@ pub enum Remedy {
         /// The value the target restarts at.
         to: u32,
     },
+    /// Rewrites the 16-bit index buffer as 32-bit, every index zero-extended
+    /// ([`widen_indices`]), and draws it with a 32-bit index format (WebGPU's
+    /// `stripIndexFormat: "uint32"`): 0xFFFF, a vertex in Direct3D 12 here, is then no
+    /// restart value. First index and count are unchanged.
+    WidenIndices,
+    /// Unrolls the strip into the equivalent list of its primitives ([`strip_to_list`]),
+    /// drawn with the list topology the state names and restart off: an index the target
+    /// would restart at (0xFFFFFFFF) is a vertex in Direct3D 12 here. The draw becomes the
+    /// list's length in indices from index 0 of a 32-bit buffer.
+    StripToList {
+        /// The cut value Direct3D applies while unrolling (the pipeline's strip cut when it
+        /// applies to the index format), `None` when no index cuts.
+        cut: Option<u32>,
+    },
     /// Copies the slot's elements into a tighter or realigned buffer (also through
     /// [`convert_elements`], which writes tightly packed 4-byte-aligned lanes).
     Restride,
@@ -329,45 +356,89 @@ fn is_strip(t: Topology) -> bool {
 }
 
 /// D3D12 strip cuts (P19, P24): only strips cut, at the pipeline's value whatever the index
-/// format; the target restarts at the index type's maximum. Returns whether primitive
-/// restart is enabled.
+/// format; the target restarts at the index type's maximum (Vulkan when
+/// `primitiveRestartEnable` is on, WebGPU always in an indexed strip). Returns whether the
+/// target's restart is on, and the list topology the draw becomes when it is unrolled.
 fn d3d12_cuts(
     pipeline: &crate::layout::PipelineIa,
     shape: &DrawShape,
     strip: bool,
     api: TargetApi,
     findings: &mut Vec<Finding>,
-) -> bool {
+) -> (bool, Option<Topology>) {
     use crate::buffer::IndexFormat;
-    let Some(cut) = pipeline
-        .strip_cut
-        .cut_value()
-        .filter(|_| shape.indexed && strip)
-    else {
-        // Lists never cut in D3D12 (and the strip cut may be disabled): restart stays off,
-        // so an all-ones index is fetched as a vertex, as D3D12 does.
-        return false;
+    if !(shape.indexed && strip) {
+        // Lists never cut in D3D12: restart stays off (Vulkan) and WebGPU never restarts a
+        // list, so an all-ones index is fetched as a vertex, as D3D12 does.
+        return (false, None);
+    }
+    let cut = pipeline.strip_cut.cut_value();
+    let format = shape.index_format;
+    let unroll = |cut: Option<u32>, why: String, findings: &mut Vec<Finding>| {
+        findings.push(Finding {
+            subject: Subject::Draw,
+            problem: why,
+            remedy: Remedy::StripToList { cut },
+        });
+        (false, remedy::list_of_strip(shape.topology))
     };
-    match (cut, shape.index_format) {
-        // 0xFFFFFFFF never equals a 16-bit index: D3D12 does not cut, the target would at
-        // 0xFFFF. Restart off is exact.
-        (0xffff_ffff, Some(IndexFormat::R16Uint)) => false,
-        (0xffff, Some(IndexFormat::R32Uint)) => {
+    match (cut, format) {
+        // The pipeline's value is the format's all-ones value (or the format is not known
+        // yet, and D3D12 requires it to be the format's): native.
+        (Some(c), Some(f)) if c == f.cut_value() => (true, None),
+        (Some(_), None) => (true, None),
+        (Some(c), Some(IndexFormat::R32Uint)) if !shape.may_cut => {
             findings.push(Finding {
                 subject: Subject::Draw,
                 problem: format!(
-                    "the pipeline's strip cut 0xFFFF cuts 32-bit indices equal to 0xFFFF in \
+                    "the pipeline's strip cut {c:#06X} cuts 32-bit indices equal to {c:#06X} in \
                      D3D12; {} restarts 32-bit strips only at 0xFFFFFFFF (P24)",
                     api.name()
                 ),
                 remedy: Remedy::ReplaceIndex {
-                    from: 0xffff,
+                    from: c,
                     to: 0xffff_ffff,
                 },
             });
-            true
+            (true, None)
         }
-        _ => true,
+        (Some(c), Some(IndexFormat::R32Uint)) => unroll(
+            Some(c),
+            format!(
+                "the pipeline's strip cut {c:#06X} cuts 32-bit strips at {c:#06X} in D3D12, and an \
+                 index 0xFFFFFFFF is a vertex there; {} restarts 32-bit strips only at \
+                 0xFFFFFFFF, so neither value can be expressed by restarting (P24)",
+                api.name()
+            ),
+            findings,
+        ),
+        // D3D12 cuts nowhere here: strip cut disabled, or 0xFFFFFFFF, which no 16-bit index
+        // equals. Vulkan: restart off is exact.
+        _ if api == TargetApi::Vulkan || !shape.may_cut => (api == TargetApi::Wgpu, None),
+        // WebGPU restarts every indexed strip at the format's all-ones value.
+        (_, Some(IndexFormat::R16Uint)) => {
+            findings.push(Finding {
+                subject: Subject::Draw,
+                problem: format!(
+                    "the pipeline's strip cut is {}, so a 16-bit index 0xFFFF is a vertex in \
+                     D3D12; WebGPU restarts every indexed strip at 0xFFFF and cannot turn \
+                     restart off (P24)",
+                    pipeline.strip_cut.as_str()
+                ),
+                remedy: Remedy::WidenIndices,
+            });
+            (true, None)
+        }
+        _ => unroll(
+            None,
+            format!(
+                "the pipeline's strip cut is {}, so an index 0xFFFFFFFF is a vertex in D3D12; \
+                 WebGPU restarts every indexed 32-bit strip at 0xFFFFFFFF and cannot turn \
+                 restart off, nor can a wider index avoid it (P24)",
+                pipeline.strip_cut.as_str()
+            ),
+            findings,
+        ),
     }
 }
 
@@ -766,9 +837,18 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
     }
 
     // Topology and cuts.
+    let strip = is_strip(shape.topology);
+    let mut primitive_restart = shape.indexed && strip;
+    let mut drawn = shape.topology;
+    let mut topology_findings = Vec::new();
+    if let Some(pipeline) = layout.pipeline() {
+        let (restart, list) = d3d12_cuts(pipeline, shape, strip, api, &mut topology_findings);
+        primitive_restart = restart;
+        drawn = list.unwrap_or(drawn);
+    }
     let topology = match api {
-        TargetApi::Vulkan => vk_topology(shape.topology),
-        TargetApi::Wgpu => wgpu_topology(shape.topology),
+        TargetApi::Vulkan => vk_topology(drawn),
+        TargetApi::Wgpu => wgpu_topology(drawn),
     };
     if topology.is_none() {
         findings.push(Finding {
@@ -777,10 +857,8 @@ pub fn lower(layout: &InputLayout, shape: &DrawShape, profile: &DeviceProfile) -
             remedy: Remedy::None,
         });
     }
-    let strip = is_strip(shape.topology);
-    let mut primitive_restart = shape.indexed && strip;
-    if let Some(pipeline) = layout.pipeline() {
-        primitive_restart = d3d12_cuts(pipeline, shape, strip, api, &mut findings);
+    findings.append(&mut topology_findings);
+    if layout.pipeline().is_some() {
         d3d12_strides(layout, shape, api, &mut findings);
     } else if shape.indexed && shape.may_cut && !strip {
         let list_restart = !wgpu && profile.primitive_topology_list_restart;

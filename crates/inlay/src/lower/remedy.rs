@@ -1,7 +1,9 @@
 //! The data side of the remedies a [`super::Lowering`] names: CPU format conversion,
-//! instance-data expansion and index rewriting. Each is bounded by the caller's counts and a
+//! instance-data expansion and index rewriting (list cuts, D3D12 strips: widening and
+//! unrolling). Each is bounded by the caller's counts and a
 //! size limit, and returns an error value rather than allocating without bound.
 
+use crate::assembler::{Primitive, PrimitiveAssembler, Topology, WalkStep};
 use crate::convert;
 use crate::layout::InputLayout;
 
@@ -172,4 +174,104 @@ pub fn rewrite_list_cuts(indices: &[u32], cut: u32, per_primitive: usize) -> Vec
     }
     out.truncate(out.len() - pending);
     out
+}
+
+/// Rewrites a 16-bit index buffer (`R16_UINT`, little-endian bytes from the bind offset on)
+/// as a 32-bit one, every index zero-extended: the remedy for a target that restarts strips
+/// at 0xFFFF where Direct3D 12 fetches index 0xFFFF as a vertex (the pipeline's strip cut
+/// disabled, or 0xFFFFFFFF, which no 16-bit index equals; d3d12-rules.md P24).
+///
+/// Exact: the vertex fetched is `BaseVertexLocation + index` either way, `SV_VertexID` is the
+/// same index value, and no zero-extended index equals the 32-bit restart value 0xFFFFFFFF,
+/// so the target cuts nowhere — as Direct3D 12 does. Strip vertex order, primitive IDs and
+/// the draw's first index and count are unchanged (index `n` of the result is index `n` of
+/// the source). A buffer of odd length is an error: its last byte is no index.
+pub fn widen_indices(indices: &[u8]) -> Result<Vec<u8>, RemedyError> {
+    if !indices.len().is_multiple_of(2) {
+        return Err(RemedyError::Invalid(
+            "a 16-bit index buffer has an even number of bytes",
+        ));
+    }
+    Ok(indices
+        .chunks_exact(2)
+        .flat_map(|c| (u16::from_le_bytes([c[0], c[1]]) as u32).to_le_bytes())
+        .collect())
+}
+
+/// The list topology a strip becomes under [`strip_to_list`]: line strip → line list,
+/// triangle strip → triangle list, and the same for adjacency; `None` for any other topology.
+pub fn list_of_strip(topology: Topology) -> Option<Topology> {
+    Some(match topology {
+        Topology::LineStrip => Topology::LineList,
+        Topology::TriangleStrip => Topology::TriangleList,
+        Topology::LineStripAdj => Topology::LineListAdj,
+        Topology::TriangleStripAdj => Topology::TriangleListAdj,
+        _ => return None,
+    })
+}
+
+/// Unrolls an indexed strip into the equivalent indexed list: the remedy for an index value
+/// that is a vertex in Direct3D 12 but a restart in the target (a 32-bit 0xFFFFFFFF under a
+/// strip cut that is disabled or 0xFFFF, where widening cannot help).
+///
+/// `indices` are the draw's index values (`IndexCountPerInstance` of them from
+/// `StartIndexLocation`); `cut` is the value that cuts the strip in Direct3D
+/// ([`crate::assembler::StripCutRule::value`]), `None` when none does. The result lists, in
+/// order, every primitive Direct3D assembles from them (inlay's primitive assembler, spec
+/// §8.10 / ia-semantics §6) with its vertices in the order a geometry shader receives them
+/// — leading vertex first, odd triangle-strip triangles as `k, k+2, k+1` (the winding and
+/// provoking vertex a strip gives them, and Vulkan's own strip order), adjacency vertices in
+/// the list-with-adjacency order. Partial primitives at a cut or at the end are dropped, as
+/// Direct3D draws nothing for them; `SV_PrimitiveID` counts the same primitives (a cut does
+/// not reset it, ia-semantics §6.4). Drawn as a list with restart off, every index is a
+/// vertex: Vulkan restarts lists only with `primitiveRestartEnable`, WebGPU never (the WebGPU
+/// CTS, `vertex_state/index_format`: "never active for other topologies, where the primitive
+/// restart value ... should be treated as a regular index value"). Base vertex, instance
+/// parameters and index values are unchanged, so every vertex and `SV_VertexID` is too; the
+/// draw becomes `result.len()` indices from index 0 of a 32-bit buffer.
+///
+/// Errors for a topology that is no strip, or when the list would hold more than `limit`
+/// indices (at most six per source index).
+pub fn strip_to_list(
+    indices: &[u32],
+    cut: Option<u32>,
+    topology: Topology,
+    limit: u64,
+) -> Result<(Topology, Vec<u32>), RemedyError> {
+    let list = list_of_strip(topology).ok_or(RemedyError::Invalid(
+        "only a strip topology unrolls into a list",
+    ))?;
+    let mut vertices: Vec<u32> = Vec::with_capacity(indices.len());
+    let mut out: Vec<u32> = Vec::new();
+    let mut pa = PrimitiveAssembler::new(topology);
+    let push = |p: Option<Primitive>, vertices: &[u32], out: &mut Vec<u32>| {
+        let Some(p) = p else { return Ok(()) };
+        if (out.len() + p.vertices().len()) as u64 > limit {
+            return Err(RemedyError::TooLarge {
+                what: "unrolled index",
+                bytes: 4 * (out.len() + p.vertices().len()) as u64,
+                limit: 4 * limit,
+            });
+        }
+        out.extend(p.vertices().iter().map(|&pos| vertices[pos as usize]));
+        Ok(())
+    };
+    for &i in indices {
+        let step = if Some(i) == cut {
+            WalkStep::Cut { instance_id: 0 }
+        } else {
+            vertices.push(i);
+            WalkStep::Vertex {
+                vertex_id: i,
+                instance_id: 0,
+                vertex_index: i,
+                position: vertices.len() as u64 - 1,
+            }
+        };
+        for p in pa.step(&step) {
+            push(p, &vertices, &mut out)?;
+        }
+    }
+    push(pa.finish(), &vertices, &mut out)?;
+    Ok((list, out))
 }

@@ -31,7 +31,6 @@ use crate::fetch::{FetchPlan, Instance, Vertices};
 use crate::format::{Format, Kind};
 use crate::layout::{InputClass, InputLayout, LayoutElement};
 use crate::target::Target;
-use crate::validation::layout_without_shader;
 
 #[cfg(feature = "frame")]
 pub mod batch;
@@ -115,6 +114,10 @@ pub struct MeshOptions {
     /// decode's `--max-vertices`): a mesh is never built from what a draw asks for beyond
     /// its data.
     pub max_zero_vertices: u64,
+    /// The D3D12 pipeline state the layout is created with when `target` is D3D12 (ignored
+    /// for D3D10/D3D11): its strip cut decides which index cuts a strip (d3d12-rules.md
+    /// P19), its topology type is checked against the draw's topology (P22).
+    pub pipeline: MeshPipeline,
 }
 
 impl Default for MeshOptions {
@@ -124,8 +127,47 @@ impl Default for MeshOptions {
             target: Target::default(),
             patch_triangles: false,
             max_zero_vertices: crate::assembler::validate::DEFAULT_MAX_ZERO_VERTICES,
+            pipeline: MeshPipeline::default(),
         }
     }
+}
+
+/// The input-assembler fields of a D3D12 pipeline state (`D3D12_GRAPHICS_PIPELINE_STATE_DESC`)
+/// a mesh's layout is created with — what `--api d3d12 --strip-cut … --topology-type …
+/// --root-signature-flags …` give `inlay export` and `inlay view`. The default is D3D12's:
+/// strip cut disabled (an all-ones index is a vertex), the draw's topology type, the input
+/// assembler allowed by the root signature.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MeshPipeline {
+    /// `IBStripCutValue` (0 disabled, 1 0xFFFF, 2 0xFFFFFFFF; another value is refused by
+    /// creation, as `CreateGraphicsPipelineState` refuses it).
+    pub ib_strip_cut_value: u32,
+    /// `PrimitiveTopologyType`; `None`: the type of the draw's topology.
+    pub primitive_topology_type: Option<u32>,
+    /// The root signature's flags; `None`: `ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT`.
+    pub root_signature_flags: Option<u32>,
+}
+
+impl MeshPipeline {
+    /// The pipeline description for a draw of `topology`.
+    pub fn desc(&self, topology: Topology) -> crate::validation::PipelineDesc {
+        let d = crate::validation::PipelineDesc::default();
+        crate::validation::PipelineDesc {
+            root_signature_flags: self.root_signature_flags.unwrap_or(d.root_signature_flags),
+            ib_strip_cut_value: self.ib_strip_cut_value,
+            primitive_topology_type: self
+                .primitive_topology_type
+                .unwrap_or(topology.topology_type().d3d12_value()),
+        }
+    }
+}
+
+/// `CreateInputLayout` for a mesh input without a shader: the options' target and, under
+/// D3D12, their pipeline state for the input's topology.
+fn create_layout(input: &MeshInput<'_>, options: &MeshOptions) -> crate::validation::Creation {
+    crate::validation::CreateInputLayout::new(&options.target, input.elements)
+        .pipeline(options.pipeline.desc(input.topology))
+        .without_shader()
 }
 
 /// Why a mesh could not be built.
@@ -342,8 +384,7 @@ impl Mesh {
 
     /// Builds the mesh of a draw.
     pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
-        let target = options.target;
-        let created = layout_without_shader(&target, input.elements);
+        let created = create_layout(input, options);
         let layout = created_layout(&created)?;
         let elements = layout_elements(layout);
         let mut warnings = Vec::new();
@@ -1026,7 +1067,7 @@ mod tests {
     /// last primitive), several instances; and it declines strips and cuts.
     #[test]
     fn list_walk_matches_the_step_walk() {
-        let layout = layout_without_shader(
+        let layout = crate::validation::layout_without_shader(
             &Target::default(),
             &[InputElementDesc::per_vertex(
                 "P",

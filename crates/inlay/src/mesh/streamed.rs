@@ -30,7 +30,6 @@ use crate::assembler::{PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexFormat, VertexBufferBinding};
 use crate::fetch::{ElementRows, FetchPlan, Instance, Vertices};
 use crate::layout::InputClass;
-use crate::validation::layout_without_shader;
 
 /// Positions of a strip's walk kept for its primitives (a primitive never reaches further
 /// back; a walk that would is exported the materialised way).
@@ -399,7 +398,7 @@ fn try_stream<W: Write + Seek>(
     stream: &StreamOptions,
     target: &mut Target<'_, W>,
 ) -> Result<Option<Exported>, ExportError> {
-    let created = layout_without_shader(&options.target, input.elements);
+    let created = super::create_layout(input, options);
     let layout = super::created_layout(&created)?;
     let elements = super::layout_elements(layout);
     let mut warnings = Vec::new();
@@ -437,6 +436,9 @@ fn try_stream<W: Write + Seek>(
         return Ok(None);
     };
     let vertex_base = if n == 0 { 0 } else { lo };
+    // The vertex blocks need not be longer than the draw's vertices: a small draw (most of a
+    // frame's) then zeroes and touches its few kilobytes of rows, not a fresh 1 MiB twice.
+    let block = block.min((n as usize).max(1));
     // Reads past the data are warnings, as the builder gives them.
     for s in &input.slots {
         let slot_elements: Vec<usize> = (0..elements.len())

@@ -393,6 +393,9 @@ pub struct Mod {
     pub profile: ProfileChoice,
     /// Everything doubted, with file and line.
     pub warnings: Vec<ModWarning>,
+    /// Every binding the run for [`Mod::state`] saw (slot, resource, section, the hash of
+    /// its context): which overrides' hashes bind which buffers, for `inlay diff`.
+    pub binds: Vec<eval::SeenBind>,
     program: Program,
     beside: beside::Beside,
     buffers: HashMap<usize, Arc<Vec<u8>>>,
@@ -437,7 +440,7 @@ impl Mod {
                 &dir
             },
             &mut warnings,
-        );
+        )?;
         Mod::build(path.to_path_buf(), ini, side, options, warnings, true)
     }
 
@@ -495,6 +498,7 @@ impl Mod {
             parts: Vec::new(),
             profile: ProfileChoice::default(),
             warnings,
+            binds: Vec::new(),
             program,
             beside: side,
             buffers: HashMap::new(),
@@ -643,6 +647,7 @@ impl Mod {
                 self.assemble(&ev);
             }
         }
+        self.binds = ev.binds;
         self.warnings.extend(warnings);
     }
 
@@ -821,14 +826,15 @@ impl Mod {
             }
         }
         // Formats.
-        let choice = self.choose_profile(&components, &slot_of, &hash_role, ev);
+        let choice = self.choose_profile(&components, &slot_of, &hash_role, &hash_comp, ev);
         self.profile = choice.0.clone();
         for c in components.iter_mut() {
             if let Some(r) = c.resources.iter().find(|r| missing.contains_key(r)) {
                 c.problem = Some(missing[r].clone());
                 continue;
             }
-            match self.resolve(c, choice.1.as_ref(), &slot_of, &hash_role) {
+            let hash_ci = c.resources.iter().find_map(|r| hash_comp.get(r).copied());
+            match self.resolve(c, choice.1.as_ref(), &slot_of, &hash_role, hash_ci) {
                 Ok((streams, n)) => {
                     c.streams = streams;
                     c.vertex_count = n;
@@ -842,11 +848,16 @@ impl Mod {
                         .filter(|x| x.contains(" does not fit: "))
                         .map(String::as_str)
                         .collect();
-                    c.problem = Some(if why.is_empty() {
-                        e
-                    } else {
-                        format!("no built-in profile fits its buffers: {}", why.join("; "))
-                    });
+                    // A file beside the mod that does not fit fails every profile alike:
+                    // say that once.
+                    let same = format!(" does not fit: {e}");
+                    c.problem = Some(
+                        if why.is_empty() || why.iter().all(|w| w.ends_with(&same)) {
+                            e
+                        } else {
+                            format!("no built-in profile fits its buffers: {}", why.join("; "))
+                        },
+                    );
                 }
                 Err(e) => c.problem = Some(e),
             }
@@ -883,14 +894,17 @@ impl Mod {
         self.buffers.get(&r).map(|b| b.len() as u64)
     }
 
-    /// Streams of a component resolved through the overrides, the files beside the mod and
-    /// profile `p`.
+    /// Streams of a component resolved, in this order, through the files beside the mod (a
+    /// `.fmt`, then `hash.json` with its dump, then `Metadata.json`), the user's `--layout`s
+    /// and profile `p`. `hash_ci` is the component's entry in `hash.json`, when its hashes
+    /// matched.
     fn resolve(
         &self,
         c: &Component,
         p: Option<&profile::Profile>,
         slot_of: &HashMap<usize, String>,
         hash_role: &HashMap<usize, String>,
+        hash_ci: Option<usize>,
     ) -> Result<(Vec<Stream>, u32), String> {
         let order = |role: &Option<String>| -> usize {
             match role.as_deref().map(str::to_ascii_lowercase).as_deref() {
@@ -915,29 +929,7 @@ impl Mod {
                 .then_with(|| self.resources[a.0].name.cmp(&self.resources[b.0].name))
         });
         let mut layouts: Vec<Option<(Vec<InputElementDesc>, u32, String)>> = vec![None; res.len()];
-        // 1. --layout.
-        for (k, (r, role)) in res.iter().enumerate() {
-            let rs = &self.resources[*r];
-            if let Some(o) = self.options.layouts.iter().find(|o| {
-                let t = o.target.to_ascii_lowercase();
-                t == rs.name.to_ascii_lowercase()
-                    || t == rs.short_name().to_ascii_lowercase()
-                    || role.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(&t))
-                    || slot_of.get(r).is_some_and(|s| s.eq_ignore_ascii_case(&t))
-            }) {
-                let stride = o
-                    .stride
-                    .or(rs.stride)
-                    .or_else(|| extent(&o.elements))
-                    .ok_or_else(|| format!("--layout {}: no stride for {}", o.target, rs.name))?;
-                layouts[k] = Some((
-                    o.elements.clone(),
-                    stride,
-                    format!("--layout {}={}", o.target, o.source),
-                ));
-            }
-        }
-        // 2. A .fmt beside the mod: the merged record, split at the buffers' strides.
+        // 1. A .fmt beside the mod: the merged record, split at the buffers' strides.
         let strides: Vec<Option<u32>> =
             res.iter().map(|(r, _)| self.resources[*r].stride).collect();
         if layouts.iter().any(Option::is_none) && strides.iter().all(Option::is_some) {
@@ -990,6 +982,91 @@ impl Mod {
                 }
             }
         }
+        // 2. hash.json: the component's dumped layout, split as XXMITools splits it.
+        let hash_comp = self.beside.hash_json.as_ref().and_then(|(hname, comps)| {
+            let ci = hash_ci.or_else(|| {
+                comps
+                    .iter()
+                    .position(|h| !h.name.is_empty() && h.name.eq_ignore_ascii_case(&c.name))
+            })?;
+            Some((hname, &comps[ci]))
+        });
+        if let Some((hname, h)) = hash_comp
+            && let Some(dump) = &h.dump
+            && layouts.iter().any(Option::is_none)
+        {
+            let wanted: Vec<(usize, &'static str)> = res
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| layouts[*k].is_none())
+                .filter_map(|(k, (_, role))| {
+                    let r = role.as_deref()?.to_ascii_lowercase();
+                    ["Position", "Blend", "Texcoord"]
+                        .into_iter()
+                        .find(|x| x.eq_ignore_ascii_case(&r))
+                        .map(|x| (k, x))
+                })
+                .collect();
+            if !wanted.is_empty() {
+                let fits = |split: &[(&str, Vec<InputElementDesc>, u32)]| {
+                    wanted.iter().all(|(k, role)| {
+                        split.iter().any(|(r, _, stride)| {
+                            r == role
+                                && self.resources[res[*k].0]
+                                    .stride
+                                    .is_none_or(|s| s == *stride)
+                        })
+                    })
+                };
+                let rules = [
+                    (false, "TEXCOORD, COLOR in Texcoord"),
+                    (true, "Honkai Impact 3rd Part 2: COLOR in Position"),
+                ];
+                let mut chosen = None;
+                for (hi3p2, words) in rules {
+                    let split = beside::split_dump(&dump.elements, h, hi3p2);
+                    if fits(&split) {
+                        chosen = Some((split, words));
+                        break;
+                    }
+                }
+                let Some((split, words)) = chosen else {
+                    let split = beside::split_dump(&dump.elements, h, false);
+                    let got: Vec<String> =
+                        split.iter().map(|(r, _, s)| format!("{r} {s}")).collect();
+                    let ini: Vec<String> = wanted
+                        .iter()
+                        .map(|(k, role)| {
+                            format!(
+                                "{role} {}",
+                                self.resources[res[*k].0]
+                                    .stride
+                                    .map_or("?".to_string(), |s| s.to_string())
+                            )
+                        })
+                        .collect();
+                    return Err(format!(
+                        "{hname} component {}: its layout {} split as XXMITools splits it gives strides {}, the INI's buffers have {}",
+                        h.name,
+                        dump.file,
+                        got.join(", "),
+                        ini.join(", ")
+                    ));
+                };
+                for (k, role) in wanted {
+                    if let Some((_, elements, stride)) = split.iter().find(|(r, _, _)| *r == role) {
+                        layouts[k] = Some((
+                            elements.clone(),
+                            *stride,
+                            format!(
+                                "{hname} component {} with its layout {} ({role} of its split: {words}; XXMITools migoto/data/data_model.py DataModelXXMI.from_obj)",
+                                h.name, dump.file
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
         // 3. Metadata.json.
         if let Some((mname, bufs)) = &self.beside.metadata {
             for (k, (r, _)) in res.iter().enumerate() {
@@ -1007,7 +1084,37 @@ impl Mod {
                 }
             }
         }
-        // 4. The profile.
+        // 4. --layout, for what the files beside the mod do not give; a --layout they shadow is
+        // named in the stream's source.
+        for (k, (r, role)) in res.iter().enumerate() {
+            let rs = &self.resources[*r];
+            if let Some(o) = self.options.layouts.iter().find(|o| {
+                let t = o.target.to_ascii_lowercase();
+                t == rs.name.to_ascii_lowercase()
+                    || t == rs.short_name().to_ascii_lowercase()
+                    || role.as_ref().is_some_and(|x| x.eq_ignore_ascii_case(&t))
+                    || slot_of.get(r).is_some_and(|s| s.eq_ignore_ascii_case(&t))
+            }) {
+                if let Some((_, _, source)) = layouts[k].as_mut() {
+                    source.push_str(&format!(
+                        " (--layout {}={} not used: the files beside the mod come first)",
+                        o.target, o.source
+                    ));
+                    continue;
+                }
+                let stride = o
+                    .stride
+                    .or(rs.stride)
+                    .or_else(|| extent(&o.elements))
+                    .ok_or_else(|| format!("--layout {}: no stride for {}", o.target, rs.name))?;
+                layouts[k] = Some((
+                    o.elements.clone(),
+                    stride,
+                    format!("--layout {}={}", o.target, o.source),
+                ));
+            }
+        }
+        // 5. The profile.
         let mut vertex_hint: Option<u64> = None;
         for pass in 0..2 {
             for (k, (r, role)) in res.iter().enumerate() {
@@ -1046,7 +1153,7 @@ impl Mod {
         for (k, ((r, role), l)) in res.iter().zip(layouts).enumerate() {
             let Some((mut elements, stride, source)) = l else {
                 return Err(format!(
-                    "{}: no layout (no --layout, no .fmt or Metadata.json beside the mod fits it, and {})",
+                    "{}: no layout (no .fmt, hash.json dump or Metadata.json beside the mod fits it, no --layout names it, and {})",
                     self.describe(*r),
                     match p {
                         Some(p) => format!("profile {} has no row for it", p.name),
@@ -1109,8 +1216,10 @@ impl Mod {
         components: &[Component],
         slot_of: &HashMap<usize, String>,
         hash_role: &HashMap<usize, String>,
+        hash_comp: &HashMap<usize, usize>,
         ev: &Evaluated,
     ) -> (ProfileChoice, Option<profile::Profile>) {
+        let ci = |c: &Component| c.resources.iter().find_map(|r| hash_comp.get(r).copied());
         let mut choice = ProfileChoice::default();
         if let Some(name) = &self.options.profile {
             if let Some(p) = profile::profile(name) {
@@ -1126,10 +1235,10 @@ impl Mod {
         // Does anything need a profile?
         let no_profile = components
             .iter()
-            .all(|c| self.resolve(c, None, slot_of, hash_role).is_ok());
+            .all(|c| self.resolve(c, None, slot_of, hash_role, ci(c)).is_ok());
         if no_profile {
             choice.evidence.push(
-                "every buffer's layout comes from --layout or the files beside the mod".into(),
+                "every buffer's layout comes from the files beside the mod or --layout".into(),
             );
             return (choice, None);
         }
@@ -1152,7 +1261,7 @@ impl Mod {
             let mut all = Vec::new();
             let mut ok = true;
             for c in components {
-                match self.resolve(c, Some(p), slot_of, hash_role) {
+                match self.resolve(c, Some(p), slot_of, hash_role, ci(c)) {
                     Ok((s, _)) => {
                         for st in &s {
                             if st.source.starts_with("profile") {

@@ -16,6 +16,7 @@ const FILES: &[(&str, &str)] = &[
     ("zzmi.toml", include_str!("profiles/zzmi.toml")),
     ("himi.toml", include_str!("profiles/himi.toml")),
     ("wwmi.toml", include_str!("profiles/wwmi.toml")),
+    ("nbp.toml", include_str!("profiles/nbp.toml")),
 ];
 
 /// One element of a buffer row.
