@@ -2,7 +2,7 @@
 //! fused register-file kernel): `FetchPlan::fetch_elements` (one four-lane column per element)
 //! and `FetchPlan::fetch_element_rows` (packed rows at each element's width), over a range and
 //! over an index list, with the W1 and W2 layouts. Prints each case's median and best
-//! throughput of 15 runs; `.ci/bench-elements.sh` runs it for two revisions, interleaved.
+//! throughput of 15 runs; `.ci/bench-ab.sh elements` runs it for two revisions, interleaved.
 //!
 //! `cargo run --release -p inlay-bench --example element_paths [VERTICES]`
 
