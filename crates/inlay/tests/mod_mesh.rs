@@ -338,3 +338,37 @@ fn mona_round_trip() {
         );
     }
 }
+
+/// Malformed edited scenes are errors naming the file and what is wrong, never a panic.
+#[test]
+fn malformed_scenes_are_errors() {
+    let m = Mod::load(&example(), &ModOptions::default()).unwrap();
+    let states = all_states(&m);
+    let refs: Vec<&Mod> = states.iter().collect();
+    let fail = |bytes: &[u8]| {
+        import_mod(
+            &refs,
+            "box.gltf",
+            bytes,
+            &mut no_files,
+            &ModImportOptions::default(),
+        )
+        .map(|_| ())
+        .expect_err("a malformed scene is an error")
+        .to_string()
+    };
+    // `nodes` of the wrong type.
+    let e = fail(br#"{"asset":{"version":"2.0"},"nodes":"x"}"#);
+    assert!(e.contains("box.gltf") && e.contains("not glTF JSON"), "{e}");
+    // A part node naming a mesh the document does not have.
+    let e = fail(
+        br#"{"asset":{"version":"2.0"},"nodes":[{"name":"TextureOverrideBoxCaps","mesh":7}]}"#,
+    );
+    assert!(e.contains("box.gltf") && e.contains("mesh 7"), "{e}");
+    // A GLB cut inside its JSON chunk.
+    let e = fail(b"glTF\x02\0\0\0\x40\0\0\0\x30\0\0\0JSON{\"asset\"");
+    assert!(
+        e.contains("box.gltf") && e.contains("not a valid GLB"),
+        "{e}"
+    );
+}

@@ -20,8 +20,10 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::Range;
 
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
+use super::gltf::schema::{self, Asset, Buffer, Node, Root, SceneExtras, component};
 use super::gltf::{self, ImportedMesh};
 use super::import::{ImportOptions, import};
 use super::{InputSlot, Mesh, MeshInput, MeshOptions, Mode, SlotSource};
@@ -196,12 +198,43 @@ fn part_key(m: &Mod, pi: usize) -> (String, Option<RangeKey>, u32, u32) {
 
 /// A glTF document being composed: JSON and its one binary buffer.
 struct Doc {
-    json: Value,
+    json: Root,
     bin: Vec<u8>,
 }
 
+/// `meshes[i].extras.inlay_mod` of a mod's scene: the part a mesh is. Import reads `part`
+/// ([`PartName`]); the rest is for people and tools reading the scene.
+#[derive(Serialize)]
+struct PartRecord<'a> {
+    part: &'a str,
+    section: &'a str,
+    at: String,
+    component: &'a str,
+    indexed: bool,
+    start: u32,
+    count: u32,
+    base_vertex: i32,
+    index_buffer: Option<&'a str>,
+    conditions: &'a [String],
+}
+
+/// The field of a [`PartRecord`] that import reads; a record that does not have it as a
+/// string (a tool rewrote it) names no part.
+#[derive(Deserialize)]
+struct PartName {
+    part: String,
+}
+
+/// `scenes[0].extras.inlay_mod` of a mod's scene.
+#[derive(Serialize)]
+struct SceneRecord<'a> {
+    ini: Option<String>,
+    states: Vec<String>,
+    profile: Option<&'a str>,
+}
+
 /// Splits a GLB into its JSON and BIN chunks.
-fn split_glb(bytes: &[u8]) -> Option<(Value, Vec<u8>)> {
+fn split_glb(bytes: &[u8]) -> Option<(&[u8], Vec<u8>)> {
     let u32_at = |o: usize| {
         bytes
             .get(o..o + 4)
@@ -218,7 +251,7 @@ fn split_glb(bytes: &[u8]) -> Option<(Value, Vec<u8>)> {
         let kind = &bytes[pos + 4..pos + 8];
         let data = bytes.get(pos + 8..pos + 8 + len)?;
         match kind {
-            b"JSON" => json = serde_json::from_slice(data).ok(),
+            b"JSON" => json = Some(data),
             b"BIN\0" => bin = data.to_vec(),
             _ => {}
         }
@@ -227,125 +260,95 @@ fn split_glb(bytes: &[u8]) -> Option<(Value, Vec<u8>)> {
     Some((json?, bin))
 }
 
-fn arr(v: &mut Value, key: &str) -> Vec<Value> {
-    v.get_mut(key)
-        .and_then(|a| a.as_array_mut())
-        .map(std::mem::take)
-        .unwrap_or_default()
-}
-
-fn shift(v: &mut Value, by: usize) {
-    if let Some(n) = v.as_u64() {
-        *v = json!(n as usize + by);
+/// Shifts an index of `sparse` (kept as JSON by the schema) by `by`.
+fn shift_json(v: Option<&mut Value>, by: u32) {
+    if let Some(v) = v
+        && let Some(n) = v.as_u64()
+    {
+        *v = Value::from(n + u64::from(by));
     }
 }
 
 /// Appends document `d` to `into`, shifting its indices; returns (node, mesh) offsets.
-fn merge(into: &mut Doc, mut d: Doc) -> (usize, usize) {
+fn merge(into: &mut Doc, d: Doc) -> (usize, usize) {
     let base = into.bin.len().next_multiple_of(16);
     into.bin.resize(base, 0);
     into.bin.extend_from_slice(&d.bin);
-    let count = |v: &Value, k: &str| v[k].as_array().map_or(0, Vec::len);
+    let to = &mut into.json;
     let (nv, na, nm, nn, ns) = (
-        count(&into.json, "bufferViews"),
-        count(&into.json, "accessors"),
-        count(&into.json, "meshes"),
-        count(&into.json, "nodes"),
-        count(&into.json, "skins"),
+        to.buffer_views.len() as u32,
+        to.accessors.len() as u32,
+        to.meshes.len() as u32,
+        to.nodes.len() as u32,
+        to.skins.len() as u32,
     );
-    for mut v in arr(&mut d.json, "bufferViews") {
-        v["buffer"] = json!(0);
-        let off = v["byteOffset"].as_u64().unwrap_or(0) as usize;
-        v["byteOffset"] = json!(off + base);
-        push(&mut into.json, "bufferViews", v);
+    let (nodes_before, meshes_before) = (to.nodes.len(), to.meshes.len());
+    let d = d.json;
+    for mut v in d.buffer_views {
+        v.buffer = 0;
+        v.byte_offset += base as u64;
+        to.buffer_views.push(v);
     }
-    for mut a in arr(&mut d.json, "accessors") {
-        shift(&mut a["bufferView"], nv);
-        if a.get("sparse").is_some() {
-            shift(&mut a["sparse"]["indices"]["bufferView"], nv);
-            shift(&mut a["sparse"]["values"]["bufferView"], nv);
+    for mut a in d.accessors {
+        if let Some(v) = &mut a.buffer_view {
+            *v += nv;
         }
-        push(&mut into.json, "accessors", a);
+        if let Some(s) = &mut a.sparse {
+            shift_json(s.pointer_mut("/indices/bufferView"), nv);
+            shift_json(s.pointer_mut("/values/bufferView"), nv);
+        }
+        to.accessors.push(a);
     }
-    for mut m in arr(&mut d.json, "meshes") {
-        if let Some(ps) = m.get_mut("primitives").and_then(Value::as_array_mut) {
-            for p in ps {
-                if let Some(at) = p.get_mut("attributes").and_then(Value::as_object_mut) {
-                    for v in at.values_mut() {
-                        shift(v, na);
-                    }
-                }
-                if let Some(v) = p.get_mut("indices") {
-                    shift(v, na);
-                }
-                if let Some(ts) = p.get_mut("targets").and_then(Value::as_array_mut) {
-                    for t in ts {
-                        if let Some(o) = t.as_object_mut() {
-                            for v in o.values_mut() {
-                                shift(v, na);
-                            }
-                        }
-                    }
-                }
+    for mut m in d.meshes {
+        for p in &mut m.primitives {
+            for v in p.attributes.values_mut() {
+                *v += na;
+            }
+            if let Some(v) = &mut p.indices {
+                *v += na;
             }
         }
-        push(&mut into.json, "meshes", m);
+        to.meshes.push(m);
     }
-    for mut n in arr(&mut d.json, "nodes") {
-        if let Some(v) = n.get_mut("mesh") {
-            shift(v, nm);
+    for mut n in d.nodes {
+        if let Some(v) = &mut n.mesh {
+            *v += nm;
         }
-        if let Some(v) = n.get_mut("skin") {
-            shift(v, ns);
+        if let Some(v) = &mut n.skin {
+            *v += ns;
         }
-        if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
-            for c in ch {
-                shift(c, nn);
-            }
+        for c in &mut n.children {
+            *c += nn;
         }
-        if let Some(ext) = n
-            .pointer_mut("/extensions/EXT_mesh_gpu_instancing/attributes")
-            .and_then(|a| a.as_object_mut())
+        if let Some(g) = n
+            .extensions
+            .as_mut()
+            .and_then(|e| e.gpu_instancing.as_mut())
         {
-            for v in ext.values_mut() {
-                shift(v, na);
+            for v in g.attributes.values_mut() {
+                *v += na;
             }
         }
-        push(&mut into.json, "nodes", n);
+        to.nodes.push(n);
     }
-    for mut s in arr(&mut d.json, "skins") {
-        if let Some(v) = s.get_mut("inverseBindMatrices") {
-            shift(v, na);
+    for mut s in d.skins {
+        if let Some(v) = &mut s.inverse_bind_matrices {
+            *v += na;
         }
-        if let Some(v) = s.get_mut("skeleton") {
-            shift(v, nn);
+        if let Some(v) = &mut s.skeleton {
+            *v += nn;
         }
-        if let Some(j) = s.get_mut("joints").and_then(Value::as_array_mut) {
-            for x in j {
-                shift(x, nn);
-            }
+        for j in &mut s.joints {
+            *j += nn;
         }
-        push(&mut into.json, "skins", s);
+        to.skins.push(s);
     }
-    if let Some(ext) = d.json["extensionsUsed"].as_array() {
-        for e in ext.clone() {
-            let list = into.json["extensionsUsed"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            if !list.contains(&e) {
-                push(&mut into.json, "extensionsUsed", e);
-            }
+    for e in d.extensions_used {
+        if !to.extensions_used.contains(&e) {
+            to.extensions_used.push(e);
         }
     }
-    (nn, nm)
-}
-
-fn push(v: &mut Value, key: &str, x: Value) {
-    if !v[key].is_array() {
-        v[key] = json!([]);
-    }
-    v[key].as_array_mut().expect("array").push(x);
+    (nodes_before, meshes_before)
 }
 
 /// One component's document: a mesh per part sharing the vertex accessors; the node the
@@ -353,7 +356,7 @@ fn push(v: &mut Value, key: &str, x: Value) {
 struct ComponentDoc {
     doc: Doc,
     /// The template node (skin, extensions) with `mesh` removed.
-    template: Value,
+    template: Node,
     /// Root nodes other than the mesh's (skin joints).
     roots: Vec<usize>,
 }
@@ -366,104 +369,76 @@ fn component_doc(
 ) -> io::Result<ComponentDoc> {
     let mut glb = Vec::new();
     gltf::write_glb(mesh, &mut glb)?;
-    let (mut json, bin) = split_glb(&glb)
+    let (json, bin) = split_glb(&glb)
         .ok_or_else(|| io::Error::other("the glTF writer's output did not parse"))?;
-    let mesh0 = json["meshes"][0].clone();
-    let idx_acc = mesh0["primitives"][0]["indices"]
-        .as_u64()
-        .map(|x| x as usize);
-    let acc = idx_acc.map(|i| json["accessors"][i].clone());
-    let size = match acc.as_ref().and_then(|a| a["componentType"].as_u64()) {
-        Some(5123) => 2,
-        Some(5121) => 1,
+    let mut json: Root = serde_json::from_slice(json)
+        .map_err(|e| io::Error::other(format!("the glTF writer's output did not parse: {e}")))?;
+    let mesh0 = json.meshes.first().cloned().unwrap_or_default();
+    let acc = mesh0
+        .primitives
+        .first()
+        .and_then(|p| p.indices)
+        .and_then(|i| json.accessors.get(i as usize).cloned());
+    let size = match acc.as_ref().map(|a| a.component_type) {
+        Some(component::UNSIGNED_SHORT) => 2,
+        Some(component::UNSIGNED_BYTE) => 1,
         _ => 4,
     };
     let mut meshes = Vec::new();
-    for (k, r) in ranges.iter().enumerate() {
+    for ((r, name), record) in ranges.iter().zip(names).zip(extras) {
         let mut m = mesh0.clone();
-        m["name"] = json!(names[k]);
-        let mut a = acc.clone().unwrap_or(Value::Null);
-        if a.is_object() {
-            let off = a["byteOffset"].as_u64().unwrap_or(0) as usize;
-            a["byteOffset"] = json!(off + r.start * size);
-            a["count"] = json!(r.len());
-            if let Some(o) = a.as_object_mut() {
-                o.remove("min");
-                o.remove("max");
+        m.name = Some(name.clone());
+        if let Some(mut a) = acc.clone() {
+            a.byte_offset = Some(a.byte_offset.unwrap_or(0) + (r.start * size) as u64);
+            a.count = r.len() as u64;
+            a.min = None;
+            a.max = None;
+            let ai = json.accessors.len() as u32;
+            json.accessors.push(a);
+            if let Some(p) = m.primitives.first_mut() {
+                p.indices = Some(ai);
             }
-            let ai = json["accessors"].as_array().map_or(0, Vec::len);
-            push(&mut json, "accessors", a);
-            m["primitives"][0]["indices"] = json!(ai);
         }
-        m["extras"]["inlay_mod"] = extras[k].clone();
+        m.extras.get_or_insert_default().inlay_mod = Some(record.clone());
         meshes.push(m);
     }
-    json["meshes"] = json!(meshes);
+    json.meshes = meshes;
     // The writer's node for mesh 0 is removed; the other nodes (joints) keep their order.
-    let nodes = json["nodes"].as_array().cloned().unwrap_or_default();
-    let mesh_node = nodes.iter().position(|n| n["mesh"].as_u64() == Some(0));
-    let mut template = mesh_node
-        .map(|i| nodes[i].clone())
-        .unwrap_or_else(|| json!({}));
-    if let Some(o) = template.as_object_mut() {
-        o.remove("mesh");
-        o.remove("name");
-    }
-    let remap = |i: usize| -> Option<usize> {
-        match mesh_node {
+    let nodes = std::mem::take(&mut json.nodes);
+    let mesh_node = nodes.iter().position(|n| n.mesh == Some(0));
+    let mut template = mesh_node.map(|i| nodes[i].clone()).unwrap_or_default();
+    template.mesh = None;
+    template.name = None;
+    let remap = |i: u32| -> Option<u32> {
+        match mesh_node.map(|m| m as u32) {
             Some(m) if i == m => None,
             Some(m) if i > m => Some(i - 1),
             _ => Some(i),
         }
     };
-    let mut kept = Vec::new();
     for (i, mut n) in nodes.into_iter().enumerate() {
         if Some(i) == mesh_node {
             continue;
         }
-        if let Some(ch) = n.get_mut("children").and_then(Value::as_array_mut) {
-            *ch = ch
+        n.children = n.children.iter().filter_map(|&c| remap(c)).collect();
+        json.nodes.push(n);
+    }
+    for s in &mut json.skins {
+        s.joints = s.joints.iter().filter_map(|&c| remap(c)).collect();
+        s.skeleton = s.skeleton.and_then(remap);
+    }
+    let roots: Vec<usize> = json
+        .scenes
+        .first()
+        .map(|s| {
+            s.nodes
                 .iter()
-                .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
-                .map(|c| json!(c))
-                .collect();
-        }
-        kept.push(n);
-    }
-    json["nodes"] = json!(kept);
-    if let Some(skins) = json.get_mut("skins").and_then(Value::as_array_mut) {
-        for s in skins {
-            if let Some(j) = s.get_mut("joints").and_then(Value::as_array_mut) {
-                *j = j
-                    .iter()
-                    .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
-                    .map(|c| json!(c))
-                    .collect();
-            }
-            if let Some(sk) = s["skeleton"].as_u64() {
-                match remap(sk as usize) {
-                    Some(x) => s["skeleton"] = json!(x),
-                    None => {
-                        if let Some(o) = s.as_object_mut() {
-                            o.remove("skeleton");
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let roots: Vec<usize> = json["scenes"][0]["nodes"]
-        .as_array()
-        .map(|v| {
-            v.iter()
-                .filter_map(|c| c.as_u64().and_then(|c| remap(c as usize)))
+                .filter_map(|&c| remap(c).map(|c| c as usize))
                 .collect()
         })
         .unwrap_or_default();
-    if let Some(o) = json.as_object_mut() {
-        o.remove("scenes");
-        o.remove("scene");
-    }
+    json.scenes.clear();
+    json.scene = None;
     Ok(ComponentDoc {
         doc: Doc { json, bin },
         template,
@@ -473,7 +448,7 @@ fn component_doc(
 
 /// The composed scene of one or several states.
 pub struct Scene {
-    json: Value,
+    json: Root,
     bin: Vec<u8>,
     /// What is in it.
     pub summary: ModExport,
@@ -543,11 +518,17 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         placements.push(here);
     }
     let mut doc = Doc {
-        json: json!({"asset": {"version": "2.0", "generator": "inlay"}}),
+        json: Root {
+            asset: Asset {
+                version: "2.0".into(),
+                generator: Some("inlay".into()),
+            },
+            ..Root::default()
+        },
         bin: Vec::new(),
     };
     let mut mesh_of: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    let mut templates: Vec<Value> = Vec::new();
+    let mut templates: Vec<Node> = Vec::new();
     let mut roots: Vec<usize> = Vec::new();
     for (ci, c) in comps.iter().enumerate() {
         let m = c.m;
@@ -556,18 +537,19 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         for (hm, pi, unique) in &c.parts {
             let p = &hm.parts[*pi];
             names.push(unique.clone());
-            extras.push(json!({
-                "part": unique,
-                "section": p.section,
-                "at": p.at.to_string(),
-                "component": m.components[c.component].name,
-                "indexed": p.indexed,
-                "start": p.start,
-                "count": p.count,
-                "base_vertex": p.base_vertex,
-                "index_buffer": p.index_buffer.map(|r| hm.resources[r].name.clone()),
-                "conditions": p.conditions,
-            }));
+            let record = PartRecord {
+                part: unique,
+                section: &p.section,
+                at: p.at.to_string(),
+                component: &m.components[c.component].name,
+                indexed: p.indexed,
+                start: p.start,
+                count: p.count,
+                base_vertex: p.base_vertex,
+                index_buffer: p.index_buffer.map(|r| hm.resources[r].name.as_str()),
+                conditions: &p.conditions,
+            };
+            extras.push(serde_json::to_value(record).map_err(|e| err(m, e.to_string()))?);
         }
         // Vertices from the component's mod; each part's triangles from the mod that drew it.
         let (mut mesh, _) = component_mesh(m, c.component, &[])?;
@@ -612,38 +594,45 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         for &(c, slot) in &placements[si] {
             let unique = &comps[c].parts[slot].2;
             let mut n = templates[c].clone();
-            n["name"] = json!(unique);
-            n["mesh"] = json!(mesh_of[&(c, slot)]);
-            let id = doc.json["nodes"].as_array().map_or(0, Vec::len);
-            push(&mut doc.json, "nodes", n);
-            children.push(id);
+            n.name = Some(unique.clone());
+            n.mesh = Some(mesh_of[&(c, slot)] as u32);
+            children.push(doc.json.nodes.len() as u32);
+            doc.json.nodes.push(n);
             summary.parts += 1;
         }
         match &st.label {
             Some(label) => {
-                let id = doc.json["nodes"].as_array().map_or(0, Vec::len);
-                push(
-                    &mut doc.json,
-                    "nodes",
-                    json!({"name": label, "children": children}),
-                );
-                state_nodes.push(id);
+                state_nodes.push(doc.json.nodes.len() as u32);
+                doc.json.nodes.push(Node {
+                    name: Some(label.clone()),
+                    children,
+                    ..Node::default()
+                });
             }
             None => state_nodes.extend(children),
         }
     }
-    roots.extend(state_nodes);
-    doc.json["scene"] = json!(0);
-    doc.json["scenes"] = json!([{
-        "name": first.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-        "nodes": roots,
-        "extras": {"inlay_mod": {
-            "ini": first.path.file_name().map(|n| n.to_string_lossy().into_owned()),
-            "states": states.iter().map(|s| s.m.state.to_string()).collect::<Vec<_>>(),
-            "profile": first.profile.name,
-        }},
-    }]);
-    doc.json["buffers"] = json!([{"byteLength": doc.bin.len().max(4)}]);
+    let ini = first
+        .path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
+    let record = SceneRecord {
+        ini: ini.clone(),
+        states: states.iter().map(|s| s.m.state.to_string()).collect(),
+        profile: first.profile.name.as_deref(),
+    };
+    doc.json.scene = Some(0);
+    doc.json.scenes = vec![schema::Scene {
+        name: Some(ini.unwrap_or_default()),
+        nodes: roots.iter().map(|&r| r as u32).chain(state_nodes).collect(),
+        extras: Some(SceneExtras {
+            inlay_mod: Some(serde_json::to_value(record).map_err(|e| err(first, e.to_string()))?),
+        }),
+    }];
+    doc.json.buffers = vec![Buffer {
+        byte_length: doc.bin.len().max(4) as u64,
+        uri: None,
+    }];
     if doc.bin.len() < 4 {
         doc.bin.resize(4, 0);
     }
@@ -702,7 +691,9 @@ impl Scene {
         uri: &str,
     ) -> io::Result<()> {
         let mut json = self.json.clone();
-        json["buffers"][0]["uri"] = json!(uri);
+        if let Some(b) = json.buffers.first_mut() {
+            b.uri = Some(uri.to_string());
+        }
         serde_json::to_writer_pretty(&mut *out, &json).map_err(io::Error::other)?;
         bin.write_all(&self.bin)
     }
@@ -934,41 +925,36 @@ pub struct ModImport {
 /// an unedited skin would read as edited and be rewritten.
 fn read_mesh(
     file: &str,
-    doc: &Value,
+    doc: &Root,
     bin: &[u8],
     glb: bool,
     mesh: usize,
     external: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<ImportedMesh, String> {
+    let one = doc.meshes.get(mesh).cloned().ok_or_else(|| {
+        format!(
+            "{file}: a node names mesh {mesh}, past the {} in `meshes`",
+            doc.meshes.len()
+        )
+    })?;
     let mut d = doc.clone();
-    d["meshes"] = json!([doc["meshes"][mesh].clone()]);
+    d.meshes = vec![one];
     let mut placed = false;
-    for n in d
-        .get_mut("nodes")
-        .and_then(Value::as_array_mut)
-        .map(|v| v.iter_mut())
-        .into_iter()
-        .flatten()
-    {
-        let here = n["mesh"].as_u64() == Some(mesh as u64);
-        if let Some(o) = n.as_object_mut() {
-            if here && !placed {
-                o.insert("mesh".into(), json!(0));
-                placed = true;
-            } else if o.remove("mesh").is_some() {
-                // A skin belongs to a node with a mesh.
-                o.remove("skin");
-            }
+    for n in &mut d.nodes {
+        let here = n.mesh == Some(mesh as u32);
+        if here && !placed {
+            n.mesh = Some(0);
+            placed = true;
+        } else if n.mesh.take().is_some() {
+            // A skin belongs to a node with a mesh.
+            n.skin = None;
         }
     }
-    if let Some(o) = d.as_object_mut() {
-        o.remove("scenes");
-        o.remove("scene");
-    }
+    d.scenes.clear();
+    d.scene = None;
     if glb {
-        let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;
         let scene = Scene {
-            json: serde_json::from_slice(&json).map_err(|e| e.to_string())?,
+            json: d,
             bin: bin.to_vec(),
             summary: ModExport::default(),
         };
@@ -1006,38 +992,34 @@ pub fn import_mod(
         .first()
         .ok_or_else(|| ModError::new(at.clone(), None, "no state"))?;
     let all_names = part_names(states);
-    let (doc, bin, glb) = if bytes.starts_with(b"glTF") {
+    let not_gltf =
+        |e: serde_json::Error| ModError::new(at.clone(), None, format!("not glTF JSON: {e}"));
+    let (doc, bin, glb): (Root, _, _) = if bytes.starts_with(b"glTF") {
         let (d, b) = split_glb(bytes)
             .ok_or_else(|| ModError::new(at.clone(), None, "not a valid GLB file"))?;
-        (d, b, true)
+        (serde_json::from_slice(d).map_err(not_gltf)?, b, true)
     } else {
-        let d: Value = serde_json::from_slice(bytes)
-            .map_err(|e| ModError::new(at.clone(), None, format!("not glTF JSON: {e}")))?;
-        (d, Vec::new(), false)
+        (
+            serde_json::from_slice(bytes).map_err(not_gltf)?,
+            Vec::new(),
+            false,
+        )
     };
     let mut out = ModImport::default();
     // Part nodes by name.
     let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
-    for n in doc["nodes"].as_array().cloned().unwrap_or_default() {
-        let (Some(name), Some(mi)) = (n["name"].as_str(), n["mesh"].as_u64()) else {
+    for n in &doc.nodes {
+        let (Some(name), Some(mi)) = (&n.name, n.mesh) else {
             continue;
         };
         by_name
             .entry(base_name(name).to_string())
             .or_insert(mi as usize);
     }
-    for (mi, mesh) in doc["meshes"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-    {
-        if let Some(p) = mesh
-            .pointer("/extras/inlay_mod/part")
-            .and_then(Value::as_str)
-        {
-            by_name.entry(p.to_string()).or_insert(mi);
+    for (mi, mesh) in doc.meshes.iter().enumerate() {
+        let record = mesh.extras.as_ref().and_then(|x| x.inlay_mod.as_ref());
+        if let Some(p) = record.and_then(|r| PartName::deserialize(r).ok()) {
+            by_name.entry(p.part).or_insert(mi);
         }
     }
     for (ci, c) in m.components.iter().enumerate() {
@@ -1072,7 +1054,12 @@ pub fn import_mod(
             ));
             continue;
         }
-        let prim = |mi: usize| doc["meshes"][mi]["primitives"][0]["attributes"].clone();
+        let prim = |mi: usize| {
+            doc.meshes
+                .get(mi)
+                .and_then(|m| m.primitives.first())
+                .map(|p| &p.attributes)
+        };
         let shared = found.windows(2).all(|w| prim(w[0].2) == prim(w[1].2));
         let read = |mi: usize, ext: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>| {
             read_mesh(file, &doc, &bin, glb, mi, ext)

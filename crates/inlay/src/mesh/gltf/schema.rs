@@ -97,6 +97,17 @@ pub struct Scene {
     /// Its root nodes.
     #[serde(default)]
     pub nodes: Vec<u32>,
+    /// Its extras; inlay writes `extras.inlay_mod` on a mod's scene.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extras: Option<SceneExtras>,
+}
+
+/// `scenes[i].extras`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SceneExtras {
+    /// `inlay_mod`: which INI, states and profile a mod's scene was exported from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlay_mod: Option<serde_json::Value>,
 }
 
 /// `nodes[i]`.
@@ -161,6 +172,10 @@ pub struct MeshExtras {
     /// `inlay`: an [`InlayExtras`] record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inlay: Option<serde_json::Value>,
+    /// `inlay_mod`: the mod part a mesh of a mod's scene is (kept as JSON when reading, as
+    /// `inlay` is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inlay_mod: Option<serde_json::Value>,
 }
 
 impl MeshExtras {
@@ -211,6 +226,9 @@ pub struct Skin {
     /// The accessor of one MAT4 per joint.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub inverse_bind_matrices: Option<u32>,
+    /// The node at the root of the joint hierarchy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skeleton: Option<u32>,
     /// The joint nodes: `JOINTS_n` values index this list.
     #[serde(default)]
     pub joints: Vec<u32>,

@@ -1201,6 +1201,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
     let name = super::super::capture_name(&mesh.files);
     let extras = Some(schema::MeshExtras {
         inlay: serde_json::to_value(inlay_extras(mesh, &mapped, &vertex_id, &warnings)).ok(),
+        inlay_mod: None,
     });
     let skin_index = skin.map(|_| 0u32);
     match mesh.instances {
@@ -1312,6 +1313,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
         root.skins.push(schema::Skin {
             name: Some(format!("{name} blend indices")),
             inverse_bind_matrices: Some(ibm),
+            skeleton: None,
             joints,
         });
     }
@@ -1319,6 +1321,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
     root.scenes.push(schema::Scene {
         name: None,
         nodes: scene_nodes,
+        extras: None,
     });
     root.buffers.push(schema::Buffer {
         byte_length: offset.max(4) as u64,
