@@ -15,11 +15,14 @@
 //!   paired with **write**: files of the same sizes as the export wrote, written on the same
 //!   threads. Ratio = write time / export time.
 //!
-//! A run during which the process was descheduled drops its pair: one whose threads lost
-//! their core to another task more often than there are threads (involuntary context
-//! switches, `getrusage`), or — where that count is not available — whose process CPU time is
-//! below half of wall time × threads. (CPU time alone misjudges the index, whose listing of
-//! the folder and reading of the log run on one thread: every pair was dropped.) The median
+//! A run during which the process was descheduled drops its pair. A run whose process had
+//! at least 90% of its cores' time throughout was not (its own threads may still preempt
+//! each other); otherwise one whose threads lost their core to another task more than once
+//! each plus 50 times a second each (involuntary context switches, `getrusage`: sharing a
+//! core preempts a thread every few milliseconds, a quiet machine's housekeeping a few
+//! times a second) was, or — where that count is not available — one whose process CPU time
+//! is below half of wall time × threads. (CPU time alone misjudges the index, whose listing
+//! of the folder and reading of the log run on one thread.) The median
 //! ratio of the kept pairs is reported, with the process's peak resident memory (`VmHWM`).
 
 use std::fs;
@@ -164,12 +167,23 @@ fn timed(f: impl FnOnce()) -> Run {
 
 impl Run {
     fn descheduled(&self, threads: usize) -> bool {
-        if let Some(n) = self.switches {
-            return n > threads as u64;
+        let cores = threads.min(sys::cpus()) as f64;
+        let wall = self.wall.as_secs_f64();
+        // Most of its cores' time for the whole run: nothing else took them, whatever the
+        // switch count says (its own threads, more than the cores, preempt each other).
+        if self
+            .cpu
+            .is_some_and(|c| c.as_secs_f64() >= 0.9 * wall * cores)
+        {
+            return false;
         }
-        self.cpu.is_some_and(|c| {
-            c.as_secs_f64() < 0.5 * self.wall.as_secs_f64() * threads.min(sys::cpus()) as f64
-        })
+        if let Some(n) = self.switches {
+            // Sharing a core with another task preempts a thread every few milliseconds;
+            // a quiet machine's housekeeping takes a core a few times a second.
+            return n as f64 > threads as f64 * (1.0 + 50.0 * wall);
+        }
+        self.cpu
+            .is_some_and(|c| c.as_secs_f64() < 0.5 * wall * cores)
     }
 }
 
@@ -372,4 +386,34 @@ pub fn run(o: &FrameBenchOptions) -> std::io::Result<FrameBenchReport> {
         export,
         peak_mib: peak_mib(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(wall_ms: u64, cpu_ms: Option<u64>, switches: Option<u64>) -> Run {
+        Run {
+            wall: Duration::from_millis(wall_ms),
+            cpu: cpu_ms.map(Duration::from_millis),
+            switches,
+        }
+    }
+
+    /// One thread, so the test does not depend on the machine's core count.
+    #[test]
+    fn descheduled_runs_are_told_apart() {
+        // Its core's whole time: kept, even with its own threads preempting each other.
+        assert!(!run(1000, Some(950), Some(400)).descheduled(1));
+        // Half the time, preempted 400 times a second: another task had the core.
+        assert!(run(1000, Some(500), Some(400)).descheduled(1));
+        // A single-threaded phase on a quiet machine: little CPU, few switches, kept.
+        assert!(!run(1000, Some(500), Some(10)).descheduled(1));
+        // The limit: once plus 50 a second.
+        assert!(!run(1000, Some(500), Some(51)).descheduled(1));
+        assert!(run(1000, Some(500), Some(52)).descheduled(1));
+        // No switch count: CPU time below half of wall time.
+        assert!(run(1000, Some(400), None).descheduled(1));
+        assert!(!run(1000, Some(600), None).descheduled(1));
+    }
 }
