@@ -60,6 +60,66 @@ pub struct StateParts<'a> {
     pub m: &'a Mod,
 }
 
+/// One part that a writer exports: of state `state`, part `part` of `m`, drawn from
+/// component `component` (whose buffers are `resources`).
+struct Exported<'a> {
+    state: usize,
+    m: &'a Mod,
+    part: usize,
+    component: usize,
+    resources: Vec<usize>,
+    /// The part's name among every state's parts (`part_names`).
+    name: String,
+    /// `name`, under its state's label when the state has one (`label/name`).
+    node: String,
+}
+
+/// The parts of `states` the writers export, state by state in part order. A part not
+/// exported is listed in `skipped` (`name (at): why`, once); one with a problem is the error;
+/// one without a component is passed over.
+fn exported_parts<'a>(
+    states: &[StateParts<'a>],
+    skipped: &mut Vec<String>,
+) -> Result<Vec<Exported<'a>>, ModError> {
+    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
+    let mut out = Vec::new();
+    for (si, st) in states.iter().enumerate() {
+        let m = st.m;
+        for (pi, p) in m.parts.iter().enumerate() {
+            if !p.export {
+                let why = p.note.clone().unwrap_or_default();
+                let line = format!("{} ({}): {why}", p.name, p.at);
+                if !skipped.contains(&line) {
+                    skipped.push(line);
+                }
+                continue;
+            }
+            if let Some(prob) = &p.problem {
+                return Err(ModError::new(
+                    p.at.clone(),
+                    Some(p.name.clone()),
+                    prob.clone(),
+                ));
+            }
+            let Some(ci) = p.component else { continue };
+            let name = all_names[si][pi].clone();
+            out.push(Exported {
+                state: si,
+                m,
+                part: pi,
+                component: ci,
+                resources: m.components[ci].resources.clone(),
+                node: match &st.label {
+                    Some(l) => format!("{l}/{name}"),
+                    None => name.clone(),
+                },
+                name,
+            });
+        }
+    }
+    Ok(out)
+}
+
 fn err(m: &Mod, message: impl Into<String>) -> ModError {
     ModError::new(Where::file(&m.ini.files[0].name), None, message)
 }
@@ -470,52 +530,29 @@ pub fn scene(states: &[StateParts<'_>]) -> Result<Scene, ModError> {
         parts: Vec<(&'a Mod, usize, String)>,
     }
     let mut comps: Vec<Comp<'_>> = Vec::new();
-    let mut placements: Vec<Vec<(usize, usize)>> = Vec::new(); // per state: (comp, part slot)
-    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
-    for (si, st) in states.iter().enumerate() {
-        let m = st.m;
-        let mut here = Vec::new();
-        for (pi, p) in m.parts.iter().enumerate() {
-            if !p.export {
-                let why = p.note.clone().unwrap_or_default();
-                let line = format!("{} ({}): {why}", p.name, p.at);
-                if !summary.skipped.contains(&line) {
-                    summary.skipped.push(line);
-                }
-                continue;
+    // Per state: (comp, part slot).
+    let mut placements: Vec<Vec<(usize, usize)>> = vec![Vec::new(); states.len()];
+    for e in exported_parts(states, &mut summary.skipped)? {
+        let c = match comps.iter().position(|c| c.resources == e.resources) {
+            Some(c) => c,
+            None => {
+                comps.push(Comp {
+                    m: e.m,
+                    component: e.component,
+                    resources: e.resources,
+                    parts: Vec::new(),
+                });
+                comps.len() - 1
             }
-            if let Some(prob) = &p.problem {
-                return Err(ModError::new(
-                    p.at.clone(),
-                    Some(p.name.clone()),
-                    prob.clone(),
-                ));
+        };
+        let slot = match comps[c].parts.iter().position(|x| x.2 == e.name) {
+            Some(s) => s,
+            None => {
+                comps[c].parts.push((e.m, e.part, e.name));
+                comps[c].parts.len() - 1
             }
-            let Some(ci) = p.component else { continue };
-            let resources = m.components[ci].resources.clone();
-            let c = match comps.iter().position(|c| c.resources == resources) {
-                Some(c) => c,
-                None => {
-                    comps.push(Comp {
-                        m,
-                        component: ci,
-                        resources,
-                        parts: Vec::new(),
-                    });
-                    comps.len() - 1
-                }
-            };
-            let key = all_names[si][pi].clone();
-            let slot = match comps[c].parts.iter().position(|x| x.2 == key) {
-                Some(s) => s,
-                None => {
-                    comps[c].parts.push((m, pi, key));
-                    comps[c].parts.len() - 1
-                }
-            };
-            here.push((c, slot));
-        }
-        placements.push(here);
+        };
+        placements[e.state].push((c, slot));
     }
     let mut doc = Doc {
         json: Root {
@@ -712,78 +749,59 @@ pub fn write_obj(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
     writeln!(w, "# written by inlay from {}", first.path.display()).map_err(ioe)?;
     let mut bases: Vec<(Vec<usize>, u64, bool, bool)> = Vec::new();
     let mut next = 1u64;
-    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
-    for (si, st) in states.iter().enumerate() {
-        let m = st.m;
-        for (pi, p) in m.parts.iter().enumerate() {
-            if !p.export {
-                continue;
-            }
-            if let Some(prob) = &p.problem {
-                return Err(ModError::new(
-                    p.at.clone(),
-                    Some(p.name.clone()),
-                    prob.clone(),
-                ));
-            }
-            let Some(ci) = p.component else { continue };
-            let res = m.components[ci].resources.clone();
-            if !bases.iter().any(|b| b.0 == res) {
-                let (mesh, _) = component_mesh(m, ci, &[])?;
-                let pos = super::obj::find(&mesh, "POSITION", 0).ok_or_else(|| {
-                    err(
-                        m,
-                        format!(
-                            "component {} has no POSITION: OBJ needs positions",
-                            m.components[ci].name
-                        ),
-                    )
-                })?;
-                let tex = super::obj::find(&mesh, "TEXCOORD", 0);
-                let nor = super::obj::find(&mesh, "NORMAL", 0);
-                writeln!(
-                    w,
-                    "# component {}: {} vertices",
-                    m.components[ci].name, mesh.vertex_count
+    for e in exported_parts(states, &mut Vec::new())? {
+        let (m, ci, res) = (e.m, e.component, e.resources);
+        if !bases.iter().any(|b| b.0 == res) {
+            let (mesh, _) = component_mesh(m, ci, &[])?;
+            let pos = super::obj::find(&mesh, "POSITION", 0).ok_or_else(|| {
+                err(
+                    m,
+                    format!(
+                        "component {} has no POSITION: OBJ needs positions",
+                        m.components[ci].name
+                    ),
                 )
-                .map_err(ioe)?;
-                for (tag, a, n) in [("v", Some(pos), 3), ("vt", tex, 2), ("vn", nor, 3)] {
-                    let Some(a) = a else { continue };
-                    for v in &a.values {
-                        let mut line = String::from(tag);
-                        for l in 0..n {
-                            line.push_str(&format!(" {}", super::obj::lane_f32(a, v, l).0));
-                        }
-                        writeln!(w, "{line}").map_err(ioe)?;
+            })?;
+            let tex = super::obj::find(&mesh, "TEXCOORD", 0);
+            let nor = super::obj::find(&mesh, "NORMAL", 0);
+            writeln!(
+                w,
+                "# component {}: {} vertices",
+                m.components[ci].name, mesh.vertex_count
+            )
+            .map_err(ioe)?;
+            for (tag, a, n) in [("v", Some(pos), 3), ("vt", tex, 2), ("vn", nor, 3)] {
+                let Some(a) = a else { continue };
+                for v in &a.values {
+                    let mut line = String::from(tag);
+                    for l in 0..n {
+                        line.push_str(&format!(" {}", super::obj::lane_f32(a, v, l).0));
                     }
+                    writeln!(w, "{line}").map_err(ioe)?;
                 }
-                bases.push((res.clone(), next, tex.is_some(), nor.is_some()));
-                summary.vertices += u64::from(mesh.vertex_count);
-                next += u64::from(mesh.vertex_count);
             }
-            let (_, base, t, n) = bases.iter().find(|b| b.0 == res).cloned().expect("added");
-            let name = match &st.label {
-                Some(l) => format!("{l}/{}", all_names[si][pi]),
-                None => all_names[si][pi].clone(),
-            };
-            writeln!(w, "o {name}").map_err(ioe)?;
-            let list = part_vertices(m, pi)?;
-            for tri in list.chunks_exact(3) {
-                let mut line = String::from("f");
-                for &v in tri {
-                    let k = base + u64::from(v);
-                    line.push_str(&match (t, n) {
-                        (true, true) => format!(" {k}/{k}/{k}"),
-                        (false, true) => format!(" {k}//{k}"),
-                        (true, false) => format!(" {k}/{k}"),
-                        _ => format!(" {k}"),
-                    });
-                }
-                writeln!(w, "{line}").map_err(ioe)?;
-                summary.triangles += 1;
-            }
-            summary.parts += 1;
+            bases.push((res.clone(), next, tex.is_some(), nor.is_some()));
+            summary.vertices += u64::from(mesh.vertex_count);
+            next += u64::from(mesh.vertex_count);
         }
+        let (_, base, t, n) = bases.iter().find(|b| b.0 == res).cloned().expect("added");
+        writeln!(w, "o {}", e.node).map_err(ioe)?;
+        let list = part_vertices(m, e.part)?;
+        for tri in list.chunks_exact(3) {
+            let mut line = String::from("f");
+            for &v in tri {
+                let k = base + u64::from(v);
+                line.push_str(&match (t, n) {
+                    (true, true) => format!(" {k}/{k}/{k}"),
+                    (false, true) => format!(" {k}//{k}"),
+                    (true, false) => format!(" {k}/{k}"),
+                    _ => format!(" {k}"),
+                });
+            }
+            writeln!(w, "{line}").map_err(ioe)?;
+            summary.triangles += 1;
+        }
+        summary.parts += 1;
     }
     summary.components = bases.len();
     w.flush().map_err(ioe)?;
@@ -807,39 +825,24 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
     let mut faces: Vec<([u32; 3], u32)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut next = 0u32;
-    let all_names = part_names(&states.iter().map(|s| s.m).collect::<Vec<_>>());
-    for (si, st) in states.iter().enumerate() {
-        let m = st.m;
-        for (pi, p) in m.parts.iter().enumerate() {
-            if !p.export {
-                continue;
-            }
-            if let Some(prob) = &p.problem {
-                return Err(ModError::new(
-                    p.at.clone(),
-                    Some(p.name.clone()),
-                    prob.clone(),
-                ));
-            }
-            let Some(ci) = p.component else { continue };
-            let res = m.components[ci].resources.clone();
-            if !comps.iter().any(|c| c.0 == res) {
-                let (mesh, _) = component_mesh(m, ci, &[])?;
+    for e in exported_parts(states, &mut Vec::new())? {
+        let c = match comps.iter().position(|c| c.0 == e.resources) {
+            Some(c) => c,
+            None => {
+                let (mesh, _) = component_mesh(e.m, e.component, &[])?;
                 let n = mesh.vertex_count;
-                comps.push((res.clone(), mesh, next));
+                comps.push((e.resources, mesh, next));
                 next = next
                     .checked_add(n)
-                    .ok_or_else(|| err(m, "more than 2^32 vertices"))?;
+                    .ok_or_else(|| err(e.m, "more than 2^32 vertices"))?;
+                comps.len() - 1
             }
-            let base = comps.iter().find(|c| c.0 == res).expect("added").2;
-            let id = names.len() as u32;
-            names.push(match &st.label {
-                Some(l) => format!("{l}/{}", all_names[si][pi]),
-                None => all_names[si][pi].clone(),
-            });
-            for tri in part_vertices(m, pi)?.chunks_exact(3) {
-                faces.push(([tri[0] + base, tri[1] + base, tri[2] + base], id));
-            }
+        };
+        let base = comps[c].2;
+        let id = names.len() as u32;
+        names.push(e.node);
+        for tri in part_vertices(e.m, e.part)?.chunks_exact(3) {
+            faces.push(([tri[0] + base, tri[1] + base, tri[2] + base], id));
         }
     }
     if names.is_empty() {
