@@ -12,17 +12,9 @@ use std::time::Instant;
 
 use inlay::text::c;
 
-/// `n` small arrays, one per line.
-fn arrays(n: usize) -> String {
-    let mut s = String::with_capacity(n * 100);
-    for i in 0..n {
-        s.push_str(&format!(
-            "D3D11_INPUT_ELEMENT_DESC a{i}[] = {{ {{ \"P\", 0, DXGI_FORMAT_R32_FLOAT, 0, 0, \
-             D3D11_INPUT_PER_VERTEX_DATA, 0 }} }};\n"
-        ));
-    }
-    s
-}
+#[path = "../tests/text_support/mod.rs"]
+mod text_support;
+use text_support::arrays;
 
 fn seconds(src: &str, n: usize) -> f64 {
     let t = Instant::now();

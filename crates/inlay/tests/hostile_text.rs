@@ -3,17 +3,8 @@
 
 use inlay::text::{LineCursor, c, json, line_col, toml};
 
-/// `n` small arrays, one per line.
-fn arrays(n: usize) -> String {
-    let mut s = String::with_capacity(n * 100);
-    for i in 0..n {
-        s.push_str(&format!(
-            "D3D11_INPUT_ELEMENT_DESC a{i}[] = {{ {{ \"P\", 0, DXGI_FORMAT_R32_FLOAT, 0, 0, \
-             D3D11_INPUT_PER_VERTEX_DATA, 0 }} }};\n"
-        ));
-    }
-    s
-}
+mod text_support;
+use text_support::arrays;
 
 /// Item 3: 100 000 arrays took 242 s, because each array's line was counted from the start of
 /// the file (quadratic). The speed is a benchmark (`cargo bench -p inlay --bench text`, a
