@@ -39,10 +39,10 @@ mesh in FILE (a GIMI/SRMI/ZZMI hash.json, WWMI Metadata.json, any JSON whose has
 strings) by the new one and writes it back (or to --output), keeping the rest of the file as \
 it was; with two mods, the old mod's hash.json brought to the new mod's hashes.")]
 pub struct DiffArgs {
-    /// Before: a frame folder, a dump or a layout
+    /// Before: a frame folder, a dump, a mod or a layout (`-`: a layout on standard input)
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// After: a frame folder, a dump or a layout
+    /// After: a frame folder, a dump, a mod or a layout (`-`: a layout on standard input)
     #[arg(value_name = "B")]
     pub b: PathBuf,
     /// Print JSON
@@ -59,16 +59,6 @@ pub struct DiffArgs {
     pub all: bool,
     #[command(flatten)]
     pub mod_args: crate::modcmd::ModArgs,
-}
-
-fn is_layout(path: &Path) -> bool {
-    matches!(
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase())
-            .as_deref(),
-        Some("h" | "hpp" | "hh" | "c" | "cc" | "cpp" | "cxx" | "json" | "toml" | "inl")
-    )
 }
 
 fn side(path: &Path, mod_args: &crate::modcmd::ModArgs) -> Result<Vec<Part>, CliError> {
@@ -93,7 +83,8 @@ fn side(path: &Path, mod_args: &crate::modcmd::ModArgs) -> Result<Vec<Part>, Cli
         let m = crate::modcmd::load(&ini, mod_args)?;
         return Ok(diff::parts_of_mod(&m));
     }
-    if is_layout(path) {
+    // `-`: standard input, a layout whose reader its content chooses (as in every command).
+    if path.as_os_str() == "-" || inlay::capture::names_layout_text(&label) {
         let l = LayoutFile::load(path, None, style::stderr())?;
         return Ok(vec![Part::of_layout(&label, &l.parsed.elements)]);
     }

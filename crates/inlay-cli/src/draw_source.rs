@@ -103,16 +103,6 @@ fn stdin_capture(inputs: &[PathBuf]) -> Result<Capture, CliError> {
     Ok(c)
 }
 
-fn is_layout(path: &Path) -> bool {
-    matches!(
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(|e| e.to_ascii_lowercase())
-            .as_deref(),
-        Some("h" | "hpp" | "hh" | "c" | "cc" | "cpp" | "cxx" | "json" | "toml" | "inl")
-    )
-}
-
 /// Reads the draw `args` name and builds its [`Mesh`] through the library
 /// (`Mesh::build` / `Mesh::from_capture`). `before_read` sees every input file once they are
 /// known, before any buffer is read (a writing subcommand checks its `--output` there).
@@ -145,7 +135,8 @@ pub fn load_draw<R>(
     before_read: &dyn Fn(&[&Path]) -> Result<(), CliError>,
     use_input: impl FnOnce(&MeshInput<'_>) -> Result<R, CliError>,
 ) -> Result<(R, Vec<PathBuf>, Vec<SlotBytes>), CliError> {
-    let layout_mode = !args.vb.is_empty() || is_layout(&args.inputs[0]);
+    let layout_mode =
+        !args.vb.is_empty() || inlay::capture::names_layout_text(&args.inputs[0].to_string_lossy());
     let mut inputs: Vec<PathBuf> = args.inputs.clone();
     let err_style = style::stderr();
     let (mesh, slot_bytes) = if layout_mode {

@@ -191,9 +191,10 @@ fn same(a: &str, b: &str, what: &str) {
     }
 }
 
-/// `text` with each whole-word `name` (not inside a longer name or number) as `INPUT`.
+/// `text` with each whole-word `name` (not inside a longer name or number, nor an arrow
+/// `->` when the name is `-`) as `INPUT`.
 fn replace_word(text: &str, name: &str) -> String {
-    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "-_./".contains(c));
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "-_./>".contains(c));
     let mut out = String::new();
     let mut rest = text;
     while let Some(i) = rest.find(name) {
@@ -296,6 +297,8 @@ fn dash_is_standard_input_for_every_input() {
             "mesh.vb",
         ),
         (&["lower", "@", "--target", "vulkan"], "layout.h"),
+        (&["diff", "@", "packed.h"], "float.h"),
+        (&["diff", "float.h", "@"], "packed.h"),
         (
             &[
                 "lower",

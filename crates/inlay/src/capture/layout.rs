@@ -121,6 +121,13 @@ impl sfmt::Display for LayoutSourceError {
     }
 }
 
+/// Whether `file`'s extension names a layout in source text (C/C++, C#, Rust, JSON, TOML):
+/// a file [`read_layout`] reads only as a layout, never as a capture (`.fmt` and vb dump
+/// `.txt` files are both). Commands that take a layout or a capture decide with this.
+pub fn names_layout_text(file: &str) -> bool {
+    matches!(by_extension(file, ""), Some(LayoutSyntax::Text(_)))
+}
+
 /// The readers for `file` (by extension), or `None` when the name chooses none.
 fn by_extension(file: &str, text: &str) -> Option<LayoutSyntax> {
     let lower = file.to_ascii_lowercase();
@@ -268,6 +275,27 @@ mod tests {
         \x20 InstanceDataStepRate: 0\nelement[1]:\n  SemanticName: TEXCOORD\n\
         \x20 SemanticIndex: 0\n  Format: R32G32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: 12\n\
         \x20 InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n";
+
+    #[test]
+    fn source_text_names_are_layouts_and_capture_names_are_not() {
+        for name in [
+            "a.h", "a.HPP", "a.hxx", "a.inl", "a.c", "a.cpp", "a.cs", "a.rs", "a.json", "a.toml",
+            "a.mm",
+        ] {
+            assert!(names_layout_text(name), "{name}");
+        }
+        for name in [
+            "a.fmt",
+            "a-vb0=0badf00d.txt",
+            "a.csv",
+            "a.buf",
+            "a",
+            "-",
+            "a.ini",
+        ] {
+            assert!(!names_layout_text(name), "{name}");
+        }
+    }
 
     #[test]
     fn a_fmt_file_is_a_layout_by_extension_and_by_content() {

@@ -40,7 +40,7 @@ pub mod migoto;
 mod values;
 
 pub use buffers::{CaptureBuffers, MAX_TEXT_BUFFER, SlotBytes};
-pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, read_layout};
+pub use layout::{LayoutSource, LayoutSourceError, LayoutSyntax, names_layout_text, read_layout};
 pub use values::parse_value;
 
 /// Largest file a reader accepts (1 GiB): text dumps of real draws are far smaller, and the
