@@ -135,8 +135,9 @@ pub fn run(args: &DiffArgs, out: &mut dyn Write) -> Result<u8, CliError> {
     );
     let mut fixed = None;
     if let Some(h) = &args.fix_hashes {
-        let text = std::fs::read_to_string(h)
-            .map_err(|e| CliError::io(format!("cannot read {}", h.display()), e))?;
+        let bytes = crate::source::read_file_to_rewrite(h, inlay::input::DEFAULT_TEXT_LIMIT)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| CliError::usage(format!("{}: not UTF-8 text", h.display())))?;
         let f = inlay::frame::hashes::fix_hashes(&h.display().to_string(), &text, &d.hash_pairs())
             .map_err(|e| CliError::usage(e.to_string()))?;
         let dest = args.output.clone().unwrap_or_else(|| h.clone());

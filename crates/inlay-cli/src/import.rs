@@ -123,27 +123,10 @@ pub fn read_layout_file(path: &Path, array: Option<&str>) -> Result<ImportLayout
 /// Reads the bytes of a glTF's external buffer by its URI, or says why not.
 pub type ExternalReader = Box<dyn FnMut(&str) -> Result<Vec<u8>, String>>;
 
-/// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).
-pub fn read_gltf_file(path: &Path) -> Result<(Vec<u8>, ExternalReader), CliError> {
-    let bytes = source::read_bytes(path, u32::MAX as u64)?;
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let external = move |uri: &str| -> Result<Vec<u8>, String> {
-        if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
-            return Err("only file names beside the glTF are read".into());
-        }
-        std::fs::read(dir.join(uri)).map_err(|e| e.to_string())
-    };
-    Ok((bytes, Box::new(external)))
-}
-
-fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
-    // A .glb is at most 4 GiB by its header; `--max-input-size` (default 1 GiB) bounds it
-    // like every binary input, and each external buffer file too.
-    let limit = source::InputKind::Binary.limit().min(u32::MAX as u64);
-    let bytes = source::read_bytes(path, limit)?;
-    let name = path.display().to_string();
-    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    let mut external = |uri: &str| -> Result<Vec<u8>, String> {
+/// The external buffers of a glTF in `dir`: file names beside it only, each read through the
+/// library's checked reader under `limit` (a pipe or device is refused, never opened).
+fn external_reader(dir: PathBuf, limit: u64) -> ExternalReader {
+    Box::new(move |uri: &str| -> Result<Vec<u8>, String> {
         if uri.contains("..") || uri.starts_with('/') || uri.contains(':') {
             return Err("only file names beside the glTF are read".into());
         }
@@ -153,7 +136,22 @@ fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
             }
             e => e.to_string(),
         })
-    };
+    })
+}
+
+/// Reads a glTF file's bytes and resolves its external buffers (file names beside it only).
+/// A .glb is at most 4 GiB by its header; `--max-input-size` (default 1 GiB) bounds it like
+/// every binary input, and each external buffer file too.
+pub fn read_gltf_file(path: &Path) -> Result<(Vec<u8>, ExternalReader), CliError> {
+    let limit = source::InputKind::Binary.limit().min(u32::MAX as u64);
+    let bytes = source::read_bytes(path, limit)?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    Ok((bytes, external_reader(dir, limit)))
+}
+
+fn read_mesh(path: &Path) -> Result<ImportedMesh, CliError> {
+    let (bytes, mut external) = read_gltf_file(path)?;
+    let name = path.display().to_string();
     let m = if bytes.starts_with(b"glTF") {
         gltf::read_glb(&name, &bytes, &mut external)
     } else {

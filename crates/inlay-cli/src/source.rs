@@ -87,7 +87,18 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
         output::note_input(path);
         input::read_file(path, limit)
     };
-    result.map_err(|e| match e {
+    result.map_err(read_error)
+}
+
+/// [`read_bytes`] of a file the command rewrites in place (`diff --fix-hashes hash.json`): the
+/// same checked reader, the file not recorded as an input that no output may replace.
+pub fn read_file_to_rewrite(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    input::read_file(path, limit).map_err(read_error)
+}
+
+/// The command line's words for a checked read that failed.
+fn read_error(e: ReadError) -> CliError {
+    match e {
         ReadError::Io { file, source } => CliError::io(format!("cannot read {file}"), source),
         ReadError::TooLarge { .. } => {
             CliError::usage(format!("{e} (raise it with --max-input-size)"))
@@ -96,7 +107,7 @@ pub fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
             CliError::usage(format!("{e}; give a file, or `-` for standard input"))
         }
         ReadError::Directory { .. } => CliError::usage(e.to_string()),
-    })
+    }
 }
 
 /// Reads a text input (layout, signature description) under the text limit.

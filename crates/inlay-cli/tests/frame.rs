@@ -338,6 +338,107 @@ fn bad_draws_never_stop_the_batch() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("analyse option \"dump_xx\""));
 }
 
+/// `inlay` run with a deadline: a reader that opened a named pipe would wait for a writer
+/// forever, so the test fails instead of hanging.
+#[cfg(unix)]
+fn inlay_within(args: &[&str], cwd: &Path, secs: u64) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_inlay"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= secs {
+            child.kill().unwrap();
+            panic!("inlay {args:?} still running after {secs} s (a reader opened a pipe?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn named_pipes_in_a_frame_are_skipped_never_opened() {
+    let guard = workdir("fifo");
+    let w = guard.path().to_path_buf();
+    ok(&inlay(
+        &[
+            "frame",
+            "--generate",
+            "fa",
+            "--generate-draws",
+            "6",
+            "--generate-storage",
+            "copies",
+        ],
+        &w,
+    ));
+    let fa = w.join("fa");
+    let mkfifo = |p: &Path| {
+        let _ = std::fs::remove_file(p);
+        assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    };
+    // The main log, draw 2's vb0 text dump (its .buf stays), and a link to that pipe under a
+    // draw name of its own: each would block a reader that opened it.
+    let vb2 = std::fs::read_dir(&fa)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .find(|n| n.starts_with("000002-vb0=") && n.ends_with(".txt"))
+        .unwrap();
+    mkfifo(&fa.join("log.txt"));
+    mkfifo(&fa.join(&vb2));
+    std::os::unix::fs::symlink(&vb2, fa.join("000042-vb0=0badf00d-vs=1-ps=2.txt")).unwrap();
+
+    let o = inlay_within(&["export", "fa", "--output-dir", "out"], &w, 60);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("log.txt: a named pipe (FIFO), not a file (never opened); skipped"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{vb2}: a named pipe (FIFO), not a file (never opened); skipped"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "000042-vb0=0badf00d-vs=1-ps=2.txt: a symbolic link to a named pipe (FIFO), \
+             not a file (never opened); skipped"
+        ),
+        "{err}"
+    );
+    // The other draws are exported; draw 2 fails for its missing vb0 text, the batch goes on.
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains(" 1 failed"), "{stdout}\n{err}");
+    assert!(
+        err.contains("draw 000002: 000002: vb0 has only a binary dump"),
+        "{err}"
+    );
+
+    // The pipe given as a dump itself: refused by type, nothing opened.
+    let o = inlay_within(
+        &["export", &format!("fa/{vb2}"), "--output", "one.glb"],
+        &w,
+        60,
+    );
+    // Exit 2, as for any input that cannot be read.
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{vb2}: refusing to read: it is a named pipe (FIFO), not a file"
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn view_lists_the_draws_and_opens_one() {
     use std::io::{BufRead, Read, Write};

@@ -485,3 +485,60 @@ fn hash_json_beside_the_mod_gives_the_formats() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `import --mod` reads a .gltf's buffer file through the same checked reader as `import`: a
+/// named pipe or a link to a device beside it is refused by type, never opened (it read the
+/// file with no check: a pipe hung, `/dev/zero` ran until memory ran out).
+#[cfg(unix)]
+#[test]
+fn import_mod_refuses_a_pipe_or_device_as_the_gltf_buffer() {
+    let d = scratch("mod-gltf-pipe");
+    let gltf = d.join("box.gltf");
+    let gltf_s = gltf.to_str().unwrap();
+    let r = inlay_in(
+        &root(),
+        &["export", "examples/mod/Box.ini", "--output", gltf_s],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let bin = d.join("box.bin");
+    assert!(bin.is_file());
+    let import = || {
+        inlay_in(
+            &root(),
+            &[
+                "import",
+                gltf_s,
+                "--mod",
+                "examples/mod/Box.ini",
+                "--output-dir",
+                d.join("out").to_str().unwrap(),
+            ],
+        )
+    };
+    std::fs::remove_file(&bin).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &bin).unwrap();
+    let r = import();
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "box.bin: it is a device, not a file (a device such as /dev/zero never ends)"
+        ),
+        "{}",
+        r.stderr
+    );
+    std::fs::remove_file(&bin).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&bin)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let r = import();
+    assert_eq!(r.code, 2, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("box.bin: it is a named pipe (FIFO), not a file"),
+        "{}",
+        r.stderr
+    );
+    assert!(!d.join("out").exists());
+}

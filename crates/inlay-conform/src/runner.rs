@@ -876,10 +876,8 @@ pub fn read_report(path: &Path) -> Result<RunnerReport, ReportError> {
 
 fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
+    // The type is checked before opening (a named pipe would block the open).
+    let (file, _) = inlay::input::open_file(path, u64::MAX).map_err(io::Error::other)?;
     let mut bytes = Vec::new();
     file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {

@@ -1,6 +1,7 @@
 //! The one checked way to read an input file: every shell (the command line, Python, the
 //! conformance runner) and every library reader that opens files (dumps, their buffers)
-//! reads through [`read_file`], so they share its refusals and its words.
+//! reads through [`read_file`] (or, reading part of a file, [`open_file`]), so they share its
+//! refusals and its words.
 //!
 //! A file is read only when it is a regular file no larger than the caller's limit: its size
 //! is checked before anything is read, and the read itself stops one byte past the limit (a
@@ -103,10 +104,12 @@ fn not_a_file(ft: std::fs::FileType) -> (&'static str, &'static str) {
     ("a special file", "only regular files are read")
 }
 
-/// Reads the whole regular file at `path`, refusing more than `limit` bytes and anything that
-/// is not a regular file (see the module documentation). `path` names the file in errors as
-/// given.
-pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+/// Opens the regular file at `path` for reading, with [`read_file`]'s refusals (checked before
+/// opening, so that a named pipe is never opened, and again on what was opened): for readers
+/// that read part of a file (a dump's header) or stream it (a frame's log). The caller bounds
+/// what it reads; `limit` bounds the file's size as [`read_file`]'s does. Returns the file
+/// and its size.
+pub fn open_file(path: &Path, limit: u64) -> Result<(std::fs::File, u64), ReadError> {
     let file = path.display().to_string();
     let io = |source| ReadError::Io {
         file: file.clone(),
@@ -120,20 +123,37 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
     // The same check on what was opened: the path may have changed in between.
     let meta = handle.metadata().map_err(io)?;
     check_type(&file, &meta, limit)?;
+    Ok((handle, meta.len()))
+}
+
+/// Reads the whole regular file at `path`, refusing more than `limit` bytes and anything that
+/// is not a regular file (see the module documentation). `path` names the file in errors as
+/// given.
+pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    let (handle, len) = open_file(path, limit)?;
     // The size is a hint for the buffer, never more than the limit allows.
-    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    let mut bytes = Vec::with_capacity(len.min(limit) as usize);
     handle
         .take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(io)?;
+        .map_err(|source| ReadError::Io {
+            file: path.display().to_string(),
+            source,
+        })?;
     if bytes.len() as u64 > limit {
         return Err(ReadError::TooLarge {
-            file,
+            file: path.display().to_string(),
             limit,
             size: None,
         });
     }
     Ok(bytes)
+}
+
+/// What a file of type `ft` is when it is neither a regular file nor a folder (`a named pipe
+/// (FIFO)`, `a device`, …): for listings that skip such entries with a warning.
+pub fn special_file_kind(ft: std::fs::FileType) -> Option<&'static str> {
+    (!ft.is_file() && !ft.is_dir() && !ft.is_symlink()).then(|| not_a_file(ft).0)
 }
 
 /// Refuses what is not a regular file of at most `limit` bytes.

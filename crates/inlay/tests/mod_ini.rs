@@ -467,6 +467,60 @@ fn stride_not_dividing_the_file_and_missing_buffers() {
     );
 }
 
+/// A mod whose included INI and one buffer are named pipes (and one buffer a link to a
+/// device): read to the end with the pipes refused by type, never opened, on a thread the test
+/// gives 60 s (an opened pipe would wait for a writer forever).
+#[cfg(unix)]
+#[test]
+fn pipes_and_devices_in_a_mod_are_refused_not_opened() {
+    let d = dir("fifo");
+    let ini = write_mod(&d, MAIN, 4, &[0, 1, 2, 1, 2, 3]);
+    let mkfifo = |p: &Path| {
+        std::fs::remove_file(p).unwrap();
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .unwrap()
+                .success()
+        );
+    };
+    mkfifo(&d.join("extra.ini"));
+    mkfifo(&d.join("Meshes/BodyTexcoord.buf"));
+    std::fs::remove_file(d.join("Meshes/BodyBlend.buf")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("Meshes/BodyBlend.buf")).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = ini.clone();
+    std::thread::spawn(move || {
+        let _ = tx.send(Mod::load(&path, &ModOptions::default()).map(|m| {
+            let mut said: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
+            said.extend(m.components.iter().filter_map(|c| c.problem.clone()));
+            said.extend(m.parts.iter().filter_map(|p| p.problem.clone()));
+            said
+        }));
+    });
+    let said = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the mod reader returns (it opened a pipe?)");
+    let text = match said {
+        Ok(said) => said.join("\n"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        text.contains("included file not read: refusing to read: it is a named pipe (FIFO)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[ResourceBodyTexcoord]: a named pipe (FIFO), not a file; not read"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[ResourceBodyBlend]: a device, not a file; not read"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn a_profile_that_does_not_fit_names_the_buffer() {
     let d = dir("profile");

@@ -813,8 +813,8 @@ fn read_header(path: &Path, data_line: fn(&[u8]) -> bool) -> Result<Vec<u8>, Cap
         file: &file,
         line: None,
     };
-    let mut f =
-        std::fs::File::open(path).map_err(|e| at.error(None, format!("cannot read: {e}")))?;
+    let (mut f, _) = crate::input::open_file(path, super::MAX_FILE_BYTES)
+        .map_err(|e| at.error(None, super::why_unread(&e)))?;
     let mut text = Vec::new();
     let mut scanned = 0;
     let mut block = vec![0u8; 4 * 1024];

@@ -469,28 +469,31 @@ pub(crate) fn name_of(path: &Path) -> String {
 /// files above [`MAX_FILE_BYTES`], devices, pipes and directories are refused without reading.
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, CaptureError> {
     let file = name_of(path);
-    let at = At {
-        file: &file,
-        line: None,
-    };
     crate::input::read_file(path, MAX_FILE_BYTES).map_err(|e| {
-        let why = match &e {
-            crate::input::ReadError::Io { source, .. } => format!("cannot read: {source}"),
-            crate::input::ReadError::TooLarge {
-                size: Some(size), ..
-            } => format!(
-                "{size} bytes is larger than the {MAX_FILE_BYTES}-byte limit of a dump file"
-            ),
-            crate::input::ReadError::TooLarge { size: None, .. } => {
-                format!("larger than the {MAX_FILE_BYTES}-byte limit of a dump file")
-            }
-            crate::input::ReadError::Directory { .. } => "cannot read: it is a directory".into(),
-            crate::input::ReadError::NotAFile { what, why, .. } => {
-                format!("refusing to read: it is {what}, not a file ({why})")
-            }
-        };
-        at.error(None, why)
+        At {
+            file: &file,
+            line: None,
+        }
+        .error(None, why_unread(&e))
     })
+}
+
+/// Why a dump file was not read, for a message that names the file itself.
+pub(crate) fn why_unread(e: &crate::input::ReadError) -> String {
+    use crate::input::ReadError;
+    match e {
+        ReadError::Io { source, .. } => format!("cannot read: {source}"),
+        ReadError::TooLarge {
+            size: Some(size), ..
+        } => format!("{size} bytes is larger than the {MAX_FILE_BYTES}-byte limit of a dump file"),
+        ReadError::TooLarge { size: None, .. } => {
+            format!("larger than the {MAX_FILE_BYTES}-byte limit of a dump file")
+        }
+        ReadError::Directory { .. } => "cannot read: it is a directory".into(),
+        ReadError::NotAFile { what, why, .. } => {
+            format!("refusing to read: it is {what}, not a file ({why})")
+        }
+    }
 }
 
 /// Splits text into lines (`\n`, with a trailing `\r` removed), numbered from 1.

@@ -438,7 +438,7 @@ impl Frame {
                         file,
                         line: None,
                         value: None,
-                        message: format!("cannot read: {e}"),
+                        message: crate::capture::why_unread(&e),
                     });
                     continue;
                 }
@@ -576,6 +576,17 @@ impl Frame {
             // (a `stat` per file was most of the listing's time).
             let (is_dir, len) = if ft.is_symlink() {
                 match fs::metadata(&path) {
+                    Ok(m) if !m.is_dir() && !m.is_file() => {
+                        let what = crate::input::special_file_kind(m.file_type())
+                            .unwrap_or("a special file");
+                        self.warn_at(
+                            &path,
+                            format!(
+                                "a symbolic link to {what}, not a file (never opened); skipped"
+                            ),
+                        );
+                        continue;
+                    }
                     Ok(m) => (m.is_dir(), Some(m.len())),
                     Err(e) => {
                         let why = if e.raw_os_error() == Some(40) {
@@ -587,6 +598,10 @@ impl Frame {
                         continue;
                     }
                 }
+            } else if let Some(what) = crate::input::special_file_kind(ft) {
+                // A named pipe would block the reader that opened it; a device never ends.
+                self.warn_at(&path, format!("{what}, not a file (never opened); skipped"));
+                continue;
             } else {
                 (ft.is_dir(), None)
             };
@@ -970,8 +985,8 @@ struct Headers {
 }
 
 /// Reads and parses a log file.
-fn read_log(path: &Path) -> std::io::Result<log::Log> {
-    let f = fs::File::open(path)?;
+fn read_log(path: &Path) -> Result<log::Log, crate::input::ReadError> {
+    let (f, _) = crate::input::open_file(path, u64::MAX)?;
     Ok(log::parse_log(
         &path.display().to_string(),
         std::io::BufReader::with_capacity(1 << 18, f),
@@ -982,14 +997,21 @@ fn read_log(path: &Path) -> std::io::Result<log::Log> {
 /// line that `ends` recognises as past the header (its data), the end of the file, or
 /// [`HEAD_BYTES`]. The headers it gives are those of the first [`HEAD_BYTES`]; it reads a
 /// header's bytes, not 64 KiB of every file (the index's reads were most of the folder's).
-fn read_head(path: &Path, ends: fn(&[u8]) -> bool) -> std::io::Result<Vec<u8>> {
-    let mut f = fs::File::open(path)?;
+fn read_head(path: &Path, ends: fn(&[u8]) -> bool) -> Result<Vec<u8>, crate::input::ReadError> {
+    let io = |source| crate::input::ReadError::Io {
+        file: path.display().to_string(),
+        source,
+    };
+    let (mut f, _) = crate::input::open_file(path, u64::MAX)?;
     let mut v = Vec::with_capacity(4096);
     let mut want = 4096;
     let mut scanned = 0;
     loop {
         let asked = want - v.len();
-        let got = (&mut f).take(asked as u64).read_to_end(&mut v)?;
+        let got = (&mut f)
+            .take(asked as u64)
+            .read_to_end(&mut v)
+            .map_err(io)?;
         // Complete lines not yet looked at.
         let end = v.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         if end > scanned {
@@ -1143,7 +1165,7 @@ fn read_draw_headers(d: &Draw) -> Headers {
                 file,
                 line: None,
                 value: None,
-                message: format!("cannot read: {e}"),
+                message: crate::capture::why_unread(&e),
             }),
         }
     }
@@ -1161,7 +1183,7 @@ fn read_draw_headers(d: &Draw) -> Headers {
                 file,
                 line: None,
                 value: None,
-                message: format!("cannot read: {e}"),
+                message: crate::capture::why_unread(&e),
             }),
         }
     }

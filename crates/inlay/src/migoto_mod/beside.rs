@@ -89,9 +89,8 @@ fn side_error(dir: &Path, name: &str, message: impl Into<String>) -> ModError {
 fn read(dir: &Path, name: &str, limit: u64) -> Result<Vec<u8>, ModError> {
     use std::io::Read;
     let path = dir.join(name);
-    let f = std::fs::File::open(&path)
-        .map_err(|e| side_error(dir, name, format!("cannot read: {e}")))?;
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let (f, len) = crate::input::open_file(&path, u64::MAX)
+        .map_err(|e| side_error(dir, name, crate::capture::why_unread(&e)))?;
     if len > limit && limit == MAX_SIDE_BYTES {
         return Err(side_error(
             dir,

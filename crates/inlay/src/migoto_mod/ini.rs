@@ -291,13 +291,11 @@ fn too_large(file: &str, len: u64) -> ModError {
 }
 
 fn read_bounded(path: &Path, name: &str) -> Result<Vec<u8>, ModError> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| ModError::new(Where::file(name), None, format!("cannot read: {e}")))?;
-    if meta.len() > MAX_INI_BYTES {
-        return Err(too_large(name, meta.len()));
-    }
-    std::fs::read(path)
-        .map_err(|e| ModError::new(Where::file(name), None, format!("cannot read: {e}")))
+    use crate::input::ReadError;
+    crate::input::read_file(path, MAX_INI_BYTES).map_err(|e| match e {
+        ReadError::TooLarge { size, .. } => too_large(name, size.unwrap_or(MAX_INI_BYTES + 1)),
+        e => ModError::new(Where::file(name), None, crate::capture::why_unread(&e)),
+    })
 }
 
 fn parse_into(

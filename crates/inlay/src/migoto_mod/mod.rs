@@ -480,10 +480,17 @@ impl Mod {
                 if let (Some(p), Some(at)) = (&r.path, &r.filename_at)
                     && !p.is_file()
                 {
+                    // A pipe or device is named as such (it is never opened).
+                    let what = std::fs::metadata(p).ok().map(|m| {
+                        crate::input::special_file_kind(m.file_type()).unwrap_or("a folder")
+                    });
                     warnings.push(ModWarning::new(
                         at.clone(),
                         r.filename.clone(),
-                        format!("[{}]: file not found", r.name),
+                        match what {
+                            Some(what) => format!("[{}]: {what}, not a file; not read", r.name),
+                            None => format!("[{}]: file not found", r.name),
+                        },
                     ));
                 }
             }
@@ -585,17 +592,17 @@ impl Mod {
             return Err("buffers are not read for INI text given in memory".into());
         }
         let name = res.filename.clone().unwrap_or_default();
-        let meta = std::fs::metadata(path)
-            .map_err(|e| format!("{}: cannot read {name}: {e}", res.name))?;
-        if meta.len() > MAX_BUFFER_BYTES {
-            return Err(format!(
+        let bytes = crate::input::read_file(path, MAX_BUFFER_BYTES).map_err(|e| match e {
+            crate::input::ReadError::TooLarge { size, .. } => format!(
                 "{}: {name} is {} bytes, larger than the {MAX_BUFFER_BYTES}-byte limit",
                 res.name,
-                meta.len()
-            ));
-        }
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("{}: cannot read {name}: {e}", res.name))?;
+                size.map_or("more".to_string(), |n| n.to_string())
+            ),
+            crate::input::ReadError::Io { source, .. } => {
+                format!("{}: cannot read {name}: {source}", res.name)
+            }
+            e => format!("{}: {name}: {}", res.name, crate::capture::why_unread(&e)),
+        })?;
         self.buffers.insert(r, Arc::new(bytes));
         Ok(())
     }

@@ -99,7 +99,7 @@ fn rel_name(m: &Mod, path: &std::path::Path) -> Option<String> {
 }
 
 fn read_original(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    crate::input::read_file(path, super::MAX_BUFFER_BYTES).map_err(|e| e.to_string())
 }
 
 /// Applies `edits` to mod `m`, read in every state of `states` (the parts of all of them are
