@@ -391,7 +391,12 @@ pub(super) fn export<W: Write + Seek>(
     Ok(Exported::of(&mesh, false))
 }
 
-/// The streamed export, or `None` (nothing written) for a draw it does not describe.
+/// The most vertices per instance a draw may read to be built in memory rather than streamed
+/// (with [`StreamOptions::block_vertices`] 0): at 16 bytes a lane row, a few MiB per element.
+const IN_MEMORY_VERTICES: u32 = 1 << 16;
+
+/// The streamed export, or `None` (nothing written) for a draw it does not describe or that
+/// is small enough to build in memory.
 fn try_stream<W: Write + Seek>(
     input: &MeshInput<'_>,
     options: &MeshOptions,
@@ -416,6 +421,13 @@ fn try_stream<W: Write + Seek>(
         .into());
     }
     if params.instance_count == 0 {
+        return Ok(None);
+    }
+    // A small draw (most of a frame's) is built in memory and written in one go: with the
+    // default blocks its two passes, second index walk and per-part seeks cost more than the
+    // few hundred kilobytes of values they save (one job over 1,000 draws of 0.4 MB: 0.56 s →
+    // 0.41 s, the same bytes). An explicit block size always streams.
+    if stream.block_vertices == 0 && params.count <= IN_MEMORY_VERTICES {
         return Ok(None);
     }
     let block = match stream.block_vertices {
