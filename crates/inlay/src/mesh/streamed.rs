@@ -391,9 +391,10 @@ pub(super) fn export<W: Write + Seek>(
     Ok(Exported::of(&mesh, false))
 }
 
-/// The most vertices per instance a draw may read to be built in memory rather than streamed
-/// (with [`StreamOptions::block_vertices`] 0): at 16 bytes a lane row, a few MiB per element.
-const IN_MEMORY_VERTICES: u32 = 1 << 16;
+/// The most bytes of register rows a draw's built mesh may need for it to be built in memory
+/// rather than streamed (with [`StreamOptions::block_vertices`] 0): 8 MiB, so that a batch
+/// export's jobs stay within its memory goal whatever the draws.
+const IN_MEMORY_BYTES: u64 = 8 << 20;
 
 /// The streamed export, or `None` (nothing written) for a draw it does not describe or that
 /// is small enough to build in memory.
@@ -427,7 +428,10 @@ fn try_stream<W: Write + Seek>(
     // default blocks its two passes, second index walk and per-part seeks cost more than the
     // few hundred kilobytes of values they save (one job over 1,000 draws of 0.4 MB: 0.56 s →
     // 0.41 s, the same bytes). An explicit block size always streams.
-    if stream.block_vertices == 0 && params.count <= IN_MEMORY_VERTICES {
+    // The most the built mesh can hold: its rows span at most 4 × count + 1024 element numbers
+    // (past that it keeps a list of the ones used), 16 bytes per element per row.
+    let built = (4 * params.count as u64 + 1024) * elements.len().max(1) as u64 * 16;
+    if stream.block_vertices == 0 && built <= IN_MEMORY_BYTES {
         return Ok(None);
     }
     let block = match stream.block_vertices {
