@@ -486,3 +486,49 @@ proptest! {
         check(seed);
     }
 }
+
+/// With the default blocks, a draw whose built mesh fits in 8 MiB is built in memory (not
+/// streamed) and a larger one streams; both give the materialised writer's bytes.
+#[test]
+fn default_blocks_build_small_draws_and_stream_large_ones() {
+    let positions = |n: u32| -> Case {
+        let mut data = Vec::new();
+        for i in 0..n {
+            for x in [i as f32, (i % 7) as f32, -(i as f32) / 3.0] {
+                data.extend(x.to_le_bytes());
+            }
+        }
+        Case {
+            elements: vec![InputElementDesc::per_vertex(
+                "POSITION",
+                0,
+                Format::R32G32B32_FLOAT,
+                0,
+                0,
+            )],
+            slots: vec![(0, 12, 0, data)],
+            index: None,
+            topology: Topology::TriangleList,
+            draw: DrawCall::Draw {
+                vertex_count: n,
+                start_vertex: 0,
+            },
+            options: MeshOptions::default(),
+        }
+    };
+    // One element: (4 × 3 + 1024) × 16 B is in memory; (4 × 150 000 + 1024) × 16 B = 9.6 MB
+    // is past 8 MiB.
+    for (n, streams) in [(3u32, false), (150_000, true)] {
+        let c = positions(n);
+        let mut glb = Cursor::new(Vec::new());
+        let done =
+            gltf::export_glb_with(&c.input(), &c.options, &StreamOptions::default(), &mut glb)
+                .unwrap();
+        assert_eq!(done.streamed, streams, "{n} vertices");
+        assert_eq!(
+            glb.into_inner(),
+            materialised(&c).unwrap().0,
+            "{n} vertices"
+        );
+    }
+}
