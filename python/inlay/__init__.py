@@ -357,15 +357,19 @@ def load_frame(path, select=None):
 
 
 def export(dump, path, *, instances="first", patch_triangles=False, api="d3d11",
-           feature_level=None):
+           feature_level=None, pipeline=None):
     """Writes the mesh of a dump's draw (a :class:`Dump`, or a dump path) as ``.glb``,
     ``.gltf`` (with a ``.bin`` beside it), ``.obj`` or ``.ply``, by the extension of ``path``:
     the draw's primitives over exactly the vertex values the input assembler gives.
     ``instances``: ``"first"``, ``"expand"`` or ``"attributes"`` (EXT_mesh_gpu_instancing).
-    Returns the builder's warnings."""
+    With ``api="d3d12"``, ``pipeline`` is the pipeline state as for :func:`decode`
+    (``ib_strip_cut_value``, ``primitive_topology_type``, ``root_signature_flags``; what
+    ``inlay export --api d3d12 --strip-cut ...`` takes): the strip cut decides which index cuts
+    a strip. Returns the builder's warnings."""
     if not isinstance(dump, Dump):
         dump = load_dump(dump)
-    return _inlay.export(dump._native, path, instances, patch_triangles, api, feature_level)
+    return _inlay.export(dump._native, path, instances, patch_triangles, api, feature_level,
+                         pipeline)
 
 
 def fmt_text(layout, strides, topology="triangle_list", index_format=None):

@@ -199,6 +199,7 @@ def export(
     patch_triangles: bool = False,
     api: str = "d3d11",
     feature_level: Optional[str] = None,
+    pipeline: Optional[Mapping[str, int]] = None,
 ) -> List[str]: ...
 
 

@@ -147,3 +147,42 @@ def test_decode_pipeline_refusals():
     with pytest.raises(inlay.LayoutError, match="carries the pipeline state"):
         inlay.decode(layout, vb, ib, topology="line_strip", api="d3d12",
                      pipeline={"ib_strip_cut_value": 1})
+
+
+def test_export_takes_the_pipeline_strip_cut(tmp_path, inlay_cli):
+    """`inlay.export(dump, path, api="d3d12", pipeline=...)`: the pipeline's strip cut decides
+    which index cuts the strip, and the file is the one `inlay export --api d3d12 --strip-cut`
+    writes (one answer for one input). Six vertices, the strip 0 1 2 0xFFFF 3 4 1: cut at
+    0xFFFF, two triangles (0 1 2; 3 4 1); not cut, 0xFFFF is a vertex (out of bounds: zeros)
+    and the strip is five triangles."""
+    elements = [{"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "slot": 0,
+                 "offset": 0}]
+    (tmp_path / "s.fmt").write_text(inlay.fmt_text(elements, {0: 12}, "triangle_strip",
+                                                   "R16_UINT"))
+    (tmp_path / "s.vb").write_bytes((np.arange(18, dtype=np.float32) * 0.5).tobytes())
+    (tmp_path / "s.ib").write_bytes(np.array([0, 1, 2, 0xFFFF, 3, 4, 1], "<u2").tobytes())
+    dump = inlay.load_dump(tmp_path / "s.fmt")
+
+    def faces(path):
+        return [line for line in path.read_text().splitlines() if line.startswith("f ")]
+
+    settings = [({"ib_strip_cut_value": 1}, ["--strip-cut", "0xffff"], 2),
+                ({"ib_strip_cut_value": 0}, ["--strip-cut", "disabled"], 5),
+                ({"ib_strip_cut_value": 2}, ["--strip-cut", "0xffffffff"], 5),
+                (None, [], 5)]
+    for k, (pipeline, flags, triangles) in enumerate(settings):
+        py, cli = tmp_path / f"py{k}.obj", tmp_path / f"cli{k}.obj"
+        inlay.export(dump, py, api="d3d12", pipeline=pipeline)
+        inlay_cli("export", tmp_path / "s.fmt", "--api", "d3d12", *flags, "--output", cli)
+        assert len(faces(py)) == triangles, (pipeline, faces(py))
+        assert py.read_bytes() == cli.read_bytes(), pipeline
+    assert faces(tmp_path / "py0.obj") == ["f 1 2 3", "f 4 5 2"]
+    # The same refusals as decode's and the CLI's.
+    with pytest.raises(inlay.LayoutError, match="need api=.d3d12."):
+        inlay.export(dump, tmp_path / "x.obj", pipeline={"ib_strip_cut_value": 1})
+    with pytest.raises(inlay.LayoutError, match="unknown key `strip_cut`"):
+        inlay.export(dump, tmp_path / "x.obj", api="d3d12", pipeline={"strip_cut": 1})
+    with pytest.raises(inlay.DumpError, match="611"):
+        inlay.export(dump, tmp_path / "x.obj", api="d3d12",
+                     pipeline={"primitive_topology_type": 2})
+    assert not (tmp_path / "x.obj").exists()

@@ -203,6 +203,7 @@ fn original_mesh(args: &ImportArgs, target: inlay::target::Target) -> Option<inl
     let options = inlay::mesh::MeshOptions {
         target,
         max_zero_vertices: args.max_vertices,
+        pipeline: args.target.mesh_pipeline(),
         ..inlay::mesh::MeshOptions::default()
     };
     inlay::mesh::Mesh::from_capture(&capture, &options).ok()

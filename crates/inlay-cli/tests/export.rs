@@ -1164,3 +1164,62 @@ fn export_takes_the_d3d12_pipeline_strip_cut() {
     assert_ne!(r.code, 0, "{}", r.transcript);
     assert!(r.stderr.contains("611"), "{}", r.transcript);
 }
+
+/// `inlay import --api d3d12 --strip-cut` builds the original capture (the exact values and
+/// element numbers for a glTF that lost inlay's copies) with that strip cut, as `inlay
+/// export` reads the draw (it was built with D3D12's default, no cut, whatever the flag
+/// said). The strip 2 3 4 0xFFFF 5 6 3 over 7 records: cut at 0xFFFF the draw fetches
+/// elements 2..6 and the import writes them back at elements 2..6 (0..1 padding); read with
+/// no cut, 0xFFFF is a vertex, the element numbers spread to 65535 and the mesh is rebased to
+/// element 0.
+#[test]
+fn import_builds_the_original_with_the_d3d12_strip_cut() {
+    let out = scratch("d3d12-import-strip-cut");
+    write(
+        &out,
+        "t.fmt",
+        b"stride: 12\ntopology: trianglestrip\nformat: DXGI_FORMAT_R16_UINT\nelement[0]:\n  \
+SemanticName: POSITION\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  InputSlot: 0\n  \
+AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n",
+    );
+    let vb: Vec<u8> = (0..7u8)
+        .flat_map(|k| {
+            let k = f32::from(k);
+            [k, k * 0.5 + 1.0, k * k * 0.25]
+        })
+        .flat_map(f32::to_le_bytes)
+        .collect();
+    write(&out, "t.vb", &vb);
+    let ib: Vec<u8> = [2u16, 3, 4, 0xFFFF, 5, 6, 3]
+        .iter()
+        .flat_map(|i| i.to_le_bytes())
+        .collect();
+    write(&out, "t.ib", &ib);
+    let cut = ["--api", "d3d12", "--strip-cut", "0xffff"];
+    let mut args = vec!["t.fmt", "--output", "t.gltf"];
+    args.extend(cut);
+    let r = export(&out, &args);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    // Another tool's save: no extras, no vertex-number attribute.
+    let mut j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("t.gltf")).unwrap()).unwrap();
+    let mesh = &mut j["meshes"][0];
+    mesh.as_object_mut().unwrap().remove("extras").unwrap();
+    let attrs = mesh["primitives"][0]["attributes"].as_object_mut().unwrap();
+    attrs.remove("_INLAY_VERTEX").unwrap();
+    write(&out, "bare.gltf", j.to_string().as_bytes());
+    let imported = |extra: &[&str], dir: &str| -> Vec<u8> {
+        let mut args = vec!["bare.gltf", "--layout", "t.fmt", "--output-dir", dir];
+        args.extend_from_slice(extra);
+        let r = import(&out, &args);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        std::fs::read(out.join(dir).join("bare.vb")).unwrap()
+    };
+    let kept = imported(&cut, "cut");
+    assert_eq!(kept.len(), 84);
+    assert_eq!(kept[24..], vb[24..84]);
+    assert_eq!(imported(&["--api", "d3d11"], "d3d11"), kept);
+    // No cut: the 0xFFFF vertex makes the draw sparse, so the mesh is written from element 0.
+    let rebased = imported(&["--api", "d3d12"], "nocut");
+    assert_eq!(rebased, vb[24..84]);
+}

@@ -235,17 +235,20 @@ pub fn create_input_layout(
     Ok(InputLayout { creation, target })
 }
 
-/// The `pipeline` dict of `create_input_layout` (d3d12-rules.md P10–P13): the keys
-/// `root_signature_flags`, `ib_strip_cut_value` and `primitive_topology_type`, each an integer
-/// (the D3D12 enum values), each optional (default: the input-assembler flag, strip cut
-/// disabled, triangle type; `inlay.decode` defaults the type to its draw's topology's, as
-/// `inlay decode --api d3d12` does). An unknown key or a value that is not a 32-bit unsigned
-/// integer is a `LayoutError`.
-pub(crate) fn pipeline_of(
-    pipeline: Option<&Bound<'_, PyDict>>,
-    defaults: inlay::PipelineDesc,
-) -> PyResult<inlay::PipelineDesc> {
-    let mut p = defaults;
+/// The keys a `pipeline` dict gave ([`pipeline_fields`]); `None` where it lacks one.
+#[derive(Default)]
+struct PipelineFields {
+    root_signature_flags: Option<u32>,
+    ib_strip_cut_value: Option<u32>,
+    primitive_topology_type: Option<u32>,
+}
+
+/// The `pipeline` dict of `create_input_layout`, `decode` and `export` (d3d12-rules.md
+/// P10–P13): the keys `root_signature_flags`, `ib_strip_cut_value` and
+/// `primitive_topology_type`, each an integer (the D3D12 enum values), each optional. An
+/// unknown key or a value that is not a 32-bit unsigned integer is a `LayoutError`.
+fn pipeline_fields(pipeline: Option<&Bound<'_, PyDict>>) -> PyResult<PipelineFields> {
+    let mut p = PipelineFields::default();
     let Some(d) = pipeline else {
         return Ok(p);
     };
@@ -258,19 +261,67 @@ pub(crate) fn pipeline_of(
                 "pipeline: {key} = {v} is not an integer from 0 to 4294967295"
             ))
         })?;
-        match key.as_str() {
-            "root_signature_flags" => p.root_signature_flags = value,
-            "ib_strip_cut_value" => p.ib_strip_cut_value = value,
-            "primitive_topology_type" => p.primitive_topology_type = value,
+        let field = match key.as_str() {
+            "root_signature_flags" => &mut p.root_signature_flags,
+            "ib_strip_cut_value" => &mut p.ib_strip_cut_value,
+            "primitive_topology_type" => &mut p.primitive_topology_type,
             other => {
                 return Err(errors::layout_error(format!(
                     "pipeline: unknown key `{other}` (expected root_signature_flags, \
                      ib_strip_cut_value or primitive_topology_type)"
                 )));
             }
-        }
+        };
+        *field = Some(value);
     }
     Ok(p)
+}
+
+/// The `pipeline` dict ([`pipeline_fields`]) as a pipeline description, `defaults` filling
+/// the keys it lacks (for `create_input_layout`: the input-assembler flag, strip cut disabled,
+/// triangle type; `inlay.decode` defaults the type to its draw's topology's, as
+/// `inlay decode --api d3d12` does).
+pub(crate) fn pipeline_of(
+    pipeline: Option<&Bound<'_, PyDict>>,
+    defaults: inlay::PipelineDesc,
+) -> PyResult<inlay::PipelineDesc> {
+    let f = pipeline_fields(pipeline)?;
+    Ok(inlay::PipelineDesc {
+        root_signature_flags: f
+            .root_signature_flags
+            .unwrap_or(defaults.root_signature_flags),
+        ib_strip_cut_value: f.ib_strip_cut_value.unwrap_or(defaults.ib_strip_cut_value),
+        primitive_topology_type: f
+            .primitive_topology_type
+            .unwrap_or(defaults.primitive_topology_type),
+    })
+}
+
+/// The `pipeline` dict ([`pipeline_fields`]) as the mesh builder's pipeline state, what
+/// `inlay export --api d3d12 --strip-cut … --topology-type … --root-signature-flags …` give
+/// it: strip cut disabled, the draw's topology type and the input-assembler flag where a key
+/// is absent. A pipeline under D3D10/D3D11 is a `LayoutError`, as the CLI's usage error.
+pub(crate) fn mesh_pipeline_of(
+    pipeline: Option<&Bound<'_, PyDict>>,
+    target: &Target,
+) -> PyResult<inlay::mesh::MeshPipeline> {
+    if pipeline.is_some() && !target.api.is_d3d12() {
+        return Err(non_d3d12_pipeline(target.api));
+    }
+    let f = pipeline_fields(pipeline)?;
+    Ok(inlay::mesh::MeshPipeline {
+        ib_strip_cut_value: f.ib_strip_cut_value.unwrap_or_default(),
+        primitive_topology_type: f.primitive_topology_type,
+        root_signature_flags: f.root_signature_flags,
+    })
+}
+
+/// The refusal of a `pipeline` under D3D10/D3D11 (`decode`, `export`).
+pub(crate) fn non_d3d12_pipeline(api: Api) -> PyErr {
+    errors::layout_error(format!(
+        "pipeline: root_signature_flags, ib_strip_cut_value and primitive_topology_type are \
+         D3D12 pipeline-state fields; they need api=\"d3d12\" (got api=\"{api}\")"
+    ))
 }
 
 /// The creation as `inlay check` makes it: with bytecode, or the array rules alone (element

@@ -177,11 +177,7 @@ fn resolve_draw_layout(
     let elements = elements_of(py, layout)?;
     let target = target_of(api, feature_level)?;
     if !target.api.is_d3d12() {
-        return Err(layout_error(format!(
-            "pipeline: root_signature_flags, ib_strip_cut_value and primitive_topology_type are \
-             D3D12 pipeline-state fields; they need api=\"d3d12\" (got api=\"{}\")",
-            target.api
-        )));
+        return Err(crate::create::non_d3d12_pipeline(target.api));
     }
     create_for_draw(py, &target, &elements, Some(pipeline), topology)
 }

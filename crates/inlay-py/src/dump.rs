@@ -195,8 +195,11 @@ pub(crate) fn native_dump(py: Python<'_>, capture: Capture) -> PyResult<NativeDu
 }
 
 /// Builds the dump's mesh and writes it as `.glb`, `.gltf` (+ `.bin`), `.obj` or `.ply`.
+/// Under D3D12, `pipeline` is the pipeline state's dict as for `decode`
+/// ([`crate::create::mesh_pipeline_of`]: `inlay export --api d3d12 --strip-cut …`).
 #[pyfunction]
-#[pyo3(signature = (dump, path, instances="first", patch_triangles=false, api="d3d11", feature_level=None))]
+#[pyo3(signature = (dump, path, instances="first", patch_triangles=false, api="d3d11", feature_level=None, pipeline=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn export(
     py: Python<'_>,
     dump: &Bound<'_, NativeDump>,
@@ -205,14 +208,17 @@ pub fn export(
     patch_triangles: bool,
     api: &str,
     feature_level: Option<&str>,
+    pipeline: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<String>> {
     let instances: Instances = instances
         .parse()
         .map_err(|e: String| layout_error(format!("instances: {e}")))?;
+    let target = target_of(api, feature_level)?;
     let options = MeshOptions {
         instances,
-        target: target_of(api, feature_level)?,
+        target,
         patch_triangles,
+        pipeline: crate::create::mesh_pipeline_of(pipeline, &target)?,
         ..MeshOptions::default()
     };
     let capture = &dump.get().capture;
