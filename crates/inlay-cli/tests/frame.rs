@@ -37,25 +37,20 @@ fn json(s: &str) -> serde_json::Value {
     serde_json::from_str(s).unwrap()
 }
 
+/// `inlay frame --generate DIR --generate-draws N` in `w`, with `extra` arguments.
+fn generate(w: &Path, dir: &str, draws: u32, extra: &[&str]) {
+    let draws = draws.to_string();
+    let mut args = vec!["frame", "--generate", dir, "--generate-draws", &draws];
+    args.extend_from_slice(extra);
+    ok(&inlay(&args, w));
+}
+
 #[test]
 fn find_export_and_diff_as_the_readme_shows() {
     let guard = workdir("loop");
     let w = guard.path().to_path_buf();
-    ok(&inlay(
-        &["frame", "--generate", "before", "--generate-draws", "30"],
-        &w,
-    ));
-    ok(&inlay(
-        &[
-            "frame",
-            "--generate",
-            "after",
-            "--generate-draws",
-            "30",
-            "--generate-patched",
-        ],
-        &w,
-    ));
+    generate(&w, "before", 30, &[]);
+    generate(&w, "after", 30, &["--generate-patched"]);
 
     // Find: the draws with blend data, as JSON; the same through --select.
     let all = json(&ok(&inlay(&["frame", "before", "--json"], &w)));
@@ -247,18 +242,7 @@ fn find_export_and_diff_as_the_readme_shows() {
 fn bad_draws_never_stop_the_batch() {
     let guard = workdir("bad");
     let w = guard.path().to_path_buf();
-    ok(&inlay(
-        &[
-            "frame",
-            "--generate",
-            "fa",
-            "--generate-draws",
-            "12",
-            "--generate-storage",
-            "copies",
-        ],
-        &w,
-    ));
+    generate(&w, "fa", 12, &["--generate-storage", "copies"]);
     let fa = w.join("fa");
     let names: Vec<String> = std::fs::read_dir(&fa)
         .unwrap()
@@ -366,18 +350,7 @@ fn inlay_within(args: &[&str], cwd: &Path, secs: u64) -> Output {
 fn named_pipes_in_a_frame_are_skipped_never_opened() {
     let guard = workdir("fifo");
     let w = guard.path().to_path_buf();
-    ok(&inlay(
-        &[
-            "frame",
-            "--generate",
-            "fa",
-            "--generate-draws",
-            "6",
-            "--generate-storage",
-            "copies",
-        ],
-        &w,
-    ));
+    generate(&w, "fa", 6, &["--generate-storage", "copies"]);
     let fa = w.join("fa");
     let mkfifo = |p: &Path| {
         let _ = std::fs::remove_file(p);
@@ -444,10 +417,7 @@ fn view_lists_the_draws_and_opens_one() {
     use std::io::{BufRead, Read, Write};
     let guard = workdir("view");
     let w = guard.path().to_path_buf();
-    ok(&inlay(
-        &["frame", "--generate", "fa", "--generate-draws", "8"],
-        &w,
-    ));
+    generate(&w, "fa", 8, &[]);
     let out = ok(&inlay(&["view", "fa", "--output", "list.html"], &w));
     assert!(out.starts_with("wrote list.html: 9 draws"), "{out}");
     let html = std::fs::read_to_string(w.join("list.html")).unwrap();
