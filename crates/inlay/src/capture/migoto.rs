@@ -375,7 +375,10 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
             match element_lanes(info, vals) {
                 Ok(lanes) => {
                     let cell = &mut d.values.values[row * width + k];
-                    if cell.is_some() {
+                    // Per-instance rows with a step rate above 1 are printed once per
+                    // instance (`dump_vb_instance_data`: row (instance - start) / rate +
+                    // start), so a row may come again with the same values.
+                    if cell.is_some() && !(section_instance && *cell == Some(lanes)) {
                         warnings.push(at.warning(
                             Some(name),
                             format!(
@@ -481,7 +484,17 @@ pub fn parse_vb_txt(file: &str, text: &[u8], values: bool) -> Result<VbText, Cap
     if let Some(d) = data {
         let rows = d.values.rows() as u64;
         let count = if section_instance {
+            // Distinct rows of `dump_vb_instance_data`: one per `rate` instances (one per
+            // instance at rate 0, as it prints them).
+            let rate = out
+                .elements
+                .iter()
+                .filter(|e| e.input_slot_class == INPUT_PER_INSTANCE_DATA)
+                .map(|e| e.instance_data_step_rate)
+                .min()
+                .unwrap_or(0);
             out.instance_count
+                .map(|c| if rate > 1 { c.div_ceil(rate) } else { c })
         } else {
             out.vertex_count
         };
@@ -857,6 +870,20 @@ pub struct SlotFiles {
     pub buf: Option<PathBuf>,
 }
 
+/// The vertex rows a vb text dump's header says the draw reads: `first vertex` + `vertex
+/// count`. For an indexed draw `first vertex` is BaseVertexLocation, which 3DMigoto prints
+/// with `%u` (`DumpVBTxt`), so a negative base vertex reads as its two's complement and the
+/// rows are its value plus the count, none below zero.
+pub fn header_rows(first_vertex: u32, vertex_count: Option<u32>, indexed: bool) -> u64 {
+    let count = i64::from(vertex_count.unwrap_or(0));
+    let first = if indexed {
+        i64::from(first_vertex as i32)
+    } else {
+        i64::from(first_vertex)
+    };
+    (first + count).max(0) as u64
+}
+
 /// Every file of one 3DMigoto draw, named explicitly: [`load_files`] reads exactly these
 /// (no folder is searched), which is what a reader that already knows a frame's files needs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -900,6 +927,7 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
     let mut elements: Option<(super::Elements, String)> = None;
     let mut draw = DrawInfo::default();
     let mut topology = None;
+    let indexed = files.ib.is_some();
     for files in &vbs {
         let (slot_from_name, path) = (&files.slot, &files.txt);
         let file = name_of(path);
@@ -971,7 +999,7 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
                             count.div_ceil(rate as u64)
                         }
                 } else {
-                    vb.first_vertex as u64 + vb.vertex_count.unwrap_or(0) as u64
+                    header_rows(vb.first_vertex, vb.vertex_count, indexed)
                 };
                 let need = vb.byte_offset as u64 + stride as u64 * rows;
                 if (b.len() as u64) < need {

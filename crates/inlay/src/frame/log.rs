@@ -12,8 +12,15 @@
 //!
 //! The reader keeps the input-assembler state as the calls set it (`IASetVertexBuffers`,
 //! `IASetIndexBuffer`, `IASetInputLayout`, `IASetPrimitiveTopology`, `xxSetShader`,
-//! `ClearState`) and records a [`LoggedDraw`] at each draw or dispatch. `DrawIndexed` logs
-//! `BaseVertexLocation` with `%u`, so a negative base vertex reads as its two's complement.
+//! `ClearState`, and `ExecuteCommandList(…, RestoreContextState:false)`, which leaves the
+//! default state) and records a [`LoggedDraw`] at each draw or dispatch. `DrawIndexed` logs
+//! `BaseVertexLocation` with `%u`, so a negative base vertex reads as its two's complement;
+//! 3DMigoto 1.2 logs a shader hash of all zeros for no shader, read as none. The line of a
+//! query call it does not track (`Begin`, `End`, `GetData`, `SetPredication`) is not ended,
+//! so the next call runs on after it; both are read. A `Dumping Buffer` line of a resource
+//! dumped outside a draw (`DDDDDD.K-update=…`) is passed over, and one of a deferred
+//! context's draw logged by the immediate context (`deferred_ctx_accurate`) is kept in
+//! [`Log::deferred_dumps`] for its draw.
 //! Lines are read one at a time (at most [`MAX_LINE`] bytes are kept of a line), so memory
 //! is bounded by the number of draws, not the log's size.
 
@@ -196,6 +203,22 @@ pub struct LoggedDraw {
     pub dumped: Vec<(String, String)>,
 }
 
+/// A `Dumping Buffer` line of a deferred context's draw, logged elsewhere
+/// ([`Log::deferred_dumps`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeferredDump {
+    /// The deferred context (`ctx-0xPTR` of the path).
+    pub context: u64,
+    /// The `hold` frame number of the per-draw name.
+    pub frame: Option<u32>,
+    /// The draw number of the per-draw name (the deferred context's count).
+    pub draw: u32,
+    /// The per-draw file name and the saved path, as for [`LoggedDraw::dumped`].
+    pub dumped: (String, String),
+    /// The log line (1-based).
+    pub line: usize,
+}
+
 /// A whole log, read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Log {
@@ -207,6 +230,12 @@ pub struct Log {
     pub lines: usize,
     /// Whether the last line had no line end (a log cut short).
     pub truncated: bool,
+    /// `Dumping Buffer` lines for a draw of a deferred context (`…\ctx-0xPTR\DDDDDD-….ext`)
+    /// that are not the log's draw before them: with `deferred_ctx_accurate`, 3DMigoto dumps
+    /// a deferred context's buffers on the immediate context after `ExecuteCommandList`
+    /// (`dump_deferred_resources`), so the line is in the immediate context's log under its
+    /// own draw number. The frame attaches each to its context's draw.
+    pub deferred_dumps: Vec<DeferredDump>,
     /// What the reader doubted, naming the file and line.
     pub warnings: Vec<CaptureWarning>,
 }
@@ -289,6 +318,39 @@ fn split_number(line: &str) -> Option<(Option<u32>, u32, &str)> {
     Some((frame, draw.parse().ok()?, rest))
 }
 
+/// Where a second call starts on a numbered line, if one does. 3DMigoto ends the line of
+/// `Begin`, `End`, `GetData` and `SetPredication` only for a query it knows
+/// (`FrameAnalysisLogAsyncQuery`), so the next call, with the same number (no draw came
+/// between), runs on: `000012 End(pAsync:0x…)000012 IASetVertexBuffers(…)`. The second call
+/// is the line's number and a space followed by a call name and `(`, after the first `)`.
+fn run_on(line: &[u8]) -> Option<usize> {
+    let sp = line.iter().position(|&b| b == b' ')?;
+    let number = &line[..sp + 1];
+    if sp == 0 || !line[..sp].iter().all(|b| b.is_ascii_digit() || *b == b'.') {
+        return None;
+    }
+    let close = sp + line[sp..].iter().position(|&b| b == b')')?;
+    let mut from = close + 1;
+    while let Some(p) = line[from..].windows(number.len()).position(|w| w == number) {
+        let at = from + p;
+        let after = &line[at + number.len()..];
+        let name = after
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name > 0 && after.get(name) == Some(&b'(') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The context of a `ctx-0xPTR` folder name.
+fn context_folder(name: &str) -> Option<u64> {
+    name.strip_prefix("ctx-").and_then(hex_u64)
+}
+
 /// `NAME(K:v, K:v)TAIL` → (NAME, pairs, TAIL).
 #[allow(clippy::type_complexity)]
 fn split_call(text: &str) -> Option<(&str, Vec<(&str, &str)>, &str)> {
@@ -363,18 +425,28 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
     let mut n = 0usize;
     // Draws by number, for `Dumping Buffer` lines that follow their draw.
     let mut last_draw: Option<(Option<u32>, u32, usize)> = None;
+    // The rest of a line that held two calls (see `run_on`), read as the next line.
+    let mut queued: Option<Vec<u8>> = None;
     loop {
-        let ended = match read_line(&mut input, &mut buf) {
-            Ok(Some(e)) => e,
-            Ok(None) => break,
-            Err(e) => {
-                rd.warn(n + 1, "", format!("cannot read further: {e}"));
-                break;
+        if let Some(q) = queued.take() {
+            buf = q;
+        } else {
+            let ended = match read_line(&mut input, &mut buf) {
+                Ok(Some(e)) => e,
+                Ok(None) => break,
+                Err(e) => {
+                    rd.warn(n + 1, "", format!("cannot read further: {e}"));
+                    break;
+                }
+            };
+            n += 1;
+            if !ended {
+                log.truncated = true;
             }
-        };
-        n += 1;
-        if !ended {
-            log.truncated = true;
+        }
+        if let Some(at) = run_on(&buf) {
+            queued = Some(buf[at..].to_vec());
+            buf.truncate(at);
         }
         if buf.len() >= MAX_LINE {
             rd.warn(
@@ -423,7 +495,11 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
             continue;
         }
         let Some((frame, number, rest)) = split_number(line) else {
-            if !line.starts_with("analyse_options") {
+            if line.contains("Frame analysis aborted") {
+                // Hunting.cpp writes this when the analysis is stopped part way (a key, or
+                // an error); what follows is not this frame's.
+                rd.warn(n, line, "3DMigoto stopped the frame analysis here");
+            } else if !line.starts_with("analyse_options") {
                 rd.warn(
                     n,
                     line,
@@ -437,13 +513,30 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
             if let Some(paths) = msg.strip_prefix("Dumping Buffer ") {
                 match paths.split_once(" -> ") {
                     Some((a, b)) => {
-                        let a_name = a.rsplit(['\\', '/']).next().unwrap_or(a).to_string();
+                        let mut parts = a.rsplit(['\\', '/']);
+                        let a_name = parts.next().unwrap_or(a).to_string();
+                        let context = parts.next().and_then(context_folder);
+                        let per_draw = super::name::parse_dump_name(&a_name);
                         match log.draws.last_mut() {
                             Some(d)
                                 if last_draw
                                     .is_some_and(|(f, num, _)| f == frame && num == number) =>
                             {
                                 d.dumped.push((a_name, b.trim().to_string()))
+                            }
+                            // A resource dumped outside a draw (`dump_on_update`,
+                            // `dump_on_unmap`, an INI's `dump =`): no draw's file.
+                            _ if super::name::is_resource_dump_name(&a_name) => {}
+                            _ if context.is_some() && per_draw.is_some() => {
+                                if let (Some(context), Some(p)) = (context, &per_draw) {
+                                    log.deferred_dumps.push(DeferredDump {
+                                        context,
+                                        frame: p.frame,
+                                        draw: p.draw,
+                                        dumped: (a_name, b.trim().to_string()),
+                                        line: n,
+                                    })
+                                }
                             }
                             _ => rd.warn(
                                 n,
@@ -519,12 +612,22 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
             "VSSetShader" | "HSSetShader" | "DSSetShader" | "GSSetShader" | "PSSetShader"
             | "CSSetShader" => {
                 let stage = name[..2].to_ascii_lowercase();
-                let h = th.and_then(|h| u64::from_str_radix(h, 16).ok());
+                // 3DMigoto 1.2 logs every stage's hash, all zeros for no shader.
+                let h = th
+                    .and_then(|h| u64::from_str_radix(h, 16).ok())
+                    .filter(|&h| h != 0);
                 if let Some(slot) = state.shaders.get_mut(&stage) {
                     *slot = h;
                 }
             }
             "ClearState" => state = State::default(),
+            // `RestoreContextState:false` leaves the immediate context in its default state
+            // after the command list (ID3D11DeviceContext::ExecuteCommandList).
+            "ExecuteCommandList" => match arg(&pairs, "RestoreContextState") {
+                Some("false" | "0") => state = State::default(),
+                Some("true" | "1") => {}
+                _ => bad = true,
+            },
             "Draw" => match (num("VertexCount"), num("StartVertexLocation")) {
                 (Some(vertex_count), Some(start_vertex)) => {
                     call = Some(Call::Direct(DrawCall::Draw {

@@ -77,6 +77,9 @@ pub struct VbDump {
     pub slot: u32,
     /// The resource hash (from the file name, else the log).
     pub hash: Option<u32>,
+    /// The `(ORIG)` hash of the file name: the resource's hash where the name carries another
+    /// (XXMI's `track_region_hashes` names the region's hash first, and the log the resource's).
+    pub orig_hash: Option<u32>,
     /// The text dump.
     pub txt: Option<PathBuf>,
     /// The binary dump.
@@ -102,6 +105,8 @@ pub struct VbDump {
 pub struct IbDump {
     /// The resource hash.
     pub hash: Option<u32>,
+    /// The `(ORIG)` hash of the file name (see [`VbDump::orig_hash`]).
+    pub orig_hash: Option<u32>,
     /// The text dump.
     pub txt: Option<PathBuf>,
     /// The binary dump.
@@ -307,6 +312,9 @@ impl Draw {
             });
         }
         let ib = match &self.ib {
+            // 3DMigoto dumps the bound index buffer at every draw (`DumpMesh` with dump_ib);
+            // a draw that is not indexed does not read it.
+            Some(_) if self.call().is_some_and(|c| !c.indexed()) => None,
             Some(ib) => match &ib.txt {
                 Some(txt) => Some(SlotFiles {
                     slot: 0,
@@ -422,6 +430,7 @@ impl Frame {
         frame.deduped = !scan.deduped.is_empty();
         // The logs.
         let mut logged: BTreeMap<Key, Vec<LoggedDraw>> = BTreeMap::new();
+        let mut deferred = Vec::new();
         for (ctx, path) in &scan.logs {
             let file = path.display().to_string();
             let read = match early.take() {
@@ -452,7 +461,27 @@ impl Frame {
             for d in log.draws {
                 logged.entry((*ctx, d.frame, d.number)).or_default().push(d);
             }
+            deferred.extend(log.deferred_dumps.into_iter().map(|d| (file.clone(), d)));
             frame.logs.push(path.clone());
+        }
+        // `deferred_ctx_accurate`: a deferred context's dumps logged by the immediate one.
+        for (file, dd) in deferred {
+            match logged
+                .get_mut(&(Some(dd.context), dd.frame, dd.draw))
+                .and_then(|v| v.first_mut())
+            {
+                Some(d) => d.dumped.push(dd.dumped),
+                None => frame.warn(CaptureWarning {
+                    file,
+                    line: Some(dd.line),
+                    value: Some(crate::capture::excerpt(dd.dumped.0.as_bytes())),
+                    message: format!(
+                        "a dump of draw {} of deferred context 0x{:016X}, and that context's \
+                         log (log-0x{:016X}.txt) has no draw {}",
+                        dd.draw, dd.context, dd.context, dd.draw
+                    ),
+                }),
+            }
         }
         let has_log: Vec<Option<u64>> = scan.logs.iter().map(|(c, _)| *c).collect();
         // Every key either source names.
@@ -652,7 +681,10 @@ impl Frame {
                 }
                 None => {
                     let lower = fname.to_ascii_lowercase();
-                    if lower.ends_with(".txt") || lower.ends_with(".buf") {
+                    // A resource dumped outside a draw is 3DMigoto's, and no draw's.
+                    if (lower.ends_with(".txt") || lower.ends_with(".buf"))
+                        && !name::is_resource_dump_name(&fname)
+                    {
                         self.warn_at(
                             &path,
                             "not a 3DMigoto frame-analysis name (DDDDDD-vbN=HASH-vs=…-ps=….txt); skipped",
@@ -713,6 +745,7 @@ impl Frame {
                             d.vbs.push(VbDump {
                                 slot,
                                 hash: n.hash,
+                                orig_hash: n.orig_hash,
                                 ..VbDump::default()
                             });
                             d.vbs.last_mut().expect("pushed")
@@ -728,6 +761,7 @@ impl Frame {
                 Register::Ib if is_txt || is_buf => {
                     let ib = d.ib.get_or_insert_with(|| IbDump {
                         hash: n.hash,
+                        orig_hash: n.orig_hash,
                         ..IbDump::default()
                     });
                     if is_txt {
@@ -801,6 +835,7 @@ impl Frame {
                                 d.vbs.push(VbDump {
                                     slot,
                                     hash: n.hash,
+                                    orig_hash: n.orig_hash,
                                     ..VbDump::default()
                                 });
                                 d.vbs.last_mut().expect("pushed")
@@ -816,6 +851,7 @@ impl Frame {
                     Register::Ib => {
                         let ib = d.ib.get_or_insert_with(|| IbDump {
                             hash: n.hash,
+                            orig_hash: n.orig_hash,
                             ..IbDump::default()
                         });
                         if is_txt {
@@ -1218,16 +1254,20 @@ fn check(d: &mut Draw) {
                         v.slot, v.slot
                     ),
                 ),
-                (Some(b), Some(h)) if b.hash.is_some_and(|lh| lh != h) => say(
-                    &mut p,
-                    v.txt.as_ref().or(v.buf.as_ref()),
-                    line,
-                    format!(
-                        "the name says vb{} hash {h:08x}, the log's IASetVertexBuffers says {:08x}",
-                        v.slot,
-                        b.hash.unwrap_or(0)
-                    ),
-                ),
+                (Some(b), Some(h))
+                    if b.hash.is_some_and(|lh| lh != h && Some(lh) != v.orig_hash) =>
+                {
+                    say(
+                        &mut p,
+                        v.txt.as_ref().or(v.buf.as_ref()),
+                        line,
+                        format!(
+                            "the name says vb{} hash {h:08x}, the log's IASetVertexBuffers says {:08x}",
+                            v.slot,
+                            b.hash.unwrap_or(0)
+                        ),
+                    )
+                }
                 _ => {}
             }
         }
@@ -1235,6 +1275,7 @@ fn check(d: &mut Draw) {
             let f = ib.txt.as_ref().or(ib.buf.as_ref());
             if let (Some(h), Some(lh)) = (ib.hash, lib.hash)
                 && h != lh
+                && Some(lh) != ib.orig_hash
             {
                 say(
                     &mut p,
@@ -1425,6 +1466,7 @@ fn check(d: &mut Draw) {
         }
     }
     // Binary sizes against the headers.
+    let indexed = d.call().map_or(d.ib.is_some(), |c| c.indexed());
     for v in &d.vbs {
         if let (Some(size), Some(stride)) = (v.buf_bytes, v.stride) {
             // A slot of per-instance data holds instances, not vertices (3DMigoto writes the
@@ -1445,7 +1487,7 @@ fn check(d: &mut Draw) {
                 v.first_instance as u64
                     + (d.instance_count().unwrap_or(1) as u64).div_ceil(rate as u64)
             } else {
-                v.first_vertex as u64 + v.vertex_count.unwrap_or(0) as u64
+                crate::capture::migoto::header_rows(v.first_vertex, v.vertex_count, indexed)
             };
             let need = v.offset as u64 + stride as u64 * rows;
             if need > size {

@@ -401,6 +401,35 @@ pub fn parse_dump_name(name: &str) -> Option<DumpName> {
     })
 }
 
+/// Whether `name` is a resource dumped outside a draw (`FrameAnalysisFilenameResource`:
+/// `[F.]DDDDDD.K-TYPE….EXT`, from `dump_on_update`, `dump_on_unmap` or an INI's `dump =`
+/// command): no draw's file, so the index passes over it.
+///
+/// ```
+/// use inlay::frame::name::is_resource_dump_name;
+/// assert!(is_resource_dump_name("000002.0-update=4cbe88a4@000001F2A3B40000.buf"));
+/// assert!(is_resource_dump_name("3.000002.1-[ShaderOverride_87f6]-vb0=4cbe88a4.buf"));
+/// assert!(!is_resource_dump_name("000002-vb0=4cbe88a4-vs=87f6093906c163b7.buf"));
+/// ```
+pub fn is_resource_dump_name(name: &str) -> bool {
+    let Some((stem, _, _)) = split_ext(name) else {
+        return false;
+    };
+    let runs: Vec<&str> = stem.splitn(4, ['.', '-']).collect();
+    let digits = |s: &str, min: usize| s.len() >= min && s.bytes().all(|b| b.is_ascii_digit());
+    // The separators in order: `D.K-` or `F.D.K-`.
+    let seps: Vec<u8> = stem
+        .bytes()
+        .filter(|b| *b == b'.' || *b == b'-')
+        .take(3)
+        .collect();
+    match (runs.as_slice(), seps.as_slice()) {
+        ([d, k, _, ..], [b'.', b'-', ..]) => digits(d, 6) && digits(k, 1),
+        ([f, d, k, _], [b'.', b'.', b'-']) => digits(f, 1) && digits(d, 6) && digits(k, 1),
+        _ => false,
+    }
+}
+
 /// Reads a de-duplicated file name (`deduped/HASH….EXT`).
 ///
 /// ```
