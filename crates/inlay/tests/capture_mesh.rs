@@ -607,6 +607,117 @@ element[1]:\n  SemanticName: ATTRIBUTE\n  SemanticIndex: 1\n  Format: B8G8R8A8_U
     assert_eq!(attr(&m, "COLOR").values[2], [ONE, 0, 0, 0]);
 }
 
+/// blender_3dmigoto writes the whole layout into a `.fmt` (`write_fmt_file`) but a `vbN
+/// stride:` line and a buffer only for the slots it exported (`export_3dmigoto`), and its
+/// import skips per-instance elements and slots with no buffer ("unavailable due to missing
+/// vbN"): the element is left out with a warning, the rest reads exactly. GIMI's single
+/// `stride:` with the whole layout: the per-instance element is left out of the merged `.vb`.
+#[test]
+fn fmt_elements_no_buffer_holds_are_left_out() {
+    let d = dir("fmt-left-out");
+    let block = |i: u32, name: &str, format: &str, slot: u32, class: &str, rate: u32| {
+        format!(
+            "element[{i}]:\n  SemanticName: {name}\n  SemanticIndex: 0\n  Format: {format}\n  \
+             InputSlot: {slot}\n  AlignedByteOffset: 0\n  InputSlotClass: {class}\n  \
+             InstanceDataStepRate: {rate}\n"
+        )
+    };
+    let layout = [
+        block(0, "POSITION", "R32G32_FLOAT", 0, "per-vertex", 0),
+        block(1, "INSTANCEPOS", "R32G32B32A32_FLOAT", 1, "per-instance", 1),
+        block(2, "FOG", "R32_FLOAT", 2, "per-vertex", 0),
+    ]
+    .concat();
+    let positions = f32s(&[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let fmt = format!("vb0 stride: 8\nvb2 stride: 4\ntopology: pointlist\n{layout}");
+    let p = write(&d, "M.fmt", fmt.as_bytes());
+    write(&d, "M.vb0", &positions);
+    let c = capture::load_dump(&p).unwrap();
+    let names: Vec<_> = c.elements.iter().map(|e| e.semantic_name.clone()).collect();
+    assert_eq!(names, [Some("POSITION".to_string())]);
+    let w: Vec<&str> = c.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        w.contains(&"element[1] left out: slot 1 has no `vb1 stride:` line (the importers skip what no buffer holds too: blender_3dmigoto's import reads the per-vertex data of the buffers it has)")
+            && w.iter().any(|m| m.starts_with("element[2] left out: slot 2 has no buffer (")),
+        "{w:?}"
+    );
+    let m = Mesh::from_capture(&c, &MeshOptions::default()).unwrap();
+    assert_eq!(
+        attr(&m, "POSITION").values[1],
+        [0x4000_0000, 0x4040_0000, 0, ONE]
+    );
+    // One stride, one merged .vb, the whole layout.
+    let fmt = format!(
+        "stride: 8\ntopology: pointlist\n{}{}",
+        block(0, "POSITION", "R32G32_FLOAT", 0, "per-vertex", 0),
+        block(1, "INSTANCEPOS", "R32G32B32A32_FLOAT", 1, "per-instance", 1)
+    );
+    let p = write(&d, "G.fmt", fmt.as_bytes());
+    write(&d, "G.vb", &positions);
+    let c = capture::load_dump(&p).unwrap();
+    assert_eq!(c.elements.len(), 1);
+    assert!(
+        c.warnings[0]
+            .message
+            .starts_with("element[1] left out: per-instance data, and the .vb holds vertices"),
+        "{:?}",
+        c.warnings
+    );
+    assert!(Mesh::from_capture(&c, &MeshOptions::default()).is_ok());
+    // Nothing left: an error naming every element and why.
+    let p = write(
+        &d,
+        "N.fmt",
+        format!("stride: 8\ntopology: pointlist\n{layout}").as_bytes(),
+    );
+    let e = capture::load_dump(&p).unwrap_err().to_string();
+    assert!(
+        e.contains("no element has a buffer to read (slot 0 has no buffer ("),
+        "{e}"
+    );
+    assert!(
+        e.contains("element[0]") && e.contains("slot 1 has no `vb1 stride:` line: element[1]"),
+        "{e}"
+    );
+}
+
+/// The `.fmt` writer resolves APPEND_ALIGNED offsets: the importers read
+/// `AlignedByteOffset` as a number (blender_3dmigoto's `InputLayoutElement.from_file`
+/// refuses `append`; XXMITools' `int()` raises). D3D11's rule: after the slot's previous
+/// element, rounded up to the element's alignment (4 bytes here; 1-byte after 1-byte packs).
+#[test]
+fn fmt_text_writes_append_offsets_as_numbers() {
+    use inlay::capture::fmt::{FmtFile, parse};
+    let e = |name: &str, f: Format, slot: u32| {
+        InputElementDesc::per_vertex(name, 0, f, slot, APPEND_ALIGNED_ELEMENT)
+    };
+    let f = FmtFile {
+        strides: vec![(Some(0), 20), (Some(1), 2)],
+        elements: vec![
+            e("A", Format::R8_UNORM, 0),
+            e("B", Format::R32G32_FLOAT, 0),
+            e("C", Format::R16_FLOAT, 0),
+            e("D", Format::R8_UNORM, 1),
+            e("E", Format::R8_UNORM, 1),
+        ],
+        remapped: vec![None; 5],
+        ..FmtFile::default()
+    };
+    let text = f.to_text();
+    let offsets: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  AlignedByteOffset: "))
+        .collect();
+    assert_eq!(offsets, ["0", "4", "12", "0", "1"]);
+    let back = parse("x.fmt", text.as_bytes()).unwrap();
+    let got: Vec<u32> = back
+        .elements
+        .iter()
+        .map(|e| e.aligned_byte_offset)
+        .collect();
+    assert_eq!(got, [0, 4, 12, 0, 1]);
+}
+
 /// RenderDoc CSV: one row per index, vertices rebuilt from IDX.
 #[test]
 fn renderdoc_csv_rebuilds_the_vertex_list() {
@@ -750,7 +861,9 @@ fn bad_input_names_file_line_and_value() {
     let f = write(&d, "N.fmt", b"vb0 stride: 4\nelement[0]:\n  SemanticName: P\n  Format: R32_FLOAT\n  InputSlot: 0\n  AlignedByteOffset: 0\n");
     let e = capture::load_dump(&f).unwrap_err().to_string();
     assert!(
-        e.contains("no buffer for slot 0: expected") && e.contains("N.vb0"),
+        e.contains("no element has a buffer to read (slot 0 has no buffer (")
+            && e.contains("N.vb0 or ")
+            && e.ends_with("N.vb): element[0])"),
         "{e}"
     );
     // CSV rows shorter than the header.

@@ -6,8 +6,15 @@
 //! optionally with `RemappedSemanticName`/`RemappedSemanticIndex`.
 //!
 //! Choice: with a single `stride:` and a single `NAME.vb`, the file is the importer's merged
-//! buffer and every element reads from it, whatever its `InputSlot` says (a warning names the
-//! elements whose slot is moved to 0).
+//! buffer and every per-vertex element reads from it, whatever its `InputSlot` says (a warning
+//! names the elements whose slot is moved to 0).
+//!
+//! The importers write the whole input layout into a `.fmt` but buffers only for the slots
+//! that hold vertices (blender_3dmigoto's `export_3dmigoto` writes a `vbN stride:` line per
+//! exported slot; `write_fmt_file` every element), and their import skips what no buffer
+//! holds (`import_vertices`: per-instance elements; "Vertex semantic … unavailable due to
+//! missing vbN"). So does [`load`]: an element whose slot has no stride line or no buffer,
+//! and a per-instance element in the merged `.vb`, is left out with a warning naming it.
 
 use std::path::{Path, PathBuf};
 
@@ -127,8 +134,11 @@ impl FmtFile {
     /// The file's text, as the importers write it and [`parse`] reads it back: `stride: N`
     /// for one slot (`vbN stride: N` lines for several), `topology:` in 3DMigoto's spelling
     /// (`trianglelist`), `format: DXGI_FORMAT_…` for the index format, then one
-    /// `element[i]:` block per element (`append` for an `APPEND_ALIGNED_ELEMENT` offset, the
-    /// remapped name where there is one). Warnings are not written.
+    /// `element[i]:` block per element (the remapped name where there is one). An
+    /// `APPEND_ALIGNED_ELEMENT` offset is written as the number D3D11 resolves it to: the
+    /// importers read `AlignedByteOffset` as a number (blender_3dmigoto refuses `append`,
+    /// XXMITools' `int()` raises); only a layout `CreateInputLayout` refuses keeps `append`.
+    /// Warnings are not written.
     ///
     /// ```
     /// use inlay::capture::fmt::{FmtFile, parse};
@@ -173,6 +183,15 @@ impl FmtFile {
         if let Some(f) = self.index_format {
             let _ = writeln!(t, "format: DXGI_FORMAT_{}", f.name());
         }
+        let created = crate::validation::layout_without_shader(
+            &crate::target::Target::default(),
+            &self.elements,
+        );
+        let resolved: Option<Vec<u32>> = created
+            .layout
+            .as_ref()
+            .map(|l| l.elements().iter().map(|e| e.offset).collect())
+            .filter(|o: &Vec<u32>| o.len() == self.elements.len());
         for (i, e) in self.elements.iter().enumerate() {
             let _ = writeln!(t, "element[{i}]:");
             let _ = writeln!(
@@ -187,8 +206,14 @@ impl FmtFile {
             }
             let _ = writeln!(t, "  Format: {}", e.format);
             let _ = writeln!(t, "  InputSlot: {}", e.input_slot);
-            if e.aligned_byte_offset == crate::element::APPEND_ALIGNED_ELEMENT {
+            let offset = match &resolved {
+                Some(o) => o[i],
+                None => e.aligned_byte_offset,
+            };
+            if offset == crate::element::APPEND_ALIGNED_ELEMENT {
                 let _ = writeln!(t, "  AlignedByteOffset: append");
+            } else if offset != e.aligned_byte_offset {
+                let _ = writeln!(t, "  AlignedByteOffset: {offset}");
             } else {
                 let _ = writeln!(t, "  AlignedByteOffset: {}", e.aligned_byte_offset);
             }
@@ -202,6 +227,17 @@ impl FmtFile {
         }
         t
     }
+}
+
+/// Removes the elements `gone` names, with their remapped names.
+fn drop_elements(f: &mut FmtFile, gone: &[(usize, String)]) {
+    let keep: Vec<bool> = (0..f.elements.len())
+        .map(|i| !gone.iter().any(|(g, _)| *g == i))
+        .collect();
+    let mut k = keep.iter();
+    f.elements.retain(|_| k.next().copied().unwrap_or(true));
+    let mut k = keep.iter();
+    f.remapped.retain(|_| k.next().copied().unwrap_or(true));
 }
 
 /// Reads a `.fmt` and its buffers. `extra` may name the buffers explicitly (`.vb`, `.vbN`,
@@ -233,19 +269,20 @@ pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {
         line: None,
     };
     let single = f.strides.len() == 1 && f.strides[0].0.is_none();
+    // Elements no buffer holds, left out: (element, why).
+    let mut left_out: Vec<(usize, String)> = Vec::new();
     if single && let Some(vb) = named("vb") {
         let data = read_file(&vb)?;
         sources.push(vb.clone());
-        let moved: Vec<String> = f
-            .elements
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, e)| e.input_slot != 0)
-            .map(|(i, e)| {
+        let mut moved = Vec::new();
+        for (i, e) in f.elements.iter_mut().enumerate() {
+            if e.input_slot_class == crate::element::INPUT_PER_INSTANCE_DATA {
+                left_out.push((i, "per-instance data, and the .vb holds vertices".into()));
+            } else if e.input_slot != 0 {
                 e.input_slot = 0;
-                format!("element[{i}]")
-            })
-            .collect();
+                moved.push(format!("element[{i}]"));
+            }
+        }
         if !moved.is_empty() {
             warnings.push(at.warning(
                 None,
@@ -271,21 +308,34 @@ pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {
                 .strides
                 .iter()
                 .find(|(s, _)| *s == Some(slot) || (s.is_none() && slot == 0))
-                .map(|s| s.1)
-                .ok_or_else(|| {
-                    at.error(None, format!("no `vb{slot} stride:` line for slot {slot}"))
-                })?;
-            let vb = named(&format!("vb{slot}"))
-                .or_else(|| if slot == 0 { named("vb") } else { None })
-                .ok_or_else(|| {
-                    at.error(
-                        None,
+                .map(|s| s.1);
+            let vb =
+                named(&format!("vb{slot}")).or_else(|| if slot == 0 { named("vb") } else { None });
+            let (stride, vb) = match (stride, vb) {
+                (Some(stride), Some(vb)) => (stride, vb),
+                (stride, _) => {
+                    let why = if stride.is_none() {
+                        format!("slot {slot} has no `vb{slot} stride:` line")
+                    } else if slot == 0 {
                         format!(
-                            "no buffer for slot {slot}: expected {} beside it",
+                            "slot 0 has no buffer ({} or {})",
+                            name_of(&path.with_extension("vb0")),
+                            name_of(&path.with_extension("vb"))
+                        )
+                    } else {
+                        format!(
+                            "slot {slot} has no buffer ({})",
                             name_of(&path.with_extension(format!("vb{slot}")))
-                        ),
-                    )
-                })?;
+                        )
+                    };
+                    for (i, e) in f.elements.iter().enumerate() {
+                        if e.input_slot == slot {
+                            left_out.push((i, why.clone()));
+                        }
+                    }
+                    continue;
+                }
+            };
             let data = read_file(&vb)?;
             sources.push(vb.clone());
             slots.push(SlotCapture {
@@ -296,6 +346,35 @@ pub fn load(path: &Path, extra: &[PathBuf]) -> Result<Capture, CaptureError> {
                 source: vb,
             });
         }
+    }
+    drop_elements(&mut f, &left_out);
+    // One line per reason: the elements it leaves out.
+    let mut reasons: Vec<(String, Vec<String>)> = Vec::new();
+    for (i, why) in &left_out {
+        match reasons.iter_mut().find(|(w, _)| w == why) {
+            Some((_, v)) => v.push(format!("element[{i}]")),
+            None => reasons.push((why.clone(), vec![format!("element[{i}]")])),
+        }
+    }
+    if f.elements.is_empty() {
+        let why: Vec<String> = reasons
+            .iter()
+            .map(|(why, e)| format!("{why}: {}", e.join(", ")))
+            .collect();
+        return Err(at.error(
+            None,
+            format!("no element has a buffer to read ({})", why.join("; ")),
+        ));
+    }
+    for (why, e) in &reasons {
+        warnings.push(at.warning(
+            None,
+            format!(
+                "{} left out: {why} (the importers skip what no buffer holds too: \
+                 blender_3dmigoto's import reads the per-vertex data of the buffers it has)",
+                e.join(", ")
+            ),
+        ));
     }
     for s in &slots {
         if s.stride > 0
