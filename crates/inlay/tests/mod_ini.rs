@@ -1266,3 +1266,97 @@ fn a_naraka_body_mod_without_evidence_is_refused_between_candidates() {
     assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [2, 0, 0, 0]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Warnings of INI text read in memory, as printed.
+fn warnings_of(text: &str) -> (Mod, Vec<String>) {
+    let m = Mod::parse_bytes("t.ini", text.as_bytes(), &ModOptions::default()).unwrap();
+    let w = m.warnings.iter().map(|w| w.to_string()).collect();
+    (m, w)
+}
+
+/// 10 000 nested `if` blocks (the audit's `d10000.ini`) and an expression of 100 000 terms
+/// (`e100000.ini`) overflowed the stack: the evaluator, the parser and the trees' clone and
+/// drop recursed once per level. Both are now warnings naming the line; the nesting that is
+/// accepted (64 `if` blocks, 199 operators) still runs.
+#[test]
+fn deep_nesting_is_a_warning_not_a_crash() {
+    let mut t = String::from("[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\n");
+    t.push_str(&"if $a == 1\n".repeat(10_000));
+    t.push_str("draw = 3, 0\n");
+    t.push_str(&"endif\n".repeat(10_000));
+    let (m, w) = warnings_of(&t);
+    // Line 4 + 65: the 65th `if`.
+    assert_eq!(
+        w,
+        [
+            "t.ini:69: `if` blocks nesting deeper than 64 in [TextureOverrideZ]; the section's command list is not run (`if $a == 1`)"
+        ]
+    );
+    assert!(m.parts.is_empty());
+    // 64 levels are read and run.
+    let mut t = String::from("[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\n");
+    t.push_str(&"if $a == 1\n".repeat(64));
+    t.push_str("draw = 3, 0\n");
+    t.push_str(&"endif\n".repeat(64));
+    let (m, w) = warnings_of(&t);
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(m.parts.len(), 1);
+    assert_eq!(m.parts[0].conditions, vec!["$a == 1"; 64]);
+    assert_eq!(m.parts[0].count, 3);
+
+    // 100 000 terms: the line is named, the assignment ignored, `$a` keeps its value.
+    let t = format!(
+        "[Constants]\nglobal $a = 1\n$a = {}\n[TextureOverrideZ]\nhash = 2\nif $a == 1\ndraw = 3, 0\nendif\n",
+        vec!["1"; 100_000].join("+")
+    );
+    let (m, w) = warnings_of(&t);
+    assert_eq!(
+        w,
+        [format!(
+            "t.ini:3: expression does not parse (nested deeper than 200 at character 400); ignored (`$a = {}...`)",
+            &vec!["1"; 100].join("+")[..72]
+        )]
+    );
+    assert_eq!(m.parts[0].conditions, ["$a == 1"]);
+    // 199 operators are read: `$a` becomes 200 and the draw's condition is false.
+    let t = t.replace(&vec!["1"; 100_000].join("+"), &vec!["1"; 200].join("+"));
+    let (m, w) = warnings_of(&t);
+    assert!(w.is_empty(), "{w:#?}");
+    assert!(m.parts.is_empty());
+}
+
+/// A chain of command lists, each nesting 64 `if` blocks and running the next: the run stops
+/// where `if` blocks and `run` calls together nest deeper than 256, with a warning at that
+/// line, before the evaluator's stack could overflow.
+#[test]
+fn deep_run_chains_are_bounded() {
+    let mut t = String::from(
+        "[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\nrun = CommandList0\n",
+    );
+    for k in 0..10 {
+        t.push_str(&format!("[CommandList{k}]\n"));
+        t.push_str(&"if $a == 1\n".repeat(64));
+        t.push_str(&format!("run = CommandList{}\n", k + 1));
+        t.push_str(&"endif\n".repeat(64));
+    }
+    t.push_str("[CommandList10]\ndraw = 3, 0\n");
+    let (m, w) = warnings_of(&t);
+    // CommandList3 starts at line 6 + 3 * 130; its 60th `if` is the 257th level (the
+    // TextureOverride's list, 3 lists of 64 `if` blocks and their `run`, 60 more).
+    assert_eq!(
+        w,
+        ["t.ini:456: `if` blocks and `run` calls nesting deeper than 256; not followed"]
+    );
+    assert!(m.parts.is_empty());
+    // A `run` chain stops where 64 sections would be running (the TextureOverride and 63
+    // command lists), named.
+    let mut t = String::from("[TextureOverrideZ]\nhash = 2\nrun = CommandList0\n");
+    for k in 0..100 {
+        t.push_str(&format!("[CommandList{k}]\nrun = CommandList{}\n", k + 1));
+    }
+    let (_, w) = warnings_of(&t);
+    assert_eq!(
+        w,
+        ["t.ini:129: `run` nested deeper than 64; not followed (`commandlist63`)"]
+    );
+}

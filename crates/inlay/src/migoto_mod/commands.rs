@@ -55,6 +55,10 @@ pub enum Source {
     Other(String),
 }
 
+/// One branch of an `if`: its condition (`None` when it did not parse), the condition as
+/// written, and its commands.
+pub type Branch = (Option<Expr>, String, Vec<Located>);
+
 /// One command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cmd {
@@ -62,7 +66,7 @@ pub enum Cmd {
     If {
         /// `(condition, commands)` for the `if` and each `elif`; a condition that did not parse
         /// is `None`.
-        branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+        branches: Vec<Branch>,
         /// The `else` commands.
         otherwise: Vec<Located>,
     },
@@ -235,6 +239,11 @@ const NO_GEOMETRY: &[&str] = &[
     "special",
 ];
 
+/// Deepest nesting of `if` blocks in one section (3DMigoto has no limit; real mods nest a few
+/// levels). It bounds the depth of the [`Cmd`] tree, which is run, cloned and dropped
+/// recursively.
+pub const MAX_IF_DEPTH: usize = 64;
+
 fn starts_with_ci(s: &str, p: &str) -> bool {
     s.len() >= p.len() && s.is_char_boundary(p.len()) && s[..p.len()].eq_ignore_ascii_case(p)
 }
@@ -277,6 +286,18 @@ pub fn parse_section(
                     )),
                 }
             } else {
+                if stack.len() > MAX_IF_DEPTH {
+                    // The tree is run, cloned and dropped recursively: bound its depth.
+                    warnings.push(ModWarning::new(
+                        at,
+                        Some(e.raw.clone()),
+                        format!(
+                            "`if` blocks nesting deeper than {MAX_IF_DEPTH} in [{}]; the section's command list is not run",
+                            section.name
+                        ),
+                    ));
+                    return Vec::new();
+                }
                 stack.push(Frame {
                     kind: FrameKind::If,
                     branches: vec![(parsed, text.to_string(), Vec::new())],
@@ -381,7 +402,7 @@ enum FrameKind {
 
 struct Frame {
     kind: FrameKind,
-    branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+    branches: Vec<Branch>,
     otherwise: Vec<Located>,
     in_else: bool,
     at: Option<Where>,

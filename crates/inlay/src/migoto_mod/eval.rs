@@ -8,13 +8,19 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::commands::{self, Cmd, DrawCmd, Located, Source, Vars};
+use super::commands::{self, Branch, Cmd, DrawCmd, Located, Source, Vars};
 use super::expr::{Expr, parse_number};
 use super::ini::{Ini, is_command_list_section};
 use super::{ModWarning, Resource, State, Toggle, ToggleKind, Variable, Where};
 
 /// Most nested `run` commands followed.
 const MAX_RUN_DEPTH: usize = 64;
+
+/// Deepest nesting of `if` blocks and `run` calls together while running (each section's `if`
+/// blocks are bounded by [`commands::MAX_IF_DEPTH`], but a chain of `run` calls can stack
+/// them): the evaluator recurses once per level, so this bounds its stack. 3DMigoto stops
+/// command lists nested deeper than 256 (`MAX_COMMAND_LIST_RECURSION`, `_RunCommandList`).
+pub const MAX_NESTING: usize = 256;
 
 /// Most states [`all_states`] lists.
 pub const MAX_STATES: usize = 1024;
@@ -630,6 +636,8 @@ struct Ctx<'a> {
     aborted: bool,
     conds: Vec<String>,
     stack: Vec<usize>,
+    /// How many lists deep the run is (`if` bodies and `run` targets).
+    depth: usize,
     context_section: usize,
     hash: Option<u32>,
     first_index: Option<u32>,
@@ -666,7 +674,28 @@ impl Ctx<'_> {
         cur
     }
 
+    /// Whether a command may run a nested list; a warning when that would nest deeper than
+    /// [`MAX_NESTING`].
+    fn may_nest(&mut self, l: &Located) -> bool {
+        if self.depth < MAX_NESTING {
+            return true;
+        }
+        let at = self.at(l);
+        self.warn(
+            at,
+            None,
+            format!("`if` blocks and `run` calls nesting deeper than {MAX_NESTING}; not followed"),
+        );
+        false
+    }
+
     fn run(&mut self, list: &[Located]) {
+        self.depth += 1;
+        self.run_list(list);
+        self.depth -= 1;
+    }
+
+    fn run_list(&mut self, list: &[Located]) {
         for l in list {
             if self.aborted {
                 return;
@@ -706,221 +735,247 @@ impl Ctx<'_> {
         }
     }
 
+    /// Runs one command. Each kind has a method of its own, so that the recursive path (an
+    /// `if` body, a `run` target) keeps small stack frames.
     fn command(&mut self, l: &Located) {
-        let ns = self.namespace(l);
         match &l.cmd {
             Cmd::If {
                 branches,
                 otherwise,
-            } => {
-                let before = self.env.clone();
-                let mut unknown_taken = false;
-                let mut decided = false;
-                for (cond, text, body) in branches {
-                    let v = match cond {
-                        Some(c) => self.eval(c, l),
-                        None => None,
-                    };
-                    match v.map(|x| x != 0.0) {
-                        Some(false) => continue,
-                        Some(true) => {
-                            self.conds.push(text.clone());
-                            self.run(body);
-                            self.conds.pop();
-                            decided = true;
-                            break;
-                        }
-                        None => {
-                            unknown_taken = true;
-                            self.conds.push(format!("{text} (only known in game)"));
-                            self.run(body);
-                            self.conds.pop();
-                        }
-                    }
-                }
-                if !decided {
-                    let text = if unknown_taken {
-                        "else (only known in game)".to_string()
-                    } else {
-                        "else".to_string()
-                    };
-                    if !otherwise.is_empty() {
-                        self.conds.push(text);
-                        self.run(otherwise);
-                        self.conds.pop();
-                    }
-                }
-                if unknown_taken {
-                    // Variables set in a branch that may or may not run are unknown after it.
-                    let after = self.env.clone();
-                    for (k, v) in after.globals.iter() {
-                        if before.globals.get(k) != Some(v) {
-                            self.env.globals.insert(k.clone(), None);
-                        }
-                    }
-                    for (k, v) in after.locals.iter() {
-                        if before.locals.get(k) != Some(v) {
-                            self.env.locals.insert(k.clone(), None);
-                        }
-                    }
-                }
-            }
-            Cmd::Assign { var, expr, local } => {
-                if *local {
-                    self.env.locals.insert(var.clone(), Some(0.0));
-                }
-                let Some(e) = expr else { return };
-                let v = self.eval(e, l);
-                if self.env.set(var, &ns, v).is_err() {
-                    let at = self.at(l);
-                    self.warn(
-                        at,
-                        Some(var.clone()),
-                        "assignment to an undeclared variable (3DMigoto: \"Unrecognised entry\"); ignored".into(),
-                    );
-                }
-            }
-            Cmd::Bind { slot, source } => {
-                let b = match source {
-                    Source::Null => Bound::Null,
-                    Source::Other(s) => match s.as_str() {
-                        s if s.starts_with("vb") => s[2..]
-                            .parse::<u32>()
-                            .ok()
-                            .and_then(|n| self.vb.get(&n).cloned())
-                            .unwrap_or(Bound::Other(s.to_string())),
-                        "ib" => self.ib.clone().unwrap_or(Bound::Other("ib".into())),
-                        s => self
-                            .tex
-                            .get(s)
-                            .cloned()
-                            .unwrap_or(Bound::Other(s.to_string())),
-                    },
-                    Source::Resource(r) => match self.resource(r, &ns) {
-                        Some(i) => self.follow(Bound::Res(i)),
-                        None => return,
-                    },
-                };
-                if let Bound::Res(r) = b {
-                    self.out.binds.push(SeenBind {
-                        slot: slot.clone(),
-                        resource: r,
-                        section: l.section,
-                        hash: self.hash,
-                    });
-                }
-                if let Some(n) = slot.strip_prefix("vb").and_then(|n| n.parse::<u32>().ok()) {
-                    self.vb.insert(n, b);
-                } else if slot == "ib" {
-                    self.ib = Some(b);
-                } else if slot.starts_with("resource") {
-                    if let Some(dst) = self.resource(slot, &ns) {
-                        self.aliases.insert(dst, b);
-                    }
-                } else {
-                    self.tex.insert(slot.clone(), b);
-                }
-            }
-            Cmd::Draw(d) => {
-                let (args, spans) = match d {
-                    DrawCmd::Draw(a)
-                    | DrawCmd::DrawIndexed(a)
-                    | DrawCmd::DrawIndexedInstanced(a)
-                    | DrawCmd::DrawInstanced(a) => (
-                        a.args.iter().map(|x| self.eval(x, l)).collect(),
-                        a.spans.clone(),
-                    ),
-                    _ => (Vec::new(), Vec::new()),
-                };
-                let at = self.at(l);
-                self.out.draws.push(RawDraw {
-                    cmd: Some(d.clone()),
-                    args,
-                    at,
-                    context_section: self.context_section,
-                    section: l.section,
-                    vb: self.vb.clone(),
-                    ib: self.ib.clone(),
-                    textures: self
-                        .tex
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect(),
-                    conditions: self.conds.clone(),
-                    hash: self.hash,
-                    first_index: self.first_index,
-                    index_count: self.index_count,
-                    spans,
-                });
-            }
-            Cmd::Run(target) => {
-                let at = self.at(l);
-                let Some(s) = self.ini.find(target, &ns) else {
-                    self.warn(
-                        at,
-                        Some(target.clone()),
-                        "`run` names no section of the mod's files (it may belong to another INI, such as the loader's); not followed".into(),
-                    );
-                    return;
-                };
-                if let Some(pos) = self.stack.iter().position(|&x| x == s) {
-                    let chain: Vec<String> = self.stack[pos..]
-                        .iter()
-                        .map(|&x| {
-                            let sec = &self.ini.sections[x];
-                            format!("[{}] ({})", sec.name, self.ini.section_at(sec))
-                        })
-                        .collect();
-                    self.warn(
-                        at,
-                        Some(target.clone()),
-                        format!(
-                            "`run` cycle: {} → [{}]; 3DMigoto would recurse without end; not followed",
-                            chain.join(" → "),
-                            self.ini.sections[s].name
-                        ),
-                    );
-                    return;
-                }
-                if self.stack.len() >= MAX_RUN_DEPTH {
-                    self.warn(
-                        at,
-                        Some(target.clone()),
-                        format!("`run` nested deeper than {MAX_RUN_DEPTH}; not followed"),
-                    );
-                    return;
-                }
-                let Some(list) = self.p.lists[s].as_ref() else {
-                    return;
-                };
-                let custom = starts_ci(&self.ini.sections[s].name, "CustomShader")
-                    || starts_ci(&self.ini.sections[s].name, "BuiltInCustomShader");
-                let saved = custom.then(|| {
-                    (
-                        self.vb.clone(),
-                        self.ib.clone(),
-                        self.tex.clone(),
-                        self.skip,
-                    )
-                });
-                self.stack.push(s);
-                self.run(list);
-                self.stack.pop();
-                if let Some((vb, ib, tex, skip)) = saved {
-                    // A custom shader restores the pipeline state it changed.
-                    self.vb = vb;
-                    self.ib = ib;
-                    self.tex = tex;
-                    self.skip = skip;
-                    self.aborted = false;
-                }
-            }
+            } => self.run_if(l, branches, otherwise),
+            Cmd::Assign { var, expr, local } => self.assign(l, var, expr.as_ref(), *local),
+            Cmd::Bind { slot, source } => self.bind(l, slot, source),
+            Cmd::Draw(d) => self.draw(l, d),
+            Cmd::Run(target) => self.run_section(l, target),
             Cmd::CheckTextureOverride(_) => {}
             Cmd::Skip => self.skip = true,
             Cmd::Abort => {
                 self.skip = true;
                 self.aborted = true;
             }
+        }
+    }
+
+    #[inline(never)]
+    fn run_if(&mut self, l: &Located, branches: &[Branch], otherwise: &[Located]) {
+        if !self.may_nest(l) {
+            return;
+        }
+        let before = self.env.clone();
+        let mut unknown_taken = false;
+        let mut decided = false;
+        for (cond, text, body) in branches {
+            let v = match cond {
+                Some(c) => self.eval(c, l),
+                None => None,
+            };
+            match v.map(|x| x != 0.0) {
+                Some(false) => continue,
+                Some(true) => {
+                    self.conds.push(text.clone());
+                    self.run(body);
+                    self.conds.pop();
+                    decided = true;
+                    break;
+                }
+                None => {
+                    unknown_taken = true;
+                    self.conds.push(format!("{text} (only known in game)"));
+                    self.run(body);
+                    self.conds.pop();
+                }
+            }
+        }
+        if !decided {
+            let text = if unknown_taken {
+                "else (only known in game)".to_string()
+            } else {
+                "else".to_string()
+            };
+            if !otherwise.is_empty() {
+                self.conds.push(text);
+                self.run(otherwise);
+                self.conds.pop();
+            }
+        }
+        if unknown_taken {
+            // Variables set in a branch that may or may not run are unknown after it.
+            let after = self.env.clone();
+            for (k, v) in after.globals.iter() {
+                if before.globals.get(k) != Some(v) {
+                    self.env.globals.insert(k.clone(), None);
+                }
+            }
+            for (k, v) in after.locals.iter() {
+                if before.locals.get(k) != Some(v) {
+                    self.env.locals.insert(k.clone(), None);
+                }
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn assign(&mut self, l: &Located, var: &str, expr: Option<&Expr>, local: bool) {
+        let ns = self.namespace(l);
+        if local {
+            self.env.locals.insert(var.to_string(), Some(0.0));
+        }
+        let Some(e) = expr else { return };
+        let v = self.eval(e, l);
+        if self.env.set(var, &ns, v).is_err() {
+            let at = self.at(l);
+            self.warn(
+                at,
+                Some(var.to_string()),
+                "assignment to an undeclared variable (3DMigoto: \"Unrecognised entry\"); ignored"
+                    .into(),
+            );
+        }
+    }
+
+    #[inline(never)]
+    fn bind(&mut self, l: &Located, slot: &str, source: &Source) {
+        let ns = self.namespace(l);
+        let b = match source {
+            Source::Null => Bound::Null,
+            Source::Other(s) => match s.as_str() {
+                s if s.starts_with("vb") => s[2..]
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(|n| self.vb.get(&n).cloned())
+                    .unwrap_or(Bound::Other(s.to_string())),
+                "ib" => self.ib.clone().unwrap_or(Bound::Other("ib".into())),
+                s => self
+                    .tex
+                    .get(s)
+                    .cloned()
+                    .unwrap_or(Bound::Other(s.to_string())),
+            },
+            Source::Resource(r) => match self.resource(r, &ns) {
+                Some(i) => self.follow(Bound::Res(i)),
+                None => return,
+            },
+        };
+        if let Bound::Res(r) = b {
+            self.out.binds.push(SeenBind {
+                slot: slot.to_string(),
+                resource: r,
+                section: l.section,
+                hash: self.hash,
+            });
+        }
+        if let Some(n) = slot.strip_prefix("vb").and_then(|n| n.parse::<u32>().ok()) {
+            self.vb.insert(n, b);
+        } else if slot == "ib" {
+            self.ib = Some(b);
+        } else if slot.starts_with("resource") {
+            if let Some(dst) = self.resource(slot, &ns) {
+                self.aliases.insert(dst, b);
+            }
+        } else {
+            self.tex.insert(slot.to_string(), b);
+        }
+    }
+
+    #[inline(never)]
+    fn draw(&mut self, l: &Located, d: &DrawCmd) {
+        let (args, spans) = match d {
+            DrawCmd::Draw(a)
+            | DrawCmd::DrawIndexed(a)
+            | DrawCmd::DrawIndexedInstanced(a)
+            | DrawCmd::DrawInstanced(a) => (
+                a.args.iter().map(|x| self.eval(x, l)).collect(),
+                a.spans.clone(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let at = self.at(l);
+        self.out.draws.push(RawDraw {
+            cmd: Some(d.clone()),
+            args,
+            at,
+            context_section: self.context_section,
+            section: l.section,
+            vb: self.vb.clone(),
+            ib: self.ib.clone(),
+            textures: self
+                .tex
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            conditions: self.conds.clone(),
+            hash: self.hash,
+            first_index: self.first_index,
+            index_count: self.index_count,
+            spans,
+        });
+    }
+
+    #[inline(never)]
+    fn run_section(&mut self, l: &Located, target: &str) {
+        let ns = self.namespace(l);
+        let at = self.at(l);
+        let Some(s) = self.ini.find(target, &ns) else {
+            self.warn(
+                at,
+                Some(target.to_string()),
+                "`run` names no section of the mod's files (it may belong to another INI, such as the loader's); not followed".into(),
+            );
+            return;
+        };
+        if let Some(pos) = self.stack.iter().position(|&x| x == s) {
+            let chain: Vec<String> = self.stack[pos..]
+                .iter()
+                .map(|&x| {
+                    let sec = &self.ini.sections[x];
+                    format!("[{}] ({})", sec.name, self.ini.section_at(sec))
+                })
+                .collect();
+            self.warn(
+                at,
+                Some(target.to_string()),
+                format!(
+                    "`run` cycle: {} → [{}]; 3DMigoto would recurse without end; not followed",
+                    chain.join(" → "),
+                    self.ini.sections[s].name
+                ),
+            );
+            return;
+        }
+        if self.stack.len() >= MAX_RUN_DEPTH {
+            self.warn(
+                at,
+                Some(target.to_string()),
+                format!("`run` nested deeper than {MAX_RUN_DEPTH}; not followed"),
+            );
+            return;
+        }
+        let Some(list) = self.p.lists[s].as_ref() else {
+            return;
+        };
+        if !self.may_nest(l) {
+            return;
+        }
+        let custom = starts_ci(&self.ini.sections[s].name, "CustomShader")
+            || starts_ci(&self.ini.sections[s].name, "BuiltInCustomShader");
+        let saved = custom.then(|| {
+            (
+                self.vb.clone(),
+                self.ib.clone(),
+                self.tex.clone(),
+                self.skip,
+            )
+        });
+        self.stack.push(s);
+        self.run(list);
+        self.stack.pop();
+        if let Some((vb, ib, tex, skip)) = saved {
+            // A custom shader restores the pipeline state it changed.
+            self.vb = vb;
+            self.ib = ib;
+            self.tex = tex;
+            self.skip = skip;
+            self.aborted = false;
         }
     }
 }
@@ -963,6 +1018,7 @@ pub fn run(
             aborted: false,
             conds: Vec::new(),
             stack: vec![s],
+            depth: 0,
             context_section: s,
             hash: None,
             first_index: None,
@@ -1064,6 +1120,7 @@ pub fn run(
             aborted: false,
             conds: Vec::new(),
             stack: Vec::new(),
+            depth: 0,
             context_section: *named,
             hash: *hash,
             first_index: *fi,
