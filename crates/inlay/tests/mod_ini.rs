@@ -1360,3 +1360,126 @@ fn deep_run_chains_are_bounded() {
         ["t.ini:129: `run` nested deeper than 64; not followed (`commandlist63`)"]
     );
 }
+
+/// The buffers and vertex-buffer overrides of [`MAIN`], for the small mods written by the
+/// tests below (an index buffer `ResourceBodyIB` of R32 indices; `BodyBlend` is a skinning
+/// pass).
+const BODY: &str = "[TextureOverrideBodyPosition]\n\
+hash = 11111111\n\
+vb0 = ResourceBodyPosition\n\
+\n\
+[TextureOverrideBodyBlend]\n\
+hash = 22222222\n\
+handling = skip\n\
+vb1 = ResourceBodyBlend\n\
+draw = 4, 0\n\
+\n\
+[TextureOverrideBodyTexcoord]\n\
+hash = 33333333\n\
+vb1 = ResourceBodyTexcoord\n\
+\n\
+[ResourceBodyPosition]\n\
+type = Buffer\n\
+stride = 40\n\
+filename = Meshes\\BodyPosition.buf\n\
+\n\
+[ResourceBodyBlend]\n\
+type = Buffer\n\
+stride = 32\n\
+filename = Meshes\\BodyBlend.buf\n\
+\n\
+[ResourceBodyTexcoord]\n\
+type = Buffer\n\
+stride = 12\n\
+filename = Meshes\\BodyTexcoord.buf\n\
+\n\
+[ResourceBodyIB]\n\
+type = Buffer\n\
+format = DXGI_FORMAT_R32_UINT\n\
+filename = Meshes\\BodyA.ib\n";
+
+/// A mod of [`BODY`] and `sections` (4 vertices, 12 indices), written to a fresh folder and
+/// read in its default state.
+fn body_mod(name: &str, sections: &str) -> (Mod, Vec<String>) {
+    let d = dir(name);
+    let ini = write_mod(
+        &d,
+        &format!("{BODY}\n{sections}"),
+        4,
+        &[0, 1, 2, 1, 2, 3, 2, 3, 0, 3, 0, 1],
+    );
+    let m = load(&ini, &[]);
+    let w = m
+        .warnings
+        .iter()
+        .map(|w| w.to_string().replace(&ini.display().to_string(), "Mod.ini"))
+        .collect();
+    (m, w)
+}
+
+/// The exported parts as (name, section, start, count, conditions).
+fn parts(m: &Mod) -> Vec<(String, String, u32, u32, Vec<String>)> {
+    m.parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.section.clone(),
+                p.start,
+                p.count,
+                p.conditions.clone(),
+            )
+        })
+        .collect()
+}
+
+fn part(
+    name: &str,
+    section: &str,
+    start: u32,
+    count: u32,
+    conditions: &[&str],
+) -> (String, String, u32, u32, Vec<String>) {
+    (
+        name.to_string(),
+        section.to_string(),
+        start,
+        count,
+        conditions.iter().map(|c| c.to_string()).collect(),
+    )
+}
+
+/// `handling = abort` stops the command lists still to run for the draw and nothing else: the
+/// game's draw happens (3DMigoto CommandList.cpp: `AbortCommand::run` only sets
+/// `state->aborted`, which `_RunCommandList` checks before each command; HackerContext.cpp
+/// `DrawIndexed` draws unless `call_info.skip`, which only `SkipCommand::run` sets). It was
+/// taken as `skip`: the game's draw was missing.
+#[test]
+fn abort_stops_the_lists_but_not_the_games_draw() {
+    let (m, w) = body_mod(
+        "abort",
+        "[TextureOverrideBodyA]\nhash = 55555555\nib = ResourceBodyIB\nhandling = abort\n\
+         drawindexed = 3, 0, 0\n\
+         [TextureOverrideBodyB]\nhash = 55555555\ndrawindexed = 3, 3, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    // The game's draw with the mod's index buffer (its count is the buffer's, to its end);
+    // neither `drawindexed` runs: A's comes after the abort, B runs in the same state.
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideBodyA",
+            "TextureOverrideBodyA",
+            0,
+            12,
+            &[]
+        )]
+    );
+    assert_eq!(
+        m.parts[1]
+            .index_buffer
+            .map(|r| m.resources[r].name.as_str()),
+        Some("ResourceBodyIB")
+    );
+}

@@ -748,11 +748,11 @@ impl Ctx<'_> {
             Cmd::Draw(d) => self.draw(l, d),
             Cmd::Run(target) => self.run_section(l, target),
             Cmd::CheckTextureOverride(_) => {}
+            // `SkipCommand::run` skips the game's draw (`call_info->skip`); `AbortCommand::run`
+            // only stops the lists still to run in this state (`state->aborted`, checked by
+            // `_RunCommandList`): the game's draw still happens (CommandList.cpp).
             Cmd::Skip => self.skip = true,
-            Cmd::Abort => {
-                self.skip = true;
-                self.aborted = true;
-            }
+            Cmd::Abort => self.aborted = true,
         }
     }
 
@@ -958,24 +958,17 @@ impl Ctx<'_> {
         }
         let custom = starts_ci(&self.ini.sections[s].name, "CustomShader")
             || starts_ci(&self.ini.sections[s].name, "BuiltInCustomShader");
-        let saved = custom.then(|| {
-            (
-                self.vb.clone(),
-                self.ib.clone(),
-                self.tex.clone(),
-                self.skip,
-            )
-        });
+        let saved = custom.then(|| (self.vb.clone(), self.ib.clone(), self.tex.clone()));
         self.stack.push(s);
         self.run(list);
         self.stack.pop();
-        if let Some((vb, ib, tex, skip)) = saved {
-            // A custom shader restores the pipeline state it changed.
+        if let Some((vb, ib, tex)) = saved {
+            // A custom shader restores the pipeline state it changed. It runs in its caller's
+            // state (`RunCustomShaderCommand::run`): a `handling = skip` or `abort` in it
+            // holds for the caller too.
             self.vb = vb;
             self.ib = ib;
             self.tex = tex;
-            self.skip = skip;
-            self.aborted = false;
         }
     }
 }
