@@ -1483,3 +1483,46 @@ fn abort_stops_the_lists_but_not_the_games_draw() {
         Some("ResourceBodyIB")
     );
 }
+
+/// Sections sharing a hash run by `match_priority`, then by name compared case-sensitively,
+/// as `std::wstring`'s `<` compares (ResourceHash.cpp `TextureOverrideLess`, the sort in
+/// IniHandler.cpp `ParseTextureOverrideSections`): `Zed` before `alpha`, so `alpha`'s index
+/// buffer is the one bound at the game's draw. inlay compared lower-cased names.
+#[test]
+fn same_hash_sections_run_in_case_sensitive_name_order() {
+    let (m, w) = body_mod(
+        "sortcase",
+        "[ResourceBodyIB16]\ntype = Buffer\nformat = DXGI_FORMAT_R16_UINT\nfilename = Meshes\\BodyA.ib\n\
+         [TextureOverrideZed]\nhash = 55555555\nib = ResourceBodyIB\n\
+         [TextureOverridealpha]\nhash = 55555555\nib = ResourceBodyIB16\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    // The context is named after its first section; the game's draw reads the 24 R16 indices
+    // of the buffer `alpha` bound last.
+    assert_eq!(
+        parts(&m),
+        [part("TextureOverrideZed", "TextureOverrideZed", 0, 24, &[])]
+    );
+    let p = m.parts.iter().find(|p| p.export).unwrap();
+    assert_eq!(
+        p.index_buffer.map(|r| m.resources[r].name.as_str()),
+        Some("ResourceBodyIB16")
+    );
+    // A higher match_priority runs later whatever its name.
+    let (m, _) = body_mod(
+        "sortpriority",
+        "[ResourceBodyIB16]\ntype = Buffer\nformat = DXGI_FORMAT_R16_UINT\nfilename = Meshes\\BodyA.ib\n\
+         [TextureOverrideZed]\nhash = 55555555\nmatch_priority = 1\nib = ResourceBodyIB\n\
+         [TextureOverridealpha]\nhash = 55555555\nib = ResourceBodyIB16\n",
+    );
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverridealpha",
+            "TextureOverridealpha",
+            0,
+            12,
+            &[]
+        )]
+    );
+}

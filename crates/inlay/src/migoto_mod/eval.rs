@@ -1059,13 +1059,16 @@ pub fn run(
     type Context = (Option<u32>, Vec<usize>, Option<u32>, Option<u32>, usize);
     let mut contexts: Vec<Context> = Vec::new();
     for (hash, mut secs) in groups {
+        // `TextureOverrideLess` (ResourceHash.cpp): by `match_priority`, then by section name
+        // compared as `std::wstring` does, case-sensitively by UTF-16 code unit (`Zed` runs
+        // before `alpha`).
         secs.sort_by(|a, b| {
             let (ma, mb) = (&p.matches[a], &p.matches[b]);
             ma.priority.cmp(&mb.priority).then_with(|| {
                 ini.sections[*a]
                     .name
-                    .to_ascii_lowercase()
-                    .cmp(&ini.sections[*b].name.to_ascii_lowercase())
+                    .encode_utf16()
+                    .cmp(ini.sections[*b].name.encode_utf16())
             })
         });
         // The draws the sections tell apart: each (first index, index count) a section matches
