@@ -1526,3 +1526,60 @@ fn same_hash_sections_run_in_case_sensitive_name_order() {
         )]
     );
 }
+
+/// A TextureOverride section without a hash 3DMigoto can read is skipped with "missing Hash=
+/// or valid match options" (IniHandler.cpp `ParseTextureOverrideSections`); its draws were
+/// listed as parts of no hash. Hashes are read as `GetIniHash` reads them (`%16llx` and the
+/// whole value consumed): `0X` is a prefix, 16 digits are read and truncated to 32 bits, a
+/// trailing comment is a parse error.
+#[test]
+fn sections_without_a_valid_hash_never_run() {
+    let (m, w) = body_mod(
+        "nohash",
+        "[TextureOverrideNoHash]\nib = ResourceBodyIB\ndrawindexed = 12, 0, 0\n\
+         [TextureOverrideBadHash]\nhash = 55555555 ; body\nib = ResourceBodyIB\ndrawindexed = 6, 0, 0\n\
+         [TextureOverrideA]\nhash = 0X55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         drawindexed = 3, 0, 0\n\
+         [TextureOverrideB]\nhash = 1234567f66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         drawindexed = 3, 3, 0\n",
+    );
+    // BODY is 33 lines and a blank one.
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:35: section without a valid `hash` (3DMigoto: \"missing Hash= or valid match options\"); never run (`TextureOverrideNoHash`)",
+            "Mod.ini:39: not a hash as 3DMigoto reads it (up to 16 hexadecimal digits after an optional `0x`, nothing after them; 3DMigoto: \"Hash parse error\") (`55555555 ; body`)",
+            "Mod.ini:38: section without a valid `hash` (3DMigoto: \"missing Hash= or valid match options\"); never run (`TextureOverrideBadHash`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part("TextureOverrideA", "TextureOverrideA", 0, 3, &[]),
+            part("TextureOverrideB", "TextureOverrideB", 3, 3, &[]),
+        ]
+    );
+    let hashes: Vec<Option<u32>> = m
+        .parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| p.hash)
+        .collect();
+    assert_eq!(hashes, [Some(0x55555555), Some(0x66666666)]);
+    // A section matching by resource description has no hash and is kept.
+    let (m, w) = body_mod(
+        "fuzzy",
+        "[TextureOverrideFuzzy]\nmatch_type = Buffer\nib = ResourceBodyIB\ndrawindexed = 3, 0, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideFuzzy",
+            "TextureOverrideFuzzy",
+            0,
+            3,
+            &[]
+        )]
+    );
+}

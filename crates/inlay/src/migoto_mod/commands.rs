@@ -154,6 +154,27 @@ pub const TEXTURE_OVERRIDE_KEYS: &[&str] = &[
     "uav_byte_stride",
 ];
 
+/// The keys that match resources by description (IniHandler.cpp
+/// `TEXTURE_OVERRIDE_FUZZY_MATCHES`): a `[TextureOverride…]` section with one of them and no
+/// hash is a fuzzy override, which 3DMigoto keeps.
+pub const FUZZY_MATCH_KEYS: &[&str] = &[
+    "match_type",
+    "match_usage",
+    "match_bind_flags",
+    "match_cpu_access_flags",
+    "match_misc_flags",
+    "match_byte_width",
+    "match_stride",
+    "match_mips",
+    "match_format",
+    "match_width",
+    "match_height",
+    "match_depth",
+    "match_array",
+    "match_msaa",
+    "match_msaa_quality",
+];
+
 /// Keys of `[ShaderOverride…]`, `[ShaderRegex…]` and `[CustomShader…]` sections that are not
 /// commands (`ShaderOverrideIniKeys`, `ShaderRegexIniKeys`, `CustomShaderIniKeys`).
 pub const SHADER_KEYS: &[&str] = &[

@@ -123,6 +123,42 @@ pub struct Match {
     pub other: bool,
 }
 
+/// A hash as 3DMigoto reads one (IniHandler.cpp `GetIniHash`: `sscanf_s(val, "%16llx%n")`
+/// and the whole value consumed, else "Hash parse error"): white space, an optional sign, an
+/// optional `0x`/`0X`, hexadecimal digits, at most 16 characters from the sign on and nothing
+/// after them. A minus sign negates modulo 2^64, as C's conversion does. A TextureOverride's
+/// hash is this value truncated to 32 bits.
+pub fn parse_hash(value: &str) -> Option<u64> {
+    let b = value.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let mut width = 16;
+    let mut negative = false;
+    if let Some(&c @ (b'+' | b'-')) = b.get(i) {
+        negative = c == b'-';
+        i += 1;
+        width -= 1;
+    }
+    if b.get(i) == Some(&b'0')
+        && matches!(b.get(i + 1), Some(b'x' | b'X'))
+        && b.get(i + 2).is_some_and(u8::is_ascii_hexdigit)
+    {
+        i += 2;
+        width -= 2;
+    }
+    let start = i;
+    let mut v: u64 = 0;
+    while i - start < width
+        && let Some(d) = b.get(i).and_then(|&c| (c as char).to_digit(16))
+    {
+        v = (v << 4) | u64::from(d);
+        i += 1;
+    }
+    (i > start && i == b.len()).then_some(if negative { v.wrapping_neg() } else { v })
+}
+
 fn fuzzy(s: &str) -> Option<(String, u32)> {
     let t = s.trim();
     for op in ["<=", ">=", "=", "!", "<", ">"] {
@@ -371,16 +407,15 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
             for e in &s.entries {
                 let k = e.key.to_ascii_lowercase();
                 match k.as_str() {
-                    "hash" => {
-                        match u32::from_str_radix(e.value.trim().trim_start_matches("0x"), 16) {
-                            Ok(h) => m.hash = Some(h),
-                            Err(_) => warnings.push(ModWarning::new(
-                                ini.at(e),
-                                Some(e.value.clone()),
-                                "hash is not a hexadecimal number; the section matches nothing",
-                            )),
-                        }
-                    }
+                    // `ParseTextureOverrideSections`: `(uint32_t)GetIniHash(id, L"Hash", …)`.
+                    "hash" => match parse_hash(&e.value) {
+                        Some(h) => m.hash = Some(h as u32),
+                        None => warnings.push(ModWarning::new(
+                            ini.at(e),
+                            Some(e.value.clone()),
+                            "not a hash as 3DMigoto reads it (up to 16 hexadecimal digits after an optional `0x`, nothing after them; 3DMigoto: \"Hash parse error\")",
+                        )),
+                    },
                     "match_priority" => m.priority = e.value.trim().parse().unwrap_or(0),
                     "match_first_index" | "match_index_count" => match fuzzy(&e.value) {
                         Some(f) => {
@@ -402,6 +437,20 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
                     | "match_instance_count" => m.other = true,
                     _ => {}
                 }
+            }
+            let fuzzy_keys = s.entries.iter().any(|e| {
+                commands::FUZZY_MATCH_KEYS
+                    .iter()
+                    .any(|k| e.key.eq_ignore_ascii_case(k))
+            });
+            if m.hash.is_none() && !fuzzy_keys {
+                // `ParseTextureOverrideSections` skips the section: it never runs.
+                warnings.push(ModWarning::new(
+                    ini.section_at(s),
+                    Some(s.name.clone()),
+                    "section without a valid `hash` (3DMigoto: \"missing Hash= or valid match options\"); never run",
+                ));
+                continue;
             }
             p.matches.insert(i, m);
         }
@@ -573,6 +622,41 @@ pub fn all_states(p: &Program) -> Result<Vec<State>, usize> {
             values: m.into_iter().collect(),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_hash;
+
+    /// `%16llx` as C reads it: the field width counts the sign and the `0x`.
+    #[test]
+    fn hashes_as_sscanf_reads_them() {
+        for (text, want) in [
+            ("1a2b3c4d", Some(0x1a2b3c4d)),
+            ("0X4d5e6f70", Some(0x4d5e6f70)),
+            ("0x4D5E6F70", Some(0x4d5e6f70)),
+            ("1234567f4d5e6f71", Some(0x1234567f4d5e6f71)),
+            ("0x1234567f4d5e6f", Some(0x1234567f4d5e6f)),
+            ("+abc", Some(0xabc)),
+            ("-1", Some(u64::MAX)),
+            ("0", Some(0)),
+            // 17 characters, or 16 digits after `0x`: the 17th is left over.
+            ("1234567f4d5e6f71a", None),
+            ("0x1234567f4d5e6f71", None),
+            ("4d5e6f70 ; body", None),
+            ("4d5e6f70h", None),
+            ("xyz", None),
+            ("0x", None),
+            ("", None),
+            ("-", None),
+        ] {
+            assert_eq!(parse_hash(text), want, "{text}");
+        }
+        assert_eq!(
+            parse_hash("1234567f4d5e6f71").map(|h| h as u32),
+            Some(0x4d5e6f71)
+        );
+    }
 }
 
 #[derive(Clone, Debug, Default)]
