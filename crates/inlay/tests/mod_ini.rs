@@ -1583,3 +1583,54 @@ fn sections_without_a_valid_hash_never_run() {
         )]
     );
 }
+
+/// A repeated key that is not a command keeps its first value, with a warning: 3DMigoto stores
+/// keys with `kv_map.emplace` (IniHandler.cpp `ParseIniKeyValLine`), so `GetIniString` and
+/// `GetIniHash` read the first, and warns "Duplicate key found" (in `[Key…]`, `[Resource…]`,
+/// … except `key`/`back`, `whitelisted_duplicate_key`) or "Duplicate non-command list key"
+/// (`ParseCommandList`, for the keys a command-list section reads elsewhere). Commands repeat
+/// and all run. inlay kept the last value silently.
+#[test]
+fn duplicate_keys_keep_the_first_value() {
+    let (m, w) = body_mod(
+        "dupkey",
+        "[Constants]\nglobal $a = 0\n\
+         [KeyA]\nkey = VK_F6\nkey = VK_F7\ntype = cycle\ntype = toggle\n$a = 1,2\n$a = 7,8\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhash = 99999999\nhandling = skip\n\
+         ib = ResourceBodyIB\nmatch_first_index = 0\nmatch_first_index = 6\n\
+         drawindexed = 3, 0, 0\ndrawindexed = 3, 3, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: duplicate key in [KeyA] (first at Mod.ini:40); 3DMigoto keeps the first (\"Duplicate key found\") (`type = toggle`)",
+            "Mod.ini:43: duplicate key in [KeyA] (first at Mod.ini:42); 3DMigoto keeps the first (\"Duplicate key found\") (`$a = 7,8`)",
+            "Mod.ini:46: duplicate key in [TextureOverrideBodyIB] (first at Mod.ini:45); 3DMigoto keeps the first (\"Duplicate non-command list key\") (`hash = 99999999`)",
+            "Mod.ini:50: duplicate key in [TextureOverrideBodyIB] (first at Mod.ini:49); 3DMigoto keeps the first (\"Duplicate non-command list key\") (`match_first_index = 6`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+    let p = m.parts.iter().find(|p| p.export).unwrap();
+    assert_eq!((p.hash, p.match_first_index), (Some(0x55555555), Some(0)));
+    assert_eq!(m.toggles[0].keys, ["VK_F6", "VK_F7"]);
+    let states: Vec<String> = m.states().unwrap().iter().map(|s| s.to_string()).collect();
+    assert_eq!(states, ["$a=0", "$a=1", "$a=2"]);
+}

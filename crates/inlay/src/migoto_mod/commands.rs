@@ -278,10 +278,27 @@ pub fn parse_section(
 ) -> Vec<Located> {
     let section = &ini.sections[index];
     let mut stack: Vec<Frame> = vec![Frame::root()];
+    // The keys read elsewhere seen so far, with their entries.
+    let mut read_elsewhere: Vec<(String, usize)> = Vec::new();
     for (k, e) in section.entries.iter().enumerate() {
         let at = ini.at(e);
         let key = e.key.to_ascii_lowercase();
         if e.has_eq && whitelist.contains(&key.as_str()) {
+            // `ParseCommandList`: a command list may repeat its commands but not these keys,
+            // whose first value is the one read (`GetIniString`).
+            if let Some((_, first)) = read_elsewhere.iter().find(|(x, _)| *x == key) {
+                let first = ini.at(&section.entries[*first]);
+                warnings.push(ModWarning::new(
+                    at,
+                    Some(e.raw.clone()),
+                    format!(
+                        "duplicate key in [{}] (first at {first}); 3DMigoto keeps the first (\"Duplicate non-command list key\")",
+                        section.name
+                    ),
+                ));
+            } else {
+                read_elsewhere.push((key, k));
+            }
             continue;
         }
         let raw = e.raw.to_ascii_lowercase();

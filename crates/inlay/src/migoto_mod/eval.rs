@@ -258,19 +258,10 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
             namespace: s.namespace.clone(),
             file: s.file,
         };
-        let mut seen: Vec<String> = Vec::new();
+        // A later duplicate key was dropped (with a warning) as the INI was read.
         for e in &s.entries {
             let k = e.key.to_ascii_lowercase();
             let at = ini.at(e);
-            if seen.contains(&k) {
-                warnings.push(ModWarning::new(
-                    at,
-                    Some(e.raw.clone()),
-                    format!("duplicate key in [{}]; 3DMigoto keeps the first", s.name),
-                ));
-                continue;
-            }
-            seen.push(k.clone());
             match k.as_str() {
                 "type" => r.kind = Some(e.value.clone()),
                 "filename" => {
@@ -404,8 +395,14 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
         warnings.extend(list_warnings);
         if starts_ci(&s.name, "TextureOverride") {
             let mut m = Match::default();
+            // Each key's first value (`GetIniString`); `parse_section` warned of the others.
+            let mut seen: Vec<String> = Vec::new();
             for e in &s.entries {
                 let k = e.key.to_ascii_lowercase();
+                if !e.has_eq || seen.contains(&k) {
+                    continue;
+                }
+                seen.push(k.clone());
                 match k.as_str() {
                     // `ParseTextureOverrideSections`: `(uint32_t)GetIniHash(id, L"Hash", …)`.
                     "hash" => match parse_hash(&e.value) {

@@ -458,11 +458,49 @@ fn parse_into(
                 continue;
             }
         }
+        if entry.has_eq
+            && let Some(first) = duplicate_key(&ini.sections[c], &entry)
+        {
+            let first = ini.at(first);
+            let sec = &ini.sections[c].name;
+            warnings.push(ModWarning::new(
+                at,
+                Some(entry.raw),
+                format!(
+                    "duplicate key in [{sec}] (first at {first}); 3DMigoto keeps the first (\"Duplicate key found\")"
+                ),
+            ));
+            continue;
+        }
         ini.sections[c].entries.push(entry);
     }
     ini.files[file].bytes = bytes;
     ini.files[file].namespace = namespace;
     Ok(())
+}
+
+/// The earlier entry of `section` with `entry`'s key, when 3DMigoto keeps only the first
+/// (`ParseIniKeyValLine`: `kv_map.emplace`, read back by every `GetIni…` call, and "Duplicate
+/// key found"). That holds in prefixed sections that are not command lists (`[Resource…]`,
+/// `[Key…]`, …), except `key`/`back` in `[Key…]` and every key of `[Include…]`
+/// (`whitelisted_duplicate_key`). Command-list sections keep every line (their non-command
+/// keys are checked by [`super::commands::parse_section`]); unprefixed sections of a
+/// namespaced file take the last value, and inlay reads none of their keys.
+fn duplicate_key<'s>(section: &'s Section, entry: &Entry) -> Option<&'s Entry> {
+    let name = &section.name;
+    if is_command_list_section(name) || section_prefix(name).is_none() {
+        return None;
+    }
+    if starts_with_ci(name, "Include")
+        || (starts_with_ci(name, "Key")
+            && (entry.key.eq_ignore_ascii_case("key") || entry.key.eq_ignore_ascii_case("back")))
+    {
+        return None;
+    }
+    section
+        .entries
+        .iter()
+        .find(|e| e.has_eq && e.key.eq_ignore_ascii_case(&entry.key))
 }
 
 /// Reads an included file by its name as written: its path and bytes, or why not.
