@@ -1634,3 +1634,54 @@ fn duplicate_keys_keep_the_first_value() {
     let states: Vec<String> = m.states().unwrap().iter().map(|s| s.to_string()).collect();
     assert_eq!(states, ["$a=0", "$a=1", "$a=2"]);
 }
+
+/// Text after a value, as a `; comment` (not a comment in 3DMigoto's INI files), is read as
+/// 3DMigoto reads it, with a warning. A resource copy takes the first word that is no copy
+/// option as its source and warns about the others ("Unknown option",
+/// `parse_enum_option_string`, util.h); a draw-context match keeps the number `swscanf`
+/// stored before the text failed to parse (IniHandler.cpp
+/// `parse_fuzzy_numeric_match_expression`). inlay dropped the binding and the match.
+#[test]
+fn trailing_text_after_a_value_is_read_as_3dmigoto_reads_it() {
+    let (m, w) = body_mod(
+        "trailing",
+        "[TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\n\
+         [TextureOverrideBodyCaps]\nhash = 55555555\nmatch_first_index = 0\n\
+         ib = ResourceBodyIB ; custom faces\ndrawindexed = 6, 0, 0\n\
+         [TextureOverrideBodySides]\nhash = 55555555\nmatch_first_index = 6 ; sides\n\
+         ib = ResourceBodyIB\ndrawindexed = 6, 6, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: `; custom faces` after the source: not copy options (3DMigoto: \"Unknown option\"); ignored (`ib = ResourceBodyIB ; custom faces`)",
+            "Mod.ini:45: not a draw-context match as 3DMigoto reads it (`[operator] value`; 3DMigoto: \"Unable to parse expression\" at `6 ; sides`); matched as `=6` (`6 ; sides`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyCaps",
+                "TextureOverrideBodyCaps",
+                0,
+                6,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodySides",
+                "TextureOverrideBodySides",
+                6,
+                6,
+                &[]
+            ),
+        ]
+    );
+    let firsts: Vec<Option<u32>> = m
+        .parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| p.match_first_index)
+        .collect();
+    assert_eq!(firsts, [Some(0), Some(6)]);
+}

@@ -579,27 +579,35 @@ fn parse_command(
             }
         };
     }
-    // Resource copies and bindings: `slot = [options] source`.
+    // Resource copies and bindings: `slot = [options] source [options]`. 3DMigoto reads the
+    // value with `parse_enum_option_string` (util.h), words split at spaces: the first word
+    // that is not a copy option is the source, and each later one is warned about ("Unknown
+    // option") and ignored — so `ib = ResourceX ; comment` binds ResourceX.
     if is_slot_name(key) && key != "null" {
-        let mut words = value.split_whitespace().peekable();
-        while let Some(w) = words.peek() {
-            if COPY_OPTIONS.contains(w) {
-                words.next();
+        let mut source = None;
+        let mut unknown: Vec<&str> = Vec::new();
+        for w in value.split(' ').filter(|w| !w.is_empty()) {
+            if COPY_OPTIONS.contains(&w) {
+                continue;
+            }
+            if source.is_none() {
+                source = Some(w);
             } else {
-                break;
+                unknown.push(w);
             }
         }
-        let rest: Vec<&str> = words.collect();
-        if rest.len() != 1 {
-            // Options after the source (`ref ResourceX unless_null`) are accepted by 3DMigoto's
-            // option parser too: the source is the one word that is not an option.
-            let srcs: Vec<&&str> = rest.iter().filter(|w| !COPY_OPTIONS.contains(w)).collect();
-            if srcs.len() != 1 {
-                return None;
-            }
-            return Some(Some(bind(ini, section, key, srcs[0], at, warnings)?));
+        let cmd = bind(ini, section, key, source?, at, warnings)?;
+        if !unknown.is_empty() {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                Some(e.raw.clone()),
+                format!(
+                    "`{}` after the source: not copy options (3DMigoto: \"Unknown option\"); ignored",
+                    unknown.join(" ")
+                ),
+            ));
         }
-        return Some(Some(bind(ini, section, key, rest[0], at, warnings)?));
+        return Some(Some(cmd));
     }
     None
 }

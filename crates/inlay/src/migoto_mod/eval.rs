@@ -115,10 +115,11 @@ pub struct Match {
     pub hash: Option<u32>,
     /// `match_priority`.
     pub priority: i32,
-    /// `match_first_index` (operator, value).
-    pub first_index: Option<(String, u32)>,
-    /// `match_index_count`.
-    pub index_count: Option<(String, u32)>,
+    /// `match_first_index` (operator, value); no value when it compares with a resource field
+    /// (`width`, …), which no draw matches.
+    pub first_index: Option<(String, Option<u32>)>,
+    /// `match_index_count`, as `first_index`.
+    pub index_count: Option<(String, Option<u32>)>,
     /// Other draw-context keys (`match_first_vertex`, …) are present.
     pub other: bool,
 }
@@ -159,21 +160,153 @@ pub fn parse_hash(value: &str) -> Option<u64> {
     (i > start && i == b.len()).then_some(if negative { v.wrapping_neg() } else { v })
 }
 
-fn fuzzy(s: &str) -> Option<(String, u32)> {
-    let t = s.trim();
-    for op in ["<=", ">=", "=", "!", "<", ">"] {
-        if let Some(r) = t.strip_prefix(op) {
-            return r.trim().parse::<u32>().ok().map(|v| (op.to_string(), v));
-        }
+/// `swscanf(s, L"%u%n")`: white space, an optional sign, decimal digits; the value (a minus
+/// sign negates it modulo 2^32) and the characters read, or `None` when no digit is read.
+/// `Err` for a number past 4294967295, which C leaves undefined.
+fn scan_u32(s: &str) -> Option<Result<(u32, usize), ()>> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
     }
-    t.parse::<u32>().ok().map(|v| ("=".to_string(), v))
+    let negative = b.get(i) == Some(&b'-');
+    if matches!(b.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let start = i;
+    let mut v: u64 = 0;
+    while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit()) {
+        v = (v * 10 + u64::from(d - b'0')).min(u64::from(u32::MAX) + 1);
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let Ok(v) = u32::try_from(v) else {
+        return Some(Err(()));
+    };
+    Some(Ok((if negative { v.wrapping_neg() } else { v }, i)))
 }
 
-fn fuzzy_ok(m: &Option<(String, u32)>, v: Option<u32>) -> bool {
+/// A draw-context match (`match_first_index = [op] value`) as
+/// `parse_fuzzy_numeric_match_expression` (IniHandler.cpp) leaves it: the operator (`=` when
+/// none), and the number, or `None` when it compares with a resource field (`width`, …), which
+/// a draw's number never matches (ResourceHash.cpp `FuzzyMatch::matches_uint`). The second
+/// value is 3DMigoto's complaint, if any: a number followed by other text (`12 ; sides`) keeps
+/// the number `swscanf` stored before the text failed to parse; text that is no number
+/// compares with 0.
+fn fuzzy(s: &str) -> ((String, Option<u32>), Option<String>) {
+    let (op, rest) = ["<=", ">=", "=", "!", "<", ">"]
+        .iter()
+        .find_map(|op| s.strip_prefix(op).map(|r| (*op, r)))
+        .unwrap_or(("=", s));
+    let rest = rest.trim_start_matches(' ');
+    let complaint = |what: String, result: &(String, Option<u32>)| {
+        Some(match result.1 {
+            Some(v) => format!("{what}; matched as `{}{v}`", result.0),
+            None => format!("{what}; it names a resource field, so it matches no draw"),
+        })
+    };
+    let parse_error = |at: &str, result: &(String, Option<u32>)| {
+        complaint(
+            format!(
+                "not a draw-context match as 3DMigoto reads it (`[operator] value`; 3DMigoto: \"Unable to parse expression\" at `{at}`)"
+            ),
+            result,
+        )
+    };
+    let mut value = 0;
+    match scan_u32(rest) {
+        Some(Ok((v, n))) => {
+            value = v;
+            if n == rest.len() {
+                return ((op.to_string(), Some(v)), None);
+            }
+        }
+        Some(Err(())) => {
+            return (
+                (op.to_string(), None),
+                Some("the number is past 4294967295, which 3DMigoto's `%u` cannot hold (C leaves the result undefined); taken as matching no draw".into()),
+            );
+        }
+        None => {}
+    }
+    // `parse_fuzzy_field_name`, then `* multiplier` or `* field`, then `/ divider`: whatever
+    // follows, a named field makes the key match no draw.
+    let field = |p: &mut &str| -> (bool, bool) {
+        *p = p.trim_start_matches(' ');
+        let named = [
+            "width",
+            "height",
+            "depth",
+            "array",
+            "res_width",
+            "res_height",
+        ]
+        .iter()
+        .find(|n| p.starts_with(**n));
+        if let Some(n) = named {
+            *p = &p[n.len()..];
+        }
+        let terminated = p.is_empty() || p.starts_with(' ');
+        *p = p.trim_start_matches(' ');
+        (named.is_some(), terminated)
+    };
+    let mut p = rest;
+    let (named, terminated) = field(&mut p);
+    let result = (op.to_string(), if named { None } else { Some(value) });
+    if !terminated {
+        return (result.clone(), parse_error(p, &result));
+    }
+    if let Some(r) = p.strip_prefix('*') {
+        p = r;
+        match scan_u32(p) {
+            Some(Ok((_, n))) => p = &p[n..],
+            _ => {
+                let (_, terminated) = field(&mut p);
+                if !terminated {
+                    return (result.clone(), parse_error(p, &result));
+                }
+                if let Some(r) = p.strip_prefix('*') {
+                    p = r;
+                    match scan_u32(p) {
+                        Some(Ok((_, n))) => p = &p[n..],
+                        _ => return (result.clone(), parse_error(p, &result)),
+                    }
+                }
+            }
+        }
+    }
+    p = p.trim_start_matches(' ');
+    if let Some(r) = p.strip_prefix('/') {
+        p = r;
+        match scan_u32(p) {
+            Some(Ok((0, _))) => {
+                let c = complaint(
+                    "the divider is zero (3DMigoto: \"Denominator is zero\")".into(),
+                    &result,
+                );
+                return (result, c);
+            }
+            Some(Ok((_, n))) => p = &p[n..],
+            _ => return (result.clone(), parse_error(p, &result)),
+        }
+    }
+    if !p.is_empty() {
+        return (result.clone(), parse_error(p, &result));
+    }
+    let c = named.then(|| {
+        "a draw-context match compares a draw's number with a resource field (3DMigoto: `FuzzyMatch::matches_uint` is false)".to_string()
+    });
+    let c = c.and_then(|c| complaint(c, &result));
+    (result, c)
+}
+
+fn fuzzy_ok(m: &Option<(String, Option<u32>)>, v: Option<u32>) -> bool {
     match (m, v) {
         (None, _) => true,
-        (Some(_), None) => false,
-        (Some((op, x)), Some(v)) => match op.as_str() {
+        (Some(_), None) | (Some((_, None)), _) => false,
+        (Some((op, Some(x))), Some(v)) => match op.as_str() {
             "<=" => v <= *x,
             ">=" => v >= *x,
             "!" => v != *x,
@@ -414,20 +547,17 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
                         )),
                     },
                     "match_priority" => m.priority = e.value.trim().parse().unwrap_or(0),
-                    "match_first_index" | "match_index_count" => match fuzzy(&e.value) {
-                        Some(f) => {
-                            if k == "match_first_index" {
-                                m.first_index = Some(f);
-                            } else {
-                                m.index_count = Some(f);
-                            }
+                    "match_first_index" | "match_index_count" => {
+                        let (f, complaint) = fuzzy(&e.value);
+                        if let Some(c) = complaint {
+                            warnings.push(ModWarning::new(ini.at(e), Some(e.value.clone()), c));
                         }
-                        None => warnings.push(ModWarning::new(
-                            ini.at(e),
-                            Some(e.value.clone()),
-                            "not a draw-context match (`[operator] value`); ignored",
-                        )),
-                    },
+                        if k == "match_first_index" {
+                            m.first_index = Some(f);
+                        } else {
+                            m.index_count = Some(f);
+                        }
+                    }
                     "match_first_vertex"
                     | "match_first_instance"
                     | "match_vertex_count"
@@ -623,7 +753,34 @@ pub fn all_states(p: &Program) -> Result<Vec<State>, usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_hash;
+    use super::{fuzzy, parse_hash};
+
+    /// `parse_fuzzy_numeric_match_expression` and `FuzzyMatch::matches_uint`: the operator,
+    /// the number `swscanf` stored (kept when text follows it), a field matching nothing.
+    #[test]
+    fn draw_context_matches_as_3dmigoto_parses_them() {
+        let f = |s: &str| {
+            let ((op, v), c) = fuzzy(s);
+            (op, v, c.is_some())
+        };
+        let m = |op: &str, v: Option<u32>, complaint: bool| (op.to_string(), v, complaint);
+        assert_eq!(f("12"), m("=", Some(12), false));
+        assert_eq!(f(">=  6"), m(">=", Some(6), false));
+        assert_eq!(f("!0"), m("!", Some(0), false));
+        assert_eq!(f("-1"), m("=", Some(u32::MAX), false));
+        assert_eq!(f("12 ; sides"), m("=", Some(12), true));
+        assert_eq!(f("<12x"), m("<", Some(12), true));
+        assert_eq!(f("abc"), m("=", Some(0), true));
+        assert_eq!(f("<"), m("<", Some(0), false));
+        assert_eq!(f("width"), m("=", None, true));
+        assert_eq!(f("res_width * 2 / 3"), m("=", None, true));
+        assert_eq!(f("Width"), m("=", Some(0), true));
+        assert_eq!(f("99999999999"), m("=", None, true));
+        assert_eq!(
+            fuzzy("12 ; sides").1.unwrap(),
+            "not a draw-context match as 3DMigoto reads it (`[operator] value`; 3DMigoto: \"Unable to parse expression\" at `12 ; sides`); matched as `=12`"
+        );
+    }
 
     /// `%16llx` as C reads it: the field width counts the sign and the `0x`.
     #[test]
@@ -1157,8 +1314,16 @@ pub fn run(
         let mut keys: Vec<(Option<u32>, Option<u32>, usize)> = Vec::new();
         for &s in &secs {
             let m = &p.matches[&s];
-            let fi = m.first_index.as_ref().filter(|f| f.0 == "=").map(|f| f.1);
-            let ic = m.index_count.as_ref().filter(|f| f.0 == "=").map(|f| f.1);
+            let fi = m
+                .first_index
+                .as_ref()
+                .filter(|f| f.0 == "=")
+                .and_then(|f| f.1);
+            let ic = m
+                .index_count
+                .as_ref()
+                .filter(|f| f.0 == "=")
+                .and_then(|f| f.1);
             if (fi.is_some() || ic.is_some()) && !keys.iter().any(|k| k.0 == fi && k.1 == ic) {
                 keys.push((fi, ic, s));
             }
