@@ -1685,3 +1685,47 @@ fn trailing_text_after_a_value_is_read_as_3dmigoto_reads_it() {
         .collect();
     assert_eq!(firsts, [Some(0), Some(6)]);
 }
+
+/// `post` commands run after the game's draw, even a skipped one (HackerContext.cpp
+/// `AfterDraw` runs the post lists whatever `call_info.skip`), so their draws are parts; they
+/// were dropped. `run = CommandList…` is in both lists and runs the target's pre list from the
+/// caller's pre list and its post list from the post list; with a `pre`/`post` prefix it is in
+/// that list only and runs both of the target's lists together (CommandList.cpp
+/// `AddCommandToList`, `ParseRunExplicitCommandList`, `RunExplicitCommandList::run`).
+/// `handling = abort` is in both lists and stops each where it stands.
+#[test]
+fn post_commands_draw_after_the_games_draw() {
+    let (m, w) = body_mod(
+        "post",
+        "[TextureOverrideBodyPre]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         post handling = abort\npre run = CommandListTwo\n\
+         [TextureOverrideBodyPlain]\nhash = 66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         post handling = abort\nrun = CommandListTwo\n\
+         [TextureOverrideBodyPostDraw]\nhash = 77777777\nhandling = skip\nib = ResourceBodyIB\n\
+         post drawindexed = 6, 6, 0\n\
+         [TextureOverrideBodyPostRun]\nhash = 88888888\nhandling = skip\nib = ResourceBodyIB\n\
+         post run = CommandListTwo\n\
+         [CommandListTwo]\ndrawindexed = 3, 0, 0\npost drawindexed = 3, 3, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        parts(&m),
+        [
+            // `pre run`: both of the target's lists, before the draw.
+            part("TextureOverrideBodyPre#0", "CommandListTwo", 0, 3, &[]),
+            part("TextureOverrideBodyPre#1", "CommandListTwo", 3, 3, &[]),
+            // `run`: the target's post list is not reached, the caller's post list aborted.
+            part("TextureOverrideBodyPlain", "CommandListTwo", 0, 3, &[]),
+            part(
+                "TextureOverrideBodyPostDraw",
+                "TextureOverrideBodyPostDraw",
+                6,
+                6,
+                &[]
+            ),
+            // `post run`: both of the target's lists, after the (skipped) draw.
+            part("TextureOverrideBodyPostRun#0", "CommandListTwo", 0, 3, &[]),
+            part("TextureOverrideBodyPostRun#1", "CommandListTwo", 3, 3, &[]),
+        ]
+    );
+}

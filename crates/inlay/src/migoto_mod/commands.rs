@@ -2,9 +2,10 @@
 //! general commands, ini-parameter assignments, variable assignments, resource copies, flow
 //! control), parsed once into [`Cmd`] trees and run offline for one state.
 //!
-//! Keys and values are compared lower-cased, as 3DMigoto lower-cases command lists. `pre `
-//! and `post ` prefixes pick the list: geometry only depends on what runs before the draw, so
-//! `post` commands are parsed (and checked) but not run.
+//! Keys and values are compared lower-cased, as 3DMigoto lower-cases command lists. Every
+//! section has two lists, run before and after the draw (or the `[Present]` call): a command
+//! goes to the one its `pre ` or `post ` prefix names, else to its default ([`List`],
+//! `AddCommandToList`).
 
 use super::expr::{Expr, Val, is_ini_param, is_slot_name, parse_number};
 use super::ini::{Entry, Ini, Section};
@@ -89,13 +90,46 @@ pub enum Cmd {
     /// A draw command.
     Draw(DrawCmd),
     /// `run = CommandList…` / `CustomShader…`.
-    Run(String),
+    Run {
+        /// The section, as written (lower case).
+        target: String,
+        /// Whether the target's pre and post lists run together, one after the other: a
+        /// custom shader's always (`RunCustomShaderCommand::run`), a command list's when the
+        /// `run` has a `pre`/`post` prefix (`ParseRunExplicitCommandList`); otherwise the
+        /// caller's pre list runs the target's pre list and its post list the post list.
+        together: bool,
+    },
     /// `checktextureoverride = slot`.
     CheckTextureOverride(String),
     /// `handling = skip`.
     Skip,
     /// `handling = abort`.
     Abort,
+}
+
+/// Which of its section's lists a command is in (CommandList.cpp `AddCommandToList`): the one
+/// its `pre `/`post ` prefix names, else its default — the pre list for draws, resource
+/// copies, assignments, `handling = skip` and `run = CustomShader…`, both lists for `if`
+/// blocks, `run = CommandList…`, `checktextureoverride` and `handling = abort`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum List {
+    /// Runs before the draw.
+    Pre,
+    /// Runs after the draw (even a skipped one).
+    Post,
+    /// In both lists: runs before and after the draw.
+    Both,
+}
+
+impl List {
+    /// Whether the command runs in the post list (`post`) or the pre list.
+    pub fn runs_in(self, post: bool) -> bool {
+        match self {
+            List::Pre => !post,
+            List::Post => post,
+            List::Both => true,
+        }
+    }
 }
 
 /// A command with where it was written.
@@ -107,8 +141,8 @@ pub struct Located {
     pub section: usize,
     /// Its entry in that section.
     pub entry: usize,
-    /// Whether it runs after the draw (`post`).
-    pub post: bool,
+    /// The list it is in.
+    pub list: List,
 }
 
 /// Keys of `[TextureOverride…]` sections that are not commands (`TextureOverrideIniKeys`,
@@ -369,7 +403,7 @@ pub fn parse_section(
                     },
                     section: index,
                     entry: f.entry,
-                    post: false,
+                    list: List::Both,
                 });
             } else {
                 warnings.push(ModWarning::new(
@@ -380,20 +414,36 @@ pub fn parse_section(
             }
             continue;
         }
-        let (post, key) = if let Some(k) = key.strip_prefix("post ") {
-            (true, k.trim_start().to_string())
+        let (explicit, key) = if let Some(k) = key.strip_prefix("post ") {
+            (Some(List::Post), k.trim_start().to_string())
         } else if let Some(k) = key.strip_prefix("pre ") {
-            (false, k.trim_start().to_string())
+            (Some(List::Pre), k.trim_start().to_string())
         } else {
-            (false, key.clone())
+            (None, key.clone())
         };
         match parse_command(ini, section, e, &key, &at, warnings) {
-            Some(Some(cmd)) => stack.last_mut().expect("root").push(Located {
-                cmd,
-                section: index,
-                entry: k,
-                post,
-            }),
+            Some(Some(mut cmd)) => {
+                let default = match &mut cmd {
+                    Cmd::Run { target, together } => {
+                        if starts_with_ci(target, "commandlist")
+                            || starts_with_ci(target, "builtincommandlist")
+                        {
+                            *together = explicit.is_some();
+                            List::Both
+                        } else {
+                            List::Pre
+                        }
+                    }
+                    Cmd::CheckTextureOverride(_) | Cmd::Abort => List::Both,
+                    _ => List::Pre,
+                };
+                stack.last_mut().expect("root").push(Located {
+                    cmd,
+                    section: index,
+                    entry: k,
+                    list: explicit.unwrap_or(default),
+                })
+            }
             Some(None) => {}
             None => warnings.push(ModWarning::new(
                 at,
@@ -422,7 +472,7 @@ pub fn parse_section(
             },
             section: index,
             entry: f.entry,
-            post: false,
+            list: List::Both,
         });
     }
     stack
@@ -520,10 +570,17 @@ fn parse_command(
             if starts_with_ci(value, "customshader") || starts_with_ci(value, "builtincustomshader")
             {
                 // A custom shader draws with its own state; its section is parsed on its own.
-                return Some(Some(Cmd::Run(value.to_string())));
+                return Some(Some(Cmd::Run {
+                    target: value.to_string(),
+                    together: true,
+                }));
             }
             if starts_with_ci(value, "commandlist") || starts_with_ci(value, "builtincommandlist") {
-                return Some(Some(Cmd::Run(value.to_string())));
+                // `together` is set by the caller, which knows the prefix.
+                return Some(Some(Cmd::Run {
+                    target: value.to_string(),
+                    together: false,
+                }));
             }
             return None;
         }
@@ -790,7 +847,7 @@ mod tests {
             matches!(&branches[1].2[0].cmd, Cmd::Bind { slot, source: Source::Null } if slot == "ib")
         );
         let l = &otherwise[0];
-        assert!(l.post);
+        assert_eq!(l.list, List::Post);
         let Cmd::Draw(DrawCmd::DrawIndexed(a)) = &l.cmd else {
             panic!()
         };

@@ -872,6 +872,8 @@ struct Ctx<'a> {
     aliases: HashMap<usize, Bound>,
     skip: bool,
     aborted: bool,
+    /// Whether the post lists run (`state->post`).
+    post: bool,
     conds: Vec<String>,
     stack: Vec<usize>,
     /// How many lists deep the run is (`if` bodies and `run` targets).
@@ -933,16 +935,26 @@ impl Ctx<'_> {
         self.depth -= 1;
     }
 
+    /// Runs the commands of `list` in the current list (`self.post`) until one aborts.
     fn run_list(&mut self, list: &[Located]) {
         for l in list {
             if self.aborted {
                 return;
             }
-            if l.post {
-                continue;
+            if l.list.runs_in(self.post) {
+                self.command(l);
             }
-            self.command(l);
         }
+    }
+
+    /// Runs a section's pre list, then its post list (`run_pre_and_post_together`).
+    fn run_together(&mut self, list: &[Located]) {
+        let saved = self.post;
+        self.post = false;
+        self.run(list);
+        self.post = true;
+        self.run(list);
+        self.post = saved;
     }
 
     fn at(&self, l: &Located) -> Where {
@@ -984,7 +996,7 @@ impl Ctx<'_> {
             Cmd::Assign { var, expr, local } => self.assign(l, var, expr.as_ref(), *local),
             Cmd::Bind { slot, source } => self.bind(l, slot, source),
             Cmd::Draw(d) => self.draw(l, d),
-            Cmd::Run(target) => self.run_section(l, target),
+            Cmd::Run { target, together } => self.run_section(l, target, *together),
             Cmd::CheckTextureOverride(_) => {}
             // `SkipCommand::run` skips the game's draw (`call_info->skip`); `AbortCommand::run`
             // only stops the lists still to run in this state (`state->aborted`, checked by
@@ -1150,7 +1162,7 @@ impl Ctx<'_> {
     }
 
     #[inline(never)]
-    fn run_section(&mut self, l: &Located, target: &str) {
+    fn run_section(&mut self, l: &Located, target: &str, together: bool) {
         let ns = self.namespace(l);
         let at = self.at(l);
         let Some(s) = self.ini.find(target, &ns) else {
@@ -1198,7 +1210,11 @@ impl Ctx<'_> {
             || starts_ci(&self.ini.sections[s].name, "BuiltInCustomShader");
         let saved = custom.then(|| (self.vb.clone(), self.ib.clone(), self.tex.clone()));
         self.stack.push(s);
-        self.run(list);
+        if together {
+            self.run_together(list);
+        } else {
+            self.run(list);
+        }
         self.stack.pop();
         if let Some((vb, ib, tex)) = saved {
             // A custom shader restores the pipeline state it changed. It runs in its caller's
@@ -1247,6 +1263,7 @@ pub fn run(
             aliases: aliases.clone(),
             skip: false,
             aborted: false,
+            post: false,
             conds: Vec::new(),
             stack: vec![s],
             depth: 0,
@@ -1258,6 +1275,11 @@ pub fn run(
             warnings,
             warned,
         };
+        // The pre list, then the post list in a state of its own (`RunCommandList` with
+        // `post`: HackerContext.cpp runs `[Constants]`' and `[Present]`'s so).
+        ctx.run(list);
+        ctx.aborted = false;
+        ctx.post = true;
         ctx.run(list);
         *env = ctx.env;
         *aliases = ctx.aliases;
@@ -1360,6 +1382,7 @@ pub fn run(
             aliases: base_aliases.clone(),
             skip: false,
             aborted: false,
+            post: false,
             conds: Vec::new(),
             stack: Vec::new(),
             depth: 0,
@@ -1380,7 +1403,8 @@ pub fn run(
                 ctx.run(list);
             }
         }
-        if !ctx.skip && matches!(ctx.ib, Some(Bound::Res(_))) && hash.is_some() {
+        let games_draw = !ctx.skip && matches!(ctx.ib, Some(Bound::Res(_))) && hash.is_some();
+        if games_draw {
             let named_section = &ini.sections[*named];
             caller.push((
                 caller.len(),
@@ -1404,6 +1428,19 @@ pub fn run(
                     spans: Vec::new(),
                 },
             ));
+        }
+        // After the game's draw (skipped or not), the sections' post lists, in a new state
+        // (HackerContext.cpp `AfterDraw`): what they draw is drawn after the game's draw.
+        ctx.aborted = false;
+        ctx.post = true;
+        for &s in members {
+            if ctx.aborted {
+                break;
+            }
+            if let Some(list) = p.lists[s].as_ref() {
+                ctx.stack = vec![s];
+                ctx.run(list);
+            }
         }
     }
     // ShaderOverride sections: each its own context.
