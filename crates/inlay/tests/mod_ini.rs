@@ -1729,3 +1729,147 @@ fn post_commands_draw_after_the_games_draw() {
         ]
     );
 }
+
+/// An `if` left without `endif` is dropped by 3DMigoto's optimiser (CommandList.cpp
+/// `IfCommand::noop`: "Statement \"if\" missing \"endif\"", and `CommandPlaceholder::noop` for
+/// its `else`), so the lines of every branch run unconditionally; inlay closed it at the
+/// section's end and chose a branch.
+#[test]
+fn an_if_without_endif_is_dropped_and_every_branch_runs() {
+    let (m, w) = body_mod(
+        "noendif",
+        "[Constants]\nglobal $s = 0\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $s == 1\ndrawindexed = 3, 0, 0\nelse\ndrawindexed = 3, 3, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: `if` without `endif` in [TextureOverrideBodyIB] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run"
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+}
+
+/// An `if` (or `elif`) whose condition does not parse — here it reads an undeclared variable —
+/// is an unrecognised line to 3DMigoto (`ParseIfCommand` fails, "Unrecognised entry"): no `if`
+/// is added, its lines run unconditionally and its `endif` closes the enclosing `if`. inlay
+/// took both branches as unknown. A variable of a namespace outside the mod's files may be
+/// another INI's: its `if` stays, only known in game.
+#[test]
+fn an_if_that_does_not_parse_is_dropped() {
+    let sections = "[Constants]\nglobal $s = 0\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $s == 1\n  if $nosuch == 1\n    drawindexed = 3, 0, 0\n  endif\n\
+         drawindexed = 3, 3, 0\nendif\n\
+         [TextureOverrideBodyOther]\nhash = 66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         if $\\OtherMod\\on == 1\ndrawindexed = 6, 6, 0\nelif $s === (\ndrawindexed = 3, 9, 0\nendif\n";
+    let (m, w) = body_mod("badif", sections);
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:42: undeclared variable in the condition (3DMigoto: \"Unrecognised entry\"): the `if` line is dropped, its lines run unconditionally and its `endif` closes the enclosing `if` (`$nosuch`)",
+            "Mod.ini:46: `endif` without an `if` (3DMigoto: \"endif missing if\"); ignored (`endif`)",
+            "Mod.ini:53: condition does not parse: missing operand at character 9 (3DMigoto: \"Unrecognised entry\"): the `elif` line is dropped, its lines stay in the branch before it (`elif $s === (`)",
+            "Mod.ini:51: variable of a namespace none of the mod's files has (another INI, such as a loader's, may declare it); its value is only known in game (`$\\othermod\\on`)",
+        ]
+    );
+    let unknown = "$\\othermod\\on == 1 (only known in game)";
+    assert_eq!(
+        parts(&m),
+        [
+            part("TextureOverrideBodyIB", "TextureOverrideBodyIB", 3, 3, &[]),
+            part(
+                "TextureOverrideBodyOther#0",
+                "TextureOverrideBodyOther",
+                6,
+                6,
+                &[unknown]
+            ),
+            part(
+                "TextureOverrideBodyOther#1",
+                "TextureOverrideBodyOther",
+                9,
+                3,
+                &[unknown]
+            ),
+        ]
+    );
+    // With `$s = 1` the first draw runs too, inside the one `if` left.
+    let d = dir("badif1");
+    let ini = write_mod(
+        &d,
+        &format!("{BODY}\n{sections}"),
+        4,
+        &[0, 1, 2, 1, 2, 3, 2, 3, 0, 3, 0, 1],
+    );
+    let m = load(&ini, &[("$s", 1.0)]);
+    assert_eq!(
+        parts(&m)[..2],
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &["$s == 1"]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+}
+
+/// A second `[Constants]` (or `[Present]`) in a mod INI extends the first: 3DMigoto reads every
+/// mod through an `[Include]` with a namespace, and a namespaced file's unprefixed sections
+/// may repeat (IniHandler.cpp `ParseIniSectionLine`, `allow_duplicate_sections`). inlay
+/// ignored the second as a duplicate, so its globals were undeclared.
+#[test]
+fn a_second_constants_section_extends_the_first() {
+    let (m, w) = body_mod(
+        "dupconstants",
+        "[Constants]\nglobal $a = 0\n\
+         [KeyA]\nkey = VK_F6\ntype = cycle\n$a = 0,1\n\
+         [Constants]\nglobal $b = 1\n\
+         [KeyB]\nkey = VK_F7\ntype = cycle\n$b = 0,1\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $b == 1\ndrawindexed = 3, 0, 0\nendif\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    let vars: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(vars, ["$a", "$b"]);
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideBodyIB",
+            "TextureOverrideBodyIB",
+            0,
+            3,
+            &["$b == 1"]
+        )]
+    );
+    assert_eq!(m.states().unwrap().len(), 4);
+}

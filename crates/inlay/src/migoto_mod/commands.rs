@@ -303,15 +303,30 @@ fn starts_with_ci(s: &str, p: &str) -> bool {
     s.len() >= p.len() && s.is_char_boundary(p.len()) && s[..p.len()].eq_ignore_ascii_case(p)
 }
 
-/// Parses the command list of section `index`; `whitelist` holds the keys read elsewhere.
+/// Whether a variable can be read where a command list is parsed: `declared(name, namespace)`
+/// for the mod's globals (and `$\\namespace\\name` of a namespace outside the mod's files,
+/// which another INI may declare), the section's `local` variables in scope otherwise.
+pub type Declared<'a> = dyn Fn(&str, &str) -> bool + 'a;
+
+/// Parses the command list of section `index`; `whitelist` holds the keys read elsewhere and
+/// `declared` tells the global variables a condition may read.
+///
+/// Flow control follows `ParseCommandListFlowControl` and the optimiser after it: an `if` or
+/// `elif` whose condition does not parse (a syntax error or an undeclared variable:
+/// "Unrecognised entry") is dropped, so its lines run unconditionally and its `endif` closes
+/// the enclosing `if`; an `if` left without `endif` at the section's end is dropped too
+/// (`IfCommand::noop`, "Statement \"if\" missing \"endif\""), so every branch's lines run.
 pub fn parse_section(
     ini: &Ini,
     index: usize,
     whitelist: &[&str],
+    declared: &Declared<'_>,
     warnings: &mut Vec<ModWarning>,
 ) -> Vec<Located> {
     let section = &ini.sections[index];
     let mut stack: Vec<Frame> = vec![Frame::root()];
+    // `local` variables by scope: the section's, then one per open `if` (`CommandListScope`).
+    let mut scopes: Vec<Vec<String>> = vec![Vec::new()];
     // The keys read elsewhere seen so far, with their entries.
     let mut read_elsewhere: Vec<(String, usize)> = Vec::new();
     for (k, e) in section.entries.iter().enumerate() {
@@ -345,17 +360,37 @@ pub fn parse_section(
         {
             let (text, is_elif) = cond;
             let text = text.trim();
-            let parsed = parse_condition(text, &at, &e.raw, warnings);
+            let what = if is_elif { "`elif`" } else { "`if`" };
+            let parsed = match parse_condition(text, &e.namespace, &scopes, declared) {
+                Ok(x) => x,
+                Err((why, value)) => {
+                    let rest = if is_elif {
+                        "its lines stay in the branch before it"
+                    } else {
+                        "its lines run unconditionally and its `endif` closes the enclosing `if`"
+                    };
+                    warnings.push(ModWarning::new(
+                        at,
+                        Some(value.unwrap_or_else(|| e.raw.clone())),
+                        format!("{why} (3DMigoto: \"Unrecognised entry\"): the {what} line is dropped, {rest}"),
+                    ));
+                    continue;
+                }
+            };
             if is_elif {
                 match stack.last_mut() {
                     Some(f) if f.kind == FrameKind::If && !f.in_else => {
-                        f.branches.push((parsed, text.to_string(), Vec::new()));
+                        f.branches
+                            .push((Some(parsed), text.to_string(), Vec::new()));
                     }
                     _ => warnings.push(ModWarning::new(
                         at,
                         Some(e.raw.clone()),
                         "`elif` without an open `if` (or after `else`); ignored",
                     )),
+                }
+                if let Some(top) = scopes.last_mut() {
+                    top.clear();
                 }
             } else {
                 if stack.len() > MAX_IF_DEPTH {
@@ -372,12 +407,13 @@ pub fn parse_section(
                 }
                 stack.push(Frame {
                     kind: FrameKind::If,
-                    branches: vec![(parsed, text.to_string(), Vec::new())],
+                    branches: vec![(Some(parsed), text.to_string(), Vec::new())],
                     otherwise: Vec::new(),
                     in_else: false,
                     at: Some(at),
                     entry: k,
                 });
+                scopes.push(Vec::new());
             }
             continue;
         }
@@ -390,11 +426,15 @@ pub fn parse_section(
                     "`else` without an open `if`; ignored",
                 )),
             }
+            if let Some(top) = scopes.last_mut() {
+                top.clear();
+            }
             continue;
         }
         if raw == "endif" {
             if stack.len() > 1 {
                 let f = stack.pop().expect("non-empty");
+                scopes.pop();
                 let top = stack.last_mut().expect("root stays");
                 top.push(Located {
                     cmd: Cmd::If {
@@ -435,6 +475,14 @@ pub fn parse_section(
                         }
                     }
                     Cmd::CheckTextureOverride(_) | Cmd::Abort => List::Both,
+                    Cmd::Assign {
+                        var, local: true, ..
+                    } => {
+                        if let Some(top) = scopes.last_mut() {
+                            top.push(var.clone());
+                        }
+                        List::Pre
+                    }
                     _ => List::Pre,
                 };
                 stack.last_mut().expect("root").push(Located {
@@ -459,21 +507,15 @@ pub fn parse_section(
                 at.clone(),
                 None,
                 format!(
-                    "`if` without `endif` (3DMigoto: \"[{}] scope unbalanced\"); closed at the section's end",
+                    "`if` without `endif` in [{}] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run",
                     section.name
                 ),
             ));
         }
         let top = stack.last_mut().expect("root stays");
-        top.push(Located {
-            cmd: Cmd::If {
-                branches: f.branches,
-                otherwise: f.otherwise,
-            },
-            section: index,
-            entry: f.entry,
-            list: List::Both,
-        });
+        for l in f.branches.into_iter().flat_map(|b| b.2).chain(f.otherwise) {
+            top.push(l);
+        }
     }
     stack
         .pop()
@@ -518,23 +560,26 @@ impl Frame {
     }
 }
 
+/// A condition as `CommandListExpression::parse` takes it: an expression whose variables are
+/// declared (a `local` in scope, else `declared`). `Err`: why not, and the offending variable.
 fn parse_condition(
     text: &str,
-    at: &Where,
-    raw: &str,
-    warnings: &mut Vec<ModWarning>,
-) -> Option<Expr> {
-    match Expr::parse(text) {
-        Ok(e) => Some(e),
-        Err(err) => {
-            warnings.push(ModWarning::new(
-                at.clone(),
-                Some(raw.to_string()),
-                format!("condition does not parse ({err}); its branch is taken as unknown"),
-            ));
-            None
-        }
+    namespace: &str,
+    scopes: &[Vec<String>],
+    declared: &Declared<'_>,
+) -> Result<Expr, (String, Option<String>)> {
+    let x = Expr::parse(text).map_err(|err| (format!("condition does not parse: {err}"), None))?;
+    if let Some(v) = x
+        .variables()
+        .into_iter()
+        .find(|v| !scopes.iter().any(|s| s.iter().any(|l| l == v)) && !declared(v, namespace))
+    {
+        return Err((
+            "undeclared variable in the condition".to_string(),
+            Some(v.to_string()),
+        ));
     }
+    Ok(x)
 }
 
 /// Parses one line; `None`: not understood, `Some(None)`: understood, nothing to run.
@@ -827,7 +872,7 @@ mod tests {
         let text = "[ResourceA]\n[TextureOverrideX]\nhash = 1\nif $a == 1\n  vb0 = ResourceA\nelif $a == 2\n  ib = null\nelse\n  post drawindexed = 12, 3 , 0\nendif\nhandling = skip\nbogus line here = 1\n";
         let mut w = Vec::new();
         let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
-        let cmds = parse_section(&ini, 1, TEXTURE_OVERRIDE_KEYS, &mut w);
+        let cmds = parse_section(&ini, 1, TEXTURE_OVERRIDE_KEYS, &|_, _| true, &mut w);
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(
             w[0].to_string(),
@@ -862,14 +907,22 @@ mod tests {
 
     #[test]
     fn unbalanced() {
-        let text = "[CommandListA]\nendif\nelse\nif 1\nx = 2\n";
+        let text = "[CommandListA]\nendif\nelse\nif 1\ndraw = 1, 0\nelse\ndraw = 2, 0\n";
         let mut w = Vec::new();
         let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
-        let cmds = parse_section(&ini, 0, &[], &mut w);
+        let cmds = parse_section(&ini, 0, &[], &|_, _| true, &mut w);
         let m: Vec<String> = w.iter().map(|x| x.to_string()).collect();
         assert!(m[0].starts_with("t.ini:2: `endif` without"), "{m:?}");
         assert!(m[1].starts_with("t.ini:3: `else` without"), "{m:?}");
-        assert!(m[2].starts_with("t.ini:4: `if` without `endif`"), "{m:?}");
-        assert_eq!(cmds.len(), 1);
+        assert_eq!(
+            m[2],
+            "t.ini:4: `if` without `endif` in [CommandListA] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run"
+        );
+        // Both branches' draws, in order, with no `if` around them.
+        let entries: Vec<(usize, bool)> = cmds
+            .iter()
+            .map(|l| (l.entry, matches!(l.cmd, Cmd::Draw(_))))
+            .collect();
+        assert_eq!(entries, [(3, true), (5, true)]);
     }
 }

@@ -497,6 +497,24 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
             });
         }
     }
+    // What a condition may read: the mod's globals (namespaced as in `Env::key`), and a
+    // `$\\namespace\\name` of a namespace none of the mod's files has, which another INI (a
+    // loader's, another mod's) may declare: its value is only known in game.
+    let globals: BTreeSet<String> = p.globals.iter().map(|g| g.name.clone()).collect();
+    let namespaces: Vec<String> = ini
+        .files
+        .iter()
+        .map(|f| f.namespace.to_ascii_lowercase())
+        .collect();
+    let declared = |name: &str, namespace: &str| {
+        let n = name.to_ascii_lowercase();
+        if globals.contains(&global_name(&n, namespace)) || globals.contains(&n) {
+            return true;
+        }
+        n.strip_prefix("$\\")
+            .and_then(|r| r.rsplit_once('\\'))
+            .is_some_and(|(ns, _)| !namespaces.iter().any(|x| *x == ns))
+    };
     // Command lists.
     for (i, s) in ini.sections.iter().enumerate() {
         if !is_command_list_section(&s.name) {
@@ -521,9 +539,9 @@ pub fn program(ini: &Ini, warnings: &mut Vec<ModWarning>) -> Program {
                 let l = t.trim_start().to_ascii_lowercase();
                 !(l.starts_with("global ") || l.starts_with("persist "))
             });
-            commands::parse_section(&copy, i, &whitelist, &mut list_warnings)
+            commands::parse_section(&copy, i, &whitelist, &declared, &mut list_warnings)
         } else {
-            commands::parse_section(ini, i, &whitelist, &mut list_warnings)
+            commands::parse_section(ini, i, &whitelist, &declared, &mut list_warnings)
         };
         warnings.extend(list_warnings);
         if starts_ci(&s.name, "TextureOverride") {
@@ -973,11 +991,22 @@ impl Ctx<'_> {
         let v = commands::eval(e, &self.env, &ns, &mut undeclared);
         for u in undeclared {
             let at = self.at(l);
-            self.warn(
-                at,
-                Some(u),
-                "undeclared variable (3DMigoto refuses the line: \"Unrecognised entry\"); its value is taken as unknown".into(),
-            );
+            let foreign = u
+                .strip_prefix("$\\")
+                .and_then(|r| r.rsplit_once('\\'))
+                .is_some_and(|(n, _)| {
+                    !self
+                        .ini
+                        .files
+                        .iter()
+                        .any(|f| f.namespace.eq_ignore_ascii_case(n))
+                });
+            let message = if foreign {
+                "variable of a namespace none of the mod's files has (another INI, such as a loader's, may declare it); its value is only known in game"
+            } else {
+                "undeclared variable (3DMigoto refuses the line: \"Unrecognised entry\"); its value is taken as unknown"
+            };
+            self.warn(at, Some(u), message.into());
         }
         match v {
             super::expr::Val::Known(x) => Some(x),
