@@ -1266,3 +1266,610 @@ fn a_naraka_body_mod_without_evidence_is_refused_between_candidates() {
     assert_eq!(lanes(&m, "BLENDINDICES", 0, 2), [2, 0, 0, 0]);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Warnings of INI text read in memory, as printed.
+fn warnings_of(text: &str) -> (Mod, Vec<String>) {
+    let m = Mod::parse_bytes("t.ini", text.as_bytes(), &ModOptions::default()).unwrap();
+    let w = m.warnings.iter().map(|w| w.to_string()).collect();
+    (m, w)
+}
+
+/// 10 000 nested `if` blocks (the audit's `d10000.ini`) and an expression of 100 000 terms
+/// (`e100000.ini`) overflowed the stack: the evaluator, the parser and the trees' clone and
+/// drop recursed once per level. Both are now warnings naming the line; the nesting that is
+/// accepted (64 `if` blocks, 199 operators) still runs.
+#[test]
+fn deep_nesting_is_a_warning_not_a_crash() {
+    let mut t = String::from("[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\n");
+    t.push_str(&"if $a == 1\n".repeat(10_000));
+    t.push_str("draw = 3, 0\n");
+    t.push_str(&"endif\n".repeat(10_000));
+    let (m, w) = warnings_of(&t);
+    // Line 4 + 65: the 65th `if`.
+    assert_eq!(
+        w,
+        [
+            "t.ini:69: `if` blocks nesting deeper than 64 in [TextureOverrideZ]; the section's command list is not run (`if $a == 1`)"
+        ]
+    );
+    assert!(m.parts.is_empty());
+    // 64 levels are read and run.
+    let mut t = String::from("[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\n");
+    t.push_str(&"if $a == 1\n".repeat(64));
+    t.push_str("draw = 3, 0\n");
+    t.push_str(&"endif\n".repeat(64));
+    let (m, w) = warnings_of(&t);
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(m.parts.len(), 1);
+    assert_eq!(m.parts[0].conditions, vec!["$a == 1"; 64]);
+    assert_eq!(m.parts[0].count, 3);
+
+    // 100 000 terms: the line is named, the assignment ignored, `$a` keeps its value.
+    let t = format!(
+        "[Constants]\nglobal $a = 1\n$a = {}\n[TextureOverrideZ]\nhash = 2\nif $a == 1\ndraw = 3, 0\nendif\n",
+        vec!["1"; 100_000].join("+")
+    );
+    let (m, w) = warnings_of(&t);
+    assert_eq!(
+        w,
+        [format!(
+            "t.ini:3: expression does not parse (nested deeper than 200 at character 400); ignored (`$a = {}...`)",
+            &vec!["1"; 100].join("+")[..72]
+        )]
+    );
+    assert_eq!(m.parts[0].conditions, ["$a == 1"]);
+    // 199 operators are read: `$a` becomes 200 and the draw's condition is false.
+    let t = t.replace(&vec!["1"; 100_000].join("+"), &vec!["1"; 200].join("+"));
+    let (m, w) = warnings_of(&t);
+    assert!(w.is_empty(), "{w:#?}");
+    assert!(m.parts.is_empty());
+}
+
+/// A chain of command lists, each nesting 64 `if` blocks and running the next: the run stops
+/// where `if` blocks and `run` calls together nest deeper than 256, with a warning at that
+/// line, before the evaluator's stack could overflow.
+#[test]
+fn deep_run_chains_are_bounded() {
+    let mut t = String::from(
+        "[Constants]\nglobal $a = 1\n[TextureOverrideZ]\nhash = 2\nrun = CommandList0\n",
+    );
+    for k in 0..10 {
+        t.push_str(&format!("[CommandList{k}]\n"));
+        t.push_str(&"if $a == 1\n".repeat(64));
+        t.push_str(&format!("run = CommandList{}\n", k + 1));
+        t.push_str(&"endif\n".repeat(64));
+    }
+    t.push_str("[CommandList10]\ndraw = 3, 0\n");
+    let (m, w) = warnings_of(&t);
+    // CommandList3 starts at line 6 + 3 * 130; its 60th `if` is the 257th level (the
+    // TextureOverride's list, 3 lists of 64 `if` blocks and their `run`, 60 more).
+    assert_eq!(
+        w,
+        ["t.ini:456: `if` blocks and `run` calls nesting deeper than 256; not followed"]
+    );
+    assert!(m.parts.is_empty());
+    // A `run` chain stops where 64 sections would be running (the TextureOverride and 63
+    // command lists), named.
+    let mut t = String::from("[TextureOverrideZ]\nhash = 2\nrun = CommandList0\n");
+    for k in 0..100 {
+        t.push_str(&format!("[CommandList{k}]\nrun = CommandList{}\n", k + 1));
+    }
+    let (_, w) = warnings_of(&t);
+    assert_eq!(
+        w,
+        ["t.ini:129: `run` nested deeper than 64; not followed (`commandlist63`)"]
+    );
+}
+
+/// The buffers and vertex-buffer overrides of [`MAIN`], for the small mods written by the
+/// tests below (an index buffer `ResourceBodyIB` of R32 indices; `BodyBlend` is a skinning
+/// pass).
+const BODY: &str = "[TextureOverrideBodyPosition]\n\
+hash = 11111111\n\
+vb0 = ResourceBodyPosition\n\
+\n\
+[TextureOverrideBodyBlend]\n\
+hash = 22222222\n\
+handling = skip\n\
+vb1 = ResourceBodyBlend\n\
+draw = 4, 0\n\
+\n\
+[TextureOverrideBodyTexcoord]\n\
+hash = 33333333\n\
+vb1 = ResourceBodyTexcoord\n\
+\n\
+[ResourceBodyPosition]\n\
+type = Buffer\n\
+stride = 40\n\
+filename = Meshes\\BodyPosition.buf\n\
+\n\
+[ResourceBodyBlend]\n\
+type = Buffer\n\
+stride = 32\n\
+filename = Meshes\\BodyBlend.buf\n\
+\n\
+[ResourceBodyTexcoord]\n\
+type = Buffer\n\
+stride = 12\n\
+filename = Meshes\\BodyTexcoord.buf\n\
+\n\
+[ResourceBodyIB]\n\
+type = Buffer\n\
+format = DXGI_FORMAT_R32_UINT\n\
+filename = Meshes\\BodyA.ib\n";
+
+/// A mod of [`BODY`] and `sections` (4 vertices, 12 indices), written to a fresh folder and
+/// read in its default state.
+fn body_mod(name: &str, sections: &str) -> (Mod, Vec<String>) {
+    let d = dir(name);
+    let ini = write_mod(
+        &d,
+        &format!("{BODY}\n{sections}"),
+        4,
+        &[0, 1, 2, 1, 2, 3, 2, 3, 0, 3, 0, 1],
+    );
+    let m = load(&ini, &[]);
+    let w = m
+        .warnings
+        .iter()
+        .map(|w| w.to_string().replace(&ini.display().to_string(), "Mod.ini"))
+        .collect();
+    (m, w)
+}
+
+/// The exported parts as (name, section, start, count, conditions).
+fn parts(m: &Mod) -> Vec<(String, String, u32, u32, Vec<String>)> {
+    m.parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| {
+            (
+                p.name.clone(),
+                p.section.clone(),
+                p.start,
+                p.count,
+                p.conditions.clone(),
+            )
+        })
+        .collect()
+}
+
+fn part(
+    name: &str,
+    section: &str,
+    start: u32,
+    count: u32,
+    conditions: &[&str],
+) -> (String, String, u32, u32, Vec<String>) {
+    (
+        name.to_string(),
+        section.to_string(),
+        start,
+        count,
+        conditions.iter().map(|c| c.to_string()).collect(),
+    )
+}
+
+/// `handling = abort` stops the command lists still to run for the draw and nothing else: the
+/// game's draw happens (3DMigoto CommandList.cpp: `AbortCommand::run` only sets
+/// `state->aborted`, which `_RunCommandList` checks before each command; HackerContext.cpp
+/// `DrawIndexed` draws unless `call_info.skip`, which only `SkipCommand::run` sets). It was
+/// taken as `skip`: the game's draw was missing.
+#[test]
+fn abort_stops_the_lists_but_not_the_games_draw() {
+    let (m, w) = body_mod(
+        "abort",
+        "[TextureOverrideBodyA]\nhash = 55555555\nib = ResourceBodyIB\nhandling = abort\n\
+         drawindexed = 3, 0, 0\n\
+         [TextureOverrideBodyB]\nhash = 55555555\ndrawindexed = 3, 3, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    // The game's draw with the mod's index buffer (its count is the buffer's, to its end);
+    // neither `drawindexed` runs: A's comes after the abort, B runs in the same state.
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideBodyA",
+            "TextureOverrideBodyA",
+            0,
+            12,
+            &[]
+        )]
+    );
+    assert_eq!(
+        m.parts[1]
+            .index_buffer
+            .map(|r| m.resources[r].name.as_str()),
+        Some("ResourceBodyIB")
+    );
+}
+
+/// Sections sharing a hash run by `match_priority`, then by name compared case-sensitively,
+/// as `std::wstring`'s `<` compares (ResourceHash.cpp `TextureOverrideLess`, the sort in
+/// IniHandler.cpp `ParseTextureOverrideSections`): `Zed` before `alpha`, so `alpha`'s index
+/// buffer is the one bound at the game's draw. inlay compared lower-cased names.
+#[test]
+fn same_hash_sections_run_in_case_sensitive_name_order() {
+    let (m, w) = body_mod(
+        "sortcase",
+        "[ResourceBodyIB16]\ntype = Buffer\nformat = DXGI_FORMAT_R16_UINT\nfilename = Meshes\\BodyA.ib\n\
+         [TextureOverrideZed]\nhash = 55555555\nib = ResourceBodyIB\n\
+         [TextureOverridealpha]\nhash = 55555555\nib = ResourceBodyIB16\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    // The context is named after its first section; the game's draw reads the 24 R16 indices
+    // of the buffer `alpha` bound last.
+    assert_eq!(
+        parts(&m),
+        [part("TextureOverrideZed", "TextureOverrideZed", 0, 24, &[])]
+    );
+    let p = m.parts.iter().find(|p| p.export).unwrap();
+    assert_eq!(
+        p.index_buffer.map(|r| m.resources[r].name.as_str()),
+        Some("ResourceBodyIB16")
+    );
+    // A higher match_priority runs later whatever its name.
+    let (m, _) = body_mod(
+        "sortpriority",
+        "[ResourceBodyIB16]\ntype = Buffer\nformat = DXGI_FORMAT_R16_UINT\nfilename = Meshes\\BodyA.ib\n\
+         [TextureOverrideZed]\nhash = 55555555\nmatch_priority = 1\nib = ResourceBodyIB\n\
+         [TextureOverridealpha]\nhash = 55555555\nib = ResourceBodyIB16\n",
+    );
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverridealpha",
+            "TextureOverridealpha",
+            0,
+            12,
+            &[]
+        )]
+    );
+}
+
+/// A TextureOverride section without a hash 3DMigoto can read is skipped with "missing Hash=
+/// or valid match options" (IniHandler.cpp `ParseTextureOverrideSections`); its draws were
+/// listed as parts of no hash. Hashes are read as `GetIniHash` reads them (`%16llx` and the
+/// whole value consumed): `0X` is a prefix, 16 digits are read and truncated to 32 bits, a
+/// trailing comment is a parse error.
+#[test]
+fn sections_without_a_valid_hash_never_run() {
+    let (m, w) = body_mod(
+        "nohash",
+        "[TextureOverrideNoHash]\nib = ResourceBodyIB\ndrawindexed = 12, 0, 0\n\
+         [TextureOverrideBadHash]\nhash = 55555555 ; body\nib = ResourceBodyIB\ndrawindexed = 6, 0, 0\n\
+         [TextureOverrideA]\nhash = 0X55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         drawindexed = 3, 0, 0\n\
+         [TextureOverrideB]\nhash = 1234567f66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         drawindexed = 3, 3, 0\n",
+    );
+    // BODY is 33 lines and a blank one.
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:35: section without a valid `hash` (3DMigoto: \"missing Hash= or valid match options\"); never run (`TextureOverrideNoHash`)",
+            "Mod.ini:39: not a hash as 3DMigoto reads it (up to 16 hexadecimal digits after an optional `0x`, nothing after them; 3DMigoto: \"Hash parse error\") (`55555555 ; body`)",
+            "Mod.ini:38: section without a valid `hash` (3DMigoto: \"missing Hash= or valid match options\"); never run (`TextureOverrideBadHash`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part("TextureOverrideA", "TextureOverrideA", 0, 3, &[]),
+            part("TextureOverrideB", "TextureOverrideB", 3, 3, &[]),
+        ]
+    );
+    let hashes: Vec<Option<u32>> = m
+        .parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| p.hash)
+        .collect();
+    assert_eq!(hashes, [Some(0x55555555), Some(0x66666666)]);
+    // A section matching by resource description has no hash and is kept.
+    let (m, w) = body_mod(
+        "fuzzy",
+        "[TextureOverrideFuzzy]\nmatch_type = Buffer\nib = ResourceBodyIB\ndrawindexed = 3, 0, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideFuzzy",
+            "TextureOverrideFuzzy",
+            0,
+            3,
+            &[]
+        )]
+    );
+}
+
+/// A repeated key that is not a command keeps its first value, with a warning: 3DMigoto stores
+/// keys with `kv_map.emplace` (IniHandler.cpp `ParseIniKeyValLine`), so `GetIniString` and
+/// `GetIniHash` read the first, and warns "Duplicate key found" (in `[Key…]`, `[Resource…]`,
+/// … except `key`/`back`, `whitelisted_duplicate_key`) or "Duplicate non-command list key"
+/// (`ParseCommandList`, for the keys a command-list section reads elsewhere). Commands repeat
+/// and all run. inlay kept the last value silently.
+#[test]
+fn duplicate_keys_keep_the_first_value() {
+    let (m, w) = body_mod(
+        "dupkey",
+        "[Constants]\nglobal $a = 0\n\
+         [KeyA]\nkey = VK_F6\nkey = VK_F7\ntype = cycle\ntype = toggle\n$a = 1,2\n$a = 7,8\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhash = 99999999\nhandling = skip\n\
+         ib = ResourceBodyIB\nmatch_first_index = 0\nmatch_first_index = 6\n\
+         drawindexed = 3, 0, 0\ndrawindexed = 3, 3, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: duplicate key in [KeyA] (first at Mod.ini:40); 3DMigoto keeps the first (\"Duplicate key found\") (`type = toggle`)",
+            "Mod.ini:43: duplicate key in [KeyA] (first at Mod.ini:42); 3DMigoto keeps the first (\"Duplicate key found\") (`$a = 7,8`)",
+            "Mod.ini:46: duplicate key in [TextureOverrideBodyIB] (first at Mod.ini:45); 3DMigoto keeps the first (\"Duplicate non-command list key\") (`hash = 99999999`)",
+            "Mod.ini:50: duplicate key in [TextureOverrideBodyIB] (first at Mod.ini:49); 3DMigoto keeps the first (\"Duplicate non-command list key\") (`match_first_index = 6`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+    let p = m.parts.iter().find(|p| p.export).unwrap();
+    assert_eq!((p.hash, p.match_first_index), (Some(0x55555555), Some(0)));
+    assert_eq!(m.toggles[0].keys, ["VK_F6", "VK_F7"]);
+    let states: Vec<String> = m.states().unwrap().iter().map(|s| s.to_string()).collect();
+    assert_eq!(states, ["$a=0", "$a=1", "$a=2"]);
+}
+
+/// Text after a value, as a `; comment` (not a comment in 3DMigoto's INI files), is read as
+/// 3DMigoto reads it, with a warning. A resource copy takes the first word that is no copy
+/// option as its source and warns about the others ("Unknown option",
+/// `parse_enum_option_string`, util.h); a draw-context match keeps the number `swscanf`
+/// stored before the text failed to parse (IniHandler.cpp
+/// `parse_fuzzy_numeric_match_expression`). inlay dropped the binding and the match.
+#[test]
+fn trailing_text_after_a_value_is_read_as_3dmigoto_reads_it() {
+    let (m, w) = body_mod(
+        "trailing",
+        "[TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\n\
+         [TextureOverrideBodyCaps]\nhash = 55555555\nmatch_first_index = 0\n\
+         ib = ResourceBodyIB ; custom faces\ndrawindexed = 6, 0, 0\n\
+         [TextureOverrideBodySides]\nhash = 55555555\nmatch_first_index = 6 ; sides\n\
+         ib = ResourceBodyIB\ndrawindexed = 6, 6, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: `; custom faces` after the source: not copy options (3DMigoto: \"Unknown option\"); ignored (`ib = ResourceBodyIB ; custom faces`)",
+            "Mod.ini:45: not a draw-context match as 3DMigoto reads it (`[operator] value`; 3DMigoto: \"Unable to parse expression\" at `6 ; sides`); matched as `=6` (`6 ; sides`)",
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyCaps",
+                "TextureOverrideBodyCaps",
+                0,
+                6,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodySides",
+                "TextureOverrideBodySides",
+                6,
+                6,
+                &[]
+            ),
+        ]
+    );
+    let firsts: Vec<Option<u32>> = m
+        .parts
+        .iter()
+        .filter(|p| p.export)
+        .map(|p| p.match_first_index)
+        .collect();
+    assert_eq!(firsts, [Some(0), Some(6)]);
+}
+
+/// `post` commands run after the game's draw, even a skipped one (HackerContext.cpp
+/// `AfterDraw` runs the post lists whatever `call_info.skip`), so their draws are parts; they
+/// were dropped. `run = CommandList…` is in both lists and runs the target's pre list from the
+/// caller's pre list and its post list from the post list; with a `pre`/`post` prefix it is in
+/// that list only and runs both of the target's lists together (CommandList.cpp
+/// `AddCommandToList`, `ParseRunExplicitCommandList`, `RunExplicitCommandList::run`).
+/// `handling = abort` is in both lists and stops each where it stands.
+#[test]
+fn post_commands_draw_after_the_games_draw() {
+    let (m, w) = body_mod(
+        "post",
+        "[TextureOverrideBodyPre]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         post handling = abort\npre run = CommandListTwo\n\
+         [TextureOverrideBodyPlain]\nhash = 66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         post handling = abort\nrun = CommandListTwo\n\
+         [TextureOverrideBodyPostDraw]\nhash = 77777777\nhandling = skip\nib = ResourceBodyIB\n\
+         post drawindexed = 6, 6, 0\n\
+         [TextureOverrideBodyPostRun]\nhash = 88888888\nhandling = skip\nib = ResourceBodyIB\n\
+         post run = CommandListTwo\n\
+         [CommandListTwo]\ndrawindexed = 3, 0, 0\npost drawindexed = 3, 3, 0\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    assert_eq!(
+        parts(&m),
+        [
+            // `pre run`: both of the target's lists, before the draw.
+            part("TextureOverrideBodyPre#0", "CommandListTwo", 0, 3, &[]),
+            part("TextureOverrideBodyPre#1", "CommandListTwo", 3, 3, &[]),
+            // `run`: the target's post list is not reached, the caller's post list aborted.
+            part("TextureOverrideBodyPlain", "CommandListTwo", 0, 3, &[]),
+            part(
+                "TextureOverrideBodyPostDraw",
+                "TextureOverrideBodyPostDraw",
+                6,
+                6,
+                &[]
+            ),
+            // `post run`: both of the target's lists, after the (skipped) draw.
+            part("TextureOverrideBodyPostRun#0", "CommandListTwo", 0, 3, &[]),
+            part("TextureOverrideBodyPostRun#1", "CommandListTwo", 3, 3, &[]),
+        ]
+    );
+}
+
+/// An `if` left without `endif` is dropped by 3DMigoto's optimiser (CommandList.cpp
+/// `IfCommand::noop`: "Statement \"if\" missing \"endif\"", and `CommandPlaceholder::noop` for
+/// its `else`), so the lines of every branch run unconditionally; inlay closed it at the
+/// section's end and chose a branch.
+#[test]
+fn an_if_without_endif_is_dropped_and_every_branch_runs() {
+    let (m, w) = body_mod(
+        "noendif",
+        "[Constants]\nglobal $s = 0\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $s == 1\ndrawindexed = 3, 0, 0\nelse\ndrawindexed = 3, 3, 0\n",
+    );
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:41: `if` without `endif` in [TextureOverrideBodyIB] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run"
+        ]
+    );
+    assert_eq!(
+        parts(&m),
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &[]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+}
+
+/// An `if` (or `elif`) whose condition does not parse — here it reads an undeclared variable —
+/// is an unrecognised line to 3DMigoto (`ParseIfCommand` fails, "Unrecognised entry"): no `if`
+/// is added, its lines run unconditionally and its `endif` closes the enclosing `if`. inlay
+/// took both branches as unknown. A variable of a namespace outside the mod's files may be
+/// another INI's: its `if` stays, only known in game.
+#[test]
+fn an_if_that_does_not_parse_is_dropped() {
+    let sections = "[Constants]\nglobal $s = 0\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $s == 1\n  if $nosuch == 1\n    drawindexed = 3, 0, 0\n  endif\n\
+         drawindexed = 3, 3, 0\nendif\n\
+         [TextureOverrideBodyOther]\nhash = 66666666\nhandling = skip\nib = ResourceBodyIB\n\
+         if $\\OtherMod\\on == 1\ndrawindexed = 6, 6, 0\nelif $s === (\ndrawindexed = 3, 9, 0\nendif\n";
+    let (m, w) = body_mod("badif", sections);
+    assert_eq!(
+        w,
+        [
+            "Mod.ini:42: undeclared variable in the condition (3DMigoto: \"Unrecognised entry\"): the `if` line is dropped, its lines run unconditionally and its `endif` closes the enclosing `if` (`$nosuch`)",
+            "Mod.ini:46: `endif` without an `if` (3DMigoto: \"endif missing if\"); ignored (`endif`)",
+            "Mod.ini:53: condition does not parse: missing operand at character 9 (3DMigoto: \"Unrecognised entry\"): the `elif` line is dropped, its lines stay in the branch before it (`elif $s === (`)",
+            "Mod.ini:51: variable of a namespace none of the mod's files has (another INI, such as a loader's, may declare it); its value is only known in game (`$\\othermod\\on`)",
+        ]
+    );
+    let unknown = "$\\othermod\\on == 1 (only known in game)";
+    assert_eq!(
+        parts(&m),
+        [
+            part("TextureOverrideBodyIB", "TextureOverrideBodyIB", 3, 3, &[]),
+            part(
+                "TextureOverrideBodyOther#0",
+                "TextureOverrideBodyOther",
+                6,
+                6,
+                &[unknown]
+            ),
+            part(
+                "TextureOverrideBodyOther#1",
+                "TextureOverrideBodyOther",
+                9,
+                3,
+                &[unknown]
+            ),
+        ]
+    );
+    // With `$s = 1` the first draw runs too, inside the one `if` left.
+    let d = dir("badif1");
+    let ini = write_mod(
+        &d,
+        &format!("{BODY}\n{sections}"),
+        4,
+        &[0, 1, 2, 1, 2, 3, 2, 3, 0, 3, 0, 1],
+    );
+    let m = load(&ini, &[("$s", 1.0)]);
+    assert_eq!(
+        parts(&m)[..2],
+        [
+            part(
+                "TextureOverrideBodyIB#0",
+                "TextureOverrideBodyIB",
+                0,
+                3,
+                &["$s == 1"]
+            ),
+            part(
+                "TextureOverrideBodyIB#1",
+                "TextureOverrideBodyIB",
+                3,
+                3,
+                &[]
+            ),
+        ]
+    );
+}
+
+/// A second `[Constants]` (or `[Present]`) in a mod INI extends the first: 3DMigoto reads every
+/// mod through an `[Include]` with a namespace, and a namespaced file's unprefixed sections
+/// may repeat (IniHandler.cpp `ParseIniSectionLine`, `allow_duplicate_sections`). inlay
+/// ignored the second as a duplicate, so its globals were undeclared.
+#[test]
+fn a_second_constants_section_extends_the_first() {
+    let (m, w) = body_mod(
+        "dupconstants",
+        "[Constants]\nglobal $a = 0\n\
+         [KeyA]\nkey = VK_F6\ntype = cycle\n$a = 0,1\n\
+         [Constants]\nglobal $b = 1\n\
+         [KeyB]\nkey = VK_F7\ntype = cycle\n$b = 0,1\n\
+         [TextureOverrideBodyIB]\nhash = 55555555\nhandling = skip\nib = ResourceBodyIB\n\
+         if $b == 1\ndrawindexed = 3, 0, 0\nendif\n",
+    );
+    assert!(w.is_empty(), "{w:#?}");
+    let vars: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(vars, ["$a", "$b"]);
+    assert_eq!(
+        parts(&m),
+        [part(
+            "TextureOverrideBodyIB",
+            "TextureOverrideBodyIB",
+            0,
+            3,
+            &["$b == 1"]
+        )]
+    );
+    assert_eq!(m.states().unwrap().len(), 4);
+}

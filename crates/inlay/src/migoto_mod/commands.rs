@@ -2,9 +2,10 @@
 //! general commands, ini-parameter assignments, variable assignments, resource copies, flow
 //! control), parsed once into [`Cmd`] trees and run offline for one state.
 //!
-//! Keys and values are compared lower-cased, as 3DMigoto lower-cases command lists. `pre `
-//! and `post ` prefixes pick the list: geometry only depends on what runs before the draw, so
-//! `post` commands are parsed (and checked) but not run.
+//! Keys and values are compared lower-cased, as 3DMigoto lower-cases command lists. Every
+//! section has two lists, run before and after the draw (or the `[Present]` call): a command
+//! goes to the one its `pre ` or `post ` prefix names, else to its default ([`List`],
+//! `AddCommandToList`).
 
 use super::expr::{Expr, Val, is_ini_param, is_slot_name, parse_number};
 use super::ini::{Entry, Ini, Section};
@@ -55,6 +56,10 @@ pub enum Source {
     Other(String),
 }
 
+/// One branch of an `if`: its condition (`None` when it did not parse), the condition as
+/// written, and its commands.
+pub type Branch = (Option<Expr>, String, Vec<Located>);
+
 /// One command.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Cmd {
@@ -62,7 +67,7 @@ pub enum Cmd {
     If {
         /// `(condition, commands)` for the `if` and each `elif`; a condition that did not parse
         /// is `None`.
-        branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+        branches: Vec<Branch>,
         /// The `else` commands.
         otherwise: Vec<Located>,
     },
@@ -85,13 +90,46 @@ pub enum Cmd {
     /// A draw command.
     Draw(DrawCmd),
     /// `run = CommandList…` / `CustomShader…`.
-    Run(String),
+    Run {
+        /// The section, as written (lower case).
+        target: String,
+        /// Whether the target's pre and post lists run together, one after the other: a
+        /// custom shader's always (`RunCustomShaderCommand::run`), a command list's when the
+        /// `run` has a `pre`/`post` prefix (`ParseRunExplicitCommandList`); otherwise the
+        /// caller's pre list runs the target's pre list and its post list the post list.
+        together: bool,
+    },
     /// `checktextureoverride = slot`.
     CheckTextureOverride(String),
     /// `handling = skip`.
     Skip,
     /// `handling = abort`.
     Abort,
+}
+
+/// Which of its section's lists a command is in (CommandList.cpp `AddCommandToList`): the one
+/// its `pre `/`post ` prefix names, else its default — the pre list for draws, resource
+/// copies, assignments, `handling = skip` and `run = CustomShader…`, both lists for `if`
+/// blocks, `run = CommandList…`, `checktextureoverride` and `handling = abort`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum List {
+    /// Runs before the draw.
+    Pre,
+    /// Runs after the draw (even a skipped one).
+    Post,
+    /// In both lists: runs before and after the draw.
+    Both,
+}
+
+impl List {
+    /// Whether the command runs in the post list (`post`) or the pre list.
+    pub fn runs_in(self, post: bool) -> bool {
+        match self {
+            List::Pre => !post,
+            List::Post => post,
+            List::Both => true,
+        }
+    }
 }
 
 /// A command with where it was written.
@@ -103,8 +141,8 @@ pub struct Located {
     pub section: usize,
     /// Its entry in that section.
     pub entry: usize,
-    /// Whether it runs after the draw (`post`).
-    pub post: bool,
+    /// The list it is in.
+    pub list: List,
 }
 
 /// Keys of `[TextureOverride…]` sections that are not commands (`TextureOverrideIniKeys`,
@@ -148,6 +186,27 @@ pub const TEXTURE_OVERRIDE_KEYS: &[&str] = &[
     "override_vertex_count",
     "override_byte_stride",
     "uav_byte_stride",
+];
+
+/// The keys that match resources by description (IniHandler.cpp
+/// `TEXTURE_OVERRIDE_FUZZY_MATCHES`): a `[TextureOverride…]` section with one of them and no
+/// hash is a fuzzy override, which 3DMigoto keeps.
+pub const FUZZY_MATCH_KEYS: &[&str] = &[
+    "match_type",
+    "match_usage",
+    "match_bind_flags",
+    "match_cpu_access_flags",
+    "match_misc_flags",
+    "match_byte_width",
+    "match_stride",
+    "match_mips",
+    "match_format",
+    "match_width",
+    "match_height",
+    "match_depth",
+    "match_array",
+    "match_msaa",
+    "match_msaa_quality",
 ];
 
 /// Keys of `[ShaderOverride…]`, `[ShaderRegex…]` and `[CustomShader…]` sections that are not
@@ -235,23 +294,60 @@ const NO_GEOMETRY: &[&str] = &[
     "special",
 ];
 
+/// Deepest nesting of `if` blocks in one section (3DMigoto has no limit; real mods nest a few
+/// levels). It bounds the depth of the [`Cmd`] tree, which is run, cloned and dropped
+/// recursively.
+pub const MAX_IF_DEPTH: usize = 64;
+
 fn starts_with_ci(s: &str, p: &str) -> bool {
     s.len() >= p.len() && s.is_char_boundary(p.len()) && s[..p.len()].eq_ignore_ascii_case(p)
 }
 
-/// Parses the command list of section `index`; `whitelist` holds the keys read elsewhere.
+/// Whether a variable can be read where a command list is parsed: `declared(name, namespace)`
+/// for the mod's globals (and `$\\namespace\\name` of a namespace outside the mod's files,
+/// which another INI may declare), the section's `local` variables in scope otherwise.
+pub type Declared<'a> = dyn Fn(&str, &str) -> bool + 'a;
+
+/// Parses the command list of section `index`; `whitelist` holds the keys read elsewhere and
+/// `declared` tells the global variables a condition may read.
+///
+/// Flow control follows `ParseCommandListFlowControl` and the optimiser after it: an `if` or
+/// `elif` whose condition does not parse (a syntax error or an undeclared variable:
+/// "Unrecognised entry") is dropped, so its lines run unconditionally and its `endif` closes
+/// the enclosing `if`; an `if` left without `endif` at the section's end is dropped too
+/// (`IfCommand::noop`, "Statement \"if\" missing \"endif\""), so every branch's lines run.
 pub fn parse_section(
     ini: &Ini,
     index: usize,
     whitelist: &[&str],
+    declared: &Declared<'_>,
     warnings: &mut Vec<ModWarning>,
 ) -> Vec<Located> {
     let section = &ini.sections[index];
     let mut stack: Vec<Frame> = vec![Frame::root()];
+    // `local` variables by scope: the section's, then one per open `if` (`CommandListScope`).
+    let mut scopes: Vec<Vec<String>> = vec![Vec::new()];
+    // The keys read elsewhere seen so far, with their entries.
+    let mut read_elsewhere: Vec<(String, usize)> = Vec::new();
     for (k, e) in section.entries.iter().enumerate() {
         let at = ini.at(e);
         let key = e.key.to_ascii_lowercase();
         if e.has_eq && whitelist.contains(&key.as_str()) {
+            // `ParseCommandList`: a command list may repeat its commands but not these keys,
+            // whose first value is the one read (`GetIniString`).
+            if let Some((_, first)) = read_elsewhere.iter().find(|(x, _)| *x == key) {
+                let first = ini.at(&section.entries[*first]);
+                warnings.push(ModWarning::new(
+                    at,
+                    Some(e.raw.clone()),
+                    format!(
+                        "duplicate key in [{}] (first at {first}); 3DMigoto keeps the first (\"Duplicate non-command list key\")",
+                        section.name
+                    ),
+                ));
+            } else {
+                read_elsewhere.push((key, k));
+            }
             continue;
         }
         let raw = e.raw.to_ascii_lowercase();
@@ -264,11 +360,28 @@ pub fn parse_section(
         {
             let (text, is_elif) = cond;
             let text = text.trim();
-            let parsed = parse_condition(text, &at, &e.raw, warnings);
+            let what = if is_elif { "`elif`" } else { "`if`" };
+            let parsed = match parse_condition(text, &e.namespace, &scopes, declared) {
+                Ok(x) => x,
+                Err((why, value)) => {
+                    let rest = if is_elif {
+                        "its lines stay in the branch before it"
+                    } else {
+                        "its lines run unconditionally and its `endif` closes the enclosing `if`"
+                    };
+                    warnings.push(ModWarning::new(
+                        at,
+                        Some(value.unwrap_or_else(|| e.raw.clone())),
+                        format!("{why} (3DMigoto: \"Unrecognised entry\"): the {what} line is dropped, {rest}"),
+                    ));
+                    continue;
+                }
+            };
             if is_elif {
                 match stack.last_mut() {
                     Some(f) if f.kind == FrameKind::If && !f.in_else => {
-                        f.branches.push((parsed, text.to_string(), Vec::new()));
+                        f.branches
+                            .push((Some(parsed), text.to_string(), Vec::new()));
                     }
                     _ => warnings.push(ModWarning::new(
                         at,
@@ -276,15 +389,31 @@ pub fn parse_section(
                         "`elif` without an open `if` (or after `else`); ignored",
                     )),
                 }
+                if let Some(top) = scopes.last_mut() {
+                    top.clear();
+                }
             } else {
+                if stack.len() > MAX_IF_DEPTH {
+                    // The tree is run, cloned and dropped recursively: bound its depth.
+                    warnings.push(ModWarning::new(
+                        at,
+                        Some(e.raw.clone()),
+                        format!(
+                            "`if` blocks nesting deeper than {MAX_IF_DEPTH} in [{}]; the section's command list is not run",
+                            section.name
+                        ),
+                    ));
+                    return Vec::new();
+                }
                 stack.push(Frame {
                     kind: FrameKind::If,
-                    branches: vec![(parsed, text.to_string(), Vec::new())],
+                    branches: vec![(Some(parsed), text.to_string(), Vec::new())],
                     otherwise: Vec::new(),
                     in_else: false,
                     at: Some(at),
                     entry: k,
                 });
+                scopes.push(Vec::new());
             }
             continue;
         }
@@ -297,11 +426,15 @@ pub fn parse_section(
                     "`else` without an open `if`; ignored",
                 )),
             }
+            if let Some(top) = scopes.last_mut() {
+                top.clear();
+            }
             continue;
         }
         if raw == "endif" {
             if stack.len() > 1 {
                 let f = stack.pop().expect("non-empty");
+                scopes.pop();
                 let top = stack.last_mut().expect("root stays");
                 top.push(Located {
                     cmd: Cmd::If {
@@ -310,7 +443,7 @@ pub fn parse_section(
                     },
                     section: index,
                     entry: f.entry,
-                    post: false,
+                    list: List::Both,
                 });
             } else {
                 warnings.push(ModWarning::new(
@@ -321,20 +454,44 @@ pub fn parse_section(
             }
             continue;
         }
-        let (post, key) = if let Some(k) = key.strip_prefix("post ") {
-            (true, k.trim_start().to_string())
+        let (explicit, key) = if let Some(k) = key.strip_prefix("post ") {
+            (Some(List::Post), k.trim_start().to_string())
         } else if let Some(k) = key.strip_prefix("pre ") {
-            (false, k.trim_start().to_string())
+            (Some(List::Pre), k.trim_start().to_string())
         } else {
-            (false, key.clone())
+            (None, key.clone())
         };
         match parse_command(ini, section, e, &key, &at, warnings) {
-            Some(Some(cmd)) => stack.last_mut().expect("root").push(Located {
-                cmd,
-                section: index,
-                entry: k,
-                post,
-            }),
+            Some(Some(mut cmd)) => {
+                let default = match &mut cmd {
+                    Cmd::Run { target, together } => {
+                        if starts_with_ci(target, "commandlist")
+                            || starts_with_ci(target, "builtincommandlist")
+                        {
+                            *together = explicit.is_some();
+                            List::Both
+                        } else {
+                            List::Pre
+                        }
+                    }
+                    Cmd::CheckTextureOverride(_) | Cmd::Abort => List::Both,
+                    Cmd::Assign {
+                        var, local: true, ..
+                    } => {
+                        if let Some(top) = scopes.last_mut() {
+                            top.push(var.clone());
+                        }
+                        List::Pre
+                    }
+                    _ => List::Pre,
+                };
+                stack.last_mut().expect("root").push(Located {
+                    cmd,
+                    section: index,
+                    entry: k,
+                    list: explicit.unwrap_or(default),
+                })
+            }
             Some(None) => {}
             None => warnings.push(ModWarning::new(
                 at,
@@ -350,21 +507,15 @@ pub fn parse_section(
                 at.clone(),
                 None,
                 format!(
-                    "`if` without `endif` (3DMigoto: \"[{}] scope unbalanced\"); closed at the section's end",
+                    "`if` without `endif` in [{}] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run",
                     section.name
                 ),
             ));
         }
         let top = stack.last_mut().expect("root stays");
-        top.push(Located {
-            cmd: Cmd::If {
-                branches: f.branches,
-                otherwise: f.otherwise,
-            },
-            section: index,
-            entry: f.entry,
-            post: false,
-        });
+        for l in f.branches.into_iter().flat_map(|b| b.2).chain(f.otherwise) {
+            top.push(l);
+        }
     }
     stack
         .pop()
@@ -381,7 +532,7 @@ enum FrameKind {
 
 struct Frame {
     kind: FrameKind,
-    branches: Vec<(Option<Expr>, String, Vec<Located>)>,
+    branches: Vec<Branch>,
     otherwise: Vec<Located>,
     in_else: bool,
     at: Option<Where>,
@@ -409,23 +560,26 @@ impl Frame {
     }
 }
 
+/// A condition as `CommandListExpression::parse` takes it: an expression whose variables are
+/// declared (a `local` in scope, else `declared`). `Err`: why not, and the offending variable.
 fn parse_condition(
     text: &str,
-    at: &Where,
-    raw: &str,
-    warnings: &mut Vec<ModWarning>,
-) -> Option<Expr> {
-    match Expr::parse(text) {
-        Ok(e) => Some(e),
-        Err(err) => {
-            warnings.push(ModWarning::new(
-                at.clone(),
-                Some(raw.to_string()),
-                format!("condition does not parse ({err}); its branch is taken as unknown"),
-            ));
-            None
-        }
+    namespace: &str,
+    scopes: &[Vec<String>],
+    declared: &Declared<'_>,
+) -> Result<Expr, (String, Option<String>)> {
+    let x = Expr::parse(text).map_err(|err| (format!("condition does not parse: {err}"), None))?;
+    if let Some(v) = x
+        .variables()
+        .into_iter()
+        .find(|v| !scopes.iter().any(|s| s.iter().any(|l| l == v)) && !declared(v, namespace))
+    {
+        return Err((
+            "undeclared variable in the condition".to_string(),
+            Some(v.to_string()),
+        ));
     }
+    Ok(x)
 }
 
 /// Parses one line; `None`: not understood, `Some(None)`: understood, nothing to run.
@@ -461,10 +615,17 @@ fn parse_command(
             if starts_with_ci(value, "customshader") || starts_with_ci(value, "builtincustomshader")
             {
                 // A custom shader draws with its own state; its section is parsed on its own.
-                return Some(Some(Cmd::Run(value.to_string())));
+                return Some(Some(Cmd::Run {
+                    target: value.to_string(),
+                    together: true,
+                }));
             }
             if starts_with_ci(value, "commandlist") || starts_with_ci(value, "builtincommandlist") {
-                return Some(Some(Cmd::Run(value.to_string())));
+                // `together` is set by the caller, which knows the prefix.
+                return Some(Some(Cmd::Run {
+                    target: value.to_string(),
+                    together: false,
+                }));
             }
             return None;
         }
@@ -520,27 +681,35 @@ fn parse_command(
             }
         };
     }
-    // Resource copies and bindings: `slot = [options] source`.
+    // Resource copies and bindings: `slot = [options] source [options]`. 3DMigoto reads the
+    // value with `parse_enum_option_string` (util.h), words split at spaces: the first word
+    // that is not a copy option is the source, and each later one is warned about ("Unknown
+    // option") and ignored — so `ib = ResourceX ; comment` binds ResourceX.
     if is_slot_name(key) && key != "null" {
-        let mut words = value.split_whitespace().peekable();
-        while let Some(w) = words.peek() {
-            if COPY_OPTIONS.contains(w) {
-                words.next();
+        let mut source = None;
+        let mut unknown: Vec<&str> = Vec::new();
+        for w in value.split(' ').filter(|w| !w.is_empty()) {
+            if COPY_OPTIONS.contains(&w) {
+                continue;
+            }
+            if source.is_none() {
+                source = Some(w);
             } else {
-                break;
+                unknown.push(w);
             }
         }
-        let rest: Vec<&str> = words.collect();
-        if rest.len() != 1 {
-            // Options after the source (`ref ResourceX unless_null`) are accepted by 3DMigoto's
-            // option parser too: the source is the one word that is not an option.
-            let srcs: Vec<&&str> = rest.iter().filter(|w| !COPY_OPTIONS.contains(w)).collect();
-            if srcs.len() != 1 {
-                return None;
-            }
-            return Some(Some(bind(ini, section, key, srcs[0], at, warnings)?));
+        let cmd = bind(ini, section, key, source?, at, warnings)?;
+        if !unknown.is_empty() {
+            warnings.push(ModWarning::new(
+                at.clone(),
+                Some(e.raw.clone()),
+                format!(
+                    "`{}` after the source: not copy options (3DMigoto: \"Unknown option\"); ignored",
+                    unknown.join(" ")
+                ),
+            ));
         }
-        return Some(Some(bind(ini, section, key, rest[0], at, warnings)?));
+        return Some(Some(cmd));
     }
     None
 }
@@ -703,7 +872,7 @@ mod tests {
         let text = "[ResourceA]\n[TextureOverrideX]\nhash = 1\nif $a == 1\n  vb0 = ResourceA\nelif $a == 2\n  ib = null\nelse\n  post drawindexed = 12, 3 , 0\nendif\nhandling = skip\nbogus line here = 1\n";
         let mut w = Vec::new();
         let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
-        let cmds = parse_section(&ini, 1, TEXTURE_OVERRIDE_KEYS, &mut w);
+        let cmds = parse_section(&ini, 1, TEXTURE_OVERRIDE_KEYS, &|_, _| true, &mut w);
         assert_eq!(w.len(), 1, "{w:?}");
         assert_eq!(
             w[0].to_string(),
@@ -723,7 +892,7 @@ mod tests {
             matches!(&branches[1].2[0].cmd, Cmd::Bind { slot, source: Source::Null } if slot == "ib")
         );
         let l = &otherwise[0];
-        assert!(l.post);
+        assert_eq!(l.list, List::Post);
         let Cmd::Draw(DrawCmd::DrawIndexed(a)) = &l.cmd else {
             panic!()
         };
@@ -738,14 +907,22 @@ mod tests {
 
     #[test]
     fn unbalanced() {
-        let text = "[CommandListA]\nendif\nelse\nif 1\nx = 2\n";
+        let text = "[CommandListA]\nendif\nelse\nif 1\ndraw = 1, 0\nelse\ndraw = 2, 0\n";
         let mut w = Vec::new();
         let ini = parse_bytes("t.ini", text.as_bytes(), &mut w).unwrap();
-        let cmds = parse_section(&ini, 0, &[], &mut w);
+        let cmds = parse_section(&ini, 0, &[], &|_, _| true, &mut w);
         let m: Vec<String> = w.iter().map(|x| x.to_string()).collect();
         assert!(m[0].starts_with("t.ini:2: `endif` without"), "{m:?}");
         assert!(m[1].starts_with("t.ini:3: `else` without"), "{m:?}");
-        assert!(m[2].starts_with("t.ini:4: `if` without `endif`"), "{m:?}");
-        assert_eq!(cmds.len(), 1);
+        assert_eq!(
+            m[2],
+            "t.ini:4: `if` without `endif` in [CommandListA] (3DMigoto: `Statement \"if\" missing \"endif\"`): the `if` is dropped, every branch's lines run"
+        );
+        // Both branches' draws, in order, with no `if` around them.
+        let entries: Vec<(usize, bool)> = cmds
+            .iter()
+            .map(|l| (l.entry, matches!(l.cmd, Cmd::Draw(_))))
+            .collect();
+        assert_eq!(entries, [(3, true), (5, true)]);
     }
 }

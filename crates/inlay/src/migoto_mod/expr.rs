@@ -16,8 +16,11 @@
 
 use std::fmt;
 
-/// Deepest nesting of parentheses and unary operators parsed (bounds the parser's recursion).
-const MAX_DEPTH: usize = 200;
+/// Deepest expression parsed: nested parentheses and unary operators, and the height of the
+/// operator tree (`1+1+…+1` with N terms nests N-1 operators). It bounds every recursion over
+/// an [`Expr`] — parsing, evaluation, cloning, comparison, printing and `Drop` — whatever the
+/// input; a deeper expression is a [`SyntaxError`] ("nested deeper than 200").
+pub const MAX_DEPTH: usize = 200;
 
 /// An expression's value offline.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -235,6 +238,10 @@ fn number(s: &str) -> Option<(usize, f32)> {
     Some((i, v))
 }
 
+/// Most tokens in one expression: bounds what one line can make the parser allocate (a real
+/// mod's longest expressions have a few dozen tokens; a million is about 40 MB).
+pub const MAX_TOKENS: usize = 1 << 20;
+
 fn tokenise(expr: &str) -> Result<Vec<Tok>, SyntaxError> {
     let mut toks = Vec::new();
     let mut pos = 0;
@@ -244,6 +251,9 @@ fn tokenise(expr: &str) -> Result<Vec<Tok>, SyntaxError> {
         pos: p,
     };
     'next: while pos < expr.len() {
+        if toks.len() >= MAX_TOKENS {
+            return Err(err(&format!("longer than {MAX_TOKENS} tokens"), pos));
+        }
         let rest = &expr[pos..];
         let ws = rest.len() - rest.trim_start_matches([' ', '\t']).len();
         if ws > 0 {
@@ -344,18 +354,25 @@ impl Parser {
         }
     }
 
-    fn primary(&mut self, depth: usize) -> Result<Expr, SyntaxError> {
-        if depth > MAX_DEPTH {
-            return Err(SyntaxError {
-                message: format!("nested deeper than {MAX_DEPTH}"),
-                pos: self.pos(),
-            });
+    /// The error for an expression nested too deep, at the operator that nests it.
+    fn too_deep(pos: usize) -> SyntaxError {
+        SyntaxError {
+            message: format!("nested deeper than {MAX_DEPTH}"),
+            pos,
         }
+    }
+
+    /// An operand, a parenthesised expression or a unary operator and its operand, with the
+    /// height of its tree; `depth` counts the parser's own recursion.
+    fn primary(&mut self, depth: usize) -> Result<(Expr, usize), SyntaxError> {
         let pos = self.pos();
+        if depth > MAX_DEPTH {
+            return Err(Parser::too_deep(pos));
+        }
         match self.toks.get(self.at).cloned() {
             Some(Tok::Operand(o, _)) => {
                 self.at += 1;
-                Ok(Expr::Operand(o))
+                Ok((Expr::Operand(o), 1))
             }
             Some(Tok::Op("(", _)) => {
                 self.at += 1;
@@ -373,8 +390,11 @@ impl Parser {
             }
             Some(Tok::Op(op @ ("!" | "-" | "+"), _)) => {
                 self.at += 1;
-                let e = self.primary(depth + 1)?;
-                Ok(Expr::Unary(op, Box::new(e)))
+                let (e, h) = self.primary(depth + 1)?;
+                if h + 1 > MAX_DEPTH {
+                    return Err(Parser::too_deep(pos));
+                }
+                Ok((Expr::Unary(op, Box::new(e)), h + 1))
             }
             Some(Tok::Op(")", _)) => Err(SyntaxError {
                 message: "unmatched )".into(),
@@ -391,8 +411,11 @@ impl Parser {
         }
     }
 
-    fn binary(&mut self, min: u8, depth: usize) -> Result<Expr, SyntaxError> {
-        let mut lhs = self.primary(depth)?;
+    /// Operators binding at least as tightly as `min`, with the height of the tree built: a
+    /// left-associative chain grows the tree by one per operator without recursing, so the
+    /// height is checked here, not only the recursion.
+    fn binary(&mut self, min: u8, depth: usize) -> Result<(Expr, usize), SyntaxError> {
+        let (mut lhs, mut height) = self.primary(depth)?;
         while let Some(Tok::Op(op, _)) = self.toks.get(self.at).cloned() {
             let Some((prec, right)) = level(op) else {
                 break;
@@ -400,11 +423,16 @@ impl Parser {
             if prec < min {
                 break;
             }
+            let op_pos = self.pos();
             self.at += 1;
-            let rhs = self.binary(if right { prec } else { prec + 1 }, depth + 1)?;
+            let (rhs, rh) = self.binary(if right { prec } else { prec + 1 }, depth + 1)?;
+            height = height.max(rh) + 1;
+            if height > MAX_DEPTH {
+                return Err(Parser::too_deep(op_pos));
+            }
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
         }
-        Ok(lhs)
+        Ok((lhs, height))
     }
 }
 
@@ -423,7 +451,7 @@ impl Expr {
             at: 0,
             end: text.len(),
         };
-        let e = p.binary(0, 0)?;
+        let (e, _) = p.binary(0, 0)?;
         if p.at < p.toks.len() {
             let pos = p.pos();
             return Err(SyntaxError {
@@ -615,6 +643,33 @@ mod tests {
         assert!(Expr::parse(&deep).is_err());
         let deep = "-".repeat(1000) + "1";
         assert!(Expr::parse(&deep).is_err());
+    }
+
+    /// A left-associative chain nests one operator per term without recursing in the parser:
+    /// its tree's height is bounded too, so that evaluation, clone, comparison and drop (all
+    /// recursive) stay within the stack (3DMigoto's own evaluator, `CommandListOperator`,
+    /// recurses the same way and has no bound).
+    #[test]
+    fn long_chains_are_bounded() {
+        let chain = |n: usize, op: &str| vec!["1"; n].join(op);
+        // 199 operators: height 200, the most accepted.
+        let e = Expr::parse(&chain(200, "+")).unwrap();
+        assert_eq!(e.eval(&|_| None), Val::Known(200.0));
+        assert_eq!(e.clone(), e);
+        for (text, pos) in [
+            (chain(201, "+"), 399),
+            (chain(100_000, "+"), 399),
+            (chain(100_000, "&&"), 598),
+            (chain(100_000, " ** "), 1005),
+            (format!("{}1", "-(".repeat(150)) + &")".repeat(150), 201),
+        ] {
+            let err = Expr::parse(&text).unwrap_err();
+            assert_eq!(err.message, "nested deeper than 200", "{}", &text[..20]);
+            assert_eq!(err.pos, pos, "{}", &text[..20]);
+        }
+        let many = "1+".repeat(MAX_TOKENS) + "1";
+        let err = Expr::parse(&many).unwrap_err();
+        assert_eq!(err.message, format!("longer than {MAX_TOKENS} tokens"));
     }
 
     #[test]

@@ -5,8 +5,12 @@
 //!   `;` later in a line is *not* a comment); `\r\n` and `\n` end lines; a UTF-8 byte-order mark
 //!   at the start of a file is skipped;
 //! * `[Name]` opens a section: the name runs to the first `]` (or the line's end) and is trimmed;
-//!   names compare case-insensitively; a second section of the same name is ignored with a
-//!   warning, as 3DMigoto keeps the first;
+//!   names compare case-insensitively; a second prefixed section of the same name
+//!   (`[TextureOverride…]`, `[Resource…]`, …) is ignored with a warning, as 3DMigoto keeps the
+//!   first, while a second unprefixed one (`[Constants]`, `[Present]`) extends the first, as in
+//!   every file 3DMigoto reads with a namespace — and it reads each mod INI so;
+//! * a prefixed section that is no command list keeps the first value of a repeated key, with
+//!   a warning (`key`/`back` in `[Key…]` and `[Include…]` keys excepted);
 //! * other lines are `key = value` (split at the first `=`, both sides trimmed) or, in command-list
 //!   sections, lines without `=` (`if …`, `endif`, `local $x`);
 //! * lines before the first section are the preamble: `namespace = NAME` and
@@ -367,12 +371,16 @@ fn parse_into(
                 current = None;
                 continue;
             }
-            let mut global_extension = false;
-            if !namespace.is_empty() {
-                match namespaced(&sname, &namespace) {
-                    Some(n) => sname = n,
-                    None => global_extension = true,
-                }
+            // A section without a prefix (`[Constants]`, `[Present]`, …) is global: a second
+            // one extends the first (`ParseIniSectionLine`: `allow_duplicate_sections` in a
+            // namespaced file). 3DMigoto reads every mod INI through an `[Include]`, which
+            // gives it a namespace (its path) when it declares none, so this holds for the main
+            // file too.
+            let global_extension = section_prefix(&sname).is_none();
+            if !namespace.is_empty()
+                && let Some(n) = namespaced(&sname, &namespace)
+            {
+                sname = n;
             }
             let key = sname.to_ascii_lowercase();
             if let Some(&existing) = ini.index.get(&key) {
@@ -458,11 +466,49 @@ fn parse_into(
                 continue;
             }
         }
+        if entry.has_eq
+            && let Some(first) = duplicate_key(&ini.sections[c], &entry)
+        {
+            let first = ini.at(first);
+            let sec = &ini.sections[c].name;
+            warnings.push(ModWarning::new(
+                at,
+                Some(entry.raw),
+                format!(
+                    "duplicate key in [{sec}] (first at {first}); 3DMigoto keeps the first (\"Duplicate key found\")"
+                ),
+            ));
+            continue;
+        }
         ini.sections[c].entries.push(entry);
     }
     ini.files[file].bytes = bytes;
     ini.files[file].namespace = namespace;
     Ok(())
+}
+
+/// The earlier entry of `section` with `entry`'s key, when 3DMigoto keeps only the first
+/// (`ParseIniKeyValLine`: `kv_map.emplace`, read back by every `GetIni…` call, and "Duplicate
+/// key found"). That holds in prefixed sections that are not command lists (`[Resource…]`,
+/// `[Key…]`, …), except `key`/`back` in `[Key…]` and every key of `[Include…]`
+/// (`whitelisted_duplicate_key`). Command-list sections keep every line (their non-command
+/// keys are checked by [`super::commands::parse_section`]); unprefixed sections of a
+/// namespaced file take the last value, and inlay reads none of their keys.
+fn duplicate_key<'s>(section: &'s Section, entry: &Entry) -> Option<&'s Entry> {
+    let name = &section.name;
+    if is_command_list_section(name) || section_prefix(name).is_none() {
+        return None;
+    }
+    if starts_with_ci(name, "Include")
+        || (starts_with_ci(name, "Key")
+            && (entry.key.eq_ignore_ascii_case("key") || entry.key.eq_ignore_ascii_case("back")))
+    {
+        return None;
+    }
+    section
+        .entries
+        .iter()
+        .find(|e| e.has_eq && e.key.eq_ignore_ascii_case(&entry.key))
 }
 
 /// Reads an included file by its name as written: its path and bytes, or why not.
