@@ -1073,6 +1073,76 @@ fn export_reads_renderdoc_csv_as_csv() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The `v` and `f` lines of an OBJ file.
+fn obj_lines(path: &Path) -> (Vec<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let pick = |tag: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(tag))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    (pick("v "), pick("f "))
+}
+
+/// A RenderDoc CSV with a primitive restart (`--` in IDX, ` Restart` in the other cells, as
+/// `BufferItemModel::data` writes it) exports: the restart cuts the strip there. The faces
+/// are written out by hand from the strip rule (triangle k: positions k, k+1, k+2, odd ones
+/// k, k+2, k+1; ia-semantics §6): IDX 0 1 2 3 | 4 5 6 gives 0 1 2, 1 3 2 | 4 5 6. As a
+/// triangle list the cut drops the incomplete 3 and 4 5 6 is still a triangle (no shift).
+#[test]
+fn export_cuts_renderdoc_csv_strips_at_restart_rows() {
+    let d = scratch("export-csv-restart");
+    std::fs::write(
+        d.join("strip.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 0,  0.00,  0.00,  0.00\n1, 1,  1.00,  0.00,  0.00\n2, 2,  0.00,  1.00,  0.00\n\
+         3, 3,  1.00,  1.00,  0.00\n4, --,  Restart,  Restart,  Restart\n\
+         5, 4,  2.00,  0.00,  0.00\n6, 5,  3.00,  0.00,  0.00\n7, 6,  2.00,  1.50,  -0.25\n",
+    )
+    .unwrap();
+    let r = export(&d, &["strip.csv", "--output", "strip.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("strip.csv:6: the CSV does not say the topology; 1 primitive-restart row"),
+        "{}",
+        r.transcript
+    );
+    assert!(
+        r.stdout.contains(": 7 vertices, 3 triangles"),
+        "{}",
+        r.transcript
+    );
+    let (v, f) = obj_lines(&d.join("strip.obj"));
+    assert_eq!(
+        v,
+        [
+            "v 0 0 0",
+            "v 1 0 0",
+            "v 0 1 0",
+            "v 1 1 0",
+            "v 2 0 0",
+            "v 3 0 0",
+            "v 2 1.5 -0.25"
+        ]
+    );
+    assert_eq!(f, ["f 1 2 3", "f 2 4 3", "f 5 6 7"]);
+    let r = export(
+        &d,
+        &[
+            "strip.csv",
+            "--topology",
+            "triangle_list",
+            "--output",
+            "list.obj",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(obj_lines(&d.join("list.obj")).1, ["f 1 2 3", "f 5 6 7"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces

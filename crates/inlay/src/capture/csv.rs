@@ -16,6 +16,21 @@
 //! (`TEXCOORD0` → TEXCOORD, 0). The CSV says no topology: triangle list unless the caller
 //! overrides it. RenderDoc rounds values for display (about five significant digits); they
 //! are taken as printed, with a warning.
+//!
+//! What RenderDoc writes besides numbers (qrenderdoc `BufferViewer.cpp`,
+//! `BufferItemModel::data`):
+//!
+//! * **Primitive restart.** A row whose index is the pipeline's restart index reads `--` in
+//!   `IDX` and ` Restart` in every other cell. It is a strip cut, and stays one: the capture's
+//!   `R32_UINT` index buffer holds the format's cut value 0xFFFFFFFF there, so the input
+//!   assembler cuts exactly at that row. RenderDoc lists restarts only where the pipeline
+//!   enables them (Direct3D 11: strip topologies only; Direct3D 12, OpenGL, Vulkan: the
+//!   pipeline's restart state), so a CSV with restart rows is read as a **triangle strip**
+//!   (a warning says so; the caller may set another topology). In a list topology the cut
+//!   still ends the current primitive, dropping it when incomplete, and the next primitive
+//!   starts after the cut — Direct3D 11's rule (ia-semantics §5) and OpenGL's and Vulkan's
+//!   for restart in lists — so no primitive after a restart shifts. (Under Direct3D 12's
+//!   rules a list never cuts, and the cut value is fetched as a vertex, as D3D12 does.)
 
 use super::{
     At, Capture, CaptureError, DrawInfo, IndexCapture, SlotCapture, SlotData, TextVertices,
@@ -25,6 +40,17 @@ use crate::assembler::Topology;
 use crate::buffer::IndexFormat;
 use crate::element::{APPEND_ALIGNED_ELEMENT, InputElementDesc};
 use crate::format::{Format, Kind};
+
+/// The `IDX` cell of a primitive-restart row: RenderDoc's `BufferItemModel::data` returns
+/// `col == 1 ? "--" : " Restart"` for a row whose index is the pipeline's restart index.
+const RESTART_IDX: &[u8] = b"--";
+
+/// The attribute cells of a primitive-restart row (` Restart`, trimmed).
+const RESTART_CELL: &[u8] = b"Restart";
+
+/// A restart row's index in the capture's `R32_UINT` index buffer: the format's strip-cut
+/// value, which the Direct3D 10/11 input assembler cuts at in every topology (ia-semantics §5).
+const CUT: u32 = u32::MAX;
 
 /// One attribute group of the header.
 struct Group {
@@ -228,7 +254,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             ));
         }
     }
-    // First pass: cells, and each group's kind.
+    // First pass: cells, and each group's kind (a restart row says nothing about it).
     let mut table: Vec<(usize, csv::ByteRecord)> = Vec::new();
     for (n, cells) in rows {
         if cells.len() != cols.len() {
@@ -240,6 +266,10 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
                 Some(&joined(&cells)),
                 format!("{} cells where the header has {}", cells.len(), cols.len()),
             ));
+        }
+        if &cells[1] == RESTART_IDX {
+            table.push((n, cells));
+            continue;
         }
         for g in &mut groups {
             for &(c, _) in &g.columns {
@@ -282,6 +312,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         "RenderDoc rounds CSV values for display; they are used as printed",
     )];
     let mut indices = Vec::with_capacity(table.len());
+    // The first restart row's line and the number of restart rows.
+    let mut restarts: Option<(usize, u64)> = None;
     let mut parsed: Vec<(u32, Vec<[u32; 4]>, usize)> = Vec::with_capacity(table.len());
     let (mut lo, mut hi) = (u32::MAX, 0u32);
     for (k, (n, cells)) in table.iter().enumerate() {
@@ -296,6 +328,22 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
                 Some(&cells[0]),
                 format!("VTX out of order (row {k}); rows are used in file order"),
             ));
+        }
+        if &cells[1] == RESTART_IDX {
+            // RenderDoc writes ` Restart` in every other cell of the row.
+            if let Some(c) = (2..cells.len()).find(|&c| &cells[c] != RESTART_CELL) {
+                return Err(at.error(
+                    Some(&cells[c]),
+                    format!(
+                        "{}: a primitive-restart row (IDX `--`) reads `Restart` in every \
+                         attribute column, as RenderDoc writes it",
+                        cols[c]
+                    ),
+                ));
+            }
+            restarts.get_or_insert((*n, 0)).1 += 1;
+            indices.push(CUT);
+            continue;
         }
         let idx =
             parse_u32(&cells[1]).ok_or_else(|| at.error(Some(&cells[1]), "IDX is not a number"))?;
@@ -314,6 +362,11 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         indices.push(idx);
         parsed.push((idx, values, *n));
     }
+    if parsed.is_empty() {
+        // Every row is a restart: no vertex at all.
+        lo = 0;
+        hi = 0;
+    }
     let span = (hi - lo) as u64 + 1;
     if span > 4 * table.len() as u64 + 1024 {
         return Err(At { file, line: None }.error(
@@ -325,7 +378,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         ));
     }
     let width = groups.len();
-    let mut values: Vec<Option<[u32; 4]>> = vec![None; span as usize * width];
+    let rows = if parsed.is_empty() { 0 } else { span as usize };
+    let mut values: Vec<Option<[u32; 4]>> = vec![None; rows * width];
     for (idx, vals, n) in parsed {
         let r = (idx - lo) as usize;
         let row = &mut values[r * width..(r + 1) * width];
@@ -349,10 +403,34 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             *cell = Some(v);
         }
     }
-    warnings.push(At { file, line: None }.warning(
-        None,
-        "the CSV does not say the topology; triangle list assumed",
-    ));
+    let topology = match restarts {
+        None => {
+            warnings.push(At { file, line: None }.warning(
+                None,
+                "the CSV does not say the topology; triangle list assumed",
+            ));
+            Topology::TriangleList
+        }
+        Some((line, n)) => {
+            warnings.push(
+                At {
+                    file,
+                    line: Some(line),
+                }
+                .warning(
+                    Some(RESTART_IDX),
+                    format!(
+                        "the CSV does not say the topology; {n} primitive-restart row{} \
+                         (RenderDoc lists restarts where the pipeline enables them, on \
+                         Direct3D 11 for strips only): triangle strip assumed, cut at each \
+                         restart (index 0xFFFFFFFF)",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                ),
+            );
+            Topology::TriangleStrip
+        }
+    };
     let count = indices.len() as u32;
     Ok(Capture {
         remapped: vec![None; elements.len()],
@@ -374,7 +452,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             data: index_bytes(IndexFormat::R32Uint, &indices),
             source: file.into(),
         }),
-        topology: Topology::TriangleList,
+        topology,
         draw: DrawInfo {
             index_count: Some(count),
             ..DrawInfo::default()
@@ -463,6 +541,71 @@ mod tests {
         assert_eq!(field("TEXCOORD0.x"), "TEXCOORD0.x");
         let e = parse("q.csv", b"VTX, IDX, P.x\n0, 0,\"1, 2\"\n").unwrap_err();
         assert!(e.to_string().starts_with("q.csv:2: P.x: "), "{e}");
+    }
+
+    /// The capture's index buffer as numbers.
+    fn index_values(c: &Capture) -> Vec<u32> {
+        let ib = c.index.as_ref().expect("an index buffer");
+        assert_eq!(ib.format, IndexFormat::R32Uint);
+        ib.data
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect()
+    }
+
+    /// The capture's text rows: element number of row 0 and the values.
+    fn text_rows(c: &Capture) -> (u32, &[Option<[u32; 4]>]) {
+        let SlotData::Text(v) = &c.slots[0].data else {
+            panic!("text vertices")
+        };
+        (v.first, &v.values)
+    }
+
+    /// A RenderDoc primitive-restart row (`--` in IDX, ` Restart` in every other cell, as
+    /// `BufferItemModel::data` writes it) is a strip cut: 0xFFFFFFFF (the R32 cut value) at
+    /// its position in the index buffer, a triangle strip assumed, and the rows after it keep
+    /// their element numbers. Float bits are written out by hand.
+    #[test]
+    fn restart_rows_are_strip_cuts() {
+        let text = b"VTX, IDX, POSITION.x, POSITION.y\n\
+                     0, 4,  1.50,  0.00\n1, 5,  2.50,  0.00\n2, 6,  3.50,  0.00\n\
+                     3, --,  Restart,  Restart\n\
+                     4, 5,  2.50,  0.00\n5, 4,  1.50,  0.00\n6, 7, -0.25,  1.00\n";
+        let c = parse("r.csv", text).unwrap();
+        assert_eq!(c.topology, Topology::TriangleStrip);
+        assert_eq!(index_values(&c), [4, 5, 6, 0xffff_ffff, 5, 4, 7]);
+        assert_eq!(c.draw.index_count, Some(7));
+        let one = 0x3f80_0000;
+        assert_eq!(
+            text_rows(&c),
+            (
+                4,
+                &[
+                    Some([0x3fc0_0000, 0, 0, one]),
+                    Some([0x4020_0000, 0, 0, one]),
+                    Some([0x4060_0000, 0, 0, one]),
+                    Some([0xbe80_0000, one, 0, one]),
+                ][..]
+            )
+        );
+        let last = c.warnings.last().unwrap().to_string();
+        assert_eq!(
+            last,
+            "r.csv:5: the CSV does not say the topology; 1 primitive-restart row (RenderDoc \
+             lists restarts where the pipeline enables them, on Direct3D 11 for strips only): \
+             triangle strip assumed, cut at each restart (index 0xFFFFFFFF) (`--`)"
+        );
+        // A restart row holding a value is not what RenderDoc writes.
+        let e = parse("r.csv", b"VTX, IDX, P.x, P.y\n0, --, Restart, 1.0\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "r.csv:2: P.y: a primitive-restart row (IDX `--`) reads `Restart` in every \
+             attribute column, as RenderDoc writes it (`1.0`)"
+        );
+        // Rows of restarts only: no vertex, an index buffer of cuts.
+        let c = parse("r.csv", b"VTX, IDX, P.x\n0, --, Restart\n1, --, Restart\n").unwrap();
+        assert_eq!(index_values(&c), [0xffff_ffff, 0xffff_ffff]);
+        assert_eq!(text_rows(&c), (0, &[][..]));
     }
 
     #[test]
