@@ -1143,6 +1143,35 @@ fn export_cuts_renderdoc_csv_strips_at_restart_rows() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A RenderDoc CSV whose vertex lies past its buffer (`---` in its cells, RenderDoc's
+/// `outOfBounds()`) exports with that vertex at 0, as the input assembler reads it, and one
+/// warning naming the columns and the row count.
+#[test]
+fn export_reads_renderdoc_out_of_bounds_cells_as_zero() {
+    let d = scratch("export-csv-oob");
+    std::fs::write(
+        d.join("oob.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 0,  0.50,  0.00,  0.00\n1, 1,  1.00,  -0.75,  0.00\n2, 2, ---, ---, ---\n",
+    )
+    .unwrap();
+    let r = export(&d, &["oob.csv", "--output", "oob.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "oob.csv:4: POSITION.x, POSITION.y, POSITION.z: 1 row past the end of the vertex \
+             buffer (RenderDoc's `---`, the first here), read as 0 as the input assembler \
+             reads data out of bounds (`---`)"
+        ),
+        "{}",
+        r.transcript
+    );
+    let (v, f) = obj_lines(&d.join("oob.obj"));
+    assert_eq!(v, ["v 0.5 0 0", "v 1 -0.75 0", "v 0 0 0"]);
+    assert_eq!(f, ["f 1 2 3"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces

@@ -31,6 +31,12 @@
 //!   starts after the cut — Direct3D 11's rule (ia-semantics §5) and OpenGL's and Vulkan's
 //!   for restart in lists — so no primitive after a restart shifts. (Under Direct3D 12's
 //!   rules a list never cuts, and the cut value is fetched as a vertex, as D3D12 does.)
+//! * **Out of bounds.** A cell of a vertex past the end of its buffer reads `---`
+//!   (`outOfBounds()`). The input assembler reads such data as 0 (ia-semantics §2, missing
+//!   lanes defaulted), and so does this reader, with one warning per column (or per run of
+//!   an element's columns) naming it, how many rows and the first row's line; such cells
+//!   do not decide a group's number kind. An `IDX` of `---` (an index read past the index
+//!   buffer) is refused: the row's vertex is not known.
 
 use super::{
     At, Capture, CaptureError, DrawInfo, IndexCapture, SlotCapture, SlotData, TextVertices,
@@ -47,6 +53,10 @@ const RESTART_IDX: &[u8] = b"--";
 
 /// The attribute cells of a primitive-restart row (` Restart`, trimmed).
 const RESTART_CELL: &[u8] = b"Restart";
+
+/// A cell RenderDoc could not fill: `outOfBounds()`, for a vertex (or an index) past the end
+/// of its buffer.
+const OUT_OF_BOUNDS: &[u8] = b"---";
 
 /// A restart row's index in the capture's `R32_UINT` index buffer: the format's strip-cut
 /// value, which the Direct3D 10/11 input assembler cuts at in every topology (ia-semantics §5).
@@ -274,6 +284,9 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         for g in &mut groups {
             for &(c, _) in &g.columns {
                 let v = &cells[c];
+                if v == OUT_OF_BOUNDS {
+                    continue;
+                }
                 let integer = !v.is_empty()
                     && v.iter()
                         .enumerate()
@@ -314,6 +327,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
     let mut indices = Vec::with_capacity(table.len());
     // The first restart row's line and the number of restart rows.
     let mut restarts: Option<(usize, u64)> = None;
+    // Per column, the number of `---` cells and the line of the first.
+    let mut out_of_bounds: Vec<Option<(u64, usize)>> = vec![None; cols.len()];
     let mut parsed: Vec<(u32, Vec<[u32; 4]>, usize)> = Vec::with_capacity(table.len());
     let (mut lo, mut hi) = (u32::MAX, 0u32);
     for (k, (n, cells)) in table.iter().enumerate() {
@@ -345,6 +360,13 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             indices.push(CUT);
             continue;
         }
+        if &cells[1] == OUT_OF_BOUNDS {
+            return Err(at.error(
+                Some(&cells[1]),
+                "IDX `---`: RenderDoc read this index past the end of the index buffer, so \
+                 which vertex the row stands for is not known",
+            ));
+        }
         let idx =
             parse_u32(&cells[1]).ok_or_else(|| at.error(Some(&cells[1]), "IDX is not a number"))?;
         let mut values = Vec::with_capacity(groups.len());
@@ -352,6 +374,14 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             let info = e.format.info().expect("table format");
             let mut lanes = [0, 0, 0, info.default_lane(3)];
             for &(c, lane) in &g.columns {
+                if &cells[c] == OUT_OF_BOUNDS {
+                    // Read as the input assembler reads past a buffer: 0 (the format's
+                    // missing lanes keep their defaults, ia-semantics §2).
+                    let (count, _) = out_of_bounds[c].get_or_insert((0, *n));
+                    *count += 1;
+                    lanes[lane] = 0;
+                    continue;
+                }
                 lanes[lane] = parse_value(&cells[c], g.kind)
                     .map_err(|why| at.error(Some(&cells[c]), format!("{}: {why}", cols[c])))?;
             }
@@ -361,6 +391,39 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         hi = hi.max(idx);
         indices.push(idx);
         parsed.push((idx, values, *n));
+    }
+    // One warning per run of a group's columns with the same count and first line (all of
+    // an element's columns read `---` together when its vertex lies past the buffer).
+    for g in &groups {
+        let mut k = 0;
+        while k < g.columns.len() {
+            let Some((count, line)) = out_of_bounds[g.columns[k].0] else {
+                k += 1;
+                continue;
+            };
+            let mut names = vec![cols[g.columns[k].0].as_str()];
+            k += 1;
+            while k < g.columns.len() && out_of_bounds[g.columns[k].0] == Some((count, line)) {
+                names.push(&cols[g.columns[k].0]);
+                k += 1;
+            }
+            warnings.push(
+                At {
+                    file,
+                    line: Some(line),
+                }
+                .warning(
+                    Some(OUT_OF_BOUNDS),
+                    format!(
+                        "{}: {count} row{} past the end of the vertex buffer (RenderDoc's \
+                         `---`, the first here), read as 0 as the input assembler reads data \
+                         out of bounds",
+                        names.join(", "),
+                        if count == 1 { "" } else { "s" }
+                    ),
+                ),
+            );
+        }
     }
     if parsed.is_empty() {
         // Every row is a restart: no vertex at all.
@@ -606,6 +669,62 @@ mod tests {
         let c = parse("r.csv", b"VTX, IDX, P.x\n0, --, Restart\n1, --, Restart\n").unwrap();
         assert_eq!(index_values(&c), [0xffff_ffff, 0xffff_ffff]);
         assert_eq!(text_rows(&c), (0, &[][..]));
+    }
+
+    /// RenderDoc's `---` (`outOfBounds()`: a vertex past the end of its buffer) reads as 0,
+    /// as the input assembler reads out of bounds (missing lanes defaulted), with one
+    /// warning per run of columns with one count; `---` does not make an integer group
+    /// float. An IDX of `---` is refused with its reason.
+    #[test]
+    fn out_of_bounds_cells_read_as_zero() {
+        let text = b"VTX, IDX, P.x, P.y, B.x\n\
+                     0, 0, 1.5, -2, 3\n\
+                     1, 2, ---, ---, ---\n\
+                     2, 3, ---, ---, ---\n\
+                     3, 1, 0.5, ---, 4\n";
+        let c = parse("o.csv", text).unwrap();
+        let formats: Vec<Format> = c.elements.iter().map(|e| e.format).collect();
+        assert_eq!(formats, [Format::R32G32_FLOAT, Format::R32_UINT]);
+        let one = 0x3f80_0000;
+        assert_eq!(
+            text_rows(&c),
+            (
+                0,
+                &[
+                    Some([0x3fc0_0000, 0xc000_0000, 0, one]),
+                    Some([3, 0, 0, 1]),
+                    Some([0x3f00_0000, 0, 0, one]),
+                    Some([4, 0, 0, 1]),
+                    Some([0, 0, 0, one]),
+                    Some([0, 0, 0, 1]),
+                    Some([0, 0, 0, one]),
+                    Some([0, 0, 0, 1]),
+                ][..]
+            )
+        );
+        assert_eq!(index_values(&c), [0, 2, 3, 1]);
+        let said: Vec<String> = c.warnings.iter().map(|w| w.to_string()).collect();
+        let tail = "past the end of the vertex buffer (RenderDoc's `---`, the first here), read \
+                    as 0 as the input assembler reads data out of bounds (`---`)";
+        assert_eq!(
+            said[1..4],
+            [
+                format!("o.csv:3: P.x: 2 rows {tail}"),
+                format!("o.csv:3: P.y: 3 rows {tail}"),
+                format!("o.csv:3: B.x: 2 rows {tail}"),
+            ]
+        );
+        let c = parse("o.csv", b"VTX, IDX, P.x, P.y\n0, 0, ---, ---\n").unwrap();
+        assert_eq!(
+            c.warnings[1].to_string(),
+            format!("o.csv:2: P.x, P.y: 1 row {tail}")
+        );
+        let e = parse("o.csv", b"VTX, IDX, P.x\n0, ---, ---\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "o.csv:2: IDX `---`: RenderDoc read this index past the end of the index buffer, \
+             so which vertex the row stands for is not known (`---`)"
+        );
     }
 
     #[test]
