@@ -1172,6 +1172,38 @@ fn export_reads_renderdoc_out_of_bounds_cells_as_zero() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A RenderDoc CSV of a mesh shader's output (VTX written `%1[%2]`, meshlet[vertex])
+/// exports: VTX only checks the row order, and in order it says nothing.
+#[test]
+fn export_reads_renderdoc_mesh_shader_csv() {
+    let d = scratch("export-csv-meshlet");
+    std::fs::write(
+        d.join("mesh.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z, POSITION.w\n\
+         0[0], 0,  0.00,  0.00,  0.00,  1.00\n0[1], 1,  1.00,  0.00,  0.00,  1.00\n\
+         0[2], 2,  0.00,  1.00,  0.00,  1.00\n1[0], 3,  2.00,  0.00,  0.25,  1.00\n\
+         1[1], 4,  3.00,  0.00,  0.25,  1.00\n1[2], 5,  2.00,  1.00,  0.25,  1.00\n",
+    )
+    .unwrap();
+    let r = export(&d, &["mesh.csv", "--output", "mesh.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(!r.stderr.contains("VTX"), "{}", r.transcript);
+    let (v, f) = obj_lines(&d.join("mesh.obj"));
+    assert_eq!(
+        v,
+        [
+            "v 0 0 0",
+            "v 1 0 0",
+            "v 0 1 0",
+            "v 2 0 0.25",
+            "v 3 0 0.25",
+            "v 2 1 0.25"
+        ]
+    );
+    assert_eq!(f, ["f 1 2 3", "f 4 5 6"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces

@@ -37,6 +37,10 @@
 //!   an element's columns) naming it, how many rows and the first row's line; such cells
 //!   do not decide a group's number kind. An `IDX` of `---` (an index read past the index
 //!   buffer) is refused: the row's vertex is not known.
+//! * **Mesh shaders.** A mesh shader's output lists `VTX` as `MESHLET[VERTEX]` (`%1[%2]`).
+//!   `VTX` only checks the row order (rows from 0; for meshlets, each meshlet's vertices
+//!   from 0 and meshlets increasing), with a warning when it is out of order: the rows are
+//!   used in file order either way.
 
 use super::{
     At, Capture, CaptureError, DrawInfo, IndexCapture, SlotCapture, SlotData, TextVertices,
@@ -61,6 +65,43 @@ const OUT_OF_BOUNDS: &[u8] = b"---";
 /// A restart row's index in the capture's `R32_UINT` index buffer: the format's strip-cut
 /// value, which the Direct3D 10/11 input assembler cuts at in every topology (ia-semantics §5).
 const CUT: u32 = u32::MAX;
+
+/// A `VTX` cell: the row's position in the draw's vertex stream, or for a mesh shader's
+/// output `MESHLET[VERTEX]` (RenderDoc's `QFormatStr("%1[%2]")`, the meshlet counted from the
+/// draw's first and the vertex from the meshlet's first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Vtx {
+    /// A row number.
+    Row(u32),
+    /// Meshlet and vertex.
+    Meshlet(u32, u32),
+}
+
+impl Vtx {
+    fn parse(cell: &[u8]) -> Option<Vtx> {
+        match cell.strip_suffix(b"]") {
+            Some(head) => {
+                let open = head.iter().position(|&b| b == b'[')?;
+                let meshlet = parse_u32(&head[..open])?;
+                Some(Vtx::Meshlet(meshlet, parse_u32(&head[open + 1..])?))
+            }
+            None => parse_u32(cell).map(Vtx::Row),
+        }
+    }
+
+    /// Whether this cell may follow `previous` on row `k`: rows count from 0; a meshlet's
+    /// vertices count from 0 and meshlets increase (RenderDoc skips empty ones).
+    fn follows(self, previous: Option<Vtx>, k: usize) -> bool {
+        match (self, previous) {
+            (Vtx::Row(n), _) => n as usize == k,
+            (Vtx::Meshlet(_, v), None) => v == 0,
+            (Vtx::Meshlet(m, v), Some(Vtx::Meshlet(pm, pv))) => {
+                (m == pm && pv.checked_add(1) == Some(v)) || (m > pm && v == 0)
+            }
+            (Vtx::Meshlet(..), Some(Vtx::Row(_))) => false,
+        }
+    }
+}
 
 /// One attribute group of the header.
 struct Group {
@@ -325,6 +366,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         "RenderDoc rounds CSV values for display; they are used as printed",
     )];
     let mut indices = Vec::with_capacity(table.len());
+    let mut previous: Option<Vtx> = None;
     // The first restart row's line and the number of restart rows.
     let mut restarts: Option<(usize, u64)> = None;
     // Per column, the number of `---` cells and the line of the first.
@@ -336,14 +378,23 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             file,
             line: Some(*n),
         };
-        let vtx =
-            parse_u32(&cells[0]).ok_or_else(|| at.error(Some(&cells[0]), "VTX is not a number"))?;
-        if vtx as usize != k && warnings.len() < 64 {
+        let vtx = Vtx::parse(&cells[0]).ok_or_else(|| {
+            at.error(
+                Some(&cells[0]),
+                "VTX is not a number (nor a mesh shader's `MESHLET[VERTEX]`)",
+            )
+        })?;
+        if !vtx.follows(previous, k) && warnings.len() < 64 {
+            let after = match previous {
+                Some(Vtx::Meshlet(m, v)) => format!("after `{m}[{v}]`"),
+                _ => format!("row {k}"),
+            };
             warnings.push(at.warning(
                 Some(&cells[0]),
-                format!("VTX out of order (row {k}); rows are used in file order"),
+                format!("VTX out of order ({after}); rows are used in file order"),
             ));
         }
+        previous = Some(vtx);
         if &cells[1] == RESTART_IDX {
             // RenderDoc writes ` Restart` in every other cell of the row.
             if let Some(c) = (2..cells.len()).find(|&c| &cells[c] != RESTART_CELL) {
@@ -724,6 +775,54 @@ mod tests {
             e.to_string(),
             "o.csv:2: IDX `---`: RenderDoc read this index past the end of the index buffer, \
              so which vertex the row stands for is not known (`---`)"
+        );
+    }
+
+    /// A mesh shader's output (RenderDoc writes VTX as `%1[%2]`, meshlet[vertex]) reads as
+    /// any other: VTX only checks the order, a jump or a meshlet not starting at 0 warns.
+    #[test]
+    fn mesh_shader_vtx_is_meshlet_and_vertex() {
+        let text = b"VTX, IDX, SV_Position.x\n\
+                     3[0], 0, 0.5\n3[1], 1, 1.0\n3[2], 2, 0.5\n\
+                     5[0], 3, 2.0\n5[1], 4, -1.0\n5[2], 3, 2.0\n";
+        let c = parse("m.csv", text).unwrap();
+        assert_eq!(index_values(&c), [0, 1, 2, 3, 4, 3]);
+        let lane = |x: u32| Some([x, 0, 0, 0x3f80_0000]);
+        assert_eq!(
+            text_rows(&c),
+            (
+                0,
+                &[
+                    lane(0x3f00_0000),
+                    lane(0x3f80_0000),
+                    lane(0x3f00_0000),
+                    lane(0x4000_0000),
+                    lane(0xbf80_0000),
+                ][..]
+            )
+        );
+        let said: Vec<String> = c.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(!said.iter().any(|w| w.contains("VTX")), "{said:?}");
+        let odd = b"VTX, IDX, P.x\n0[1], 0, 1\n0[3], 1, 1\n1[1], 2, 1\n4, 2, 1\n";
+        let said: Vec<String> = parse("m.csv", odd)
+            .unwrap()
+            .warnings
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert_eq!(
+            said[1..5],
+            [
+                "m.csv:2: VTX out of order (row 0); rows are used in file order (`0[1]`)",
+                "m.csv:3: VTX out of order (after `0[1]`); rows are used in file order (`0[3]`)",
+                "m.csv:4: VTX out of order (after `0[3]`); rows are used in file order (`1[1]`)",
+                "m.csv:5: VTX out of order (after `1[1]`); rows are used in file order (`4`)",
+            ]
+        );
+        let e = parse("m.csv", b"VTX, IDX, P.x\n0[x], 0, 1\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "m.csv:2: VTX is not a number (nor a mesh shader's `MESHLET[VERTEX]`) (`0[x]`)"
         );
     }
 
