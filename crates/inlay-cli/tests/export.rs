@@ -1204,6 +1204,50 @@ fn export_reads_renderdoc_mesh_shader_csv() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A RenderDoc CSV of SPIR-V outputs, whose one-component struct member is written by its
+/// whole name (`vs_out.fog`), exports with that member as one attribute of its exact values.
+#[test]
+fn export_reads_renderdoc_struct_member_columns() {
+    let d = scratch("export-csv-member");
+    std::fs::write(
+        d.join("spv.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z, vs_out.uv.x, vs_out.uv.y, vs_out.fog\n\
+         0, 0,  0.00,  0.00,  0.00,  0.00,  0.00,  0.50\n\
+         1, 1,  1.00,  0.00,  0.00,  1.00,  0.00,  0.25\n\
+         2, 2,  0.00,  1.00,  0.00,  0.00,  1.00,  -0.125\n",
+    )
+    .unwrap();
+    let r = export(&d, &["spv.csv", "--output", "spv.ply"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let ply = std::fs::read(d.join("spv.ply")).unwrap();
+    let end = b"end_header\n";
+    let at = ply.windows(end.len()).position(|w| w == end).unwrap() + end.len();
+    let header = String::from_utf8_lossy(&ply[..at]);
+    let props: Vec<&str> = header
+        .lines()
+        .filter_map(|l| l.strip_prefix("property "))
+        .collect();
+    assert_eq!(
+        props,
+        [
+            "float x",
+            "float y",
+            "float z",
+            "float vs_out_uv0_x",
+            "float vs_out_uv0_y",
+            "float vs_out_fog0_x",
+            "list uchar uint vertex_indices"
+        ]
+    );
+    // Each vertex: x y z, uv, fog as float bits (0.5, 0.25, -0.125 written out by hand).
+    let word = |k: usize| u32::from_le_bytes(ply[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
+    assert_eq!(
+        [word(5), word(11), word(17)],
+        [0x3f00_0000, 0x3e80_0000, 0xbe00_0000]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces

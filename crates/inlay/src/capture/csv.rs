@@ -5,7 +5,11 @@
 //! mark is skipped, blank lines are skipped and cells are trimmed. The header is
 //! `VTX, IDX, NAME.x, NAME.y, …`: one row per vertex of the draw's stream (`VTX`
 //! its position, `IDX` the index value it fetched), the attribute columns grouped by the name
-//! before the dot (`x y z w`, `r g b a` or no suffix for one component). The vertex list is
+//! before the last dot when what follows it is a component, `x y z w` (RenderDoc's
+//! `headerData` writes `NAME.x` … for an element of several components and the bare name for
+//! one; it never writes `r g b a`). Any other column is a one-component element named in
+//! full, dots included: a SPIR-V struct member `vs_out.fog`, or `COLOR.r` (with a warning:
+//! `.r` is a member's name, not a component). The vertex list is
 //! rebuilt from the rows: a vertex per distinct `IDX` (rows with one `IDX` are one vertex;
 //! different values for it are a warning), the index buffer is the `IDX` column in `VTX`
 //! order.
@@ -125,12 +129,15 @@ fn split_semantic(name: &str) -> (String, u32) {
     (n.to_string(), i.parse().unwrap_or(0))
 }
 
+/// The lane a column-name suffix names. RenderDoc's `BufferItemModel::headerData` writes
+/// `NAME.x` … `NAME.w` for the columns of an element of several components and the bare
+/// `NAME` for an element of one: never `r g b a` or digits, so those belong to the name.
 fn lane_of(suffix: &str) -> Option<usize> {
-    match suffix.to_ascii_lowercase().as_str() {
-        "x" | "r" | "0" => Some(0),
-        "y" | "g" | "1" => Some(1),
-        "z" | "b" | "2" => Some(2),
-        "w" | "a" | "3" => Some(3),
+    match suffix {
+        "x" | "X" => Some(0),
+        "y" | "Y" => Some(1),
+        "z" | "Z" => Some(2),
+        "w" | "W" => Some(3),
         _ => None,
     }
 }
@@ -257,19 +264,36 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             "not a RenderDoc mesh-view CSV: the header must start with `VTX, IDX,`",
         ));
     }
+    let mut warnings = vec![At { file, line: None }.warning(
+        None,
+        "RenderDoc rounds CSV values for display; they are used as printed",
+    )];
     let mut groups: Vec<Group> = Vec::new();
     for (c, col) in cols.iter().enumerate().skip(2) {
-        let (base, lane) = match col.rsplit_once('.') {
-            Some((b, s)) => match lane_of(s) {
-                Some(l) => (b.to_string(), l),
-                None => {
-                    return Err(hat.error(
+        let component = col
+            .rsplit_once('.')
+            .and_then(|(b, s)| Some((b.to_string(), lane_of(s)?)));
+        let (base, lane) = match component {
+            Some(named) => named,
+            None => {
+                // A one-component element is written by its whole name, dots included (a
+                // SPIR-V struct member such as `vs_out.fog`).
+                let suffix = col.rsplit_once('.').map_or("", |(_, s)| s);
+                if ["r", "g", "b", "a", "0", "1", "2", "3"]
+                    .contains(&suffix.to_ascii_lowercase().as_str())
+                    && warnings.len() < 64
+                {
+                    warnings.push(hat.warning(
                         Some(col.as_bytes()),
-                        "a column's component must be x, y, z, w (or r, g, b, a)",
+                        format!(
+                            "one column named in full: RenderDoc names components .x .y .z \
+                             .w only, so `.{suffix}` is part of the name (a struct member), \
+                             not a component"
+                        ),
                     ));
                 }
-            },
-            None => (col.clone(), 0),
+                (col.clone(), 0)
+            }
         };
         if base.is_empty() {
             return Err(hat.error(Some(col.as_bytes()), "a column without a name"));
@@ -361,10 +385,6 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         .map(|e| e.format.info().map_or(0, |i| i.byte_size()))
         .sum();
     // Second pass: vertices by IDX, the index list in VTX order.
-    let mut warnings = vec![At { file, line: None }.warning(
-        None,
-        "RenderDoc rounds CSV values for display; they are used as printed",
-    )];
     let mut indices = Vec::with_capacity(table.len());
     let mut previous: Option<Vtx> = None;
     // The first restart row's line and the number of restart rows.
@@ -824,6 +844,60 @@ mod tests {
             e.to_string(),
             "m.csv:2: VTX is not a number (nor a mesh shader's `MESHLET[VERTEX]`) (`0[x]`)"
         );
+    }
+
+    /// A one-component element is written by its whole name (RenderDoc's `headerData`
+    /// returns `el.name` for one column), dots included: `vs_out.fog` is one column, not
+    /// component `fog` of `vs_out`. RenderDoc names components x y z w only, so `tint.r` is a
+    /// member named `r`: one column, with a warning, never lane 0 of `tint`.
+    #[test]
+    fn dotted_one_component_columns_keep_their_whole_name() {
+        let text = b"VTX, IDX, gl_Position.x, gl_Position.y, vs_out.uv.x, vs_out.uv.y, \
+                     vs_out.fog, tint.r, tint.g\n\
+                     0, 0, 0.5, 1.0, 0.25, 0.75, 0.5, 2.0, 3\n";
+        let c = parse("s.csv", text).unwrap();
+        let names: Vec<(&str, u32, Format)> = c
+            .elements
+            .iter()
+            .map(|e| {
+                (
+                    e.semantic_name.as_deref().unwrap(),
+                    e.semantic_index,
+                    e.format,
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("gl_Position", 0, Format::R32G32_FLOAT),
+                ("vs_out.uv", 0, Format::R32G32_FLOAT),
+                ("vs_out.fog", 0, Format::R32_FLOAT),
+                ("tint.r", 0, Format::R32_FLOAT),
+                ("tint.g", 0, Format::R32_UINT),
+            ]
+        );
+        let one = 0x3f80_0000;
+        assert_eq!(
+            text_rows(&c).1,
+            [
+                Some([0x3f00_0000, one, 0, one]),
+                Some([0x3e80_0000, 0x3f40_0000, 0, one]),
+                Some([0x3f00_0000, 0, 0, one]),
+                Some([0x4000_0000, 0, 0, one]),
+                Some([3, 0, 0, 1]),
+            ]
+        );
+        let said: Vec<String> = c.warnings.iter().map(|w| w.to_string()).collect();
+        let why = |l: &str| {
+            format!(
+                "s.csv:1: one column named in full: RenderDoc names components .x .y .z .w \
+                 only, so `.{l}` is part of the name (a struct member), not a component \
+                 (`tint.{l}`)"
+            )
+        };
+        assert_eq!(said[1..3], [why("r"), why("g")]);
+        assert!(!said.iter().any(|w| w.contains("fog")), "{said:?}");
     }
 
     #[test]
