@@ -1248,6 +1248,59 @@ fn export_reads_renderdoc_struct_member_columns() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A RenderDoc CSV of a sub-mesh drawn with absolute indices into a shared buffer (IDX
+/// 100000, 100001, 102000) exports, its three vertices numbered from 0 with a warning that
+/// says so, every value kept (glTF: the POSITION floats' bits).
+#[test]
+fn export_reads_renderdoc_csv_of_a_sub_mesh_with_spread_indices() {
+    let d = scratch("export-csv-span");
+    std::fs::write(
+        d.join("span.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 100000,  0.00,  0.00,  0.00\n1, 100001,  1.00,  0.00,  0.00\n\
+         2, 102000,  0.00,  1.00,  -0.50\n3, 100001,  1.00,  0.00,  0.00\n\
+         4, 102000,  0.00,  1.00,  -0.50\n5, 100000,  0.00,  0.00,  0.00\n",
+    )
+    .unwrap();
+    let r = export(&d, &["span.csv", "--output", "span.glb"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "span.csv: IDX values spread over 2001 element numbers for 6 rows (a part of a \
+             larger vertex buffer drawn with its own indices): its 3 vertices are numbered \
+             from 0 in IDX order instead, so element numbers are not the capture's (the \
+             values are as printed) (`100000..102000`)"
+        ),
+        "{}",
+        r.transcript
+    );
+    assert!(
+        r.stdout.contains(": 3 vertices, 2 triangles"),
+        "{}",
+        r.transcript
+    );
+    let glb = std::fs::read(d.join("span.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin = &glb[20 + json_len + 8..];
+    let words = |accessor: &serde_json::Value, n: usize| -> Vec<u32> {
+        let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let o = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+        (0..n)
+            .map(|k| u32::from_le_bytes(bin[o + 4 * k..o + 4 * k + 4].try_into().unwrap()))
+            .collect()
+    };
+    let prim = &doc["meshes"][0]["primitives"][0];
+    let pos = &doc["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+    assert_eq!(pos["count"], 3);
+    assert_eq!(
+        words(pos, 9),
+        [0, 0, 0, 0x3f80_0000, 0, 0, 0, 0x3f80_0000, 0xbf00_0000]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces

@@ -12,7 +12,12 @@
 //! `.r` is a member's name, not a component). The vertex list is
 //! rebuilt from the rows: a vertex per distinct `IDX` (rows with one `IDX` are one vertex;
 //! different values for it are a warning), the index buffer is the `IDX` column in `VTX`
-//! order.
+//! order. The element numbers are the `IDX` values (row 0 the least) while they span at
+//! most 4 × rows + 1,024 numbers, so memory follows the rows read. A wider spread — a
+//! sub-mesh drawn with absolute indices into a shared buffer, `IDX` 100000, 100001, 102000
+//! — or an `IDX` of 0xFFFFFFFF (the index buffer's cut value) is not refused: the distinct
+//! values are numbered from 0 in increasing order instead, with a warning saying so; every
+//! value is kept, only the element numbers are not the capture's.
 //!
 //! Choices: each group becomes an element of slot 0 (`R32…_FLOAT` by component count, or
 //! `R32…_UINT`/`_SINT` when every value of the group is an integer literal without a point),
@@ -385,7 +390,8 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         .map(|e| e.format.info().map_or(0, |i| i.byte_size()))
         .sum();
     // Second pass: vertices by IDX, the index list in VTX order.
-    let mut indices = Vec::with_capacity(table.len());
+    // Per row, its IDX; `None` for a restart.
+    let mut indices: Vec<Option<u32>> = Vec::with_capacity(table.len());
     let mut previous: Option<Vtx> = None;
     // The first restart row's line and the number of restart rows.
     let mut restarts: Option<(usize, u64)> = None;
@@ -428,7 +434,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
                 ));
             }
             restarts.get_or_insert((*n, 0)).1 += 1;
-            indices.push(CUT);
+            indices.push(None);
             continue;
         }
         if &cells[1] == OUT_OF_BOUNDS {
@@ -460,7 +466,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         }
         lo = lo.min(idx);
         hi = hi.max(idx);
-        indices.push(idx);
+        indices.push(Some(idx));
         parsed.push((idx, values, *n));
     }
     // One warning per run of a group's columns with the same count and first line (all of
@@ -501,21 +507,59 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
         lo = 0;
         hi = 0;
     }
+    // Element numbers: the IDX values themselves, rows from the least; or, when they spread
+    // over more numbers than the rows bound (memory follows the rows read) or one of them is
+    // the cut value, the distinct values in increasing order, numbered from 0.
     let span = (hi - lo) as u64 + 1;
-    if span > 4 * table.len() as u64 + 1024 {
-        return Err(At { file, line: None }.error(
-            Some(hi.to_string().as_bytes()),
-            format!(
-                "IDX values spread over {span} vertex numbers for {} rows; not a mesh-view export",
-                table.len()
-            ),
-        ));
-    }
+    let spread = span > 4 * table.len() as u64 + 1024;
+    let holds_cut = !parsed.is_empty() && hi == CUT;
+    let distinct: Option<Vec<u32>> = (spread || holds_cut).then(|| {
+        let mut d: Vec<u32> = parsed.iter().map(|p| p.0).collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    });
+    let row_of = |idx: u32| match &distinct {
+        // Every IDX is in the list: the search finds it.
+        Some(d) => d.binary_search(&idx).unwrap_or_else(|k| k),
+        None => (idx - lo) as usize,
+    };
+    let (first, rows) = match &distinct {
+        Some(d) => {
+            let why = if spread {
+                format!(
+                    "IDX values spread over {span} element numbers for {} rows (a part of a \
+                     larger vertex buffer drawn with its own indices)",
+                    table.len()
+                )
+            } else {
+                format!("IDX {CUT} is the R32 index buffer's strip-cut value")
+            };
+            warnings.push(At { file, line: None }.warning(
+                Some(format!("{lo}..{hi}").as_bytes()),
+                format!(
+                    "{why}: its {} vertices are numbered from 0 in IDX order instead, so \
+                     element numbers are not the capture's (the values are as printed)",
+                    d.len()
+                ),
+            ));
+            (0, d.len())
+        }
+        None if parsed.is_empty() => (0, 0),
+        None => (lo, span as usize),
+    };
+    let indices: Vec<u32> = indices
+        .iter()
+        .map(|i| match (i, &distinct) {
+            (None, _) => CUT,
+            (Some(idx), Some(_)) => row_of(*idx) as u32,
+            (Some(idx), None) => *idx,
+        })
+        .collect();
     let width = groups.len();
-    let rows = if parsed.is_empty() { 0 } else { span as usize };
     let mut values: Vec<Option<[u32; 4]>> = vec![None; rows * width];
     for (idx, vals, n) in parsed {
-        let r = (idx - lo) as usize;
+        let r = row_of(idx);
         let row = &mut values[r * width..(r + 1) * width];
         if row[0].is_some() {
             let same = row.iter().zip(&vals).all(|(a, b)| *a == Some(*b));
@@ -574,7 +618,7 @@ pub fn parse(file: &str, text: &[u8]) -> Result<Capture, CaptureError> {
             stride,
             offset: 0,
             data: SlotData::Text(TextVertices {
-                first: lo,
+                first,
                 elements: (0..width).collect(),
                 values,
             }),
@@ -898,6 +942,58 @@ mod tests {
         };
         assert_eq!(said[1..3], [why("r"), why("g")]);
         assert!(!said.iter().any(|w| w.contains("fog")), "{said:?}");
+    }
+
+    /// A sub-mesh drawn with absolute indices into a shared buffer (IDX 100000, 100001,
+    /// 102000 for three rows: more numbers than the rows bound) is read, not refused: the
+    /// distinct IDX values are numbered from 0 in increasing order, with a warning, and every
+    /// value is kept. An IDX of 0xFFFFFFFF (the cut value) is renumbered the same way, so it
+    /// does not cut; restarts stay cuts. A spread within the bound keeps the IDX values.
+    #[test]
+    fn spread_idx_values_are_numbered_from_zero() {
+        let text = b"VTX, IDX, P.x\n0, 102000, 3.5\n1, 100000, 1.5\n2, 100001, 2.5\n\
+                     3, --, Restart\n4, 102000, 3.5\n";
+        let c = parse("s.csv", text).unwrap();
+        assert_eq!(index_values(&c), [2, 0, 1, 0xffff_ffff, 2]);
+        let lane = |x: u32| Some([x, 0, 0, 0x3f80_0000]);
+        assert_eq!(
+            text_rows(&c),
+            (
+                0,
+                &[lane(0x3fc0_0000), lane(0x4020_0000), lane(0x4060_0000)][..]
+            )
+        );
+        assert_eq!(
+            c.warnings[1].to_string(),
+            "s.csv: IDX values spread over 2001 element numbers for 5 rows (a part of a larger \
+             vertex buffer drawn with its own indices): its 3 vertices are numbered from 0 in \
+             IDX order instead, so element numbers are not the capture's (the values are as \
+             printed) (`100000..102000`)"
+        );
+        let c = parse(
+            "s.csv",
+            b"VTX, IDX, P.x\n0, 4294967295, 1.5\n1, 4294967294, 2.5\n",
+        )
+        .unwrap();
+        assert_eq!(index_values(&c), [1, 0]);
+        assert_eq!(
+            text_rows(&c),
+            (0, &[lane(0x4020_0000), lane(0x3fc0_0000)][..])
+        );
+        assert_eq!(
+            c.warnings[1].to_string(),
+            "s.csv: IDX 4294967295 is the R32 index buffer's strip-cut value: its 2 vertices \
+             are numbered from 0 in IDX order instead, so element numbers are not the \
+             capture's (the values are as printed) (`4294967294..4294967295`)"
+        );
+        // 1,029 numbers for one row: within the bound, kept (rows of no IDX are empty).
+        let c = parse("s.csv", b"VTX, IDX, P.x\n0, 1028, 1.5\n1, 0, 2.5\n").unwrap();
+        assert_eq!(index_values(&c), [1028, 0]);
+        let (first, rows) = text_rows(&c);
+        assert_eq!(
+            (first, rows.len(), rows[0], rows[1028]),
+            (0, 1029, lane(0x4020_0000), lane(0x3fc0_0000))
+        );
     }
 
     #[test]
