@@ -1074,6 +1074,234 @@ fn export_reads_renderdoc_csv_as_csv() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// The `v` and `f` lines of an OBJ file.
+fn obj_lines(path: &Path) -> (Vec<String>, Vec<String>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let pick = |tag: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(tag))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    (pick("v "), pick("f "))
+}
+
+/// A RenderDoc CSV with a primitive restart (`--` in IDX, ` Restart` in the other cells, as
+/// `BufferItemModel::data` writes it) exports: the restart cuts the strip there. The faces
+/// are written out by hand from the strip rule (triangle k: positions k, k+1, k+2, odd ones
+/// k, k+2, k+1; ia-semantics §6): IDX 0 1 2 3 | 4 5 6 gives 0 1 2, 1 3 2 | 4 5 6. As a
+/// triangle list the cut drops the incomplete 3 and 4 5 6 is still a triangle (no shift).
+#[test]
+fn export_cuts_renderdoc_csv_strips_at_restart_rows() {
+    let d = scratch("export-csv-restart");
+    std::fs::write(
+        d.join("strip.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 0,  0.00,  0.00,  0.00\n1, 1,  1.00,  0.00,  0.00\n2, 2,  0.00,  1.00,  0.00\n\
+         3, 3,  1.00,  1.00,  0.00\n4, --,  Restart,  Restart,  Restart\n\
+         5, 4,  2.00,  0.00,  0.00\n6, 5,  3.00,  0.00,  0.00\n7, 6,  2.00,  1.50,  -0.25\n",
+    )
+    .unwrap();
+    let r = export(&d, &["strip.csv", "--output", "strip.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr
+            .contains("strip.csv:6: the CSV does not say the topology; 1 primitive-restart row"),
+        "{}",
+        r.transcript
+    );
+    assert!(
+        r.stdout.contains(": 7 vertices, 3 triangles"),
+        "{}",
+        r.transcript
+    );
+    let (v, f) = obj_lines(&d.join("strip.obj"));
+    assert_eq!(
+        v,
+        [
+            "v 0 0 0",
+            "v 1 0 0",
+            "v 0 1 0",
+            "v 1 1 0",
+            "v 2 0 0",
+            "v 3 0 0",
+            "v 2 1.5 -0.25"
+        ]
+    );
+    assert_eq!(f, ["f 1 2 3", "f 2 4 3", "f 5 6 7"]);
+    let r = export(
+        &d,
+        &[
+            "strip.csv",
+            "--topology",
+            "triangle_list",
+            "--output",
+            "list.obj",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert_eq!(obj_lines(&d.join("list.obj")).1, ["f 1 2 3", "f 5 6 7"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A RenderDoc CSV whose vertex lies past its buffer (`---` in its cells, RenderDoc's
+/// `outOfBounds()`) exports with that vertex at 0, as the input assembler reads it, and one
+/// warning naming the columns and the row count.
+#[test]
+fn export_reads_renderdoc_out_of_bounds_cells_as_zero() {
+    let d = scratch("export-csv-oob");
+    std::fs::write(
+        d.join("oob.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 0,  0.50,  0.00,  0.00\n1, 1,  1.00,  -0.75,  0.00\n2, 2, ---, ---, ---\n",
+    )
+    .unwrap();
+    let r = export(&d, &["oob.csv", "--output", "oob.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "oob.csv:4: POSITION.x, POSITION.y, POSITION.z: 1 row past the end of the vertex \
+             buffer (RenderDoc's `---`, the first here), read as 0 as the input assembler \
+             reads data out of bounds (`---`)"
+        ),
+        "{}",
+        r.transcript
+    );
+    let (v, f) = obj_lines(&d.join("oob.obj"));
+    assert_eq!(v, ["v 0.5 0 0", "v 1 -0.75 0", "v 0 0 0"]);
+    assert_eq!(f, ["f 1 2 3"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A RenderDoc CSV of a mesh shader's output (VTX written `%1[%2]`, meshlet[vertex])
+/// exports: VTX only checks the row order, and in order it says nothing.
+#[test]
+fn export_reads_renderdoc_mesh_shader_csv() {
+    let d = scratch("export-csv-meshlet");
+    std::fs::write(
+        d.join("mesh.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z, POSITION.w\n\
+         0[0], 0,  0.00,  0.00,  0.00,  1.00\n0[1], 1,  1.00,  0.00,  0.00,  1.00\n\
+         0[2], 2,  0.00,  1.00,  0.00,  1.00\n1[0], 3,  2.00,  0.00,  0.25,  1.00\n\
+         1[1], 4,  3.00,  0.00,  0.25,  1.00\n1[2], 5,  2.00,  1.00,  0.25,  1.00\n",
+    )
+    .unwrap();
+    let r = export(&d, &["mesh.csv", "--output", "mesh.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(!r.stderr.contains("VTX"), "{}", r.transcript);
+    let (v, f) = obj_lines(&d.join("mesh.obj"));
+    assert_eq!(
+        v,
+        [
+            "v 0 0 0",
+            "v 1 0 0",
+            "v 0 1 0",
+            "v 2 0 0.25",
+            "v 3 0 0.25",
+            "v 2 1 0.25"
+        ]
+    );
+    assert_eq!(f, ["f 1 2 3", "f 4 5 6"]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A RenderDoc CSV of SPIR-V outputs, whose one-component struct member is written by its
+/// whole name (`vs_out.fog`), exports with that member as one attribute of its exact values.
+#[test]
+fn export_reads_renderdoc_struct_member_columns() {
+    let d = scratch("export-csv-member");
+    std::fs::write(
+        d.join("spv.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z, vs_out.uv.x, vs_out.uv.y, vs_out.fog\n\
+         0, 0,  0.00,  0.00,  0.00,  0.00,  0.00,  0.50\n\
+         1, 1,  1.00,  0.00,  0.00,  1.00,  0.00,  0.25\n\
+         2, 2,  0.00,  1.00,  0.00,  0.00,  1.00,  -0.125\n",
+    )
+    .unwrap();
+    let r = export(&d, &["spv.csv", "--output", "spv.ply"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    let ply = std::fs::read(d.join("spv.ply")).unwrap();
+    let end = b"end_header\n";
+    let at = ply.windows(end.len()).position(|w| w == end).unwrap() + end.len();
+    let header = String::from_utf8_lossy(&ply[..at]);
+    let props: Vec<&str> = header
+        .lines()
+        .filter_map(|l| l.strip_prefix("property "))
+        .collect();
+    assert_eq!(
+        props,
+        [
+            "float x",
+            "float y",
+            "float z",
+            "float vs_out_uv0_x",
+            "float vs_out_uv0_y",
+            "float vs_out_fog0_x",
+            "list uchar uint vertex_indices"
+        ]
+    );
+    // Each vertex: x y z, uv, fog as float bits (0.5, 0.25, -0.125 written out by hand).
+    let word = |k: usize| u32::from_le_bytes(ply[at + 4 * k..at + 4 * k + 4].try_into().unwrap());
+    assert_eq!(
+        [word(5), word(11), word(17)],
+        [0x3f00_0000, 0x3e80_0000, 0xbe00_0000]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A RenderDoc CSV of a sub-mesh drawn with absolute indices into a shared buffer (IDX
+/// 100000, 100001, 102000) exports, its three vertices numbered from 0 with a warning that
+/// says so, every value kept (glTF: the POSITION floats' bits).
+#[test]
+fn export_reads_renderdoc_csv_of_a_sub_mesh_with_spread_indices() {
+    let d = scratch("export-csv-span");
+    std::fs::write(
+        d.join("span.csv"),
+        "VTX, IDX, POSITION.x, POSITION.y, POSITION.z\n\
+         0, 100000,  0.00,  0.00,  0.00\n1, 100001,  1.00,  0.00,  0.00\n\
+         2, 102000,  0.00,  1.00,  -0.50\n3, 100001,  1.00,  0.00,  0.00\n\
+         4, 102000,  0.00,  1.00,  -0.50\n5, 100000,  0.00,  0.00,  0.00\n",
+    )
+    .unwrap();
+    let r = export(&d, &["span.csv", "--output", "span.glb"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(
+        r.stderr.contains(
+            "span.csv: IDX values spread over 2001 element numbers for 6 rows (a part of a \
+             larger vertex buffer drawn with its own indices): its 3 vertices are numbered \
+             from 0 in IDX order instead, so element numbers are not the capture's (the \
+             values are as printed) (`100000..102000`)"
+        ),
+        "{}",
+        r.transcript
+    );
+    assert!(
+        r.stdout.contains(": 3 vertices, 2 triangles"),
+        "{}",
+        r.transcript
+    );
+    let glb = std::fs::read(d.join("span.glb")).unwrap();
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin = &glb[20 + json_len + 8..];
+    let words = |accessor: &serde_json::Value, n: usize| -> Vec<u32> {
+        let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let o = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+        (0..n)
+            .map(|k| u32::from_le_bytes(bin[o + 4 * k..o + 4 * k + 4].try_into().unwrap()))
+            .collect()
+    };
+    let prim = &doc["meshes"][0]["primitives"][0];
+    let pos = &doc["accessors"][prim["attributes"]["POSITION"].as_u64().unwrap() as usize];
+    assert_eq!(pos["count"], 3);
+    assert_eq!(
+        words(pos, 9),
+        [0, 0, 0, 0x3f80_0000, 0, 0, 0, 0x3f80_0000, 0xbf00_0000]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// Issue 37: `inlay export --api d3d12` takes the pipeline's strip cut (d3d12-rules.md P19):
 /// disabled (D3D12's default) or 0xFFFFFFFF with 16-bit indices, index 0xFFFF is a vertex
 /// (base vertex -65530 makes it element 5); 0xFFFF cuts, as D3D11 always does. The faces
