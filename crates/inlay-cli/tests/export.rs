@@ -225,9 +225,11 @@ fn real_dumps_export_with_manifest_counts() {
     );
     assert_eq!(r.code, 2, "{}", r.transcript);
     assert!(
-        r.stderr.contains("no element has a buffer to read (slot 0 has no buffer (")
+        r.stderr
+            .contains("no element has a buffer to read (slot 0 has no buffer (")
             && r.stderr.contains("drivermesh_base.vb0 or ")
-            && r.stderr.contains("drivermesh_base.vb): element[0], element[1]"),
+            && r.stderr
+                .contains("drivermesh_base.vb): element[0], element[1]"),
         "{}",
         r.transcript
     );
