@@ -247,3 +247,26 @@ def test_readme_example_dump_matches_its_buf_and_the_cli(tmp_path, inlay_cli):
     inlay.export(dump, tmp_path / "py.glb")
     inlay_cli("export", vb, "--output", tmp_path / "cli.glb")
     assert (tmp_path / "py.glb").read_bytes() == (tmp_path / "cli.glb").read_bytes()
+
+
+def test_export_warns_of_non_finite_values_written_as_zero(tmp_path, inlay_cli):
+    """OBJ and PLY hold finite numbers only: `inlay.export` returns the warning the CLI prints
+    (count and first value) for a NaN POSITION.y, and writes the CLI's bytes."""
+    elements = [{"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "slot": 0,
+                 "offset": 0}]
+    (tmp_path / "n.fmt").write_text(inlay.fmt_text(elements, {0: 12}, "triangle_list",
+                                                   "R16_UINT"))
+    words = np.array([0, 0, 0, 0x3F800000, 0x7FC00000, 0, 0, 0x3F800000, 0], "<u4")
+    (tmp_path / "n.vb").write_bytes(words.tobytes())
+    (tmp_path / "n.ib").write_bytes(np.array([0, 1, 2], "<u2").tobytes())
+    dump = inlay.load_dump(tmp_path / "n.fmt")
+    for ext, name in (("obj", "OBJ"), ("ply", "PLY")):
+        said = inlay.export(dump, tmp_path / f"py.{ext}")
+        assert said == [
+            f"1 NaN or infinite values were written as 0 ({name} holds finite numbers only; "
+            "the first is POSITION0.y of vertex 1); export to .glb to keep them in its exact "
+            "copies"], said
+        run = inlay_cli("export", tmp_path / "n.fmt", "--output", tmp_path / f"cli.{ext}")
+        assert said[0] in run.stderr
+        assert (tmp_path / f"py.{ext}").read_bytes() == (tmp_path / f"cli.{ext}").read_bytes()
+    assert "v 1 0 0" in (tmp_path / "py.obj").read_text().splitlines()

@@ -234,13 +234,17 @@ fn write_mesh(
         FileKind::Glb => mesh::gltf::export_glb(input, options, &mut file).map_err(xerr)?,
         FileKind::Obj => {
             let mesh = built()?;
-            mesh::obj::write_obj(&mesh, &mut file).map_err(werr)?;
-            Exported::of_mesh(&mesh)
+            let warnings = mesh::obj::write_obj(&mesh, &mut file).map_err(werr)?;
+            let mut done = Exported::of_mesh(&mesh);
+            done.warnings.extend(warnings);
+            done
         }
         FileKind::Ply => {
             let mesh = built()?;
-            mesh::ply::write_ply(&mesh, &mut file).map_err(werr)?;
-            Exported::of_mesh(&mesh)
+            let warnings = mesh::ply::write_ply(&mesh, &mut file).map_err(werr)?;
+            let mut done = Exported::of_mesh(&mesh);
+            done.warnings.extend(warnings);
+            done
         }
         FileKind::Gltf => {
             let bin = bin_path(out(args));

@@ -1454,3 +1454,89 @@ AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n"
     let rebased = imported(&["--api", "d3d12"], "nocut");
     assert_eq!(rebased, vb[24..84]);
 }
+
+/// OBJ and PLY hold finite numbers only: a NaN POSITION.y (vertex 1) and an infinite
+/// NORMAL.z (vertex 2) are written as 0 — OBJ's `v`/`vn` lines, PLY's float properties (bit
+/// pattern 0) — and each export says so in a warning naming the count and the first value,
+/// instead of only a comment (OBJ) or nothing (PLY).
+#[test]
+fn obj_and_ply_warn_of_non_finite_values_written_as_zero() {
+    let d = scratch("export-non-finite");
+    write(
+        &d,
+        "n.fmt",
+        b"stride: 24\ntopology: trianglelist\nformat: DXGI_FORMAT_R16_UINT\nelement[0]:\n  \
+SemanticName: POSITION\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  InputSlot: 0\n  \
+AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n\
+element[1]:\n  SemanticName: NORMAL\n  SemanticIndex: 0\n  Format: R32G32B32_FLOAT\n  \
+InputSlot: 0\n  AlignedByteOffset: 12\n  InputSlotClass: per-vertex\n  \
+InstanceDataStepRate: 0\n",
+    );
+    let one = 0x3f80_0000u32;
+    let words: [u32; 18] = [
+        0,
+        0,
+        0,
+        0,
+        0,
+        one, //
+        one,
+        0x7fc0_0000,
+        0,
+        0,
+        0,
+        one, //
+        0,
+        one,
+        0,
+        0,
+        0,
+        0x7f80_0000,
+    ];
+    let vb: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    write(&d, "n.vb", &vb);
+    write(&d, "n.ib", &[0, 0, 1, 0, 2, 0]);
+    let said = |format: &str| {
+        format!(
+            "2 NaN or infinite values were written as 0 ({format} holds finite numbers only; \
+             the first is POSITION0.y of vertex 1); export to .glb to keep them in its exact \
+             copies"
+        )
+    };
+    let r = export(&d, &["n.fmt", "--output", "n.obj"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(r.stderr.contains(&said("OBJ")), "{}", r.transcript);
+    let text = std::fs::read_to_string(d.join("n.obj")).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('v') || l.starts_with('#'))
+        .filter(|l| !l.starts_with("# written") && !l.starts_with("# element"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "v 0 0 0",
+            "v 1 0 0",
+            "v 0 1 0",
+            "vn 0 0 1",
+            "vn 0 0 1",
+            "vn 0 0 0",
+            "# 2 NaN or infinite values written as 0"
+        ]
+    );
+    let r = export(&d, &["n.fmt", "--output", "n.ply"]);
+    assert_eq!(r.code, 0, "{}", r.transcript);
+    assert!(r.stderr.contains(&said("PLY")), "{}", r.transcript);
+    let ply = std::fs::read(d.join("n.ply")).unwrap();
+    let end = b"end_header\n";
+    let body = ply.windows(end.len()).position(|w| w == end).unwrap() + end.len();
+    let got: Vec<u32> = ply[body..body + 72]
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let mut want = words.to_vec();
+    want[7] = 0;
+    want[17] = 0;
+    assert_eq!(got, want);
+    let _ = std::fs::remove_dir_all(&d);
+}

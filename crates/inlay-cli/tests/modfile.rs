@@ -280,6 +280,55 @@ fn obj_and_ply_hold_every_part() {
     assert!(head.contains("element face 18\n"), "{head}");
 }
 
+/// A mod whose position buffer holds a NaN (vertex 3's x) exports to OBJ and PLY with the
+/// value written as 0 and a warning naming the component and the first value, as a draw's
+/// export says it.
+#[test]
+fn obj_and_ply_warn_of_a_nan_written_as_zero() {
+    let d = scratch("mod-objply-nan");
+    std::fs::create_dir_all(d.join("Meshes")).unwrap();
+    std::fs::copy(example_dir().join("Box.ini"), d.join("Box.ini")).unwrap();
+    for f in [
+        "Box.ib",
+        "BoxBlend.buf",
+        "BoxPosition.buf",
+        "BoxTexcoord.buf",
+    ] {
+        std::fs::copy(
+            example_dir().join("Meshes").join(f),
+            d.join("Meshes").join(f),
+        )
+        .unwrap();
+    }
+    let pos = d.join("Meshes/BoxPosition.buf");
+    let mut bytes = std::fs::read(&pos).unwrap();
+    bytes[3 * 40..3 * 40 + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    std::fs::write(&pos, &bytes).unwrap();
+    for (ext, name) in [("obj", "OBJ"), ("ply", "PLY")] {
+        let out = d.join(format!("box.{ext}"));
+        let r = inlay_in(
+            &d,
+            &["export", "Box.ini", "--output", out.to_str().unwrap()],
+        );
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        let said = format!(
+            ": 1 NaN or infinite values were written as 0 ({name} holds finite numbers only; \
+             the first is POSITION0.x of vertex 3); export to .glb to keep them in its exact \
+             copies"
+        );
+        assert_eq!(
+            r.stderr.lines().filter(|l| l.contains(&said)).count(),
+            1,
+            "{}",
+            r.transcript
+        );
+        assert!(r.stderr.contains("component "), "{}", r.transcript);
+    }
+    let text = std::fs::read_to_string(d.join("box.obj")).unwrap();
+    let v: Vec<&str> = text.lines().filter(|l| l.starts_with("v ")).collect();
+    assert!(v[3].starts_with("v 0 "), "{v:?}");
+}
+
 #[test]
 fn obj_to_standard_output() {
     // `--output -` (issue 35's `-` everywhere) takes a mod's export too; the report goes to

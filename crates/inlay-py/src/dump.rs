@@ -225,10 +225,10 @@ pub fn export(
     let mesh: Mesh = py
         .detach(|| Mesh::from_capture(capture, &options))
         .map_err(|e| errors::DumpError::new_err(e.to_string()))?;
-    py.detach(|| mesh::export(&mesh, &path)).map_err(|e| {
+    let written = py.detach(|| mesh::export(&mesh, &path)).map_err(|e| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot write {}: {e}", path.display()))
     })?;
-    Ok(mesh.warnings.clone())
+    Ok(mesh.warnings.iter().cloned().chain(written).collect())
 }
 
 /// The text of an importer's `.fmt` file for a layout (`inlay::capture::fmt::FmtFile::to_text`).

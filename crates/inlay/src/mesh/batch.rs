@@ -233,12 +233,14 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
             }
             FileKind::Obj | FileKind::Ply => {
                 let mesh = Mesh::build(&input, &o.mesh).map_err(|e| e.to_string())?;
-                if o.kind == FileKind::Obj {
-                    super::obj::write_obj(&mesh, &mut file).map_err(ioerr)?;
+                let warnings = if o.kind == FileKind::Obj {
+                    super::obj::write_obj(&mesh, &mut file).map_err(ioerr)?
                 } else {
-                    super::ply::write_ply(&mesh, &mut file).map_err(ioerr)?;
-                }
-                Exported::of_mesh(&mesh)
+                    super::ply::write_ply(&mesh, &mut file).map_err(ioerr)?
+                };
+                let mut done = Exported::of_mesh(&mesh);
+                done.warnings.extend(warnings);
+                done
             }
         };
         file.flush().map_err(ioerr)?;

@@ -1025,8 +1025,9 @@ impl fmt::Display for FileKind {
 
 /// Writes `mesh` to `path` in the format its extension names (`.glb`, `.gltf` with a `.bin`
 /// beside it, `.obj`, `.ply`). Files are written directly; the command line adds temporary
-/// files and overwrite protection on top.
-pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<()> {
+/// files and overwrite protection on top. Returns the writer's warnings (OBJ and PLY: NaN
+/// and infinite values written as 0); the builder's are in [`Mesh::warnings`].
+pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<Vec<String>> {
     use std::io::{BufWriter, Error, ErrorKind, Write};
     let kind = FileKind::from_path(path).ok_or_else(|| {
         Error::new(
@@ -1038,8 +1039,11 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<()> {
         )
     })?;
     let mut out = BufWriter::new(std::fs::File::create(path)?);
-    match kind {
-        FileKind::Glb => gltf::write_glb(mesh, &mut out)?,
+    let warnings = match kind {
+        FileKind::Glb => {
+            gltf::write_glb(mesh, &mut out)?;
+            Vec::new()
+        }
         FileKind::Gltf => {
             let bin = path.with_extension("bin");
             let uri = bin
@@ -1050,11 +1054,13 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<()> {
             let mut b = BufWriter::new(std::fs::File::create(&bin)?);
             gltf::write_gltf(mesh, &mut out, &mut b, &uri)?;
             b.flush()?;
+            Vec::new()
         }
         FileKind::Obj => obj::write_obj(mesh, &mut out)?,
         FileKind::Ply => ply::write_ply(mesh, &mut out)?,
-    }
-    out.flush()
+    };
+    out.flush()?;
+    Ok(warnings)
 }
 
 #[cfg(test)]

@@ -770,15 +770,21 @@ pub fn write_obj(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
                 m.components[ci].name, mesh.vertex_count
             )
             .map_err(ioe)?;
+            let mut non_finite = super::obj::NonFinite::default();
             for (tag, a, n) in [("v", Some(pos), 3), ("vt", tex, 2), ("vn", nor, 3)] {
                 let Some(a) = a else { continue };
-                for v in &a.values {
+                for (k, v) in a.values.iter().enumerate() {
                     let mut line = String::from(tag);
                     for l in 0..n {
-                        line.push_str(&format!(" {}", super::obj::lane_f32(a, v, l).0));
+                        line.push_str(&format!(" {}", non_finite.lane(a, v, l, k)));
                     }
                     writeln!(w, "{line}").map_err(ioe)?;
                 }
+            }
+            if let Some(warning) = non_finite.warning("OBJ") {
+                summary
+                    .warnings
+                    .push(format!("component {}: {warning}", m.components[ci].name));
             }
             bases.push((res.clone(), next, tex.is_some(), nor.is_some()));
             summary.vertices += u64::from(mesh.vertex_count);
@@ -821,7 +827,8 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
         .m;
     let ioe = |e: io::Error| err(first, e.to_string());
     let mut summary = ModExport::default();
-    let mut comps: Vec<(Vec<usize>, Mesh, u32)> = Vec::new();
+    // Per component: its resources, mesh, first vertex and name.
+    let mut comps: Vec<(Vec<usize>, Mesh, u32, String)> = Vec::new();
     let mut faces: Vec<([u32; 3], u32)> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     let mut next = 0u32;
@@ -831,7 +838,8 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
             None => {
                 let (mesh, _) = component_mesh(e.m, e.component, &[])?;
                 let n = mesh.vertex_count;
-                comps.push((e.resources, mesh, next));
+                let name = e.m.components[e.component].name.clone();
+                comps.push((e.resources, mesh, next, name));
                 next = next
                     .checked_add(n)
                     .ok_or_else(|| err(e.m, "more than 2^32 vertices"))?;
@@ -875,7 +883,8 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
     ));
     let mut w = io::BufWriter::new(out);
     w.write_all(h.as_bytes()).map_err(ioe)?;
-    for (_, mesh, _) in &comps {
+    for (_, mesh, _, name) in &comps {
+        let mut non_finite = super::obj::NonFinite::default();
         let pos = super::obj::find(mesh, "POSITION", 0).expect("checked");
         let nor = super::obj::find(mesh, "NORMAL", 0).filter(|_| normal);
         let tx = super::obj::find(mesh, "TEXCOORD", 0).filter(|_| tex);
@@ -883,10 +892,15 @@ pub fn write_ply(states: &[StateParts<'_>], out: &mut dyn Write) -> Result<ModEx
             for (a, n) in [(Some(pos), 3), (nor, 3), (tx, 2)] {
                 let Some(a) = a else { continue };
                 for l in 0..n {
-                    w.write_all(&super::obj::lane_f32(a, &a.values[k], l).0.to_le_bytes())
+                    w.write_all(&non_finite.lane(a, &a.values[k], l, k).to_le_bytes())
                         .map_err(ioe)?;
                 }
             }
+        }
+        if let Some(warning) = non_finite.warning("PLY") {
+            summary
+                .warnings
+                .push(format!("component {name}: {warning}"));
         }
         summary.vertices += u64::from(mesh.vertex_count);
     }

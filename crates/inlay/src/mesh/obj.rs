@@ -4,7 +4,8 @@
 //! OBJ has no place for other attributes or per-instance data: only the first instance is
 //! written, and every element other than POSITION0, NORMAL0 and TEXCOORD0 is left out (a
 //! comment line names each). Floats are written in Rust's shortest round-trip form;
-//! NaN/infinite values are written as 0 and counted in a comment.
+//! NaN/infinite values are written as 0, counted in a comment and in a warning that names the
+//! first.
 
 use std::io::{self, Write};
 
@@ -32,8 +33,53 @@ pub(crate) fn lane_f32(a: &Attribute, v: &[u32; 4], l: usize) -> (f32, bool) {
     }
 }
 
-/// Writes `mesh` as OBJ text.
-pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+/// The NaN and infinite values a writer replaced by 0 (OBJ text and PLY's standard
+/// properties have no agreed spelling for them), counted so that the writer can say so.
+#[derive(Debug, Default)]
+pub(crate) struct NonFinite {
+    count: u64,
+    /// The first: element, lane and vertex.
+    first: Option<String>,
+}
+
+impl NonFinite {
+    /// Lane `l` of vertex `k`'s value `v` of `a` as a float ([`lane_f32`]); a NaN or
+    /// infinity is counted and becomes 0.
+    pub(crate) fn lane(&mut self, a: &Attribute, v: &[u32; 4], l: usize, k: usize) -> f32 {
+        let (x, ok) = lane_f32(a, v, l);
+        if !ok {
+            self.count += 1;
+            if self.first.is_none() {
+                self.first = Some(format!(
+                    "{}{}.{} of vertex {k}",
+                    a.semantic,
+                    a.semantic_index,
+                    ["x", "y", "z", "w"][l]
+                ));
+            }
+        }
+        x
+    }
+
+    /// How many values were replaced.
+    pub(crate) fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The warning for the values replaced in a `format` file, if any.
+    pub(crate) fn warning(&self, format: &str) -> Option<String> {
+        self.first.as_ref().map(|first| {
+            format!(
+                "{} NaN or infinite values were written as 0 ({format} holds finite numbers \
+                 only; the first is {first}); export to .glb to keep them in its exact copies",
+                self.count
+            )
+        })
+    }
+}
+
+/// Writes `mesh` as OBJ text; returns the warnings (NaN and infinite values written as 0).
+pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<Vec<String>> {
     let position = find(mesh, "POSITION", 0).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -69,17 +115,16 @@ pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
             )?;
         }
     }
-    let mut non_finite = 0u64;
+    let mut non_finite = NonFinite::default();
     let mut line = String::with_capacity(96);
     use std::fmt::Write as _;
     for (tag, attr, comps) in [("v", Some(position), 3), ("vt", tex, 2), ("vn", normal, 3)] {
         let Some(a) = attr else { continue };
-        for v in &a.values {
+        for (k, v) in a.values.iter().enumerate() {
             line.clear();
             line.push_str(tag);
             for l in 0..comps {
-                let (x, ok) = lane_f32(a, v, l);
-                non_finite += !ok as u64;
+                let x = non_finite.lane(a, v, l, k);
                 let _ = write!(line, " {x}");
             }
             line.push('\n');
@@ -111,8 +156,13 @@ pub fn write_obj(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         line.push('\n');
         w.write_all(line.as_bytes())?;
     }
-    if non_finite > 0 {
-        writeln!(w, "# {non_finite} NaN or infinite values written as 0")?;
+    if non_finite.count() > 0 {
+        writeln!(
+            w,
+            "# {} NaN or infinite values written as 0",
+            non_finite.count()
+        )?;
     }
-    w.flush()
+    w.flush()?;
+    Ok(non_finite.warning("OBJ").into_iter().collect())
 }

@@ -3,16 +3,16 @@
 //! lanes as properties `NAME_x`, `NAME_y`, … (float for FLOAT/UNORM/SNORM formats, int or uint
 //! for integer formats, exact); faces as `vertex_indices` lists, lines as `edge` elements.
 //! Only the first instance is written. NaN/infinite values in the standard properties are
-//! written as 0.
+//! written as 0, with a warning naming the first (the other elements' properties keep them).
 
 use std::io::{self, Write};
 
-use super::obj::{find, lane_f32};
+use super::obj::{NonFinite, find};
 use super::{Attribute, Mesh, Mode};
 use crate::format::Kind;
 
-/// Writes `mesh` as binary PLY.
-pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+/// Writes `mesh` as binary PLY; returns the warnings (NaN and infinite values written as 0).
+pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<Vec<String>> {
     let position = find(mesh, "POSITION", 0).ok_or_else(|| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -84,17 +84,18 @@ pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(1 << 16, out);
     w.write_all(h.as_bytes())?;
     let mut row = Vec::with_capacity(256);
+    let mut non_finite = NonFinite::default();
     for k in 0..mesh.vertex_count as usize {
         row.clear();
         for (a, comps) in [(Some(position), 3), (normal, 3), (tex, 2)] {
             let Some(a) = a else { continue };
             for l in 0..comps {
-                row.extend_from_slice(&lane_f32(a, &a.values[k], l).0.to_le_bytes());
+                row.extend_from_slice(&non_finite.lane(a, &a.values[k], l, k).to_le_bytes());
             }
         }
         if let Some(c) = color {
             for l in 0..4 {
-                let x = lane_f32(c, &c.values[k], l).0;
+                let x = non_finite.lane(c, &c.values[k], l, k);
                 row.push((x.clamp(0.0, 1.0) * 255.0).round() as u8);
             }
         }
@@ -124,5 +125,6 @@ pub fn write_ply(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
         }
         Mode::Points => {}
     }
-    w.flush()
+    w.flush()?;
+    Ok(non_finite.warning("PLY").into_iter().collect())
 }
