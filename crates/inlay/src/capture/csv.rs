@@ -656,17 +656,7 @@ mod tests {
                      1, 1, -1, 0.25, 8\n\
                      2, 0, 1.5, 2, 7\n";
         let c = parse("q.csv", text).unwrap();
-        let names: Vec<(&str, u32, Format)> = c
-            .elements
-            .iter()
-            .map(|e| {
-                (
-                    e.semantic_name.as_deref().unwrap(),
-                    e.semantic_index,
-                    e.format,
-                )
-            })
-            .collect();
+        let names = element_names(&c);
         assert_eq!(
             names,
             [
@@ -719,6 +709,20 @@ mod tests {
         assert_eq!(field("TEXCOORD0.x"), "TEXCOORD0.x");
         let e = parse("q.csv", b"VTX, IDX, P.x\n0, 0,\"1, 2\"\n").unwrap_err();
         assert!(e.to_string().starts_with("q.csv:2: P.x: "), "{e}");
+    }
+
+    /// Each element's semantic name, index and format.
+    fn element_names(c: &Capture) -> Vec<(&str, u32, Format)> {
+        c.elements
+            .iter()
+            .map(|e| {
+                (
+                    e.semantic_name.as_deref().unwrap(),
+                    e.semantic_index,
+                    e.format,
+                )
+            })
+            .collect()
     }
 
     /// The capture's index buffer as numbers.
@@ -900,17 +904,7 @@ mod tests {
                      vs_out.fog, tint.r, tint.g\n\
                      0, 0, 0.5, 1.0, 0.25, 0.75, 0.5, 2.0, 3\n";
         let c = parse("s.csv", text).unwrap();
-        let names: Vec<(&str, u32, Format)> = c
-            .elements
-            .iter()
-            .map(|e| {
-                (
-                    e.semantic_name.as_deref().unwrap(),
-                    e.semantic_index,
-                    e.format,
-                )
-            })
-            .collect();
+        let names = element_names(&c);
         assert_eq!(
             names,
             [
