@@ -22,6 +22,24 @@ fn example_dir() -> PathBuf {
     root().join("examples/mod")
 }
 
+/// A copy of the example mod (`Box.ini` and its `Meshes/`) in `d`, to edit.
+fn copy_example(d: &Path) {
+    std::fs::create_dir_all(d.join("Meshes")).unwrap();
+    std::fs::copy(example_dir().join("Box.ini"), d.join("Box.ini")).unwrap();
+    for f in [
+        "Box.ib",
+        "BoxBlend.buf",
+        "BoxPosition.buf",
+        "BoxTexcoord.buf",
+    ] {
+        std::fs::copy(
+            example_dir().join("Meshes").join(f),
+            d.join("Meshes").join(f),
+        )
+        .unwrap();
+    }
+}
+
 /// Every file of a folder, relative, sorted.
 fn files(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -286,20 +304,7 @@ fn obj_and_ply_hold_every_part() {
 #[test]
 fn obj_and_ply_warn_of_a_nan_written_as_zero() {
     let d = scratch("mod-objply-nan");
-    std::fs::create_dir_all(d.join("Meshes")).unwrap();
-    std::fs::copy(example_dir().join("Box.ini"), d.join("Box.ini")).unwrap();
-    for f in [
-        "Box.ib",
-        "BoxBlend.buf",
-        "BoxPosition.buf",
-        "BoxTexcoord.buf",
-    ] {
-        std::fs::copy(
-            example_dir().join("Meshes").join(f),
-            d.join("Meshes").join(f),
-        )
-        .unwrap();
-    }
+    copy_example(&d);
     let pos = d.join("Meshes/BoxPosition.buf");
     let mut bytes = std::fs::read(&pos).unwrap();
     bytes[3 * 40..3 * 40 + 4].copy_from_slice(&f32::NAN.to_le_bytes());
@@ -462,20 +467,7 @@ fn mona_every_command() {
 #[test]
 fn hash_json_beside_the_mod_gives_the_formats() {
     let d = scratch("mod-hash-json");
-    std::fs::create_dir_all(d.join("Meshes")).unwrap();
-    std::fs::copy(example_dir().join("Box.ini"), d.join("Box.ini")).unwrap();
-    for f in [
-        "Box.ib",
-        "BoxBlend.buf",
-        "BoxPosition.buf",
-        "BoxTexcoord.buf",
-    ] {
-        std::fs::copy(
-            example_dir().join("Meshes").join(f),
-            d.join("Meshes").join(f),
-        )
-        .unwrap();
-    }
+    copy_example(&d);
     std::fs::write(
         d.join("hash.json"),
         r#"[{"component_name": "Box", "draw_vb": "", "position_vb": "1a2b3c4d",
