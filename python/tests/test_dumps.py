@@ -251,7 +251,8 @@ def test_readme_example_dump_matches_its_buf_and_the_cli(tmp_path, inlay_cli):
 
 def test_export_warns_of_non_finite_values_written_as_zero(tmp_path, inlay_cli):
     """OBJ and PLY hold finite numbers only: `inlay.export` returns the warning the CLI prints
-    (count and first value) for a NaN POSITION.y, and writes the CLI's bytes."""
+    (count and first value) for a NaN POSITION.y, and writes the CLI's bytes; a glTF's
+    standard attributes hold none either, and both say so."""
     elements = [{"semantic": "POSITION", "index": 0, "format": "R32G32B32_FLOAT", "slot": 0,
                  "offset": 0}]
     (tmp_path / "n.fmt").write_text(inlay.fmt_text(elements, {0: 12}, "triangle_list",
@@ -270,3 +271,8 @@ def test_export_warns_of_non_finite_values_written_as_zero(tmp_path, inlay_cli):
         assert said[0] in run.stderr
         assert (tmp_path / f"py.{ext}").read_bytes() == (tmp_path / f"cli.{ext}").read_bytes()
     assert "v 1 0 0" in (tmp_path / "py.obj").read_text().splitlines()
+    said = inlay.export(dump, tmp_path / "py.glb")
+    assert said == ["1 NaN or infinite values were written as 0 in the standard attributes "
+                    "(glTF accessors hold finite numbers only; the exact copies keep them)"], said
+    run = inlay_cli("export", tmp_path / "n.fmt", "--output", tmp_path / "cli.glb")
+    assert said[0] in run.stderr

@@ -1458,7 +1458,8 @@ AlignedByteOffset: 0\n  InputSlotClass: per-vertex\n  InstanceDataStepRate: 0\n"
 /// OBJ and PLY hold finite numbers only: a NaN POSITION.y (vertex 1) and an infinite
 /// NORMAL.z (vertex 2) are written as 0 — OBJ's `v`/`vn` lines, PLY's float properties (bit
 /// pattern 0) — and each export says so in a warning naming the count and the first value,
-/// instead of only a comment (OBJ) or nothing (PLY).
+/// instead of only a comment (OBJ) or nothing (PLY); glTF's standard attributes say it too
+/// (the warning was only in the file's extras).
 #[test]
 fn obj_and_ply_warn_of_non_finite_values_written_as_zero() {
     let d = scratch("export-non-finite");
@@ -1538,5 +1539,19 @@ InstanceDataStepRate: 0\n",
     want[7] = 0;
     want[17] = 0;
     assert_eq!(got, want);
+    // glTF's standard attributes hold no NaN either: the same values are 0 there (their
+    // exact copies keep them), and the export says so too.
+    for out in ["n.glb", "n.gltf"] {
+        let r = export(&d, &["n.fmt", "--output", out]);
+        assert_eq!(r.code, 0, "{}", r.transcript);
+        assert!(
+            r.stderr.contains(
+                "2 NaN or infinite values were written as 0 in the standard attributes (glTF \
+                 accessors hold finite numbers only; the exact copies keep them)"
+            ),
+            "{}",
+            r.transcript
+        );
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

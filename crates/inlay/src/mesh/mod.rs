@@ -1025,8 +1025,8 @@ impl fmt::Display for FileKind {
 
 /// Writes `mesh` to `path` in the format its extension names (`.glb`, `.gltf` with a `.bin`
 /// beside it, `.obj`, `.ply`). Files are written directly; the command line adds temporary
-/// files and overwrite protection on top. Returns the writer's warnings (OBJ and PLY: NaN
-/// and infinite values written as 0); the builder's are in [`Mesh::warnings`].
+/// files and overwrite protection on top. Returns the writer's warnings (NaN and infinite
+/// values written as 0); the builder's are in [`Mesh::warnings`].
 pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<Vec<String>> {
     use std::io::{BufWriter, Error, ErrorKind, Write};
     let kind = FileKind::from_path(path).ok_or_else(|| {
@@ -1040,10 +1040,7 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<Vec<String
     })?;
     let mut out = BufWriter::new(std::fs::File::create(path)?);
     let warnings = match kind {
-        FileKind::Glb => {
-            gltf::write_glb(mesh, &mut out)?;
-            Vec::new()
-        }
+        FileKind::Glb => gltf::write_glb(mesh, &mut out)?,
         FileKind::Gltf => {
             let bin = path.with_extension("bin");
             let uri = bin
@@ -1052,9 +1049,9 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<Vec<String
                 .unwrap_or("mesh.bin")
                 .to_string();
             let mut b = BufWriter::new(std::fs::File::create(&bin)?);
-            gltf::write_gltf(mesh, &mut out, &mut b, &uri)?;
+            let warnings = gltf::write_gltf(mesh, &mut out, &mut b, &uri)?;
             b.flush()?;
-            Vec::new()
+            warnings
         }
         FileKind::Obj => obj::write_obj(mesh, &mut out)?,
         FileKind::Ply => ply::write_ply(mesh, &mut out)?,

@@ -384,11 +384,13 @@ pub(super) fn export<W: Write + Seek>(
         return Ok(done);
     }
     let mesh = Mesh::build(input, options)?;
-    match target {
+    let written = match target {
         Target::Glb(out) => gltf::write_glb(&mesh, out)?,
         Target::Gltf(json, bin, uri) => gltf::write_gltf(&mesh, json, bin, uri)?,
-    }
-    Ok(Exported::of(&mesh, false))
+    };
+    let mut done = Exported::of(&mesh, false);
+    done.warnings.extend(written);
+    Ok(done)
 }
 
 /// The most bytes of register rows a draw's built mesh may need for it to be built in memory
@@ -548,7 +550,12 @@ fn try_stream<W: Write + Seek>(
         primitives: scan.prims / mode.vertices() as u64,
         attributes: header.attributes.len(),
         instance_count: 1,
-        warnings: header.warnings.clone(),
+        warnings: header
+            .warnings
+            .iter()
+            .chain(&doc.warnings)
+            .cloned()
+            .collect(),
         streamed: true,
         threads,
     };

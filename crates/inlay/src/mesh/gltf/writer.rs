@@ -819,6 +819,9 @@ pub(crate) struct Document {
     pub(crate) bin_len: usize,
     /// The sets `JOINTS_n` / `WEIGHTS_n` are made from (none without a skin).
     pub(crate) skin: Arc<Skin>,
+    /// What the writer itself changed (NaN and infinite values written as 0 in the standard
+    /// attributes), beside the mesh's own warnings.
+    pub(crate) warnings: Vec<String>,
 }
 
 /// One bufferView's place in the buffer, as the streaming writer needs it.
@@ -1332,6 +1335,7 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
         bin_parts: parts,
         bin_len: offset.max(4),
         skin: skin_sets,
+        warnings,
     }
 }
 
@@ -1483,24 +1487,28 @@ pub(crate) fn mesh_document(mesh: &Mesh) -> Document {
     )
 }
 
-/// Writes `mesh` as a binary glTF (`.glb`).
-pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
+/// Writes `mesh` as a binary glTF (`.glb`); returns the writer's warnings (NaN and infinite
+/// values written as 0 in the standard attributes; their exact copies keep them).
+pub fn write_glb(mesh: &Mesh, out: &mut dyn Write) -> io::Result<Vec<String>> {
     let doc = mesh_document(mesh);
     out.write_all(&glb_head(&doc)?)?;
-    write_bin(&doc, mesh, out)
+    write_bin(&doc, mesh, out)?;
+    Ok(doc.warnings)
 }
 
 /// Writes `mesh` as glTF JSON to `json_out` and its buffer to `bin_out`, which the JSON
-/// names `bin_uri` (a relative URI: the `.bin` file's name).
+/// names `bin_uri` (a relative URI: the `.bin` file's name); returns the writer's warnings
+/// as [`write_glb`] does.
 pub fn write_gltf(
     mesh: &Mesh,
     json_out: &mut dyn Write,
     bin_out: &mut dyn Write,
     bin_uri: &str,
-) -> io::Result<()> {
+) -> io::Result<Vec<String>> {
     let mut doc = mesh_document(mesh);
     gltf_json(&mut doc, bin_uri, json_out)?;
-    write_bin(&doc, mesh, bin_out)
+    write_bin(&doc, mesh, bin_out)?;
+    Ok(doc.warnings)
 }
 
 pub(crate) fn uri_escape(s: &str) -> String {
