@@ -10,7 +10,6 @@
 use std::io::{self, Write};
 
 use super::{Attribute, Mesh, Mode};
-use crate::format::Kind;
 
 /// The attribute with `semantic` (case-insensitive) and `index`.
 pub(crate) fn find<'m>(mesh: &'m Mesh, semantic: &str, index: u32) -> Option<&'m Attribute> {
@@ -19,13 +18,9 @@ pub(crate) fn find<'m>(mesh: &'m Mesh, semantic: &str, index: u32) -> Option<&'m
         .find(|a| a.semantic.eq_ignore_ascii_case(semantic) && a.semantic_index == index)
 }
 
-/// Lane `l` of a value as a float, and whether it was finite.
+/// Lane `l` of a value as a float (as glTF reads it), and whether it was finite.
 pub(crate) fn lane_f32(a: &Attribute, v: &[u32; 4], l: usize) -> (f32, bool) {
-    let x = match a.kind() {
-        Kind::Uint => v[l] as f32,
-        Kind::Sint => v[l] as i32 as f32,
-        _ => f32::from_bits(v[l]),
-    };
+    let x = super::gltf::stats::float_lane(v[l], a.kind());
     if x.is_finite() {
         (x, true)
     } else {
