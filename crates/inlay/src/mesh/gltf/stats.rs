@@ -38,10 +38,13 @@ impl JointStats {
 
     /// The indices used, in increasing order.
     pub(crate) fn indices(&self) -> impl Iterator<Item = u16> + '_ {
+        // Set bits only (a draw uses a few of the 65,536): each word's lowest bit cleared in turn.
         self.used.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 == 1)
-                .map(move |b| (w * 64 + b) as u16)
+            std::iter::successors((bits != 0).then_some(bits), |&b| {
+                let rest = b & (b - 1);
+                (rest != 0).then_some(rest)
+            })
+            .map(move |b| (w * 64 + b.trailing_zeros() as usize) as u16)
         })
     }
 }

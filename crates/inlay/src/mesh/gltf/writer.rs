@@ -612,7 +612,9 @@ pub(crate) fn vertex_accessors(
     }
     .indices()
     .collect();
-    let mut remap = vec![0u16; 65536];
+    // Up to the highest blend index used (a frame's draws use a few hundred at most; a
+    // table of all 65,536 cost each draw 128 KiB zeroed and copied): higher ones read 0.
+    let mut remap = vec![0u16; joint_list.last().map_or(0, |&b| b as usize + 1)];
     for (k, &b) in joint_list.iter().enumerate() {
         remap[b as usize] = k as u16;
     }
@@ -1357,6 +1359,9 @@ pub(crate) fn mesh_lanes(mesh: &Mesh, src: Option<Src>) -> &[[u32; 4]] {
 pub(crate) fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
     let mut written = 0usize;
     let mut block: Vec<u8> = Vec::with_capacity(BIN_BLOCK + 64);
+    // The last skin block made: `JOINTS_n` and `WEIGHTS_n` of a draw that fits one block
+    // (most draws) are made from the same influences, computed once.
+    let mut last_skin: Option<(usize, usize, std::rc::Rc<SkinBlock>)> = None;
     for (offset, acc, stride) in &doc.bin_parts {
         // `offset` and `stride` were laid out from this accessor, so padding is < 64 bytes.
         block.resize(block.len() + (*offset - written), 0);
@@ -1383,11 +1388,18 @@ pub(crate) fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io:
         let is_skin = matches!(acc.data, Data::Joints { .. } | Data::Weights { .. });
         while start < acc.count {
             let end = (start + per_block).min(acc.count);
-            let skin = if is_skin {
-                doc.skin
-                    .block(|a| &mesh.attributes[a].values[..], start, end)
-            } else {
-                SkinBlock::default()
+            let skin = match &last_skin {
+                Some((s, e, b)) if is_skin && (*s, *e) == (start, end) => b.clone(),
+                _ if is_skin => {
+                    let b = std::rc::Rc::new(doc.skin.block(
+                        |a| &mesh.attributes[a].values[..],
+                        start,
+                        end,
+                    ));
+                    last_skin = Some((start, end, b.clone()));
+                    b
+                }
+                _ => Default::default(),
             };
             render_strided(
                 acc,
