@@ -1033,12 +1033,15 @@ fn read_log(path: &Path) -> Result<log::Log, crate::input::ReadError> {
 /// line that `ends` recognises as past the header (its data), the end of the file, or
 /// [`HEAD_BYTES`]. The headers it gives are those of the first [`HEAD_BYTES`]; it reads a
 /// header's bytes, not 64 KiB of every file (the index's reads were most of the folder's).
-fn read_head(path: &Path, ends: fn(&[u8]) -> bool) -> Result<Vec<u8>, crate::input::ReadError> {
+fn read_head(
+    path: &Path,
+    ends: fn(&[u8]) -> bool,
+) -> Result<(Vec<u8>, u64), crate::input::ReadError> {
     let io = |source| crate::input::ReadError::Io {
         file: path.display().to_string(),
         source,
     };
-    let (mut f, _) = crate::input::open_file(path, u64::MAX)?;
+    let (mut f, len) = crate::input::open_file(path, u64::MAX)?;
     let mut v = Vec::with_capacity(4096);
     let mut want = 4096;
     let mut scanned = 0;
@@ -1055,12 +1058,12 @@ fn read_head(path: &Path, ends: fn(&[u8]) -> bool) -> Result<Vec<u8>, crate::inp
                 .split_inclusive(|&b| b == b'\n')
                 .any(|l| ends(l.trim_ascii()))
             {
-                return Ok(v);
+                return Ok((v, len));
             }
             scanned = end;
         }
         if got < asked || v.len() >= HEAD_BYTES {
-            return Ok(v);
+            return Ok((v, len));
         }
         want = (want * 4).min(HEAD_BYTES);
     }
@@ -1162,8 +1165,8 @@ fn size_of(path: &Path) -> Option<u64> {
 
 fn read_draw_headers(d: &Draw) -> Headers {
     let mut out = Headers::default();
+    // A text dump's size comes with its head (the handle's, not one more `stat`).
     for v in &d.vbs {
-        out.bytes += v.txt.as_deref().and_then(size_of).unwrap_or(0);
         if let Some(b) = &v.buf {
             let n = v.buf_bytes.or_else(|| size_of(b));
             if v.buf_bytes.is_none()
@@ -1175,7 +1178,6 @@ fn read_draw_headers(d: &Draw) -> Headers {
         }
     }
     if let Some(ib) = &d.ib {
-        out.bytes += ib.txt.as_deref().and_then(size_of).unwrap_or(0);
         if let Some(b) = &ib.buf {
             let n = ib.buf_bytes.or_else(|| size_of(b));
             if ib.buf_bytes.is_none() {
@@ -1188,15 +1190,18 @@ fn read_draw_headers(d: &Draw) -> Headers {
         let Some(txt) = &v.txt else { continue };
         let file = txt.display().to_string();
         match read_head(txt, vb_data_line) {
-            Ok(text) => match parse_vb_txt(&file, vb_header(&text), false) {
-                Ok(vb) => out.vbs.push((v.slot, vb)),
-                Err(e) => out.problems.push(CaptureWarning {
-                    file: e.file,
-                    line: e.line,
-                    value: e.value,
-                    message: e.message,
-                }),
-            },
+            Ok((text, len)) => {
+                out.bytes += len;
+                match parse_vb_txt(&file, vb_header(&text), false) {
+                    Ok(vb) => out.vbs.push((v.slot, vb)),
+                    Err(e) => out.problems.push(CaptureWarning {
+                        file: e.file,
+                        line: e.line,
+                        value: e.value,
+                        message: e.message,
+                    }),
+                }
+            }
             Err(e) => out.problems.push(CaptureWarning {
                 file,
                 line: None,
@@ -1210,7 +1215,8 @@ fn read_draw_headers(d: &Draw) -> Headers {
     {
         let file = txt.display().to_string();
         match read_head(txt, ib_data_line) {
-            Ok(text) => {
+            Ok((text, len)) => {
+                out.bytes += len;
                 let (h, w) = ib_header(&file, &text);
                 out.ib = Some(h);
                 out.problems.extend(w);
