@@ -322,6 +322,74 @@ fn bad_draws_never_stop_the_batch() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("analyse option \"dump_xx\""));
 }
 
+/// Files of `dir`, name → bytes.
+fn files_in(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().into_string().unwrap(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A bulk export over an earlier one (the re-export after a patch): without `--force` every
+/// draw is refused and the old files stay; with it every file — the `.gltf` and its `.bin`
+/// too — holds exactly what an export into an empty folder writes, and nothing else is left
+/// (no `.part`). The old file is removed only once the new one is complete, so that ext4
+/// does not write the new one out at the rename.
+#[test]
+fn force_replaces_an_earlier_export_file_for_file() {
+    let guard = workdir("force");
+    let w = guard.path().to_path_buf();
+    generate(&w, "fa", 6, &[]);
+    for format in ["glb", "gltf"] {
+        let fresh = format!("fresh-{format}");
+        let args = ["export", "fa", "--output-dir", &fresh, "--format", format];
+        ok(&inlay(&args, &w));
+        let want = files_in(&w.join(&fresh));
+        assert!(want.len() >= 3, "{:?}", want.keys());
+        // The same names holding other bytes.
+        let old = format!("old-{format}");
+        std::fs::create_dir(w.join(&old)).unwrap();
+        for name in want.keys() {
+            std::fs::write(w.join(&old).join(name), b"an earlier export").unwrap();
+        }
+        let args = ["export", "fa", "--output-dir", &old, "--format", format];
+        let o = inlay(&args, &w);
+        assert_eq!(o.status.code(), Some(1), "{o:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("exists (replace with --force)"));
+        // The meshes are kept (the batch's report, export.json, is always new; a draw
+        // identical to a refused one now gets its own file).
+        let kept = files_in(&w.join(&old));
+        for name in want.keys().filter(|n| *n != "export.json") {
+            assert_eq!(kept[name], b"an earlier export", "{name}");
+        }
+        let args = [
+            "export",
+            "fa",
+            "--output-dir",
+            &old,
+            "--format",
+            format,
+            "--force",
+        ];
+        ok(&inlay(&args, &w));
+        let now = files_in(&w.join(&old));
+        for (name, bytes) in want.iter().filter(|(n, _)| *n != "export.json") {
+            assert_eq!(&now[name], bytes, "{format}: {name}");
+        }
+        assert!(
+            !now.keys().any(|n| n.ends_with(".part")),
+            "{:?}",
+            now.keys()
+        );
+    }
+}
+
 /// `inlay` run with a deadline: a reader that opened a named pipe would wait for a writer
 /// forever, so the test fails instead of hanging.
 #[cfg(unix)]

@@ -223,6 +223,12 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
                     .and_then(|n| n.to_str())
                     .unwrap_or("mesh.bin")
                     .to_string();
+                // A new file rather than the old one truncated (see the rename below).
+                match fs::remove_file(&bin) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(format!("cannot replace {}: {e}", bin.display())),
+                }
                 let mut b = BufWriter::new(fs::File::create(&bin).map_err(ioerr)?);
                 let done = super::gltf::export_gltf_with(
                     &input, &o.mesh, &stream, &mut file, &mut b, &uri,
@@ -246,6 +252,15 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
         file.flush().map_err(ioerr)?;
         let bytes = file.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
         drop(file);
+        // The file it replaces goes first: renaming over an existing file makes ext4 start
+        // writing the new one to disk there and then (its guard for replace-by-rename), which
+        // took a 16-core re-export of a 5,000-draw frame over its earlier output from 0.25 s
+        // to 1.4 s (15 s of system time). Removed only once the new file is complete.
+        match fs::remove_file(path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot replace {}: {e}", path.display())),
+        }
         fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok((done, bytes))
     })();
