@@ -1177,14 +1177,14 @@ fn read_draw_headers(d: &Draw) -> Headers {
             out.bytes += n.unwrap_or(0);
         }
     }
-    if let Some(ib) = &d.ib {
-        if let Some(b) = &ib.buf {
-            let n = ib.buf_bytes.or_else(|| size_of(b));
-            if ib.buf_bytes.is_none() {
-                out.ib_buf = n;
-            }
-            out.bytes += n.unwrap_or(0);
+    if let Some(ib) = &d.ib
+        && let Some(b) = &ib.buf
+    {
+        let n = ib.buf_bytes.or_else(|| size_of(b));
+        if ib.buf_bytes.is_none() {
+            out.ib_buf = n;
         }
+        out.bytes += n.unwrap_or(0);
     }
     for v in &d.vbs {
         let Some(txt) = &v.txt else { continue };
