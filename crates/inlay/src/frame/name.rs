@@ -212,16 +212,21 @@ impl<'a> Cur<'a> {
         Some(v)
     }
     fn hex(&mut self, min: usize, max: usize) -> Option<u64> {
-        let n = self
-            .rest()
-            .iter()
-            .take(max + 1)
-            .take_while(|b| b.is_ascii_hexdigit())
-            .count();
+        // Digits and value in one pass (every dump name holds three or four hashes).
+        let (mut n, mut v) = (0usize, 0u64);
+        for &b in self.rest().iter().take(max + 1) {
+            let d = match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => break,
+            };
+            n += 1;
+            v = v.checked_mul(16)? | u64::from(d);
+        }
         if n < min || n > max {
             return None;
         }
-        let v = u64::from_str_radix(std::str::from_utf8(&self.rest()[..n]).ok()?, 16).ok()?;
         self.i += n;
         Some(v)
     }
