@@ -127,7 +127,22 @@ fn linear_impl<S: PairSink, const CLASS: u8, const SIGNED: bool>(
     }
 }
 
-/// The address-list kernel: the element at each address into `sink`.
+/// The element at address `a` (all-zero bytes for [`NO_ADDR`], which decode as
+/// `convert::out_of_bounds`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn load_at(data: &[u8], a: usize, size: usize) -> __m128i {
+    if a == NO_ADDR {
+        _mm_setzero_si128()
+    } else {
+        load(data, a, size)
+    }
+}
+
+/// The address-list kernel: the element at each address into `sink`, two vertices per
+/// 256-bit vector (one conversion and one pair store for both) over the leading run the sink
+/// can take unchecked, as the linear kernel does; the loads stay checked (addresses are
+/// arbitrary).
 #[target_feature(enable = "avx2")]
 fn list_impl<S: PairSink, const CLASS: u8, const SIGNED: bool>(
     c: &Consts,
@@ -136,14 +151,19 @@ fn list_impl<S: PairSink, const CLASS: u8, const SIGNED: bool>(
     addrs: &[usize],
     sink: &mut S,
 ) {
-    for (i, &a) in addrs.iter().enumerate() {
-        // Out of bounds decodes as all-zero bytes (= convert::out_of_bounds).
-        let chunk = if a == NO_ADDR {
-            _mm_setzero_si128()
-        } else {
-            load(data, a, size)
-        };
-        sink.put(i, bytemuck::cast(convert::<_, CLASS, SIGNED>(c, chunk)));
+    let fast = sink.unchecked(addrs.len()) & !1;
+    let c2 = Consts2::new(c);
+    for (k, pair) in addrs[..fast].chunks_exact(2).enumerate() {
+        let (v0, v1) = (load_at(data, pair[0], size), load_at(data, pair[1], size));
+        let y = convert::<_, CLASS, SIGNED>(&c2, _mm256_set_m128i(v1, v0));
+        // SAFETY: AVX2 is enabled here and `2k + 1 < fast <= sink.unchecked(n)`.
+        unsafe { sink.put_pair(2 * k, y) };
+    }
+    for (i, &a) in addrs.iter().enumerate().skip(fast) {
+        sink.put(
+            i,
+            bytemuck::cast(convert::<_, CLASS, SIGNED>(c, load_at(data, a, size))),
+        );
     }
 }
 
