@@ -286,28 +286,10 @@ fn read_line(r: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<b
     }
 }
 
-/// The first `\n` in `bytes`, looked for eight bytes at a time (a log is megabytes of lines
-/// of a hundred bytes or so; a byte at a time was a seventh of its parse).
+/// The first `\n` in `bytes` (a log is megabytes of lines of a hundred bytes or so; a
+/// byte-at-a-time search was a seventh of its parse).
 fn newline(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
-    let mut at = 0;
-    for w in &mut words {
-        let x = u64::from_le_bytes(w.try_into().expect("8 bytes")) ^ (ONES * u64::from(b'\n'));
-        // A zero byte of `x` (a newline) sets its high bit here; no lower byte is borrowed
-        // from, so the lowest set bit marks the first one.
-        let found = x.wrapping_sub(ONES) & !x & HIGHS;
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    words
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| at + p)
+    memchr::memchr(b'\n', bytes)
 }
 
 fn hex_u32(s: &str) -> Option<u32> {
@@ -353,7 +335,11 @@ fn run_on(line: &[u8]) -> Option<usize> {
     if sp == 0 || !line[..sp].iter().all(|b| b.is_ascii_digit() || *b == b'.') {
         return None;
     }
-    // Only these calls' lines may be left open (most lines end here, unsearched).
+    // Only these calls' lines may be left open (most lines end here, unsearched): in
+    // 3DMigoto's HackerContext.cpp / FrameAnalysis.cpp, Begin, End, GetData and
+    // SetPredication log through `FrameAnalysisLogNoNL` and then `FrameAnalysisLogAsyncQuery`,
+    // which returns without the line's `\n` for a query it does not track; the other
+    // `NoNL` calls, Map and Unmap, end theirs in `FrameAnalysisLogResourceHash`.
     let call = &line[sp + 1..];
     if ![&b"Begin("[..], b"End(", b"GetData(", b"SetPredication("]
         .iter()
@@ -366,7 +352,7 @@ fn run_on(line: &[u8]) -> Option<usize> {
     // Each space that ends a copy of the number (spaces are few; most follow a comma).
     while let Some(p) = line
         .get(from + number.len() - 1..)
-        .and_then(|rest| rest.iter().position(|&b| b == b' '))
+        .and_then(|rest| memchr::memchr(b' ', rest))
     {
         // The copy that this space would end starts here.
         let at = from + p;
@@ -829,6 +815,23 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Only a query call's line runs on (see `run_on`): the second call starts at its
+    /// number (after `= 0` for GetData); a line of any other call keeps a copy of its number followed
+    /// by a name and `(` (a folder named so in a dump's path) as its own text.
+    #[test]
+    fn only_a_query_calls_line_runs_on() {
+        let end = b"000012 End(pAsync:0x000001F2A3B99000)000012 IASetPrimitiveTopology(Topology:4)";
+        assert_eq!(run_on(end), Some(37));
+        assert_eq!(&end[37..44], b"000012 ");
+        let get = b"000001 GetData(pAsync:0x1, pData:0x0, DataSize:0, GetDataFlags:0) = 0000001 Draw(VertexCount:3, StartVertexLocation:0)";
+        assert_eq!(run_on(get), Some(69));
+        assert_eq!(&get[69..83], b"000001 Draw(Ve");
+        let dump = b"000012 3DMigoto Dumping Buffer C:\\FA\\000012 Copy(2)\\000012-vb0=8a2c31f0-vs=e8425f64cfb887cd-ps=0123456789abcdef.txt";
+        assert_eq!(run_on(dump), None);
+        let map = b"000012 Map(pResource:0x1, Subresource:0, MapType:4, MapFlags:0, pMappedResource:0x2)000012 Unmap(pResource:0x1, Subresource:0)";
+        assert_eq!(run_on(map), None);
+    }
 
     #[test]
     fn newline_is_the_first_line_feed_at_every_place_and_byte_value() {
