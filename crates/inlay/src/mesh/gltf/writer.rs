@@ -1357,30 +1357,12 @@ pub(crate) fn mesh_lanes(mesh: &Mesh, src: Option<Src>) -> &[[u32; 4]] {
 /// Writes the buffer: each accessor's elements made from the mesh a block at a time (no copy
 /// of the whole buffer in memory), zeros between and after them.
 pub(crate) fn write_bin(doc: &Document, mesh: &Mesh, out: &mut dyn Write) -> io::Result<()> {
-    // The thread's block, kept between calls: a batch export writes thousands of small
-    // meshes on each thread, and a fresh 1 MiB block each time was mapped and faulted in anew.
-    thread_local! {
-        static BLOCK: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-    }
-    let mut block = BLOCK.take();
-    block.clear();
-    block.reserve(BIN_BLOCK + 64);
-    let r = write_bin_in(doc, mesh, out, &mut block);
-    block.clear();
-    BLOCK.set(block);
-    r
-}
-
-fn write_bin_in(
-    doc: &Document,
-    mesh: &Mesh,
-    out: &mut dyn Write,
-    block: &mut Vec<u8>,
-) -> io::Result<()> {
+    let mut block: Vec<u8> = Vec::with_capacity(BIN_BLOCK + 64);
     let mut written = 0usize;
     // The last skin block made: `JOINTS_n` and `WEIGHTS_n` of a draw that fits one block
     // (most draws) are made from the same influences, computed once.
-    let mut last_skin: Option<(usize, usize, std::rc::Rc<SkinBlock>)> = None;
+    let mut last_skin: Option<(usize, usize, SkinBlock)> = None;
+    let no_skin = SkinBlock::default();
     for (offset, acc, stride) in &doc.bin_parts {
         // `offset` and `stride` were laid out from this accessor, so padding is < 64 bytes.
         block.resize(block.len() + (*offset - written), 0);
@@ -1393,7 +1375,7 @@ fn write_bin_in(
             && cfg!(target_endian = "little")
         {
             // 32-bit indices are already the bytes to write: no copy into the block.
-            out.write_all(block)?;
+            out.write_all(&block)?;
             block.clear();
             for run in mesh.indices.chunks(BIN_BLOCK / 4) {
                 out.write_all(bytemuck::cast_slice(run))?;
@@ -1407,30 +1389,37 @@ fn write_bin_in(
         let is_skin = matches!(acc.data, Data::Joints { .. } | Data::Weights { .. });
         while start < acc.count {
             let end = (start + per_block).min(acc.count);
-            let skin = match &last_skin {
-                Some((s, e, b)) if is_skin && (*s, *e) == (start, end) => b.clone(),
-                _ if is_skin => {
-                    let b = std::rc::Rc::new(doc.skin.block(
-                        |a| &mesh.attributes[a].values[..],
-                        start,
-                        end,
-                    ));
-                    last_skin = Some((start, end, b.clone()));
-                    b
+            let skin = if is_skin {
+                if !matches!(&last_skin, Some((s, e, _)) if (*s, *e) == (start, end)) {
+                    let b = doc
+                        .skin
+                        .block(|a| &mesh.attributes[a].values[..], start, end);
+                    last_skin = Some((start, end, b));
                 }
-                _ => Default::default(),
+                last_skin.as_ref().map_or(&no_skin, |(_, _, b)| b)
+            } else {
+                &no_skin
             };
-            render_strided(acc, stride, lanes, &mesh.indices, &skin, start, end, block);
+            render_strided(
+                acc,
+                stride,
+                lanes,
+                &mesh.indices,
+                skin,
+                start,
+                end,
+                &mut block,
+            );
             written += (end - start) * stride;
             start = end;
             if block.len() >= BIN_BLOCK {
-                out.write_all(block)?;
+                out.write_all(&block)?;
                 block.clear();
             }
         }
     }
     block.resize(block.len() + doc.bin_len.saturating_sub(written), 0);
-    out.write_all(block)
+    out.write_all(&block)
 }
 
 /// [`Acc::render`] of elements `start..end` at `stride` bytes each: padded to 4-byte
