@@ -346,9 +346,21 @@ fn force_replaces_an_earlier_export_file_for_file() {
     let guard = workdir("force");
     let w = guard.path().to_path_buf();
     generate(&w, "fa", 6, &[]);
+    // One job: which of a set of identical draws is written (the others name its file)
+    // depends on the order the jobs reach them, so several jobs may pick another one in
+    // each run.
     for format in ["glb", "gltf"] {
         let fresh = format!("fresh-{format}");
-        let args = ["export", "fa", "--output-dir", &fresh, "--format", format];
+        let args = [
+            "export",
+            "fa",
+            "--output-dir",
+            &fresh,
+            "--format",
+            format,
+            "--jobs",
+            "1",
+        ];
         ok(&inlay(&args, &w));
         let want = files_in(&w.join(&fresh));
         assert!(want.len() >= 3, "{:?}", want.keys());
@@ -358,7 +370,16 @@ fn force_replaces_an_earlier_export_file_for_file() {
         for name in want.keys() {
             std::fs::write(w.join(&old).join(name), b"an earlier export").unwrap();
         }
-        let args = ["export", "fa", "--output-dir", &old, "--format", format];
+        let args = [
+            "export",
+            "fa",
+            "--output-dir",
+            &old,
+            "--format",
+            format,
+            "--jobs",
+            "1",
+        ];
         let o = inlay(&args, &w);
         assert_eq!(o.status.code(), Some(1), "{o:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains("exists (replace with --force)"));
@@ -375,6 +396,8 @@ fn force_replaces_an_earlier_export_file_for_file() {
             &old,
             "--format",
             format,
+            "--jobs",
+            "1",
             "--force",
         ];
         ok(&inlay(&args, &w));
