@@ -289,3 +289,31 @@ fn every_analyse_option_variant_indexes_to_the_truth() {
         assert!(gs > 0, "{words}: no draw through a geometry shader");
     }
 }
+
+/// The headers are read on other threads while the draws are put together (and, with one
+/// thread, after): every thread count gives the same index, field for field, problems and
+/// warnings in the same order.
+#[test]
+fn the_index_does_not_depend_on_the_thread_count() {
+    for (i, dedupe) in [Dedupe::Shortcuts, Dedupe::Copies].into_iter().enumerate() {
+        let guard = tmp(&format!("threads{i}"));
+        let dir = guard.path().join("fa");
+        let o = SynthOptions {
+            dedupe,
+            deferred: true,
+            marks: true,
+            problems: true,
+            ..SynthOptions::default()
+        };
+        generate(&dir, &o).unwrap();
+        let one = Frame::open_with(&dir, &inlay::frame::FrameOptions { threads: 1 }).unwrap();
+        assert!(one.draws.iter().any(|d| !d.problems.is_empty()));
+        assert!(one.bytes > 0);
+        for threads in [2, 3, 8] {
+            let many = Frame::open_with(&dir, &inlay::frame::FrameOptions { threads }).unwrap();
+            assert_eq!(many.draws, one.draws, "{dedupe:?}, {threads} threads");
+            assert_eq!(many.warnings, one.warnings, "{dedupe:?}, {threads} threads");
+            assert_eq!(many.bytes, one.bytes, "{dedupe:?}, {threads} threads");
+        }
+    }
+}

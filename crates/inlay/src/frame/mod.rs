@@ -16,9 +16,9 @@
 //!
 //! Each vb and ib text dump's header (stride, offsets, counts, topology, the layout's
 //! `element[i]` blocks) is read — only the header (4 KiB at first), never the values — on
-//! every core; the binary dumps are only measured, on every core too (the listing takes file
-//! types from the folder, not a `stat` per file), and `log.txt` is parsed while the folder is
-//! listed. A draw whose files disagree with its log line (hashes,
+//! every core, each draw's as soon as it is put together from the listing and the log; the
+//! binary dumps are only measured, on every core too (the listing takes file types from the
+//! folder, not a `stat` per file), and `log.txt` is parsed while the folder is listed. A draw whose files disagree with its log line (hashes,
 //! counts, formats, topology, a `.buf` shorter than its header says) carries each
 //! disagreement as a [`Draw::problems`] entry naming the file and line.
 //!
@@ -44,7 +44,6 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::assembler::Topology;
 use crate::assembler::draw::DrawCall;
@@ -484,39 +483,93 @@ impl Frame {
             }
         }
         let has_log: Vec<Option<u64>> = scan.logs.iter().map(|(c, _)| *c).collect();
-        // Every key either source names.
-        let mut keys: Vec<Key> = logged.keys().chain(scan.entries.keys()).copied().collect();
-        keys.sort();
-        keys.dedup();
-        let mut entries = scan.entries;
-        for key in keys {
-            let logs = logged.remove(&key).unwrap_or_default();
-            let files = entries.remove(&key).unwrap_or_default();
-            let mut logs = logs.into_iter();
-            let first = logs.next();
-            let draw = frame.assemble(key, first, files, &scan.deduped, has_log.contains(&key.0));
-            frame.draws.push(draw);
-            // A second call under one number (3DMigoto numbers each context's calls; a
-            // repeated number means two logs were merged): listed without files.
-            for extra in logs {
-                let mut d = Draw {
-                    context: key.0,
-                    frame: key.1,
-                    number: key.2,
-                    log: None,
-                    vbs: Vec::new(),
-                    ib: None,
-                    resources: Vec::new(),
-                    shaders: extra.shaders,
-                    layout: None,
-                    topology: extra.topology,
-                    problems: Vec::new(),
-                };
-                d.log = Some(extra);
-                frame.draws.push(d);
+        let threads = match options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        // The headers are read on the other cores while this thread puts the draws together
+        // (each draw's files go to the readers as soon as it is assembled), then on this one
+        // too.
+        let readers = threads.saturating_sub(1);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, HeadFiles)>>(1024);
+        let rx = std::sync::Mutex::new(rx);
+        let read = || {
+            let mut out = Vec::new();
+            loop {
+                let batch = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok(batch) = batch else { break };
+                out.extend(batch.into_iter().map(|(i, f)| (i, read_draw_headers(&f))));
             }
-        }
-        frame.read_headers(options.threads);
+            out
+        };
+        let headers = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..readers).map(|_| s.spawn(read)).collect();
+            let mut batch = Vec::new();
+            let mut unsent = Vec::new();
+            // Every key either source names, in order (both maps are sorted by key).
+            frame.draws.reserve(logged.len().max(scan.entries.len()));
+            let mut logged = logged.into_iter().peekable();
+            let mut entries = scan.entries.into_iter().peekable();
+            loop {
+                let key = match (logged.peek(), entries.peek()) {
+                    (Some((a, _)), Some((b, _))) => *a.min(b),
+                    (Some((a, _)), None) => *a,
+                    (None, Some((b, _))) => *b,
+                    (None, None) => break,
+                };
+                let logs = logged.next_if(|(k, _)| *k == key).map(|(_, v)| v);
+                let files = entries.next_if(|(k, _)| *k == key).map(|(_, v)| v);
+                let mut logs = logs.unwrap_or_default().into_iter();
+                let first = logs.next();
+                let draw = frame.assemble(
+                    key,
+                    first,
+                    files.unwrap_or_default(),
+                    &scan.deduped,
+                    has_log.contains(&key.0),
+                );
+                let job = (frame.draws.len(), HeadFiles::of(&draw));
+                if readers == 0 {
+                    unsent.push(job);
+                } else {
+                    batch.push(job);
+                    if batch.len() == 16 {
+                        let _ = tx.send(std::mem::take(&mut batch));
+                    }
+                }
+                frame.draws.push(draw);
+                // A second call under one number (3DMigoto numbers each context's calls; a
+                // repeated number means two logs were merged): listed without files.
+                for extra in logs {
+                    let mut d = Draw {
+                        context: key.0,
+                        frame: key.1,
+                        number: key.2,
+                        log: None,
+                        vbs: Vec::new(),
+                        ib: None,
+                        resources: Vec::new(),
+                        shaders: extra.shaders,
+                        layout: None,
+                        topology: extra.topology,
+                        problems: Vec::new(),
+                    };
+                    d.log = Some(extra);
+                    frame.draws.push(d);
+                }
+            }
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+            drop(tx);
+            let mut out = read();
+            out.extend(unsent.into_iter().map(|(i, f)| (i, read_draw_headers(&f))));
+            for h in hs {
+                out.extend(h.join().unwrap_or_default());
+            }
+            out
+        });
+        frame.apply_headers(headers);
         for d in &mut frame.draws {
             check(d);
         }
@@ -892,41 +945,11 @@ impl Frame {
         d
     }
 
-    /// Reads every text dump's header, spread over `threads` threads.
-    fn read_headers(&mut self, threads: usize) {
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
-        };
-        let next = AtomicUsize::new(0);
-        let draws = &self.draws;
-        let chunk = 16;
-        let results: Vec<Vec<(usize, Headers)>> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads.max(1))
-                .map(|_| {
-                    s.spawn(|| {
-                        let mut out = Vec::new();
-                        loop {
-                            let start = next.fetch_add(chunk, Ordering::Relaxed);
-                            if start >= draws.len() {
-                                break;
-                            }
-                            for (i, d) in draws.iter().enumerate().skip(start).take(chunk) {
-                                out.push((i, read_draw_headers(d)));
-                            }
-                        }
-                        out
-                    })
-                })
-                .collect();
-            hs.into_iter()
-                .map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
+    /// Takes the headers read of each draw (by its index in `draws`).
+    fn apply_headers(&mut self, results: Vec<(usize, Headers)>) {
         let mut layouts: HashMap<Vec<InputElementDesc>, Arc<Vec<InputElementDesc>>> =
             HashMap::new();
-        for (i, h) in results.into_iter().flatten() {
+        for (i, h) in results {
             self.bytes += h.bytes;
             let d = &mut self.draws[i];
             for (slot, n) in h.vb_bufs {
@@ -1163,37 +1186,70 @@ fn size_of(path: &Path) -> Option<u64> {
     fs::metadata(path).ok().map(|m| m.len())
 }
 
-fn read_draw_headers(d: &Draw) -> Headers {
-    let mut out = Headers::default();
-    // A text dump's size comes with its head (the handle's, not one more `stat`).
-    for v in &d.vbs {
-        if let Some(b) = &v.buf {
-            let n = v.buf_bytes.or_else(|| size_of(b));
-            if v.buf_bytes.is_none()
-                && let Some(n) = n
-            {
-                out.vb_bufs.push((v.slot, n));
+/// The files a draw's headers are read from, owned: a reader thread takes them while the
+/// draws are still being put together.
+struct HeadFiles {
+    /// Per vb slot: the binary dump to size (none where the listing sized it), the text dump.
+    vbs: Vec<(u32, Option<PathBuf>, Option<PathBuf>)>,
+    /// The ib's binary dump to size and text dump.
+    ib_buf: Option<PathBuf>,
+    ib_txt: Option<PathBuf>,
+    /// Bytes of the binary dumps the listing sized.
+    sized: u64,
+}
+
+impl HeadFiles {
+    fn of(d: &Draw) -> HeadFiles {
+        let mut sized = 0;
+        let mut to_size = |buf: &Option<PathBuf>, known: Option<u64>| match (buf, known) {
+            (Some(_), Some(n)) => {
+                sized += n;
+                None
             }
-            out.bytes += n.unwrap_or(0);
+            (b, _) => b.clone(),
+        };
+        let vbs = d
+            .vbs
+            .iter()
+            .map(|v| (v.slot, to_size(&v.buf, v.buf_bytes), v.txt.clone()))
+            .collect();
+        let (ib_buf, ib_txt) = match &d.ib {
+            Some(ib) => (to_size(&ib.buf, ib.buf_bytes), ib.txt.clone()),
+            None => (None, None),
+        };
+        HeadFiles {
+            vbs,
+            ib_buf,
+            ib_txt,
+            sized,
         }
     }
-    if let Some(ib) = &d.ib
-        && let Some(b) = &ib.buf
-    {
-        let n = ib.buf_bytes.or_else(|| size_of(b));
-        if ib.buf_bytes.is_none() {
-            out.ib_buf = n;
+}
+
+fn read_draw_headers(f: &HeadFiles) -> Headers {
+    let mut out = Headers {
+        bytes: f.sized,
+        ..Headers::default()
+    };
+    for (slot, buf, _) in &f.vbs {
+        if let Some(n) = buf.as_deref().and_then(size_of) {
+            out.vb_bufs.push((*slot, n));
+            out.bytes += n;
         }
-        out.bytes += n.unwrap_or(0);
     }
-    for v in &d.vbs {
-        let Some(txt) = &v.txt else { continue };
+    if let Some(b) = &f.ib_buf {
+        out.ib_buf = size_of(b);
+        out.bytes += out.ib_buf.unwrap_or(0);
+    }
+    // A text dump's size comes with its head (the handle's, not one more `stat`).
+    for (slot, _, txt) in &f.vbs {
+        let Some(txt) = txt else { continue };
         let file = txt.display().to_string();
         match read_head(txt, vb_data_line) {
             Ok((text, len)) => {
                 out.bytes += len;
                 match parse_vb_txt(&file, vb_header(&text), false) {
-                    Ok(vb) => out.vbs.push((v.slot, vb)),
+                    Ok(vb) => out.vbs.push((*slot, vb)),
                     Err(e) => out.problems.push(CaptureWarning {
                         file: e.file,
                         line: e.line,
@@ -1210,9 +1266,7 @@ fn read_draw_headers(d: &Draw) -> Headers {
             }),
         }
     }
-    if let Some(ib) = &d.ib
-        && let Some(txt) = &ib.txt
-    {
+    if let Some(txt) = &f.ib_txt {
         let file = txt.display().to_string();
         match read_head(txt, ib_data_line) {
             Ok((text, len)) => {
