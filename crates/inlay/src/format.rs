@@ -415,11 +415,14 @@ impl std::str::FromStr for Format {
                 .map(Format)
                 .map_err(|_| ParseFormatError(s.to_string()));
         }
-        let upper = t.to_ascii_uppercase();
-        let bare = upper.strip_prefix("DXGI_FORMAT_").unwrap_or(&upper);
+        let p = "DXGI_FORMAT_";
+        let bare = t
+            .get(..p.len())
+            .filter(|h| h.eq_ignore_ascii_case(p))
+            .map_or(t, |_| &t[p.len()..]);
         FORMATS
             .iter()
-            .find(|f| f.name == bare)
+            .find(|f| f.name.eq_ignore_ascii_case(bare))
             .map(|f| Format(f.value))
             .ok_or_else(|| ParseFormatError(s.to_string()))
     }
@@ -789,6 +792,14 @@ mod tests {
         assert_eq!("0x57".parse::<Format>(), Ok(Format::B8G8R8A8_UNORM));
         assert_eq!("4000".parse::<Format>(), Ok(Format(4000)));
         assert!("R17_FLOAT".parse::<Format>().is_err());
+        assert_eq!(
+            " Dxgi_Format_R32G32B32_Float ".parse::<Format>(),
+            Ok(Format::R32G32B32_FLOAT)
+        );
+        assert!("DXGI_FORMAT_".parse::<Format>().is_err());
+        assert!("DXGI_FORMAT_R32_FLOAT_".parse::<Format>().is_err());
+        assert!("DXGI_FORMAṪ_R32_FLOAT".parse::<Format>().is_err());
+        assert!("R32_FLOAṪ".parse::<Format>().is_err());
         assert_eq!(Format(4000).to_string(), "4000");
         assert_eq!(Format::R11G11B10_FLOAT.to_string(), "R11G11B10_FLOAT");
     }

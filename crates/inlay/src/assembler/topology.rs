@@ -211,8 +211,9 @@ impl FromStr for Topology {
     /// `D3D11_PRIMITIVE_TOPOLOGY_` prefix (header spellings such as `TRIANGLELIST` and
     /// `3_CONTROL_POINT_PATCHLIST` too), or a decimal value.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        // Without allocating: every vb and ib text dump of a frame has a topology line.
         let err = || ParseTopologyError(s.to_string());
-        let t = s.trim().to_ascii_lowercase();
+        let t = s.trim();
         if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
             return t
                 .parse::<u32>()
@@ -226,21 +227,42 @@ impl FromStr for Topology {
             "d3d10_primitive_topology_",
         ]
         .iter()
-        .find_map(|p| t.strip_prefix(p))
-        .unwrap_or(&t);
+        .find_map(|p| strip_prefix_ignore_case(t, p))
+        .unwrap_or(t);
         // Header spelling of patch lists: `N_CONTROL_POINT_PATCHLIST`.
-        if let Some(n) = t.strip_suffix("_control_point_patchlist") {
+        let suffix = "_control_point_patchlist";
+        if let Some(n) = t.len().checked_sub(suffix.len()).and_then(|at| {
+            t.get(at..)
+                .filter(|x| x.eq_ignore_ascii_case(suffix))
+                .map(|_| &t[..at])
+        }) {
             return patch(n).ok_or_else(err);
         }
-        if let Some(n) = t.strip_prefix("patch_list_") {
+        if let Some(n) = strip_prefix_ignore_case(t, "patch_list_") {
             return patch(n).ok_or_else(err);
         }
-        let squashed: String = t.chars().filter(|c| *c != '_').collect();
-        let found = (0..=13)
+        (0..=13)
             .filter_map(Topology::from_d3d)
-            .find(|top| top.basic_name().replace('_', "") == squashed);
-        found.ok_or_else(err)
+            .find(|top| same_letters(top.basic_name(), t))
+            .ok_or_else(err)
     }
+}
+
+/// `s` without `prefix`, compared in any ASCII case.
+fn strip_prefix_ignore_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    s.get(..prefix.len())
+        .filter(|h| h.eq_ignore_ascii_case(prefix))
+        .map(|_| &s[prefix.len()..])
+}
+
+/// Whether `name` (lower case) and `s` spell the same letters, `_` and ASCII case aside.
+fn same_letters(name: &str, s: &str) -> bool {
+    let a = name.bytes().filter(|&b| b != b'_');
+    let b = s
+        .bytes()
+        .filter(|&b| b != b'_')
+        .map(|b| b.to_ascii_lowercase());
+    a.eq(b)
 }
 
 fn patch(n: &str) -> Option<Topology> {
@@ -371,6 +393,23 @@ mod tests {
         assert!(p("patch_list_").is_err());
         assert!(p("triangle_fan").is_err());
         assert!(p("7").is_err());
+        // Any case, `_` anywhere, padding; non-ASCII text is refused without a panic at a
+        // prefix's or suffix's length.
+        assert_eq!(p("  Triangle_List "), Ok(Topology::TriangleList));
+        assert_eq!(p("TRIANGLELIST"), Ok(Topology::TriangleList));
+        assert_eq!(
+            p("d3d10_primitive_topology_pointlist"),
+            Ok(Topology::PointList)
+        );
+        assert_eq!(p("3_control_point_patchlist"), Ok(Topology::PatchList(3)));
+        assert_eq!(p("Patch_List_3"), Ok(Topology::PatchList(3)));
+        assert_eq!(p("undefined"), Ok(Topology::Undefined));
+        assert!(p("D3D11_PRIMITIVE_TOPOLOGY_").is_err());
+        assert!(p("triangle_lis").is_err());
+        assert!(p("triangle_listt").is_err());
+        assert!(p("trianglé_list").is_err());
+        assert!(p("ééééééééééééééééééééééééééé").is_err());
+        assert!(p("").is_err());
     }
 
     #[test]
