@@ -32,8 +32,8 @@ INPUT a folder: a 3DMigoto frame analysis (see `inlay frame`); every draw --sele
 filter grammar of `inlay frame --select`; default: every draw with a vertex-buffer dump) is \
 exported into --output-dir as DRAW.glb (or --format), on --jobs threads, with a progress bar \
 on a terminal. Draws whose inputs are identical (layout, buffer bytes, index bytes, call) are \
-written once; the others are listed as the same file in OUT/export.json, beside every \
-draw's outcome. A draw that cannot be exported is one line naming its file and reason, and the \
+written once, under the first one's name whatever the number of jobs; the others are listed \
+as the same file in OUT/export.json, beside every draw's outcome. A draw that cannot be exported is one line naming its file and reason, and the \
 batch goes on; the exit status is 1 when any draw failed.
 
 A vb text dump finds the other slots' vbN dumps, its ib dump and the .buf files beside them by \

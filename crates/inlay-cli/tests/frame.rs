@@ -346,9 +346,8 @@ fn force_replaces_an_earlier_export_file_for_file() {
     let guard = workdir("force");
     let w = guard.path().to_path_buf();
     generate(&w, "fa", 6, &[]);
-    // One job: which of a set of identical draws is written (the others name its file)
-    // depends on the order the jobs reach them, so several jobs may pick another one in
-    // each run.
+    // Four jobs: whatever order they reach a set of identical draws in, the set's file is
+    // its first draw's (the others name it), so every run writes the same files.
     for format in ["glb", "gltf"] {
         let fresh = format!("fresh-{format}");
         let args = [
@@ -359,7 +358,7 @@ fn force_replaces_an_earlier_export_file_for_file() {
             "--format",
             format,
             "--jobs",
-            "1",
+            "4",
         ];
         ok(&inlay(&args, &w));
         let want = files_in(&w.join(&fresh));
@@ -378,7 +377,7 @@ fn force_replaces_an_earlier_export_file_for_file() {
             "--format",
             format,
             "--jobs",
-            "1",
+            "4",
         ];
         let o = inlay(&args, &w);
         assert_eq!(o.status.code(), Some(1), "{o:?}");
@@ -397,7 +396,7 @@ fn force_replaces_an_earlier_export_file_for_file() {
             "--format",
             format,
             "--jobs",
-            "1",
+            "4",
             "--force",
         ];
         ok(&inlay(&args, &w));

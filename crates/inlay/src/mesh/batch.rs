@@ -3,7 +3,8 @@
 //! [`export_draws`] reads each selected draw of a [`Frame`] as a capture and writes it as a
 //! mesh file in `out_dir`, on `jobs` threads. Draws whose inputs are identical — the same
 //! layout, buffer bytes, index bytes, draw call and topology, decided by a 128-bit digest of
-//! exactly what the export reads — are written once; the others name that file. A draw that
+//! exactly what the export reads — are written once, under the name of the first of them in
+//! the order given, whatever order the jobs reach them in; the others name that file. A draw that
 //! cannot be read or exported is recorded with the file and reason, and the batch goes on.
 //! Memory stays bounded: a draw starts only when the bytes of its dump files fit in what
 //! the running draws leave of [`BatchOptions::memory`] (a draw larger than all of it runs
@@ -290,6 +291,19 @@ pub fn export_draws(
     options: &BatchOptions,
     progress: &(dyn Fn(usize) + Sync),
 ) -> std::io::Result<BatchReport> {
+    let order: Vec<usize> = (0..draws.len()).collect();
+    export_in_order(frame, draws, &order, out_dir, options, progress)
+}
+
+/// [`export_draws`], the jobs taking the draws in `order` (a permutation of their indices).
+fn export_in_order(
+    frame: &Frame,
+    draws: &[&Draw],
+    order: &[usize],
+    out_dir: &Path,
+    options: &BatchOptions,
+    progress: &(dyn Fn(usize) + Sync),
+) -> std::io::Result<BatchReport> {
     fs::create_dir_all(out_dir)?;
     let jobs = match options.jobs {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -303,15 +317,14 @@ pub fn export_draws(
     };
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let seen: Mutex<HashMap<[u64; 2], PathBuf>> = Mutex::new(HashMap::new());
-    let results: Mutex<Vec<Option<DrawOutcome>>> = Mutex::new(vec![None; draws.len()]);
+    let seen: Seen = Mutex::new(HashMap::new());
+    let results: Mutex<Vec<Option<Done>>> = Mutex::new(vec![None; draws.len()]);
     let written = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(d) = draws.get(i) else { break };
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let Some(d) = draws.get(i) else { continue };
                     let size: u64 = d
                         .vbs
                         .iter()
@@ -322,22 +335,34 @@ pub fn export_draws(
                         .sum::<u64>()
                         + d.ib.as_ref().map_or(0, |b| b.buf_bytes.unwrap_or(1 << 20));
                     let held = budget.take(size * 2);
-                    let outcome = export_one(frame, d, out_dir, options, &seen, &written);
+                    let outcome = export_one(frame, d, i, out_dir, options, &seen, &written);
                     budget.give(held);
-                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(DrawOutcome {
-                        draw: d.id(),
-                        outcome,
-                    });
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(outcome);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                 }
             });
         }
     });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
+    settle_owners(
+        frame,
+        draws,
+        out_dir,
+        &mut results,
+        &seen,
+        options,
+        &written,
+    );
     let draws = results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
         .into_iter()
-        .flatten()
+        .zip(draws)
+        .filter_map(|(r, d)| {
+            r.map(|(outcome, _)| DrawOutcome {
+                draw: d.id(),
+                outcome,
+            })
+        })
         .collect();
     Ok(BatchReport {
         draws,
@@ -345,63 +370,282 @@ pub fn export_draws(
     })
 }
 
-fn export_one(
+/// A digest of what an export reads ([`digest`]).
+type Key = [u64; 2];
+
+/// A draw's outcome and, where it was read, its digest.
+type Done = (Outcome, Option<Key>);
+
+/// The draw (its index) whose file each set of identical draws names, and that file.
+type Seen = Mutex<HashMap<Key, (usize, PathBuf)>>;
+
+/// Gives each set of identical draws' file to the first of them in the order given. Jobs run
+/// side by side, so a later draw's job may have claimed the set first: then the first draw is
+/// written now, the later draw's file removed, and every draw of the set names the new file.
+/// A set whose file's write failed while others were already told to name it gets its file
+/// from its first draw too. Where that write fails (or, without `overwrite`, the first draw's
+/// file exists) the set keeps the file it has, or, with none, its draws fail with the reason.
+fn settle_owners(
+    frame: &Frame,
+    draws: &[&Draw],
+    out_dir: &Path,
+    results: &mut [Option<Done>],
+    seen: &HashMap<Key, (usize, PathBuf)>,
+    o: &BatchOptions,
+    written: &std::sync::atomic::AtomicU64,
+) {
+    let mut first: HashMap<Key, usize> = HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        if let Some((Outcome::Same { .. }, Some(k))) = r {
+            first.entry(*k).or_insert(i);
+        }
+    }
+    let mut sets: Vec<(Key, usize)> = first.into_iter().collect();
+    sets.sort_by_key(|&(_, i)| i);
+    for (key, i) in sets {
+        let owner = seen.get(&key);
+        let now = match owner {
+            Some((j, path)) if *j < i => Ok(path.clone()),
+            _ => write_late(frame, draws[i], out_dir, o).map(|(capture, path, bytes, done)| {
+                if let Some((j, _)) = owner
+                    && let Some((
+                        Outcome::Written {
+                            path: old,
+                            bytes: n,
+                            ..
+                        },
+                        _,
+                    )) = &results[*j]
+                {
+                    if *old != path {
+                        let _ = fs::remove_file(old);
+                    }
+                    written.fetch_sub(*n, Ordering::Relaxed);
+                }
+                written.fetch_add(bytes, Ordering::Relaxed);
+                results[i] = Some((
+                    written_outcome(&capture, path.clone(), bytes, &done),
+                    Some(key),
+                ));
+                path
+            }),
+        };
+        let now = match (now, owner) {
+            (Ok(p), _) => Ok(p),
+            // The set keeps the file it has.
+            (Err(_), Some((_, p))) => Ok(p.clone()),
+            (Err(why), None) => Err(why),
+        };
+        for (k, r) in results.iter_mut().enumerate() {
+            let Some((outcome, Some(rk))) = r else {
+                continue;
+            };
+            if *rk != key || (k == i && matches!(outcome, Outcome::Written { .. })) {
+                continue;
+            }
+            if matches!(outcome, Outcome::Written { path, .. } if Ok(&*path) == now.as_ref()) {
+                continue;
+            }
+            *outcome = match &now {
+                Ok(path) => Outcome::Same { path: path.clone() },
+                Err(reason) => Outcome::Failed {
+                    file: draws[k].id(),
+                    reason: format!("identical to a draw whose export failed: {reason}"),
+                },
+            };
+        }
+    }
+}
+
+/// Writes draw `d` after the jobs (see [`settle_owners`]).
+fn write_late(
     frame: &Frame,
     d: &Draw,
     out_dir: &Path,
     o: &BatchOptions,
-    seen: &Mutex<HashMap<[u64; 2], PathBuf>>,
+) -> Result<(Capture, PathBuf, u64, Exported), String> {
+    let path = out_dir.join(file_name(d, o.kind));
+    if !o.overwrite && path.exists() {
+        return Err(format!("{} exists (replace with --force)", path.display()));
+    }
+    let capture = frame.load(d).map_err(|e| e.to_string())?;
+    let (done, bytes) = write_one(&capture, &path, o)?;
+    Ok((capture, path, bytes, done))
+}
+
+/// The outcome of a written draw.
+fn written_outcome(c: &Capture, path: PathBuf, bytes: u64, done: &Exported) -> Outcome {
+    Outcome::Written {
+        path,
+        bytes,
+        vertices: done.vertex_count as usize,
+        warnings: c
+            .warnings
+            .iter()
+            .map(|w| w.to_string())
+            .chain(done.warnings.iter().map(|w| w.to_string()))
+            .collect(),
+    }
+}
+
+fn export_one(
+    frame: &Frame,
+    d: &Draw,
+    i: usize,
+    out_dir: &Path,
+    o: &BatchOptions,
+    seen: &Seen,
     written: &std::sync::atomic::AtomicU64,
-) -> Outcome {
+) -> Done {
     let capture = match frame.load(d) {
         Ok(c) => c,
         Err(e) => {
-            return Outcome::Failed {
+            let outcome = Outcome::Failed {
                 file: e.line.map_or(e.file.clone(), |l| format!("{}:{l}", e.file)),
                 reason: match e.value {
                     Some(v) => format!("{} (`{v}`)", e.message),
                     None => e.message,
                 },
             };
+            return (outcome, None);
         }
     };
     let key = digest(&capture);
     let path = out_dir.join(file_name(d, o.kind));
     {
         let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = seen.get(&key) {
-            return Outcome::Same { path: p.clone() };
+        if let Some((_, p)) = seen.get(&key) {
+            return (Outcome::Same { path: p.clone() }, Some(key));
         }
         if !o.overwrite && path.exists() {
-            return Outcome::Failed {
+            let outcome = Outcome::Failed {
                 file: path.display().to_string(),
                 reason: "exists (replace with --force)".into(),
             };
+            return (outcome, None);
         }
-        seen.insert(key, path.clone());
+        seen.insert(key, (i, path.clone()));
     }
     match write_one(&capture, &path, o) {
         Ok((done, bytes)) => {
             written.fetch_add(bytes, Ordering::Relaxed);
-            Outcome::Written {
-                path,
-                bytes,
-                vertices: done.vertex_count as usize,
-                warnings: capture
-                    .warnings
-                    .iter()
-                    .map(|w| w.to_string())
-                    .chain(done.warnings.iter().map(|w| w.to_string()))
-                    .collect(),
-            }
+            (written_outcome(&capture, path, bytes, &done), Some(key))
         }
         Err(reason) => {
             // Others identical to it must not name a file that is not there.
             seen.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
-            Outcome::Failed {
+            let outcome = Outcome::Failed {
                 file: d.id(),
                 reason,
+            };
+            (outcome, None)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::synth::{SynthOptions, generate};
+
+    fn files_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The same draws in the opposite order give the same files: each set of identical
+    /// draws is written under its first draw's name (the reversed jobs reach its last draw
+    /// first, so the set is settled after the jobs), and the others name that file. Without
+    /// `overwrite`, a first draw's file that exists keeps the set on the file it has.
+    #[test]
+    fn identical_draws_name_the_first_ones_file_whatever_the_job_order() {
+        let root = tempfile::tempdir().unwrap();
+        let fa = root.path().join("fa");
+        let o = SynthOptions {
+            draws: 12,
+            meshes: 3,
+            vertices: 24,
+            dispatches: false,
+            ..SynthOptions::default()
+        };
+        generate(&fa, &o).unwrap();
+        let frame = Frame::open(&fa).unwrap();
+        let filter: crate::frame::Filter = "dumped".parse().unwrap();
+        let draws: Vec<&Draw> = frame.select(&filter).collect();
+        let bo = BatchOptions {
+            jobs: 1,
+            overwrite: true,
+            ..BatchOptions::default()
+        };
+        let (out1, out2) = (root.path().join("fwd"), root.path().join("rev"));
+        let fwd = export_draws(&frame, &draws, &out1, &bo, &|_| {}).unwrap();
+        let reverse: Vec<usize> = (0..draws.len()).rev().collect();
+        let rev = export_in_order(&frame, &draws, &reverse, &out2, &bo, &|_| {}).unwrap();
+        let (w, same, failed) = fwd.counts();
+        assert!(w >= 2 && same >= 2 && failed == 0, "{:?}", fwd.counts());
+        assert_eq!(rev.counts(), fwd.counts());
+        assert_eq!(rev.bytes_written, fwd.bytes_written);
+        // Draw for draw: the same outcome with the folder swapped.
+        let swap = |p: &Path| out1.join(p.file_name().unwrap());
+        for (a, b) in fwd.draws.iter().zip(&rev.draws) {
+            assert_eq!(a.draw, b.draw);
+            match (&a.outcome, &b.outcome) {
+                (Outcome::Written { path: p, .. }, Outcome::Written { path: q, .. })
+                | (Outcome::Same { path: p }, Outcome::Same { path: q }) => {
+                    assert_eq!(*p, swap(q), "draw {}", a.draw)
+                }
+                other => panic!("draw {}: {other:?}", a.draw),
             }
         }
+        // Every set's file is its first draw's; no file of a later draw is left.
+        let mut written_first = Vec::new();
+        for (k, d) in fwd.draws.iter().enumerate() {
+            if let Outcome::Same { path } = &d.outcome {
+                let owner = fwd
+                    .draws
+                    .iter()
+                    .position(
+                        |e| matches!(&e.outcome, Outcome::Written { path: p, .. } if p == path),
+                    )
+                    .unwrap();
+                assert!(owner < k);
+                written_first.push(owner);
+            }
+        }
+        assert!(!written_first.is_empty());
+        let listed = files_in(&out1);
+        assert_eq!(listed, files_in(&out2));
+        assert_eq!(listed.len(), w);
+
+        // Without overwrite: the first draw of a set already has a file (not ours).
+        let out3 = root.path().join("kept");
+        fs::create_dir_all(&out3).unwrap();
+        let first = written_first[0];
+        let taken = out3.join(file_name(draws[first], bo.kind));
+        fs::write(&taken, b"someone else's").unwrap();
+        let keep = BatchOptions {
+            overwrite: false,
+            ..bo.clone()
+        };
+        let kept = export_in_order(&frame, &draws, &reverse, &out3, &keep, &|_| {}).unwrap();
+        assert_eq!(fs::read(&taken).unwrap(), b"someone else's");
+        match &kept.draws[first].outcome {
+            Outcome::Same { path } => {
+                assert_ne!(*path, taken);
+                assert!(path.exists());
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(kept.counts(), fwd.counts());
     }
 }
