@@ -487,27 +487,46 @@ impl Frame {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        // The headers are read on the other cores while this thread puts the draws together
-        // (each draw's files go to the readers as soon as it is assembled), then on this one
-        // too.
+        // The draws go to the other cores in chunks as this thread puts them together; there
+        // each draw's headers are read and checked against its files and log line, and the
+        // chunks come back. This thread joins in once the last draw is put together.
         let readers = threads.saturating_sub(1);
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(usize, HeadFiles)>>(1024);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Draw>)>(256);
         let rx = std::sync::Mutex::new(rx);
-        let read = || {
-            let mut out = Vec::new();
-            loop {
-                let batch = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                let Ok(batch) = batch else { break };
-                out.extend(batch.into_iter().map(|(i, f)| (i, read_draw_headers(&f))));
+        let finish = |mut done: Finished, start: usize, mut chunk: Vec<Draw>| {
+            for d in &mut chunk {
+                done.bytes += read_headers(d, &mut done.layouts);
+                check(d);
             }
-            out
+            done.chunks.push((start, chunk));
+            done
         };
-        let headers = std::thread::scope(|s| {
+        let read = || {
+            let mut done = Finished::default();
+            loop {
+                let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok((start, chunk)) = next else { break };
+                done = finish(done, start, chunk);
+            }
+            done
+        };
+        let finished = std::thread::scope(|s| {
             let hs: Vec<_> = (0..readers).map(|_| s.spawn(read)).collect();
-            let mut batch = Vec::new();
-            let mut unsent = Vec::new();
+            let mut mine = Finished::default();
+            let (mut start, mut chunk) = (0, Vec::with_capacity(16));
+            let mut put = |d: Draw, mine: &mut Finished| {
+                chunk.push(d);
+                if chunk.len() == 16 {
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(16));
+                    if readers == 0 {
+                        *mine = finish(std::mem::take(mine), start, full);
+                    } else {
+                        let _ = tx.send((start, full));
+                    }
+                    start += 16;
+                }
+            };
             // Every key either source names, in order (both maps are sorted by key).
-            frame.draws.reserve(logged.len().max(scan.entries.len()));
             let mut logged = logged.into_iter().peekable();
             let mut entries = scan.entries.into_iter().peekable();
             loop {
@@ -528,16 +547,7 @@ impl Frame {
                     &scan.deduped,
                     has_log.contains(&key.0),
                 );
-                let job = (frame.draws.len(), HeadFiles::of(&draw));
-                if readers == 0 {
-                    unsent.push(job);
-                } else {
-                    batch.push(job);
-                    if batch.len() == 16 {
-                        let _ = tx.send(std::mem::take(&mut batch));
-                    }
-                }
-                frame.draws.push(draw);
+                put(draw, &mut mine);
                 // A second call under one number (3DMigoto numbers each context's calls; a
                 // repeated number means two logs were merged): listed without files.
                 for extra in logs {
@@ -555,24 +565,22 @@ impl Frame {
                         problems: Vec::new(),
                     };
                     d.log = Some(extra);
-                    frame.draws.push(d);
+                    put(d, &mut mine);
                 }
             }
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
+            mine = finish(mine, start, chunk);
             drop(tx);
-            let mut out = read();
-            out.extend(unsent.into_iter().map(|(i, f)| (i, read_draw_headers(&f))));
-            for h in hs {
-                out.extend(h.join().unwrap_or_default());
-            }
-            out
+            let mut all = vec![mine, read()];
+            all.extend(hs.into_iter().map(|h| h.join().unwrap_or_default()));
+            all
         });
-        frame.apply_headers(headers);
-        for d in &mut frame.draws {
-            check(d);
+        let mut chunks = Vec::new();
+        for f in finished {
+            frame.bytes += f.bytes;
+            chunks.extend(f.chunks);
         }
+        chunks.sort_by_key(|c| c.0);
+        frame.draws = chunks.into_iter().flat_map(|c| c.1).collect();
         Ok(frame)
     }
 
@@ -945,69 +953,6 @@ impl Frame {
         d
     }
 
-    /// Takes the headers read of each draw (by its index in `draws`).
-    fn apply_headers(&mut self, results: Vec<(usize, Headers)>) {
-        let mut layouts: HashMap<Vec<InputElementDesc>, Arc<Vec<InputElementDesc>>> =
-            HashMap::new();
-        for (i, h) in results {
-            self.bytes += h.bytes;
-            let d = &mut self.draws[i];
-            for (slot, n) in h.vb_bufs {
-                if let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) {
-                    v.buf_bytes = Some(n);
-                }
-            }
-            if let (Some(ib), Some(n)) = (&mut d.ib, h.ib_buf) {
-                ib.buf_bytes = Some(n);
-            }
-            for (slot, vb) in h.vbs {
-                let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) else {
-                    continue;
-                };
-                v.stride = vb.stride;
-                v.offset = vb.byte_offset;
-                v.first_vertex = vb.first_vertex;
-                v.vertex_count = vb.vertex_count;
-                v.first_instance = vb.first_instance;
-                v.instance_count = vb.instance_count;
-                if d.layout.is_none() && !vb.elements.is_empty() {
-                    let l = layouts
-                        .entry(vb.elements.clone())
-                        .or_insert_with(|| Arc::new(vb.elements))
-                        .clone();
-                    d.layout = Some(l);
-                } else if let Some(l) = &d.layout
-                    && !vb.elements.is_empty()
-                    && **l != vb.elements
-                {
-                    d.problems.push(CaptureWarning {
-                        file: v
-                            .txt
-                            .as_ref()
-                            .map(|p| p.display().to_string())
-                            .unwrap_or_default(),
-                        line: None,
-                        value: None,
-                        message: "its element blocks differ from the draw's other vb dumps'".into(),
-                    });
-                }
-                if let Some(t) = vb.topology {
-                    d.topology = Some(t);
-                }
-            }
-            if let (Some(ib), Some(hi)) = (&mut d.ib, h.ib) {
-                ib.format = hi.format;
-                ib.offset = hi.byte_offset;
-                ib.first_index = hi.first_index;
-                ib.index_count = hi.index_count;
-                if let Some(t) = hi.topology {
-                    d.topology = d.topology.or(Some(t));
-                }
-            }
-            d.problems.extend(h.problems);
-        }
-    }
-
     /// Reads draw `draw` of this frame as a [`Capture`] (its text and binary dumps, no
     /// folder search), as `capture::load_dump` reads a single dump.
     pub fn load(&self, draw: &Draw) -> Result<Capture, CaptureError> {
@@ -1186,70 +1131,113 @@ fn size_of(path: &Path) -> Option<u64> {
     fs::metadata(path).ok().map(|m| m.len())
 }
 
-/// The files a draw's headers are read from, owned: a reader thread takes them while the
-/// draws are still being put together.
-struct HeadFiles {
-    /// Per vb slot: the binary dump to size (none where the listing sized it), the text dump.
-    vbs: Vec<(u32, Option<PathBuf>, Option<PathBuf>)>,
-    /// The ib's binary dump to size and text dump.
-    ib_buf: Option<PathBuf>,
-    ib_txt: Option<PathBuf>,
-    /// Bytes of the binary dumps the listing sized.
-    sized: u64,
+/// The layouts read so far, each kept once (draws of one layout share it).
+type Layouts = HashMap<Vec<InputElementDesc>, Arc<Vec<InputElementDesc>>>;
+
+/// What a thread that read and checked chunks of draws hands back: the chunks (each with
+/// the index of its first draw), the bytes of their dumps, the layouts it kept.
+#[derive(Default)]
+struct Finished {
+    chunks: Vec<(usize, Vec<Draw>)>,
+    bytes: u64,
+    layouts: Layouts,
 }
 
-impl HeadFiles {
-    fn of(d: &Draw) -> HeadFiles {
-        let mut sized = 0;
-        let mut to_size = |buf: &Option<PathBuf>, known: Option<u64>| match (buf, known) {
-            (Some(_), Some(n)) => {
-                sized += n;
-                None
-            }
-            (b, _) => b.clone(),
-        };
-        let vbs = d
-            .vbs
-            .iter()
-            .map(|v| (v.slot, to_size(&v.buf, v.buf_bytes), v.txt.clone()))
-            .collect();
-        let (ib_buf, ib_txt) = match &d.ib {
-            Some(ib) => (to_size(&ib.buf, ib.buf_bytes), ib.txt.clone()),
-            None => (None, None),
-        };
-        HeadFiles {
-            vbs,
-            ib_buf,
-            ib_txt,
-            sized,
+/// Reads `d`'s headers into it (strides, offsets, counts, layout, topology, index format, the
+/// binary dumps' sizes, problems); returns the bytes of its dumps.
+fn read_headers(d: &mut Draw, layouts: &mut Layouts) -> u64 {
+    let h = read_draw_headers(d);
+    for (slot, n) in h.vb_bufs {
+        if let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) {
+            v.buf_bytes = Some(n);
         }
     }
+    if let (Some(ib), Some(n)) = (&mut d.ib, h.ib_buf) {
+        ib.buf_bytes = Some(n);
+    }
+    for (slot, vb) in h.vbs {
+        let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) else {
+            continue;
+        };
+        v.stride = vb.stride;
+        v.offset = vb.byte_offset;
+        v.first_vertex = vb.first_vertex;
+        v.vertex_count = vb.vertex_count;
+        v.first_instance = vb.first_instance;
+        v.instance_count = vb.instance_count;
+        if d.layout.is_none() && !vb.elements.is_empty() {
+            let l = match layouts.get(&vb.elements) {
+                Some(l) => l.clone(),
+                None => {
+                    let l = Arc::new(vb.elements);
+                    layouts.insert((*l).clone(), l.clone());
+                    l
+                }
+            };
+            d.layout = Some(l);
+        } else if let Some(l) = &d.layout
+            && !vb.elements.is_empty()
+            && **l != vb.elements
+        {
+            d.problems.push(CaptureWarning {
+                file: v
+                    .txt
+                    .as_ref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default(),
+                line: None,
+                value: None,
+                message: "its element blocks differ from the draw's other vb dumps'".into(),
+            });
+        }
+        if let Some(t) = vb.topology {
+            d.topology = Some(t);
+        }
+    }
+    if let (Some(ib), Some(hi)) = (&mut d.ib, h.ib) {
+        ib.format = hi.format;
+        ib.offset = hi.byte_offset;
+        ib.first_index = hi.first_index;
+        ib.index_count = hi.index_count;
+        if let Some(t) = hi.topology {
+            d.topology = d.topology.or(Some(t));
+        }
+    }
+    d.problems.extend(h.problems);
+    h.bytes
 }
 
-fn read_draw_headers(f: &HeadFiles) -> Headers {
-    let mut out = Headers {
-        bytes: f.sized,
-        ..Headers::default()
-    };
-    for (slot, buf, _) in &f.vbs {
-        if let Some(n) = buf.as_deref().and_then(size_of) {
-            out.vb_bufs.push((*slot, n));
-            out.bytes += n;
-        }
-    }
-    if let Some(b) = &f.ib_buf {
-        out.ib_buf = size_of(b);
-        out.bytes += out.ib_buf.unwrap_or(0);
-    }
+fn read_draw_headers(d: &Draw) -> Headers {
+    let mut out = Headers::default();
     // A text dump's size comes with its head (the handle's, not one more `stat`).
-    for (slot, _, txt) in &f.vbs {
-        let Some(txt) = txt else { continue };
+    for v in &d.vbs {
+        if let Some(b) = &v.buf {
+            let n = v.buf_bytes.or_else(|| size_of(b));
+            if v.buf_bytes.is_none()
+                && let Some(n) = n
+            {
+                out.vb_bufs.push((v.slot, n));
+            }
+            out.bytes += n.unwrap_or(0);
+        }
+    }
+    if let Some(ib) = &d.ib
+        && let Some(b) = &ib.buf
+    {
+        let n = ib.buf_bytes.or_else(|| size_of(b));
+        if ib.buf_bytes.is_none() {
+            out.ib_buf = n;
+        }
+        out.bytes += n.unwrap_or(0);
+    }
+    for v in &d.vbs {
+        let Some(txt) = &v.txt else { continue };
         let file = txt.display().to_string();
         match read_head(txt, vb_data_line) {
             Ok((text, len)) => {
                 out.bytes += len;
                 match parse_vb_txt(&file, vb_header(&text), false) {
-                    Ok(vb) => out.vbs.push((*slot, vb)),
+                    Ok(vb) => out.vbs.push((v.slot, vb)),
                     Err(e) => out.problems.push(CaptureWarning {
                         file: e.file,
                         line: e.line,
@@ -1266,7 +1254,9 @@ fn read_draw_headers(f: &HeadFiles) -> Headers {
             }),
         }
     }
-    if let Some(txt) = &f.ib_txt {
+    if let Some(ib) = &d.ib
+        && let Some(txt) = &ib.txt
+    {
         let file = txt.display().to_string();
         match read_head(txt, ib_data_line) {
             Ok((text, len)) => {
