@@ -378,24 +378,69 @@ fn context_folder(name: &str) -> Option<u64> {
     name.strip_prefix("ctx-").and_then(hex_u64)
 }
 
-/// `NAME(K:v, K:v)TAIL` → (NAME, pairs, TAIL).
-#[allow(clippy::type_complexity)]
-fn split_call(text: &str) -> Option<(&str, Vec<(&str, &str)>, &str)> {
-    let open = text.find('(')?;
+/// The arguments of a call, `K:v, K:v` (split at each `, `; each holds a `:`), looked up by
+/// key without a list being made: a call has a few, and a log has a call a line.
+#[derive(Clone, Copy)]
+struct Args<'a>(&'a str);
+
+impl<'a> Args<'a> {
+    /// Each `K:v` piece.
+    fn pieces(self) -> impl Iterator<Item = &'a str> {
+        let text = self.0;
+        let mut from = Some(0);
+        std::iter::from_fn(move || {
+            let start = from?;
+            let rest = &text[start..];
+            // The next `, ` (a comma without a space after it is part of the value).
+            let mut at = 0;
+            loop {
+                match memchr::memchr(b',', &rest.as_bytes()[at..]) {
+                    Some(c) if rest.as_bytes().get(at + c + 1) == Some(&b' ') => {
+                        from = Some(start + at + c + 2);
+                        return Some(&rest[..at + c]);
+                    }
+                    Some(c) => at += c + 1,
+                    None => {
+                        from = None;
+                        return Some(rest);
+                    }
+                }
+            }
+        })
+    }
+
+    /// Each piece as (key, value), trimmed; `None` for a piece without `:`.
+    fn pairs(self) -> impl Iterator<Item = Option<(&'a str, &'a str)>> {
+        self.pieces().map(|a| {
+            let c = memchr::memchr(b':', a.as_bytes())?;
+            Some((a[..c].trim(), a[c + 1..].trim()))
+        })
+    }
+
+    /// The value of `key`.
+    fn get(self, key: &str) -> Option<&'a str> {
+        self.pairs()
+            .flatten()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
+}
+
+/// `NAME(K:v, K:v)TAIL` → (NAME, arguments, TAIL).
+fn split_call(text: &str) -> Option<(&str, Args<'_>, &str)> {
+    let open = memchr::memchr(b'(', text.as_bytes())?;
     let name = &text[..open];
     if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
         return None;
     }
-    let close = open + text[open..].find(')')?;
+    let close = open + memchr::memchr(b')', &text.as_bytes()[open..])?;
     let args = &text[open + 1..close];
-    let mut pairs = Vec::new();
-    if !args.trim().is_empty() {
-        for a in args.split(", ") {
-            let (k, v) = a.split_once(':')?;
-            pairs.push((k.trim(), v.trim()));
-        }
+    let args = if args.trim().is_empty() { "" } else { args };
+    let parsed = Args(args);
+    if !args.is_empty() && parsed.pairs().any(|p| p.is_none()) {
+        return None;
     }
-    Some((name, pairs, &text[close + 1..]))
+    Some((name, parsed, &text[close + 1..]))
 }
 
 /// ` hash=H orig_hash=H hash_contamination=…` after a call or on a slot line.
@@ -433,10 +478,6 @@ impl Reader<'_> {
     }
 }
 
-fn arg<'a>(pairs: &[(&'a str, &'a str)], key: &str) -> Option<&'a str> {
-    pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
-}
-
 /// Reads a frame-analysis log. `file` names it in warnings. An unreadable stretch ends the
 /// reading with a warning; nothing panics.
 pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
@@ -454,6 +495,7 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
     let mut last_draw: Option<(Option<u32>, u32, usize)> = None;
     // The rest of a line that held two calls (see `run_on`), read as the next line.
     let mut queued: Option<Vec<u8>> = None;
+    let arrow = memchr::memmem::Finder::new(b" -> ");
     loop {
         if let Some(q) = queued.take() {
             buf = q;
@@ -543,12 +585,24 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
         pending = Pending::None;
         if let Some(msg) = rest.strip_prefix("3DMigoto ") {
             if let Some(paths) = msg.strip_prefix("Dumping Buffer ") {
-                match paths.split_once(" -> ") {
+                match arrow
+                    .find(paths.as_bytes())
+                    .map(|i| (&paths[..i], &paths[i + 4..]))
+                {
                     Some((a, b)) => {
-                        let mut parts = a.rsplit(['\\', '/']);
-                        let a_name = parts.next().unwrap_or(a).to_string();
-                        let context = parts.next().and_then(context_folder);
-                        let per_draw = super::name::parse_dump_name(&a_name);
+                        // The file name, and the folder it is in (`ctx-0x…` for a deferred
+                        // context's dump).
+                        let sep = |t: &str| memchr::memrchr2(b'\\', b'/', t.as_bytes());
+                        let (a_name, context) = match sep(a) {
+                            Some(i) => {
+                                let folder = &a[..i];
+                                let folder = sep(folder).map_or(folder, |j| &folder[j + 1..]);
+                                (a[i + 1..].to_string(), context_folder(folder))
+                            }
+                            None => (a.to_string(), None),
+                        };
+                        // Only a deferred context's dump needs the name read.
+                        let per_draw = || super::name::parse_dump_name(&a_name);
                         match log.draws.last_mut() {
                             Some(d)
                                 if last_draw
@@ -559,8 +613,8 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
                             // A resource dumped outside a draw (`dump_on_update`,
                             // `dump_on_unmap`, an INI's `dump =`): no draw's file.
                             _ if super::name::is_resource_dump_name(&a_name) => {}
-                            _ if context.is_some() && per_draw.is_some() => {
-                                if let (Some(context), Some(p)) = (context, &per_draw) {
+                            _ if context.is_some() && per_draw().is_some() => {
+                                if let (Some(context), Some(p)) = (context, &per_draw()) {
                                     log.deferred_dumps.push(DeferredDump {
                                         context,
                                         frame: p.frame,
@@ -582,20 +636,20 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
             }
             continue;
         }
-        let Some((name, pairs, tail)) = split_call(rest) else {
+        let Some((name, args, tail)) = split_call(rest) else {
             rd.warn(n, line, "not a call `Name(Key:value, …)`; ignored");
             continue;
         };
-        let num = |k: &str| arg(&pairs, k).and_then(|v| v.parse::<u32>().ok());
+        let num = |k: &str| args.get(k).and_then(|v| v.parse::<u32>().ok());
         // `%u` of a negative BaseVertexLocation in DrawIndexed; `%i` in DrawIndexedInstanced.
         let signed = |k: &str| {
-            arg(&pairs, k).and_then(|v| {
+            args.get(k).and_then(|v| {
                 v.parse::<i32>()
                     .ok()
                     .or_else(|| v.parse::<u32>().ok().map(|u| u as i32))
             })
         };
-        let ptr = |k: &str| arg(&pairs, k).and_then(hex_u64);
+        let ptr = |k: &str| args.get(k).and_then(hex_u64);
         let (th, _) = tail_hashes(tail);
         let mut call = None;
         let mut bad = false;
@@ -655,7 +709,7 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
             "ClearState" => state = State::default(),
             // `RestoreContextState:false` leaves the immediate context in its default state
             // after the command list (ID3D11DeviceContext::ExecuteCommandList).
-            "ExecuteCommandList" => match arg(&pairs, "RestoreContextState") {
+            "ExecuteCommandList" => match args.get("RestoreContextState") {
                 Some("false" | "0") => state = State::default(),
                 Some("true" | "1") => {}
                 _ => bad = true,
@@ -815,6 +869,36 @@ pub fn parse_log(file: &str, mut input: impl BufRead) -> Log {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Arguments split at each `, ` only, each with a `:`; the first of a repeated key.
+    #[test]
+    fn call_arguments_split_at_comma_space_only() {
+        let (name, args, tail) =
+            split_call("Draw(VertexCount:3, StartVertexLocation:0) hash=1").unwrap();
+        assert_eq!(name, "Draw");
+        assert_eq!(args.get("VertexCount"), Some("3"));
+        assert_eq!(args.get("StartVertexLocation"), Some("0"));
+        assert_eq!(args.get("Vertex"), None);
+        assert_eq!(tail, " hash=1");
+        let (_, a, _) = split_call("F(A:1,2, B: x )").unwrap();
+        assert_eq!(a.get("A"), Some("1,2"));
+        assert_eq!(a.get("B"), Some("x"));
+        let (_, r, _) = split_call("F(A:1, A:2)").unwrap();
+        assert_eq!(r.get("A"), Some("1"));
+        let (_, e, _) = split_call("ClearState(  )").unwrap();
+        assert_eq!(e.get(""), None);
+        for bad in [
+            "F(A:1, , B:2)",
+            "F(A:1, )",
+            "F(A)",
+            "(A:1)",
+            "F A:1)",
+            "F(A:1",
+            "F-G(A:1)",
+        ] {
+            assert!(split_call(bad).is_none(), "{bad}");
+        }
+    }
 
     /// Only a query call's line runs on (see `run_on`): the second call starts at its
     /// number (after `= 0` for GetData); a line of any other call keeps a copy of its number followed
