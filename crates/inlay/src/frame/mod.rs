@@ -649,7 +649,8 @@ impl Frame {
             };
             scan.files_seen += 1;
             let path = entry.path();
-            let Some(fname) = entry.file_name().to_str().map(str::to_string) else {
+            // The name, borrowed from the path (no copy per file).
+            let Some(fname) = path.file_name().and_then(|n| n.to_str()) else {
                 self.warn_at(&path, "a file name that is not UTF-8; skipped");
                 continue;
             };
@@ -714,7 +715,7 @@ impl Frame {
                 continue;
             }
             if in_deduped {
-                scan.deduped.insert(fname, (path, len));
+                scan.deduped.insert(fname.to_string(), (path, len));
                 continue;
             }
             if ctx.is_none() && (fname == "log.txt" || fname.starts_with("log-0x")) {
