@@ -733,7 +733,7 @@ impl Frame {
                 scan.logs.push((c, path));
                 continue;
             }
-            match name::parse_dump_name(&fname) {
+            match name::parse_dump_name(fname) {
                 Some(n) => {
                     let key = (ctx, n.frame, n.draw);
                     scan.entries
@@ -745,7 +745,7 @@ impl Frame {
                     let lower = fname.to_ascii_lowercase();
                     // A resource dumped outside a draw is 3DMigoto's, and no draw's.
                     if (lower.ends_with(".txt") || lower.ends_with(".buf"))
-                        && !name::is_resource_dump_name(&fname)
+                        && !name::is_resource_dump_name(fname)
                     {
                         self.warn_at(
                             &path,

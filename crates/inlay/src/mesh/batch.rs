@@ -418,7 +418,9 @@ fn settle_owners(
                     )) = &results[*j]
                 {
                     if *old != path {
-                        let _ = fs::remove_file(old);
+                        for f in files_of(old, o.kind) {
+                            let _ = fs::remove_file(f);
+                        }
                     }
                     written.fetch_sub(*n, Ordering::Relaxed);
                 }
@@ -465,12 +467,23 @@ fn write_late(
     o: &BatchOptions,
 ) -> Result<(Capture, PathBuf, u64, Exported), String> {
     let path = out_dir.join(file_name(d, o.kind));
-    if !o.overwrite && path.exists() {
-        return Err(format!("{} exists (replace with --force)", path.display()));
+    if !o.overwrite
+        && let Some(f) = files_of(&path, o.kind).into_iter().find(|f| f.exists())
+    {
+        return Err(format!("{} exists (replace with --force)", f.display()));
     }
     let capture = frame.load(d).map_err(|e| e.to_string())?;
     let (done, bytes) = write_one(&capture, &path, o)?;
     Ok((capture, path, bytes, done))
+}
+
+/// The files an export to `path` writes: the file, and for a `.gltf` its `.bin` beside it.
+fn files_of(path: &Path, kind: FileKind) -> Vec<PathBuf> {
+    let mut v = vec![path.to_path_buf()];
+    if kind == FileKind::Gltf {
+        v.push(path.with_extension("bin"));
+    }
+    v
 }
 
 /// The outcome of a written draw.
@@ -517,9 +530,11 @@ fn export_one(
         if let Some((_, p)) = seen.get(&key) {
             return (Outcome::Same { path: p.clone() }, Some(key));
         }
-        if !o.overwrite && path.exists() {
+        if !o.overwrite
+            && let Some(f) = files_of(&path, o.kind).into_iter().find(|f| f.exists())
+        {
             let outcome = Outcome::Failed {
-                file: path.display().to_string(),
+                file: f.display().to_string(),
                 reason: "exists (replace with --force)".into(),
             };
             return (outcome, None);
@@ -582,50 +597,68 @@ mod tests {
         let frame = Frame::open(&fa).unwrap();
         let filter: crate::frame::Filter = "dumped".parse().unwrap();
         let draws: Vec<&Draw> = frame.select(&filter).collect();
+        let mut written_first = Vec::new();
+        // A `.gltf` has its `.bin` beside it: a set settled late leaves neither of the later
+        // draw's files.
+        for (kind, per_draw) in [(FileKind::Gltf, 2), (FileKind::Glb, 1)] {
+            let bo = BatchOptions {
+                jobs: 1,
+                overwrite: true,
+                kind,
+                ..BatchOptions::default()
+            };
+            let (out1, out2) = (
+                root.path().join(format!("fwd-{kind}")),
+                root.path().join(format!("rev-{kind}")),
+            );
+            let fwd = export_draws(&frame, &draws, &out1, &bo, &|_| {}).unwrap();
+            let reverse: Vec<usize> = (0..draws.len()).rev().collect();
+            let rev = export_in_order(&frame, &draws, &reverse, &out2, &bo, &|_| {}).unwrap();
+            let (w, same, failed) = fwd.counts();
+            assert!(w >= 2 && same >= 2 && failed == 0, "{:?}", fwd.counts());
+            assert_eq!(rev.counts(), fwd.counts());
+            assert_eq!(rev.bytes_written, fwd.bytes_written);
+            // Draw for draw: the same outcome with the folder swapped.
+            let swap = |p: &Path| out1.join(p.file_name().unwrap());
+            for (a, b) in fwd.draws.iter().zip(&rev.draws) {
+                assert_eq!(a.draw, b.draw);
+                match (&a.outcome, &b.outcome) {
+                    (Outcome::Written { path: p, .. }, Outcome::Written { path: q, .. })
+                    | (Outcome::Same { path: p }, Outcome::Same { path: q }) => {
+                        assert_eq!(*p, swap(q), "draw {}", a.draw)
+                    }
+                    other => panic!("draw {}: {other:?}", a.draw),
+                }
+            }
+            // Every set's file is its first draw's; no file of a later draw is left.
+            written_first.clear();
+            for (k, d) in fwd.draws.iter().enumerate() {
+                if let Outcome::Same { path } = &d.outcome {
+                    let owner = fwd
+                        .draws
+                        .iter()
+                        .position(
+                            |e| matches!(&e.outcome, Outcome::Written { path: p, .. } if p == path),
+                        )
+                        .unwrap();
+                    assert!(owner < k);
+                    written_first.push(owner);
+                }
+            }
+            assert!(!written_first.is_empty());
+            let listed = files_in(&out1);
+            assert_eq!(listed, files_in(&out2), "{kind}");
+            assert_eq!(listed.len(), w * per_draw, "{kind}");
+        }
+        let reverse: Vec<usize> = (0..draws.len()).rev().collect();
         let bo = BatchOptions {
             jobs: 1,
             overwrite: true,
             ..BatchOptions::default()
         };
-        let (out1, out2) = (root.path().join("fwd"), root.path().join("rev"));
-        let fwd = export_draws(&frame, &draws, &out1, &bo, &|_| {}).unwrap();
-        let reverse: Vec<usize> = (0..draws.len()).rev().collect();
-        let rev = export_in_order(&frame, &draws, &reverse, &out2, &bo, &|_| {}).unwrap();
-        let (w, same, failed) = fwd.counts();
-        assert!(w >= 2 && same >= 2 && failed == 0, "{:?}", fwd.counts());
-        assert_eq!(rev.counts(), fwd.counts());
-        assert_eq!(rev.bytes_written, fwd.bytes_written);
-        // Draw for draw: the same outcome with the folder swapped.
-        let swap = |p: &Path| out1.join(p.file_name().unwrap());
-        for (a, b) in fwd.draws.iter().zip(&rev.draws) {
-            assert_eq!(a.draw, b.draw);
-            match (&a.outcome, &b.outcome) {
-                (Outcome::Written { path: p, .. }, Outcome::Written { path: q, .. })
-                | (Outcome::Same { path: p }, Outcome::Same { path: q }) => {
-                    assert_eq!(*p, swap(q), "draw {}", a.draw)
-                }
-                other => panic!("draw {}: {other:?}", a.draw),
-            }
-        }
-        // Every set's file is its first draw's; no file of a later draw is left.
-        let mut written_first = Vec::new();
-        for (k, d) in fwd.draws.iter().enumerate() {
-            if let Outcome::Same { path } = &d.outcome {
-                let owner = fwd
-                    .draws
-                    .iter()
-                    .position(
-                        |e| matches!(&e.outcome, Outcome::Written { path: p, .. } if p == path),
-                    )
-                    .unwrap();
-                assert!(owner < k);
-                written_first.push(owner);
-            }
-        }
-        assert!(!written_first.is_empty());
-        let listed = files_in(&out1);
-        assert_eq!(listed, files_in(&out2));
-        assert_eq!(listed.len(), w);
+        let fwd_counts = export_draws(&frame, &draws, &root.path().join("again"), &bo, &|_| {})
+            .unwrap()
+            .counts();
 
         // Without overwrite: the first draw of a set already has a file (not ours).
         let out3 = root.path().join("kept");
@@ -646,6 +679,6 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert_eq!(kept.counts(), fwd.counts());
+        assert_eq!(kept.counts(), fwd_counts);
     }
 }
