@@ -312,15 +312,25 @@ impl FloatStats {
         let comps = self.comps.min(W);
         let components = self.components.min(W);
         let flip = self.fragile_check == Fragile::NegZeroAndFlip && comps >= 2;
+        if self.neg_zero && self.special && (self.flip_inexact || !flip) {
+            // Nothing left to find.
+            return;
+        }
+        // Every row's `W` lanes, each counted where it is below `comps` / `components` (a
+        // fixed lane count, so that the loop unrolls).
+        let in_comps: [bool; W] = std::array::from_fn(|l| l < comps);
+        let in_components: [bool; W] = std::array::from_fn(|l| l < components);
         let (mut neg_zero, mut inexact, mut special) = (false, false, false);
         for v in values {
-            for &bits in &v[..comps] {
-                neg_zero |= bits == 0x8000_0000;
+            for l in 0..W {
+                let bits = v[l];
+                let nz = bits == 0x8000_0000;
+                neg_zero |= nz & in_comps[l];
+                special |= (nz | (bits & 0x7f80_0000 == 0x7f80_0000)) & in_components[l];
             }
-            for &bits in &v[..components] {
-                special |= bits == 0x8000_0000 || bits & 0x7f80_0000 == 0x7f80_0000;
-            }
-            if flip {
+        }
+        if flip {
+            for v in values {
                 let y = f32::from_bits(finite_bits(v[1]));
                 inexact |= (1.0 - (1.0 - y)).to_bits() != y.to_bits();
             }
@@ -531,24 +541,32 @@ impl RawStats {
     }
 
     fn feed(&mut self, values: &[[u32; 4]]) {
-        let c = self.components;
-        let mut plain = true;
-        if self.int {
-            let sint = self.sint;
-            for v in values {
-                for &b in &v[..c] {
-                    let value = if sint { b as i32 as i64 } else { b as i64 };
-                    plain &= value.abs() <= 1 << 24;
-                }
-            }
-        } else {
-            for v in values {
-                for &b in &v[..c] {
-                    plain &= b != 0x8000_0000 && b & 0x7f80_0000 != 0x7f80_0000;
-                }
+        // Once one lane needs halves, the rest cannot change that.
+        if !self.plain {
+            return;
+        }
+        // Each lane count its own loop (a fixed count unrolls and vectorises).
+        fn all<const C: usize>(values: &[[u32; 4]], ok: impl Fn(u32) -> bool) -> bool {
+            values
+                .iter()
+                .fold(true, |p, v| (0..C).fold(p, |p, l| p & ok(v[l])))
+        }
+        fn lanes(c: usize, values: &[[u32; 4]], ok: impl Fn(u32) -> bool) -> bool {
+            match c {
+                1 => all::<1>(values, ok),
+                2 => all::<2>(values, ok),
+                3 => all::<3>(values, ok),
+                _ => all::<4>(values, ok),
             }
         }
-        self.plain &= plain;
+        let c = self.components;
+        self.plain = match (self.int, self.sint) {
+            (true, true) => lanes(c, values, |b| (b as i32 as i64).abs() <= 1 << 24),
+            (true, false) => lanes(c, values, |b| b <= 1 << 24),
+            _ => lanes(c, values, |b| {
+                b != 0x8000_0000 && b & 0x7f80_0000 != 0x7f80_0000
+            }),
+        };
     }
 }
 
@@ -646,6 +664,100 @@ mod tests {
             let (_, nf, ch) = float_value(v, comps, kind, conv);
             (c | ch, n + nf)
         })
+    }
+
+    /// `RawStats::plain` and the fragile-lane flags, fed one row at a time and all rows at
+    /// once, against their definitions lane by lane: every special lane value at every lane
+    /// position, every lane count, integer and float kinds.
+    #[test]
+    fn raw_and_fragile_flags_match_their_definitions() {
+        let specials = [
+            0u32,
+            0x8000_0000,
+            0x7f80_0000,
+            0xff80_0000,
+            0x7fc0_0001,
+            0x3f80_0000,
+            0x0100_0000,
+            0x0100_0001,
+            0xff00_0000,
+            0xfeff_ffff,
+            0x3e4c_cccd,
+            0x3f7f_fffe,
+        ];
+        let mut rows = Vec::new();
+        for &x in &specials {
+            for p in 0..4 {
+                let mut r = [0x3f00_0000u32; 4];
+                r[p] = x;
+                rows.push(r);
+            }
+        }
+        let is_special = |b: u32| b == 0x8000_0000 || b & 0x7f80_0000 == 0x7f80_0000;
+        let flips = |b: u32| {
+            let y = f32::from_bits(finite_bits(b));
+            (1.0 - (1.0 - y)).to_bits() != y.to_bits()
+        };
+        for c in 1..=4 {
+            for kind in [Kind::Uint, Kind::Sint, Kind::Float] {
+                let ok = |b: u32| match kind {
+                    Kind::Uint => b as i64 <= 1 << 24,
+                    Kind::Sint => (b as i32 as i64).abs() <= 1 << 24,
+                    _ => !is_special(b),
+                };
+                let mut all = RawStats::new(c, kind);
+                all.feed(&rows);
+                for (i, r) in rows.iter().enumerate() {
+                    let mut one = RawStats::new(c, kind);
+                    one.feed(std::slice::from_ref(r));
+                    assert_eq!(
+                        one.plain,
+                        r[..c].iter().all(|&b| ok(b)),
+                        "{kind:?} {c} {r:x?}"
+                    );
+                    // Fed after a row that is not plain: stays not plain.
+                    if !one.plain {
+                        one.feed(&rows[..=i]);
+                        assert!(!one.plain);
+                    }
+                }
+                assert_eq!(
+                    all.plain,
+                    rows.iter().all(|r| r[..c].iter().all(|&b| ok(b)))
+                );
+            }
+            for comps in 1..=4 {
+                for check in [Fragile::NegZero, Fragile::NegZeroAndFlip] {
+                    let mk = || FloatStats::new(comps, Kind::Float, Conv::Keep, false, check, c);
+                    let mut all = mk();
+                    all.check_fragile(&rows);
+                    let (mut n, mut sp, mut fl) = (false, false, false);
+                    for r in &rows {
+                        let mut one = mk();
+                        one.check_fragile(std::slice::from_ref(r));
+                        let want_n = r[..comps].contains(&0x8000_0000);
+                        let want_sp = r[..c].iter().any(|&b| is_special(b));
+                        let want_fl = check == Fragile::NegZeroAndFlip && comps >= 2 && flips(r[1]);
+                        assert_eq!(
+                            (one.neg_zero, one.special, one.flip_inexact),
+                            (want_n, want_sp, want_fl),
+                            "{comps} {c} {check:?} {r:x?}"
+                        );
+                        (n, sp, fl) = (n | want_n, sp | want_sp, fl | want_fl);
+                        // Three lanes a row, as `feed_narrow` gives them.
+                        if comps <= 3 && c <= 3 {
+                            let mut three = mk();
+                            three.check_fragile(&[[r[0], r[1], r[2]]]);
+                            assert_eq!(
+                                (three.neg_zero, three.special, three.flip_inexact),
+                                (want_n, want_sp, want_fl)
+                            );
+                        }
+                    }
+                    assert_eq!((all.neg_zero, all.special, all.flip_inexact), (n, sp, fl));
+                }
+            }
+        }
     }
 
     /// The fast paths of `float_stats` (lanes kept, normals) and of the writer (a conversion
