@@ -551,20 +551,12 @@ impl Frame {
                 // A second call under one number (3DMigoto numbers each context's calls; a
                 // repeated number means two logs were merged): listed without files.
                 for extra in logs {
-                    let mut d = Draw {
-                        context: key.0,
-                        frame: key.1,
-                        number: key.2,
-                        log: None,
-                        vbs: Vec::new(),
-                        ib: None,
-                        resources: Vec::new(),
+                    let d = Draw {
                         shaders: extra.shaders,
-                        layout: None,
                         topology: extra.topology,
-                        problems: Vec::new(),
+                        log: Some(extra),
+                        ..bare_draw(key)
                     };
-                    d.log = Some(extra);
                     put(d, &mut mine);
                 }
             }
@@ -767,19 +759,7 @@ impl Frame {
         deduped: &HashMap<String, (PathBuf, Option<u64>)>,
         context_has_log: bool,
     ) -> Draw {
-        let mut d = Draw {
-            context: key.0,
-            frame: key.1,
-            number: key.2,
-            log: None,
-            vbs: Vec::new(),
-            ib: None,
-            resources: Vec::new(),
-            shaders: Shaders::default(),
-            layout: None,
-            topology: None,
-            problems: Vec::new(),
-        };
+        let mut d = bare_draw(key);
         let mut name_shaders: Option<Shaders> = None;
         for e in files {
             let n = &e.name;
@@ -1130,6 +1110,23 @@ fn ib_header(file: &str, text: &[u8]) -> (IbHeader, Vec<CaptureWarning>) {
 /// A file's size (`None`: it cannot be looked up; reading it says why).
 fn size_of(path: &Path) -> Option<u64> {
     fs::metadata(path).ok().map(|m| m.len())
+}
+
+/// The draw of `key` with nothing read yet.
+fn bare_draw(key: Key) -> Draw {
+    Draw {
+        context: key.0,
+        frame: key.1,
+        number: key.2,
+        log: None,
+        vbs: Vec::new(),
+        ib: None,
+        resources: Vec::new(),
+        shaders: Shaders::default(),
+        layout: None,
+        topology: None,
+        problems: Vec::new(),
+    }
 }
 
 /// The layouts read so far, each kept once (draws of one layout share it).
