@@ -350,17 +350,24 @@ fn force_replaces_an_earlier_export_file_for_file() {
     // its first draw's (the others name it), so every run writes the same files.
     for format in ["glb", "gltf"] {
         let fresh = format!("fresh-{format}");
-        let args = [
-            "export",
-            "fa",
-            "--output-dir",
-            &fresh,
-            "--format",
-            format,
-            "--jobs",
-            "4",
-        ];
-        ok(&inlay(&args, &w));
+        // The same export (4 jobs) into `dir`, with `--force` or without.
+        let export = |dir: &str, force: bool| {
+            let mut args = vec![
+                "export",
+                "fa",
+                "--output-dir",
+                dir,
+                "--format",
+                format,
+                "--jobs",
+                "4",
+            ];
+            if force {
+                args.push("--force");
+            }
+            inlay(&args, &w)
+        };
+        ok(&export(&fresh, false));
         let want = files_in(&w.join(&fresh));
         assert!(want.len() >= 3, "{:?}", want.keys());
         // The same names holding other bytes.
@@ -369,17 +376,7 @@ fn force_replaces_an_earlier_export_file_for_file() {
         for name in want.keys() {
             std::fs::write(w.join(&old).join(name), b"an earlier export").unwrap();
         }
-        let args = [
-            "export",
-            "fa",
-            "--output-dir",
-            &old,
-            "--format",
-            format,
-            "--jobs",
-            "4",
-        ];
-        let o = inlay(&args, &w);
+        let o = export(&old, false);
         assert_eq!(o.status.code(), Some(1), "{o:?}");
         assert!(String::from_utf8_lossy(&o.stderr).contains("exists (replace with --force)"));
         // The meshes are kept (the batch's report, export.json, is always new; a draw
@@ -388,18 +385,7 @@ fn force_replaces_an_earlier_export_file_for_file() {
         for name in want.keys().filter(|n| *n != "export.json") {
             assert_eq!(kept[name], b"an earlier export", "{name}");
         }
-        let args = [
-            "export",
-            "fa",
-            "--output-dir",
-            &old,
-            "--format",
-            format,
-            "--jobs",
-            "4",
-            "--force",
-        ];
-        ok(&inlay(&args, &w));
+        ok(&export(&old, true));
         let now = files_in(&w.join(&old));
         for (name, bytes) in want.iter().filter(|(n, _)| *n != "export.json") {
             assert_eq!(&now[name], bytes, "{format}: {name}");
