@@ -394,10 +394,15 @@ fn settle_owners(
     o: &BatchOptions,
     written: &std::sync::atomic::AtomicU64,
 ) {
+    // Each set's draws (written or naming its file), in order, and its first naming one.
+    let mut members: HashMap<Key, Vec<usize>> = HashMap::new();
     let mut first: HashMap<Key, usize> = HashMap::new();
     for (i, r) in results.iter().enumerate() {
-        if let Some((Outcome::Same { .. }, Some(k))) = r {
-            first.entry(*k).or_insert(i);
+        if let Some((outcome, Some(k))) = r {
+            members.entry(*k).or_default().push(i);
+            if matches!(outcome, Outcome::Same { .. }) {
+                first.entry(*k).or_insert(i);
+            }
         }
     }
     let mut sets: Vec<(Key, usize)> = first.into_iter().collect();
@@ -438,11 +443,11 @@ fn settle_owners(
             (Err(_), Some((_, p))) => Ok(p.clone()),
             (Err(why), None) => Err(why),
         };
-        for (k, r) in results.iter_mut().enumerate() {
-            let Some((outcome, Some(rk))) = r else {
+        for &k in members.get(&key).into_iter().flatten() {
+            let Some((outcome, _)) = &mut results[k] else {
                 continue;
             };
-            if *rk != key || (k == i && matches!(outcome, Outcome::Written { .. })) {
+            if k == i && matches!(outcome, Outcome::Written { .. }) {
                 continue;
             }
             if matches!(outcome, Outcome::Written { path, .. } if Ok(&*path) == now.as_ref()) {
