@@ -220,35 +220,132 @@ fn remove_old(path: &Path) -> Result<(), String> {
     }
 }
 
-fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u64), String> {
-    let tmp = path.with_extension(format!("{}.part", o.kind));
-    let result = (|| -> Result<(Exported, u64), String> {
+/// Why a draw's file was not written.
+#[derive(Debug)]
+enum WriteError {
+    /// Without `overwrite`: this file of the export is there already.
+    Exists(PathBuf),
+    /// Anything else, said in full.
+    Failed(String),
+}
+
+impl WriteError {
+    /// The outcome of draw `d` that this failure gives.
+    fn outcome(self, d: &Draw) -> Outcome {
+        match self {
+            WriteError::Exists(f) => Outcome::Failed {
+                file: f.display().to_string(),
+                reason: "exists (replace with --force)".into(),
+            },
+            WriteError::Failed(reason) => Outcome::Failed {
+                file: d.id(),
+                reason,
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Exists(p) => write!(f, "{} exists (replace with --force)", p.display()),
+            WriteError::Failed(reason) => f.write_str(reason),
+        }
+    }
+}
+
+/// A file an export writes, opened: where no file has its name, a new file there (created
+/// only if still absent; without `overwrite` an existing one is refused); where one is
+/// replaced, a `.part` beside it that takes the name once complete, so that a failed export
+/// leaves the old file as it was.
+///
+/// A new file is written in place rather than renamed into place: a creation and a rename
+/// are three changes to the output folder, each under the folder's lock (the `.part`'s entry
+/// added, then moved), where writing in place is one, and in a fresh folder every draw's file
+/// is new.
+struct Target {
+    file: fs::File,
+    /// The `.part` being written, where an existing file is replaced.
+    part: Option<PathBuf>,
+}
+
+impl Target {
+    fn create(path: &Path, part_ext: &str, overwrite: bool) -> Result<Target, WriteError> {
+        let fail = |p: &Path, e: std::io::Error| {
+            WriteError::Failed(format!("cannot write {}: {e}", p.display()))
+        };
+        if !overwrite || fs::symlink_metadata(path).is_err() {
+            match fs::File::create_new(path) {
+                Ok(file) => return Ok(Target { file, part: None }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if !overwrite {
+                        return Err(WriteError::Exists(path.to_path_buf()));
+                    }
+                }
+                Err(e) => return Err(fail(path, e)),
+            }
+        }
+        let part = path.with_extension(part_ext);
+        let file = fs::File::create(&part).map_err(|e| fail(&part, e))?;
+        Ok(Target {
+            file,
+            part: Some(part),
+        })
+    }
+
+    /// Gives the complete file its name.
+    fn finish(&self, path: &Path) -> Result<(), WriteError> {
+        if let Some(part) = &self.part {
+            // The file it replaces goes only now, once the new one is complete.
+            remove_old(path).map_err(WriteError::Failed)?;
+            fs::rename(part, path)
+                .map_err(|e| WriteError::Failed(format!("cannot write {}: {e}", path.display())))?;
+        }
+        Ok(())
+    }
+
+    /// Removes what a failed export wrote.
+    fn discard(&self, path: &Path) {
+        let _ = fs::remove_file(self.part.as_deref().unwrap_or(path));
+    }
+}
+
+fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u64), WriteError> {
+    let main = Target::create(path, &format!("{}.part", o.kind), o.overwrite)?;
+    let bin_path = path.with_extension("bin");
+    let mut bin = None;
+    let result = (|| -> Result<(Exported, u64), WriteError> {
         let input = input_of(c);
         let stream = StreamOptions {
             threads: 1,
             ..StreamOptions::default()
         };
-        let ioerr = |e: std::io::Error| format!("cannot write {}: {e}", tmp.display());
+        let written = main.part.as_deref().unwrap_or(path);
+        let ioerr = |e: std::io::Error| {
+            WriteError::Failed(format!("cannot write {}: {e}", written.display()))
+        };
         let xerr = |e: ExportError| match e {
-            ExportError::Mesh(e) => e.to_string(),
-            ExportError::Io(e) => format!("cannot write {}: {e}", tmp.display()),
+            ExportError::Mesh(e) => WriteError::Failed(e.to_string()),
+            ExportError::Io(e) => ioerr(e),
         };
         // 64 KiB: most draws are smaller; a 1 MiB buffer per file cost a fresh mapping (page faults) each time.
-        let mut file = BufWriter::with_capacity(1 << 16, fs::File::create(&tmp).map_err(ioerr)?);
+        let mut file = BufWriter::with_capacity(1 << 16, &main.file);
         let done = match o.kind {
             FileKind::Glb => {
                 super::gltf::export_glb_with(&input, &o.mesh, &stream, &mut file).map_err(xerr)?
             }
             FileKind::Gltf => {
-                let bin = path.with_extension("bin");
-                let uri = bin
+                let uri = bin_path
                     .file_name()
                     .and_then(|n| n.to_str())
                     .unwrap_or("mesh.bin")
                     .to_string();
                 // A new file rather than the old one truncated (see `remove_old`).
-                remove_old(&bin)?;
-                let mut b = BufWriter::new(fs::File::create(&bin).map_err(ioerr)?);
+                if o.overwrite {
+                    remove_old(&bin_path).map_err(WriteError::Failed)?;
+                }
+                let b = bin.insert(Target::create(&bin_path, "bin.part", o.overwrite)?);
+                let mut b = BufWriter::new(&b.file);
                 let done = super::gltf::export_gltf_with(
                     &input, &o.mesh, &stream, &mut file, &mut b, &uri,
                 )
@@ -257,7 +354,8 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
                 done
             }
             FileKind::Obj | FileKind::Ply => {
-                let mesh = Mesh::build(&input, &o.mesh).map_err(|e| e.to_string())?;
+                let mesh =
+                    Mesh::build(&input, &o.mesh).map_err(|e| WriteError::Failed(e.to_string()))?;
                 let warnings = if o.kind == FileKind::Obj {
                     super::obj::write_obj(&mesh, &mut file).map_err(ioerr)?
                 } else {
@@ -269,15 +367,19 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
             }
         };
         file.flush().map_err(ioerr)?;
-        let bytes = file.get_ref().metadata().map(|m| m.len()).unwrap_or(0);
+        let bytes = main.file.metadata().map(|m| m.len()).unwrap_or(0);
         drop(file);
-        // The file it replaces goes only now, once the new one is complete.
-        remove_old(path)?;
-        fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        if let Some(b) = &bin {
+            b.finish(&bin_path)?;
+        }
+        main.finish(path)?;
         Ok((done, bytes))
     })();
     if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+        main.discard(path);
+        if let Some(b) = &bin {
+            b.discard(&bin_path);
+        }
     }
     result
 }
@@ -472,13 +574,8 @@ fn write_late(
     o: &BatchOptions,
 ) -> Result<(Capture, PathBuf, u64, Exported), String> {
     let path = out_dir.join(file_name(d, o.kind));
-    if !o.overwrite
-        && let Some(f) = files_of(&path, o.kind).into_iter().find(|f| f.exists())
-    {
-        return Err(format!("{} exists (replace with --force)", f.display()));
-    }
     let capture = frame.load(d).map_err(|e| e.to_string())?;
-    let (done, bytes) = write_one(&capture, &path, o)?;
+    let (done, bytes) = write_one(&capture, &path, o).map_err(|e| e.to_string())?;
     Ok((capture, path, bytes, done))
 }
 
@@ -535,15 +632,8 @@ fn export_one(
         if let Some((_, p)) = seen.get(&key) {
             return (Outcome::Same { path: p.clone() }, Some(key));
         }
-        if !o.overwrite
-            && let Some(f) = files_of(&path, o.kind).into_iter().find(|f| f.exists())
-        {
-            let outcome = Outcome::Failed {
-                file: f.display().to_string(),
-                reason: "exists (replace with --force)".into(),
-            };
-            return (outcome, None);
-        }
+        // A file that is there already (without `overwrite`) is found when the file is
+        // created, and the claim then given up.
         seen.insert(key, (i, path.clone()));
     }
     match write_one(&capture, &path, o) {
@@ -551,14 +641,10 @@ fn export_one(
             written.fetch_add(bytes, Ordering::Relaxed);
             (written_outcome(&capture, path, bytes, &done), Some(key))
         }
-        Err(reason) => {
+        Err(why) => {
             // Others identical to it must not name a file that is not there.
             seen.lock().unwrap_or_else(|e| e.into_inner()).remove(&key);
-            let outcome = Outcome::Failed {
-                file: d.id(),
-                reason,
-            };
-            (outcome, None)
+            (why.outcome(d), None)
         }
     }
 }
@@ -685,5 +771,90 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(kept.counts(), fwd_counts);
+    }
+
+    /// New files are written in place and existing ones refused without `overwrite` (the
+    /// file named, left as it was, and a `.gltf`'s `.bin` checked too, nothing of the draw
+    /// left behind); with `overwrite` an existing file is replaced by the complete new one.
+    /// No `.part` file is left either way.
+    #[test]
+    fn existing_files_are_refused_or_replaced_whole() {
+        let root = tempfile::tempdir().unwrap();
+        let fa = root.path().join("fa");
+        let o = SynthOptions {
+            draws: 4,
+            meshes: 4,
+            vertices: 16,
+            dispatches: false,
+            ..SynthOptions::default()
+        };
+        generate(&fa, &o).unwrap();
+        let frame = Frame::open(&fa).unwrap();
+        let filter: crate::frame::Filter = "dumped".parse().unwrap();
+        let draws: Vec<&Draw> = frame.select(&filter).collect();
+        assert_eq!(draws.len(), 4);
+        for kind in [FileKind::Glb, FileKind::Gltf] {
+            let keep = BatchOptions {
+                jobs: 2,
+                kind,
+                ..BatchOptions::default()
+            };
+            let out = root.path().join(format!("out-{kind}"));
+            let fresh = export_draws(&frame, &draws, &out, &keep, &|_| {}).unwrap();
+            assert_eq!(fresh.counts(), (4, 0, 0), "{kind}");
+            let expected = files_in(&out);
+            let per_draw = if kind == FileKind::Gltf { 2 } else { 1 };
+            assert_eq!(expected.len(), 4 * per_draw, "{kind}: {expected:?}");
+
+            // Again without overwrite: every draw refused, naming its file; nothing changed.
+            let again = export_draws(&frame, &draws, &out, &keep, &|_| {}).unwrap();
+            for (d, r) in draws.iter().zip(&again.draws) {
+                let file = out.join(file_name(d, kind)).display().to_string();
+                let want = Outcome::Failed {
+                    file,
+                    reason: "exists (replace with --force)".into(),
+                };
+                assert_eq!(r.outcome, want, "{kind}");
+            }
+            assert_eq!(files_in(&out), expected, "{kind}");
+
+            // Overwrite replaces a changed file (and only the draw's own files) whole.
+            let first = out.join(file_name(draws[0], kind));
+            fs::write(&first, b"old").unwrap();
+            let force = BatchOptions {
+                overwrite: true,
+                ..keep.clone()
+            };
+            let forced = export_draws(&frame, &draws, &out, &force, &|_| {}).unwrap();
+            assert_eq!(forced.counts(), (4, 0, 0), "{kind}");
+            assert_eq!(files_in(&out), expected, "{kind}");
+        }
+        // A `.gltf` export whose `.bin` alone is there: refused naming the `.bin`, and the
+        // `.gltf` it would have written is not left behind.
+        let out = root.path().join("bin-only");
+        fs::create_dir_all(&out).unwrap();
+        let bin = out
+            .join(file_name(draws[0], FileKind::Gltf))
+            .with_extension("bin");
+        fs::write(&bin, b"not ours").unwrap();
+        let keep = BatchOptions {
+            jobs: 1,
+            kind: FileKind::Gltf,
+            ..BatchOptions::default()
+        };
+        let r = export_draws(&frame, &draws[..1], &out, &keep, &|_| {}).unwrap();
+        let want = Outcome::Failed {
+            file: bin.display().to_string(),
+            reason: "exists (replace with --force)".into(),
+        };
+        assert_eq!(r.draws[0].outcome, want);
+        let left = files_in(&out);
+        assert_eq!(
+            left,
+            vec![(
+                bin.file_name().unwrap().to_string_lossy().into_owned(),
+                b"not ours".to_vec()
+            )]
+        );
     }
 }
