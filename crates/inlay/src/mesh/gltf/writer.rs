@@ -1205,7 +1205,9 @@ pub(crate) fn document(mesh: &Mesh, stats: &[Stats], index: IndexInfo) -> Docume
     };
     let name = super::super::capture_name(&mesh.files);
     let extras = Some(schema::MeshExtras {
-        inlay: serde_json::to_value(inlay_extras(mesh, &mapped, &vertex_id, &warnings)).ok(),
+        inlay: Some(schema::Record::Typed(Box::new(inlay_extras(
+            mesh, &mapped, &vertex_id, &warnings,
+        )))),
         inlay_mod: None,
     });
     let skin_index = skin.map(|_| 0u32);
