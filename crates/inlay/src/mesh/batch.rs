@@ -199,8 +199,9 @@ pub fn file_name(d: &Draw, kind: FileKind) -> String {
     format!("{}.{kind}", d.id().replace('/', "-"))
 }
 
+/// The bytes the running draws hold, and how many jobs wait for some to be given back.
 struct Budget {
-    used: Mutex<u64>,
+    used: Mutex<(u64, usize)>,
     freed: Condvar,
     limit: u64,
 }
@@ -209,16 +210,21 @@ impl Budget {
     fn take(&self, want: u64) -> u64 {
         let want = want.min(self.limit);
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        while *used > 0 && *used + want > self.limit {
+        while used.0 > 0 && used.0 + want > self.limit {
+            used.1 += 1;
             used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+            used.1 -= 1;
         }
-        *used += want;
+        used.0 += want;
         want
     }
     fn give(&self, n: u64) {
         let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
-        *used -= n;
-        self.freed.notify_all();
+        used.0 -= n;
+        // A wake-up is a system call even with no one waiting: one per draw, for nothing.
+        if used.1 > 0 {
+            self.freed.notify_all();
+        }
     }
 }
 
@@ -437,7 +443,7 @@ fn export_in_order(
     }
     .min(draws.len().max(1));
     let budget = Budget {
-        used: Mutex::new(0),
+        used: Mutex::new((0, 0)),
         freed: Condvar::new(),
         limit: options.memory.max(1),
     };
@@ -914,5 +920,40 @@ mod tests {
                 assert!(seen.insert(of(&swapped)), "len {len}: two blocks swapped");
             }
         }
+    }
+
+    /// Jobs whose takes do not fit together run one after another and all finish (the
+    /// waiting ones are woken); a take larger than the limit runs alone.
+    #[test]
+    fn the_budget_holds_jobs_back_and_wakes_them() {
+        let budget = Budget {
+            used: Mutex::new((0, 0)),
+            freed: Condvar::new(),
+            limit: 10,
+        };
+        let (running, most, done) = (
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+            AtomicUsize::new(0),
+        );
+        std::thread::scope(|s| {
+            for t in 0..8 {
+                let (budget, running, most, done) = (&budget, &running, &most, &done);
+                s.spawn(move || {
+                    for _ in 0..20 {
+                        let held = budget.take(if t == 0 { 25 } else { 6 });
+                        let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(now, Ordering::SeqCst);
+                        std::thread::yield_now();
+                        running.fetch_sub(1, Ordering::SeqCst);
+                        budget.give(held);
+                        done.fetch_add(1, Ordering::SeqCst);
+                    }
+                });
+            }
+        });
+        assert_eq!(done.into_inner(), 160);
+        assert_eq!(most.into_inner(), 1);
+        assert_eq!(*budget.used.lock().unwrap(), (0, 0));
     }
 }
