@@ -699,6 +699,26 @@ mod tests {
         v
     }
 
+    /// A frame generated in `root/fa`: `draws` draws of `meshes` distinct meshes.
+    fn generated(root: &Path, draws: u32, meshes: u32, vertices: u32) -> Frame {
+        let fa = root.join("fa");
+        let o = SynthOptions {
+            draws,
+            meshes,
+            vertices,
+            dispatches: false,
+            ..SynthOptions::default()
+        };
+        generate(&fa, &o).unwrap();
+        Frame::open(&fa).unwrap()
+    }
+
+    /// The draws with a vb dump.
+    fn dumped(frame: &Frame) -> Vec<&Draw> {
+        let filter: crate::frame::Filter = "dumped".parse().unwrap();
+        frame.draws.iter().filter(|d| filter.matches(d)).collect()
+    }
+
     /// The same draws in the opposite order give the same files: each set of identical
     /// draws is written under its first draw's name (the reversed jobs reach its last draw
     /// first, so the set is settled after the jobs), and the others name that file. Without
@@ -706,18 +726,8 @@ mod tests {
     #[test]
     fn identical_draws_name_the_first_ones_file_whatever_the_job_order() {
         let root = tempfile::tempdir().unwrap();
-        let fa = root.path().join("fa");
-        let o = SynthOptions {
-            draws: 12,
-            meshes: 3,
-            vertices: 24,
-            dispatches: false,
-            ..SynthOptions::default()
-        };
-        generate(&fa, &o).unwrap();
-        let frame = Frame::open(&fa).unwrap();
-        let filter: crate::frame::Filter = "dumped".parse().unwrap();
-        let draws: Vec<&Draw> = frame.select(&filter).collect();
+        let frame = generated(root.path(), 12, 3, 24);
+        let draws = dumped(&frame);
         let mut written_first = Vec::new();
         // A `.gltf` has its `.bin` beside it: a set settled late leaves neither of the later
         // draw's files.
@@ -810,18 +820,8 @@ mod tests {
     #[test]
     fn existing_files_are_refused_or_replaced_whole() {
         let root = tempfile::tempdir().unwrap();
-        let fa = root.path().join("fa");
-        let o = SynthOptions {
-            draws: 4,
-            meshes: 4,
-            vertices: 16,
-            dispatches: false,
-            ..SynthOptions::default()
-        };
-        generate(&fa, &o).unwrap();
-        let frame = Frame::open(&fa).unwrap();
-        let filter: crate::frame::Filter = "dumped".parse().unwrap();
-        let draws: Vec<&Draw> = frame.select(&filter).collect();
+        let frame = generated(root.path(), 4, 4, 16);
+        let draws = dumped(&frame);
         assert_eq!(draws.len(), 4);
         for kind in [FileKind::Glb, FileKind::Gltf] {
             let keep = BatchOptions {
