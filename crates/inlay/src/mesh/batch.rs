@@ -370,10 +370,8 @@ fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u6
                     .and_then(|n| n.to_str())
                     .unwrap_or("mesh.bin")
                     .to_string();
-                // A new file rather than the old one truncated (see `remove_old`).
-                if o.overwrite {
-                    remove_old(&bin_path).map_err(WriteError::Failed)?;
-                }
+                // Created as the main file is: an old `.bin` is replaced only once the new
+                // one is complete (see `Target`).
                 let b = bin.insert(Target::create(&bin_path, "bin.part", o.overwrite)?);
                 let mut b = BufWriter::new(&b.file);
                 let done = super::gltf::export_gltf_with(
