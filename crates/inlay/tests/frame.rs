@@ -290,15 +290,18 @@ fn every_analyse_option_variant_indexes_to_the_truth() {
     }
 }
 
-/// The headers are read on other threads while the draws are put together (and, with one
+/// The listing's names are read on other threads as the listing goes (from three threads
+/// up), and the headers on other threads while the draws are put together (and, with one
 /// thread, after): every thread count gives the same index, field for field, problems and
-/// warnings in the same order.
+/// warnings in the same order. The frame spans many of the listing's chunks (256 names), with
+/// names that warn scattered through it.
 #[test]
 fn the_index_does_not_depend_on_the_thread_count() {
     for (i, dedupe) in [Dedupe::Shortcuts, Dedupe::Copies].into_iter().enumerate() {
         let guard = tmp(&format!("threads{i}"));
         let dir = guard.path().join("fa");
         let o = SynthOptions {
+            draws: 240,
             dedupe,
             deferred: true,
             marks: true,
@@ -306,14 +309,36 @@ fn the_index_does_not_depend_on_the_thread_count() {
             ..SynthOptions::default()
         };
         generate(&dir, &o).unwrap();
+        for k in 0..12 {
+            std::fs::write(dir.join(format!("notes-{k}.txt")), "not a dump").unwrap();
+        }
+        #[cfg(unix)]
+        for k in 0..4 {
+            let link = dir.join(format!("000{k:03}-vb0=deadbeef-vs=0-ps=0.buf"));
+            std::os::unix::fs::symlink(dir.join(format!("gone-{k}")), link).unwrap();
+        }
         let one = Frame::open_with(&dir, &inlay::frame::FrameOptions { threads: 1 }).unwrap();
         assert!(one.draws.iter().any(|d| !d.problems.is_empty()));
         assert!(one.bytes > 0);
+        assert!(one.files_seen > 3 * 256, "{} files", one.files_seen);
+        let warned = |f: &Frame, what: &str| {
+            f.warnings
+                .iter()
+                .filter(|w| w.message.contains(what))
+                .count()
+        };
+        assert_eq!(warned(&one, "not a 3DMigoto frame-analysis name"), 12);
+        #[cfg(unix)]
+        assert_eq!(warned(&one, "a symbolic link to nothing readable"), 4);
         for threads in [2, 3, 8] {
             let many = Frame::open_with(&dir, &inlay::frame::FrameOptions { threads }).unwrap();
-            assert_eq!(many.draws, one.draws, "{dedupe:?}, {threads} threads");
-            assert_eq!(many.warnings, one.warnings, "{dedupe:?}, {threads} threads");
-            assert_eq!(many.bytes, one.bytes, "{dedupe:?}, {threads} threads");
+            let at = format!("{dedupe:?}, {threads} threads");
+            assert_eq!(many.draws, one.draws, "{at}");
+            assert_eq!(many.warnings, one.warnings, "{at}");
+            assert_eq!(many.bytes, one.bytes, "{at}");
+            assert_eq!(many.files_seen, one.files_seen, "{at}");
+            assert_eq!(many.logs, one.logs, "{at}");
+            assert_eq!(many.deduped, one.deduped, "{at}");
         }
     }
 }

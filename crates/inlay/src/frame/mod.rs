@@ -396,10 +396,134 @@ struct Entry {
 type Key = (Option<u64>, Option<u32>, u32);
 
 struct Scan {
-    entries: BTreeMap<Key, Vec<Entry>>,
+    /// Each draw's files, sorted by key.
+    entries: Vec<(Key, Vec<Entry>)>,
     deduped: HashMap<String, (PathBuf, Option<u64>)>,
     logs: Vec<(Option<u64>, PathBuf)>,
     files_seen: usize,
+}
+
+/// Where a listed folder is: a deferred context's (`ctx-0x…/`), `deduped/`, or the top.
+#[derive(Clone, Copy)]
+struct Place {
+    ctx: Option<u64>,
+    in_deduped: bool,
+}
+
+/// What one name of a listed folder is ([`classify`]). (Held a few chunks at a time while
+/// the listing goes, so the dump's size is no concern.)
+#[allow(clippy::large_enum_variant)]
+enum Item {
+    /// Skipped, with this warning.
+    Warn(PathBuf, String),
+    /// A folder to list after this one: `deduped/` or a deferred context's.
+    Subdir(Option<u64>, PathBuf),
+    /// A file of `deduped/`, by name.
+    Deduped(String, PathBuf, Option<u64>),
+    /// A log (`log.txt`, `log-0x….txt`).
+    Log(Option<u64>, PathBuf),
+    /// A dump of a draw.
+    Dump(Key, Entry),
+    /// Nothing the index reads (a resource dumped outside a draw, another folder).
+    Skip,
+}
+
+/// What the folder entry `entry` at `place` is. Symbolic links (3DMigoto's `symlink` option)
+/// are followed, refusing loops and links to nothing; a plain file or folder is told by the
+/// listing's type, and only a link is looked up (a `stat` per file was most of the listing's
+/// time).
+fn classify(entry: &fs::DirEntry, place: Place) -> Item {
+    let path = entry.path();
+    // The name, borrowed from the path (no copy per file).
+    let Some(fname) = path.file_name().and_then(|n| n.to_str()) else {
+        return Item::Warn(path, "a file name that is not UTF-8; skipped".into());
+    };
+    let ft = match entry.file_type() {
+        Ok(t) => t,
+        Err(e) => return Item::Warn(path, format!("cannot read: {e}")),
+    };
+    let (is_dir, len) = if ft.is_symlink() {
+        match fs::metadata(&path) {
+            Ok(m) if !m.is_dir() && !m.is_file() => {
+                let what =
+                    crate::input::special_file_kind(m.file_type()).unwrap_or("a special file");
+                return Item::Warn(
+                    path,
+                    format!("a symbolic link to {what}, not a file (never opened); skipped"),
+                );
+            }
+            Ok(m) => (m.is_dir(), Some(m.len())),
+            Err(e) => {
+                let why = if e.raw_os_error() == Some(40) {
+                    "a symbolic-link loop".to_string()
+                } else {
+                    format!("a symbolic link to nothing readable ({e})")
+                };
+                return Item::Warn(path, format!("{why}; skipped"));
+            }
+        }
+    } else if let Some(what) = crate::input::special_file_kind(ft) {
+        // A named pipe would block the reader that opened it; a device never ends.
+        return Item::Warn(path, format!("{what}, not a file (never opened); skipped"));
+    } else {
+        (ft.is_dir(), None)
+    };
+    let Place { ctx, in_deduped } = place;
+    if is_dir {
+        if ctx.is_some() || in_deduped {
+            return Item::Skip;
+        }
+        if fname == "deduped" {
+            return Item::Subdir(None, path);
+        }
+        if let Some(p) = fname
+            .strip_prefix("ctx-0x")
+            .or_else(|| fname.strip_prefix("ctx-0X"))
+        {
+            return match u64::from_str_radix(p, 16) {
+                Ok(c) => Item::Subdir(Some(c), path),
+                Err(_) => Item::Warn(
+                    path,
+                    "a ctx- folder whose address does not parse; skipped".into(),
+                ),
+            };
+        }
+        return Item::Skip;
+    }
+    if in_deduped {
+        return Item::Deduped(fname.to_string(), path, len);
+    }
+    if ctx.is_none() && (fname == "log.txt" || fname.starts_with("log-0x")) {
+        let c = fname
+            .strip_prefix("log-0x")
+            .and_then(|s| s.strip_suffix(".txt"))
+            .and_then(|s| u64::from_str_radix(s, 16).ok());
+        if fname != "log.txt" && c.is_none() {
+            return Item::Warn(
+                path,
+                "a log-0x… file whose address does not parse; skipped".into(),
+            );
+        }
+        return Item::Log(c, path);
+    }
+    match name::parse_dump_name(fname) {
+        Some(n) => Item::Dump((ctx, n.frame, n.draw), Entry { name: n, path, len }),
+        None => {
+            let lower = fname.to_ascii_lowercase();
+            // A resource dumped outside a draw is 3DMigoto's, and no draw's.
+            if (lower.ends_with(".txt") || lower.ends_with(".buf"))
+                && !name::is_resource_dump_name(fname)
+            {
+                Item::Warn(
+                    path,
+                    "not a 3DMigoto frame-analysis name (DDDDDD-vbN=HASH-vs=…-ps=….txt); skipped"
+                        .into(),
+                )
+            } else {
+                Item::Skip
+            }
+        }
+    }
 }
 
 impl Frame {
@@ -416,12 +540,18 @@ impl Frame {
             root: dir.to_path_buf(),
             ..Frame::default()
         };
-        // The main log is read while the folder is listed (both run on one thread each; on
-        // a frame of thousands of draws each is a good part of the index's time).
+        // The main log is read while the folder is listed (each on a thread of its own; on
+        // a frame of thousands of draws each is a good part of the index's time), the
+        // listing's names read on the other cores.
+        let threads = match options.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            t => t,
+        };
+        let workers = threads.saturating_sub(2);
         let main_log = dir.join("log.txt");
         let (scan, mut early) = std::thread::scope(|s| {
             let early = s.spawn(|| read_log(&main_log));
-            let scan = frame.scan(dir);
+            let scan = frame.scan(dir, workers);
             (scan, early.join().ok())
         });
         let scan = scan?;
@@ -483,10 +613,6 @@ impl Frame {
             }
         }
         let has_log: Vec<Option<u64>> = scan.logs.iter().map(|(c, _)| *c).collect();
-        let threads = match options.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-            t => t,
-        };
         // The draws go to the other cores in chunks as this thread puts them together; there
         // each draw's headers are read and checked against its files and log line, and the
         // chunks come back. This thread joins in once the last draw is put together.
@@ -593,10 +719,12 @@ impl Frame {
         });
     }
 
-    /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs.
-    fn scan(&mut self, dir: &Path) -> Result<Scan, CaptureError> {
+    /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs. With `workers`
+    /// threads beside this one, the names are read on those as the listing goes (see
+    /// [`Frame::scan_dir`]).
+    fn scan(&mut self, dir: &Path, workers: usize) -> Result<Scan, CaptureError> {
         let mut scan = Scan {
-            entries: BTreeMap::new(),
+            entries: Vec::new(),
             deduped: HashMap::new(),
             logs: Vec::new(),
             files_seen: 0,
@@ -607,147 +735,158 @@ impl Frame {
             value: None,
             message: format!("cannot read the folder: {e}"),
         })?;
+        let mut dumps: HashMap<Key, Vec<Entry>> = HashMap::new();
         let mut subdirs: Vec<(Option<u64>, PathBuf)> = Vec::new();
-        self.scan_dir(top, dir, None, &mut scan, &mut subdirs);
-        for (ctx, sub) in subdirs {
+        let place = Place {
+            ctx: None,
+            in_deduped: dir.file_name().is_some_and(|n| n == "deduped"),
+        };
+        self.scan_dir(
+            top,
+            dir,
+            place,
+            &mut scan,
+            &mut dumps,
+            &mut subdirs,
+            workers,
+        );
+        for (ctx, sub) in std::mem::take(&mut subdirs) {
             match fs::read_dir(&sub) {
                 Ok(rd) => {
-                    let mut none = Vec::new();
-                    self.scan_dir(rd, &sub, ctx, &mut scan, &mut none);
+                    // Only the top folder's subfolders are looked into.
+                    let place = Place {
+                        ctx,
+                        in_deduped: ctx.is_none(),
+                    };
+                    self.scan_dir(
+                        rd,
+                        &sub,
+                        place,
+                        &mut scan,
+                        &mut dumps,
+                        &mut subdirs,
+                        workers,
+                    );
                 }
                 Err(e) => self.warn_at(&sub, format!("cannot read the folder: {e}")),
             }
         }
+        // By key; each draw's files stay in the listing's order.
+        scan.entries = dumps.into_iter().collect();
+        scan.entries.sort_unstable_by_key(|e| e.0);
         Ok(scan)
     }
 
+    /// Lists one folder into `scan`, `dumps` and (the top folder's) `subdirs`. The listing
+    /// stays on this thread, a system call per few hundred names; what each name is (a dump
+    /// parsed, a link followed, a log, a folder) is read by `workers` threads, a chunk of
+    /// names at a time, as the listing goes: on 16 cores that was most of the listing's
+    /// time, done while every other core but the log's waited. The chunks' findings are
+    /// then taken in the listing's order, so warnings and files come in the same order
+    /// whatever the threads.
+    #[allow(clippy::too_many_arguments)]
     fn scan_dir(
         &mut self,
         rd: fs::ReadDir,
         dir: &Path,
-        ctx: Option<u64>,
+        place: Place,
         scan: &mut Scan,
+        dumps: &mut HashMap<Key, Vec<Entry>>,
         subdirs: &mut Vec<(Option<u64>, PathBuf)>,
+        workers: usize,
     ) {
-        let in_deduped = dir.file_name().is_some_and(|n| n == "deduped") && ctx.is_none();
-        let is_top = subdirs.is_empty() && ctx.is_none() && !in_deduped;
-        for entry in rd {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    self.warn_at(dir, format!("cannot list the folder further: {e}"));
-                    break;
-                }
-            };
+        const CHUNK: usize = 256;
+        let mut failed = None;
+        let mut file = |this: &mut Frame, item: Item| {
             scan.files_seen += 1;
-            let path = entry.path();
-            // The name, borrowed from the path (no copy per file).
-            let Some(fname) = path.file_name().and_then(|n| n.to_str()) else {
-                self.warn_at(&path, "a file name that is not UTF-8; skipped");
-                continue;
-            };
-            // Follow symbolic links (3DMigoto's `symlink` option), refusing loops and links
-            // to nothing.
-            let ft = match entry.file_type() {
-                Ok(t) => t,
-                Err(e) => {
-                    self.warn_at(&path, format!("cannot read: {e}"));
-                    continue;
+            match item {
+                Item::Warn(path, message) => this.warn_at(&path, message),
+                Item::Subdir(ctx, path) => subdirs.push((ctx, path)),
+                Item::Deduped(name, path, len) => {
+                    scan.deduped.insert(name, (path, len));
                 }
-            };
-            // A plain file or folder is told by the listing's type; only a link is looked up
-            // (a `stat` per file was most of the listing's time).
-            let (is_dir, len) = if ft.is_symlink() {
-                match fs::metadata(&path) {
-                    Ok(m) if !m.is_dir() && !m.is_file() => {
-                        let what = crate::input::special_file_kind(m.file_type())
-                            .unwrap_or("a special file");
-                        self.warn_at(
-                            &path,
-                            format!(
-                                "a symbolic link to {what}, not a file (never opened); skipped"
-                            ),
-                        );
-                        continue;
-                    }
-                    Ok(m) => (m.is_dir(), Some(m.len())),
+                Item::Log(ctx, path) => scan.logs.push((ctx, path)),
+                Item::Dump(key, entry) => dumps.entry(key).or_default().push(entry),
+                Item::Skip => {}
+            }
+        };
+        if workers == 0 {
+            for entry in rd {
+                match entry {
+                    Ok(e) => file(self, classify(&e, place)),
                     Err(e) => {
-                        let why = if e.raw_os_error() == Some(40) {
-                            "a symbolic-link loop".to_string()
-                        } else {
-                            format!("a symbolic link to nothing readable ({e})")
-                        };
-                        self.warn_at(&path, format!("{why}; skipped"));
-                        continue;
-                    }
-                }
-            } else if let Some(what) = crate::input::special_file_kind(ft) {
-                // A named pipe would block the reader that opened it; a device never ends.
-                self.warn_at(&path, format!("{what}, not a file (never opened); skipped"));
-                continue;
-            } else {
-                (ft.is_dir(), None)
-            };
-            if is_dir {
-                if ctx.is_some() || in_deduped {
-                    continue;
-                }
-                if fname == "deduped" {
-                    subdirs.push((None, path));
-                } else if let Some(p) = fname
-                    .strip_prefix("ctx-0x")
-                    .or_else(|| fname.strip_prefix("ctx-0X"))
-                {
-                    match u64::from_str_radix(p, 16) {
-                        Ok(c) => subdirs.push((Some(c), path)),
-                        Err(_) => self
-                            .warn_at(&path, "a ctx- folder whose address does not parse; skipped"),
-                    }
-                }
-                continue;
-            }
-            if in_deduped {
-                scan.deduped.insert(fname.to_string(), (path, len));
-                continue;
-            }
-            if ctx.is_none() && (fname == "log.txt" || fname.starts_with("log-0x")) {
-                let c = fname
-                    .strip_prefix("log-0x")
-                    .and_then(|s| s.strip_suffix(".txt"))
-                    .and_then(|s| u64::from_str_radix(s, 16).ok());
-                if fname != "log.txt" && c.is_none() {
-                    self.warn_at(
-                        &path,
-                        "a log-0x… file whose address does not parse; skipped",
-                    );
-                    continue;
-                }
-                scan.logs.push((c, path));
-                continue;
-            }
-            match name::parse_dump_name(fname) {
-                Some(n) => {
-                    let key = (ctx, n.frame, n.draw);
-                    scan.entries
-                        .entry(key)
-                        .or_default()
-                        .push(Entry { name: n, path, len });
-                }
-                None => {
-                    let lower = fname.to_ascii_lowercase();
-                    // A resource dumped outside a draw is 3DMigoto's, and no draw's.
-                    if (lower.ends_with(".txt") || lower.ends_with(".buf"))
-                        && !name::is_resource_dump_name(fname)
-                    {
-                        self.warn_at(
-                            &path,
-                            "not a 3DMigoto frame-analysis name (DDDDDD-vbN=HASH-vs=…-ps=….txt); skipped",
-                        );
+                        failed = Some(e);
+                        break;
                     }
                 }
             }
+        } else {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<fs::DirEntry>)>(64);
+            let (done_tx, done_rx) = std::sync::mpsc::channel::<(usize, Vec<Item>)>();
+            let rx = std::sync::Mutex::new(rx);
+            std::thread::scope(|s| {
+                for _ in 0..workers {
+                    let (rx, done_tx) = (&rx, done_tx.clone());
+                    s.spawn(move || {
+                        loop {
+                            let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                            let Ok((n, chunk)) = next else { break };
+                            let items = chunk.iter().map(|e| classify(e, place)).collect();
+                            if done_tx.send((n, items)).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+                drop(done_tx);
+                // Chunks come back in any order and are filed in the listing's, as soon as
+                // each one's turn comes (so that what waits to be filed stays a few chunks,
+                // whatever the folder's size).
+                let mut back: BTreeMap<usize, Vec<Item>> = BTreeMap::new();
+                let mut turn = 0;
+                let mut take = |this: &mut Frame, n: usize, items: Vec<Item>| {
+                    back.insert(n, items);
+                    while let Some(items) = back.remove(&turn) {
+                        for item in items {
+                            file(this, item);
+                        }
+                        turn += 1;
+                    }
+                };
+                let (mut n, mut chunk) = (0, Vec::with_capacity(CHUNK));
+                for entry in rd {
+                    match entry {
+                        Ok(e) => {
+                            chunk.push(e);
+                            if chunk.len() == CHUNK {
+                                let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                                let _ = tx.send((n, full));
+                                n += 1;
+                                while let Ok((k, items)) = done_rx.try_recv() {
+                                    take(self, k, items);
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                }
+                if !chunk.is_empty() {
+                    let _ = tx.send((n, chunk));
+                }
+                drop(tx);
+                // Until every reader is done (a reader that stopped early would leave its
+                // chunk's names unfiled; none can: `classify` returns for every name).
+                for (k, items) in done_rx {
+                    take(self, k, items);
+                }
+            });
         }
-        let _ = is_top;
+        if let Some(e) = failed {
+            self.warn_at(dir, format!("cannot list the folder further: {e}"));
+        }
     }
 
     /// Builds one draw from its log record and files.
