@@ -9,12 +9,6 @@
 //! Memory stays bounded: a draw starts only when the bytes of its dump files fit in what
 //! the running draws leave of [`BatchOptions::memory`] (a draw larger than all of it runs
 //! alone).
-//!
-//! The files are created by one or two threads of their own, asked by each job as soon as
-//! its draw is read and answered while the job builds the mesh: a file's creation locks the
-//! output folder, and jobs creating their own files queued there behind each other. A job
-//! waits for its file only when it has bytes to write, and a file whose export fails is
-//! removed.
 
 #![forbid(unsafe_code)]
 
@@ -23,7 +17,7 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, mpsc};
+use std::sync::{Condvar, Mutex};
 
 use super::streamed::{ExportError, Exported};
 use super::{FileKind, Mesh, MeshOptions, input_of, streamed::StreamOptions};
@@ -310,8 +304,9 @@ impl Target {
         let fail = |p: &Path, e: std::io::Error| {
             WriteError::Failed(format!("cannot write {}: {e}", p.display()))
         };
-        // Created only if absent, even with `overwrite`: no look at the name first, which
-        // would be one more lookup in the folder, waiting on its lock while others create.
+        // Created only if absent, even with `overwrite`: no look at the name first. A look
+        // is one more lookup in the output folder, and it waits on the folder's lock while
+        // the other jobs create their files.
         match fs::File::create_new(path) {
             Ok(file) => return Ok(Target { file, part: None }),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -346,178 +341,26 @@ impl Target {
     }
 }
 
-/// What [`Creator`] is asked for: a [`Target`] for the path, its `.part` extension, whether
-/// to replace, and where to send it.
-struct Request {
-    path: PathBuf,
-    part_ext: String,
-    overwrite: bool,
-    reply: mpsc::SyncSender<Result<Target, WriteError>>,
-}
-
-/// Threads of their own that create the jobs' files (see the module notes): creating a file
-/// locks the output folder, and jobs that created their own files waited for each other
-/// there (three quarters of a 16-core export's waits off the cores). Asked as soon as a draw
-/// is read, a creator makes the file while the job builds the mesh, so that the creations
-/// run back to back, never queued behind each other, and the jobs wait for the folder only
-/// where the creators fall behind.
-struct Creator {
-    queues: Vec<mpsc::Sender<Request>>,
-    threads: Vec<std::thread::JoinHandle<()>>,
-}
-
-impl Creator {
-    /// Two creators where four or more jobs run (one creation's work outside the folder's
-    /// lock then overlaps another's inside it), else one.
-    fn start(jobs: usize) -> Creator {
-        let n = if jobs >= 4 { 2 } else { 1 };
-        let mut c = Creator {
-            queues: Vec::new(),
-            threads: Vec::new(),
-        };
-        for _ in 0..n {
-            let (tx, rx) = mpsc::channel::<Request>();
-            c.queues.push(tx);
-            c.threads.push(std::thread::spawn(move || {
-                for r in rx {
-                    let _ = r
-                        .reply
-                        .send(Target::create(&r.path, &r.part_ext, r.overwrite));
-                }
-            }));
-        }
-        c
-    }
-
-    /// Asks for `path`'s [`Target`] (draw `i` picks the creator); the answer waits in the
-    /// [`Pending`] returned.
-    fn request(&self, i: usize, path: &Path, part_ext: &str, overwrite: bool) -> Pending {
-        let (reply, answer) = mpsc::sync_channel(1);
-        let r = Request {
-            path: path.to_path_buf(),
-            part_ext: part_ext.to_string(),
-            overwrite,
-            reply,
-        };
-        match self.queues[i % self.queues.len()].send(r) {
-            Ok(()) => Pending::asked(answer),
-            // The creator is gone (it cannot be while the jobs run): create it here.
-            Err(mpsc::SendError(r)) => Pending::now(&r.path, &r.part_ext, r.overwrite),
-        }
-    }
-
-    /// Lets the creators finish and waits for them.
-    fn stop(self) {
-        drop(self.queues);
-        for t in self.threads {
-            let _ = t.join();
-        }
-    }
-}
-
-/// A file being created: asked of a [`Creator`], or created already. Writing to it waits for
-/// it; a creation that failed fails the writes, and [`Pending::resolve`] gives its reason.
-struct Pending {
-    /// Where the creator's answer comes, until it has come.
-    asked: Option<mpsc::Receiver<Result<Target, WriteError>>>,
-    /// The answer (while `asked` is there, a placeholder).
-    got: Result<Target, WriteError>,
-}
-
-impl Pending {
-    fn asked(rx: mpsc::Receiver<Result<Target, WriteError>>) -> Pending {
-        Pending {
-            asked: Some(rx),
-            got: Err(WriteError::Failed(String::new())),
-        }
-    }
-
-    /// Creates `path`'s [`Target`] now.
-    fn now(path: &Path, part_ext: &str, overwrite: bool) -> Pending {
-        Pending {
-            asked: None,
-            got: Target::create(path, part_ext, overwrite),
-        }
-    }
-
-    /// Waits for the creation.
-    fn wait(&mut self) -> &Result<Target, WriteError> {
-        if let Some(rx) = self.asked.take() {
-            self.got = rx.recv().unwrap_or_else(|_| {
-                Err(WriteError::Failed(
-                    "the thread creating the export's files stopped".into(),
-                ))
-            });
-        }
-        &self.got
-    }
-
-    /// The created file, once there.
-    fn file(&mut self) -> std::io::Result<&fs::File> {
-        match self.wait() {
-            Ok(t) => Ok(&t.file),
-            Err(e) => Err(std::io::Error::other(e.to_string())),
-        }
-    }
-
-    /// The creation's outcome.
-    fn resolve(mut self) -> Result<Target, WriteError> {
-        self.wait();
-        self.got
-    }
-}
-
-impl Write for Pending {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.file()?.write(buf)
-    }
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.file()?.write_all(buf)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.file()?.flush()
-    }
-}
-
-impl std::io::Seek for Pending {
-    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.file()?.seek(pos)
-    }
-}
-
-/// The `.part` extension of a replaced file of kind `o.kind`.
-fn part_ext(o: &BatchOptions) -> String {
-    format!("{}.part", o.kind)
-}
-
-/// Writes `c` to `path`, whose file `main` is being created (for a `.gltf`, its `.bin` is
-/// asked of `create`, else created here).
-fn write_one(
-    c: &Capture,
-    path: &Path,
-    o: &BatchOptions,
-    main: Pending,
-    create: Option<(&Creator, usize)>,
-) -> Result<(Exported, u64), WriteError> {
+fn write_one(c: &Capture, path: &Path, o: &BatchOptions) -> Result<(Exported, u64), WriteError> {
+    let main = Target::create(path, &format!("{}.part", o.kind), o.overwrite)?;
     let bin_path = path.with_extension("bin");
-    let input = input_of(c);
-    let stream = StreamOptions {
-        threads: 1,
-        ..StreamOptions::default()
-    };
-    // The file's name in messages: what is being written (a replaced file's `.part` is named
-    // in the creation's own errors).
-    let ioerr =
-        |e: std::io::Error| WriteError::Failed(format!("cannot write {}: {e}", path.display()));
-    let xerr = |e: ExportError| match e {
-        ExportError::Mesh(e) => WriteError::Failed(e.to_string()),
-        ExportError::Io(e) => ioerr(e),
-    };
-    // 64 KiB: most draws are smaller; a 1 MiB buffer per file cost a fresh mapping (page
-    // faults) each time.
-    let mut file = BufWriter::with_capacity(1 << 16, main);
     let mut bin = None;
-    let result = (|| -> Result<Exported, WriteError> {
+    let result = (|| -> Result<(Exported, u64), WriteError> {
+        let input = input_of(c);
+        let stream = StreamOptions {
+            threads: 1,
+            ..StreamOptions::default()
+        };
+        let written = main.part.as_deref().unwrap_or(path);
+        let ioerr = |e: std::io::Error| {
+            WriteError::Failed(format!("cannot write {}: {e}", written.display()))
+        };
+        let xerr = |e: ExportError| match e {
+            ExportError::Mesh(e) => WriteError::Failed(e.to_string()),
+            ExportError::Io(e) => ioerr(e),
+        };
+        // 64 KiB: most draws are smaller; a 1 MiB buffer per file cost a fresh mapping (page faults) each time.
+        let mut file = BufWriter::with_capacity(1 << 16, &main.file);
         let done = match o.kind {
             FileKind::Glb => {
                 super::gltf::export_glb_with(&input, &o.mesh, &stream, &mut file).map_err(xerr)?
@@ -530,18 +373,13 @@ fn write_one(
                     .to_string();
                 // Created as the main file is: an old `.bin` is replaced only once the new
                 // one is complete (see `Target`).
-                let pending = match create {
-                    Some((c, i)) => c.request(i, &bin_path, "bin.part", o.overwrite),
-                    None => Pending::now(&bin_path, "bin.part", o.overwrite),
-                };
-                let mut b = BufWriter::new(pending);
+                let b = bin.insert(Target::create(&bin_path, "bin.part", o.overwrite)?);
+                let mut b = BufWriter::new(&b.file);
                 let done = super::gltf::export_gltf_with(
                     &input, &o.mesh, &stream, &mut file, &mut b, &uri,
-                );
-                let flushed = b.flush();
-                bin = Some(b.into_parts().0);
-                let done = done.map_err(xerr)?;
-                flushed.map_err(ioerr)?;
+                )
+                .map_err(xerr)?;
+                b.flush().map_err(ioerr)?;
                 done
             }
             FileKind::Obj | FileKind::Ply => {
@@ -558,43 +396,21 @@ fn write_one(
             }
         };
         file.flush().map_err(ioerr)?;
-        Ok(done)
-    })();
-    // Whatever happened, each file asked for is waited for: a failed export removes it. A
-    // creation that failed is the reason (a file that exists, without `overwrite`), the main
-    // file's first.
-    let main = file.into_parts().0.resolve();
-    let bin = bin.map(Pending::resolve).transpose();
-    let (main, bin) = match (main, bin) {
-        (Ok(m), Ok(b)) => (m, b),
-        (m, b) => {
-            if let Ok(m) = &m {
-                m.discard(path);
-            }
-            if let Ok(Some(b)) = &b {
-                b.discard(&bin_path);
-            }
-            return Err(match (m, b) {
-                (Err(e), _) | (_, Err(e)) => e,
-                (Ok(_), Ok(_)) => WriteError::Failed("no file was created".into()),
-            });
-        }
-    };
-    let finished = result.and_then(|done| {
         let bytes = main.file.metadata().map(|m| m.len()).unwrap_or(0);
+        drop(file);
         if let Some(b) = &bin {
             b.finish(&bin_path)?;
         }
         main.finish(path)?;
         Ok((done, bytes))
-    });
-    if finished.is_err() {
+    })();
+    if result.is_err() {
         main.discard(path);
         if let Some(b) = &bin {
             b.discard(&bin_path);
         }
     }
-    finished
+    result
 }
 
 /// Exports `draws` of `frame` into `out_dir` (created if missing); `progress` is called after
@@ -635,12 +451,6 @@ fn export_in_order(
     let seen: Seen = Mutex::new(HashMap::new());
     let results: Mutex<Vec<Option<Done>>> = Mutex::new(vec![None; draws.len()]);
     let written = std::sync::atomic::AtomicU64::new(0);
-    let create = Creator::start(jobs);
-    let shared = Shared {
-        seen: &seen,
-        written: &written,
-        create: &create,
-    };
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| {
@@ -656,7 +466,7 @@ fn export_in_order(
                         .sum::<u64>()
                         + d.ib.as_ref().map_or(0, |b| b.buf_bytes.unwrap_or(1 << 20));
                     let held = budget.take(size * 2);
-                    let outcome = export_one(frame, d, i, out_dir, options, &shared);
+                    let outcome = export_one(frame, d, i, out_dir, options, &seen, &written);
                     budget.give(held);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(outcome);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
@@ -664,7 +474,6 @@ fn export_in_order(
             });
         }
     });
-    create.stop();
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let seen = seen.into_inner().unwrap_or_else(|e| e.into_inner());
     settle_owners(
@@ -795,8 +604,7 @@ fn write_late(
 ) -> Result<(Capture, PathBuf, u64, Exported), String> {
     let path = out_dir.join(file_name(d, o.kind));
     let capture = frame.load(d).map_err(|e| e.to_string())?;
-    let main = Pending::now(&path, &part_ext(o), o.overwrite);
-    let (done, bytes) = write_one(&capture, &path, o, main, None).map_err(|e| e.to_string())?;
+    let (done, bytes) = write_one(&capture, &path, o).map_err(|e| e.to_string())?;
     Ok((capture, path, bytes, done))
 }
 
@@ -824,26 +632,15 @@ fn written_outcome(c: &Capture, path: PathBuf, bytes: u64, done: &Exported) -> O
     }
 }
 
-/// What the jobs share: the sets of identical draws, the bytes written, the file creators.
-struct Shared<'a> {
-    seen: &'a Seen,
-    written: &'a std::sync::atomic::AtomicU64,
-    create: &'a Creator,
-}
-
 fn export_one(
     frame: &Frame,
     d: &Draw,
     i: usize,
     out_dir: &Path,
     o: &BatchOptions,
-    shared: &Shared<'_>,
+    seen: &Seen,
+    written: &std::sync::atomic::AtomicU64,
 ) -> Done {
-    let Shared {
-        seen,
-        written,
-        create,
-    } = *shared;
     let capture = match frame.load(d) {
         Ok(c) => c,
         Err(e) => {
@@ -868,8 +665,7 @@ fn export_one(
         // created, and the claim then given up.
         seen.insert(key, (i, path.clone()));
     }
-    let main = create.request(i, &path, &part_ext(o), o.overwrite);
-    match write_one(&capture, &path, o, main, Some((create, i))) {
+    match write_one(&capture, &path, o) {
         Ok((done, bytes)) => {
             written.fetch_add(bytes, Ordering::Relaxed);
             (written_outcome(&capture, path, bytes, &done), Some(key))
