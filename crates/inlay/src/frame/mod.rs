@@ -384,13 +384,39 @@ pub struct Frame {
 }
 
 /// A file of the folder.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct Entry {
     name: name::DumpName,
     path: PathBuf,
-    /// The size, where the listing looked it up (links); plain files are sized later, on
-    /// every core, with their draw's headers.
+    /// The size, where the listing looked it up (links, and every binary dump when the
+    /// listing's names are read on other cores); else sized later, on every core, with
+    /// their draw's headers.
     len: Option<u64>,
+    /// A text dump's header, where the listing read it (see [`Frame::scan_dir`]).
+    head: Option<Head>,
+}
+
+/// A text dump's header read and parsed ahead of its draw ([`read_vb_head`],
+/// [`read_ib_head`]): the same results the draw's reader would get.
+#[derive(Debug)]
+enum Head {
+    Vb(VbHead),
+    Ib(IbHead),
+}
+
+/// A vb text dump's size and parsed header, or why it was not read.
+type VbHead =
+    Result<(u64, Result<crate::capture::migoto::VbText, CaptureError>), crate::input::ReadError>;
+
+/// An ib text dump's size, header and warnings, or why it was not read.
+type IbHead = Result<(u64, (IbHeader, Vec<CaptureWarning>)), crate::input::ReadError>;
+
+/// The headers of one draw's text dumps that the listing read: each vb slot's (the last
+/// file of the slot, as the draw takes it) and the ib's.
+#[derive(Default)]
+struct Heads {
+    vbs: Vec<(u32, VbHead)>,
+    ib: Option<IbHead>,
 }
 
 type Key = (Option<u64>, Option<u32>, u32);
@@ -432,7 +458,7 @@ enum Item {
 /// are followed, refusing loops and links to nothing; a plain file or folder is told by the
 /// listing's type, and only a link is looked up (a `stat` per file was most of the listing's
 /// time).
-fn classify(entry: &fs::DirEntry, place: Place) -> Item {
+fn classify(entry: &fs::DirEntry, place: Place, ahead: bool) -> Item {
     let path = entry.path();
     // The name, borrowed from the path (no copy per file).
     let Some(fname) = path.file_name().and_then(|n| n.to_str()) else {
@@ -507,7 +533,29 @@ fn classify(entry: &fs::DirEntry, place: Place) -> Item {
         return Item::Log(c, path);
     }
     match name::parse_dump_name(fname) {
-        Some(n) => Item::Dump((ctx, n.frame, n.draw), Entry { name: n, path, len }),
+        Some(n) => {
+            let key = (ctx, n.frame, n.draw);
+            let (mut len, mut head) = (len, None);
+            if ahead && !n.shortcut {
+                match (n.register, n.ext.as_str()) {
+                    (Register::Vb(_), "txt") => head = Some(Head::Vb(read_vb_head(&path))),
+                    (Register::Ib, "txt") => head = Some(Head::Ib(read_ib_head(&path))),
+                    (Register::Vb(_) | Register::Ib, "buf") if len.is_none() => {
+                        len = size_of(&path)
+                    }
+                    _ => {}
+                }
+            }
+            Item::Dump(
+                key,
+                Entry {
+                    name: n,
+                    path,
+                    len,
+                    head,
+                },
+            )
+        }
         None => {
             let lower = fname.to_ascii_lowercase();
             // A resource dumped outside a draw is 3DMigoto's, and no draw's.
@@ -617,14 +665,16 @@ impl Frame {
         // each draw's headers are read and checked against its files and log line, and the
         // chunks come back. This thread joins in once the last draw is put together.
         let readers = threads.saturating_sub(1);
-        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Draw>)>(256);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<(Draw, Heads)>)>(256);
         let rx = std::sync::Mutex::new(rx);
-        let finish = |mut done: Finished, start: usize, mut chunk: Vec<Draw>| {
-            for d in &mut chunk {
-                done.bytes += read_headers(d, &mut done.layouts);
-                check(d);
+        let finish = |mut done: Finished, start: usize, chunk: Vec<(Draw, Heads)>| {
+            let mut draws = Vec::with_capacity(chunk.len());
+            for (mut d, heads) in chunk {
+                done.bytes += read_headers(&mut d, heads, &mut done.layouts);
+                check(&mut d);
+                draws.push(d);
             }
-            done.chunks.push((start, chunk));
+            done.chunks.push((start, draws));
             done
         };
         let read = || {
@@ -640,7 +690,7 @@ impl Frame {
             let hs: Vec<_> = (0..readers).map(|_| s.spawn(read)).collect();
             let mut mine = Finished::default();
             let (mut start, mut chunk) = (0, Vec::with_capacity(16));
-            let mut put = |d: Draw, mine: &mut Finished| {
+            let mut put = |d: (Draw, Heads), mine: &mut Finished| {
                 chunk.push(d);
                 if chunk.len() == 16 {
                     let full = std::mem::replace(&mut chunk, Vec::with_capacity(16));
@@ -683,7 +733,7 @@ impl Frame {
                         log: Some(extra),
                         ..bare_draw(key)
                     };
-                    put(d, &mut mine);
+                    put((d, Heads::default()), &mut mine);
                 }
             }
             mine = finish(mine, start, chunk);
@@ -781,9 +831,12 @@ impl Frame {
     /// stays on this thread, a system call per few hundred names; what each name is (a dump
     /// parsed, a link followed, a log, a folder) is read by `workers` threads, a chunk of
     /// names at a time, as the listing goes: on 16 cores that was most of the listing's
-    /// time, done while every other core but the log's waited. The chunks' findings are
-    /// then taken in the listing's order, so warnings and files come in the same order
-    /// whatever the threads.
+    /// time, done while every other core but the log's waited. Those threads also read each
+    /// text dump's header and size each binary dump then, while the log is still parsed
+    /// (on 16 cores the log's parse outlasts the listing); the draws' readers read only what
+    /// the listing could not (files found through the log). The chunks' findings are taken
+    /// in the listing's order, so warnings and files come in the same order whatever the
+    /// threads.
     #[allow(clippy::too_many_arguments)]
     fn scan_dir(
         &mut self,
@@ -813,7 +866,7 @@ impl Frame {
         if workers == 0 {
             for entry in rd {
                 match entry {
-                    Ok(e) => file(self, classify(&e, place)),
+                    Ok(e) => file(self, classify(&e, place, false)),
                     Err(e) => {
                         failed = Some(e);
                         break;
@@ -831,7 +884,7 @@ impl Frame {
                         loop {
                             let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                             let Ok((n, chunk)) = next else { break };
-                            let items = chunk.iter().map(|e| classify(e, place)).collect();
+                            let items = chunk.iter().map(|e| classify(e, place, true)).collect();
                             if done_tx.send((n, items)).is_err() {
                                 break;
                             }
@@ -897,8 +950,9 @@ impl Frame {
         files: Vec<Entry>,
         deduped: &HashMap<String, (PathBuf, Option<u64>)>,
         context_has_log: bool,
-    ) -> Draw {
+    ) -> (Draw, Heads) {
         let mut d = bare_draw(key);
+        let mut heads = Heads::default();
         let mut name_shaders: Option<Shaders> = None;
         for e in files {
             let n = &e.name;
@@ -934,6 +988,11 @@ impl Frame {
                     };
                     if is_txt {
                         v.txt = Some(e.path);
+                        // The slot's last text dump is the one read: so is its header.
+                        heads.vbs.retain(|h| h.0 != slot);
+                        if let Some(Head::Vb(h)) = e.head {
+                            heads.vbs.push((slot, h));
+                        }
                     } else {
                         v.buf_bytes = e.len;
                         v.buf = Some(e.path);
@@ -947,6 +1006,10 @@ impl Frame {
                     });
                     if is_txt {
                         ib.txt = Some(e.path);
+                        heads.ib = match e.head {
+                            Some(Head::Ib(h)) => Some(h),
+                            _ => None,
+                        };
                     } else {
                         ib.buf_bytes = e.len;
                         ib.buf = Some(e.path);
@@ -1070,7 +1133,7 @@ impl Frame {
         }
         d.topology = logged.as_ref().and_then(|l| l.topology);
         d.log = logged;
-        d
+        (d, heads)
     }
 
     /// Reads draw `draw` of this frame as a [`Capture`] (its text and binary dumps, no
@@ -1282,8 +1345,8 @@ struct Finished {
 
 /// Reads `d`'s headers into it (strides, offsets, counts, layout, topology, index format, the
 /// binary dumps' sizes, problems); returns the bytes of its dumps.
-fn read_headers(d: &mut Draw, layouts: &mut Layouts) -> u64 {
-    let h = read_draw_headers(d);
+fn read_headers(d: &mut Draw, heads: Heads, layouts: &mut Layouts) -> u64 {
+    let h = read_draw_headers(d, heads);
     for (slot, n) in h.vb_bufs {
         if let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) {
             v.buf_bytes = Some(n);
@@ -1344,7 +1407,7 @@ fn read_headers(d: &mut Draw, layouts: &mut Layouts) -> u64 {
     h.bytes
 }
 
-fn read_draw_headers(d: &Draw) -> Headers {
+fn read_draw_headers(d: &Draw, mut heads: Heads) -> Headers {
     let mut out = Headers::default();
     // A text dump's size comes with its head (the handle's, not one more `stat`).
     for v in &d.vbs {
@@ -1369,11 +1432,14 @@ fn read_draw_headers(d: &Draw) -> Headers {
     }
     for v in &d.vbs {
         let Some(txt) = &v.txt else { continue };
-        let file = txt.display().to_string();
-        match read_head(txt, vb_data_line) {
-            Ok((text, len)) => {
+        let read = match heads.vbs.iter().position(|h| h.0 == v.slot) {
+            Some(i) => heads.vbs.swap_remove(i).1,
+            None => read_vb_head(txt),
+        };
+        match read {
+            Ok((len, parsed)) => {
                 out.bytes += len;
-                match parse_vb_txt(&file, vb_header(&text), false) {
+                match parsed {
                     Ok(vb) => out.vbs.push((v.slot, vb)),
                     Err(e) => out.problems.push(CaptureWarning {
                         file: e.file,
@@ -1384,7 +1450,7 @@ fn read_draw_headers(d: &Draw) -> Headers {
                 }
             }
             Err(e) => out.problems.push(CaptureWarning {
-                file,
+                file: txt.display().to_string(),
                 line: None,
                 value: None,
                 message: crate::capture::why_unread(&e),
@@ -1394,16 +1460,14 @@ fn read_draw_headers(d: &Draw) -> Headers {
     if let Some(ib) = &d.ib
         && let Some(txt) = &ib.txt
     {
-        let file = txt.display().to_string();
-        match read_head(txt, ib_data_line) {
-            Ok((text, len)) => {
+        match heads.ib.take().unwrap_or_else(|| read_ib_head(txt)) {
+            Ok((len, (h, w))) => {
                 out.bytes += len;
-                let (h, w) = ib_header(&file, &text);
                 out.ib = Some(h);
                 out.problems.extend(w);
             }
             Err(e) => out.problems.push(CaptureWarning {
-                file,
+                file: txt.display().to_string(),
                 line: None,
                 value: None,
                 message: crate::capture::why_unread(&e),
@@ -1411,6 +1475,20 @@ fn read_draw_headers(d: &Draw) -> Headers {
         }
     }
     out
+}
+
+/// Reads and parses a vb text dump's header (see [`Head`]).
+fn read_vb_head(txt: &Path) -> VbHead {
+    let (text, len) = read_head(txt, vb_data_line)?;
+    let file = txt.display().to_string();
+    Ok((len, parse_vb_txt(&file, vb_header(&text), false)))
+}
+
+/// Reads and parses an ib text dump's header (see [`Head`]).
+fn read_ib_head(txt: &Path) -> IbHead {
+    let (text, len) = read_head(txt, ib_data_line)?;
+    let file = txt.display().to_string();
+    Ok((len, ib_header(&file, &text)))
 }
 
 /// Records where a draw's files disagree with each other or with its log line.
