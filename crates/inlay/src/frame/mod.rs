@@ -44,6 +44,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::assembler::Topology;
 use crate::assembler::draw::DrawCall;
@@ -429,6 +430,20 @@ struct Scan {
     files_seen: usize,
 }
 
+/// Text-dump headers the listing's threads read ahead at most ([`Frame::scan_dir`]): parsed
+/// headers wait for their draws a few kilobytes each, so a frame of any size holds at most
+/// some tens of megabytes of them (the bench frame's 10,000 all fit); the rest are read by
+/// their draws' readers.
+const AHEAD_HEADS: usize = 16 << 10;
+
+/// How a folder's names are read: by `workers` threads beside the listing (none: by the
+/// listing's own thread, nothing read ahead), which read ahead as many text-dump headers as
+/// `heads` still allows.
+struct Listing {
+    workers: usize,
+    heads: AtomicUsize,
+}
+
 /// Where a listed folder is: a deferred context's (`ctx-0x…/`), `deduped/`, or the top.
 #[derive(Clone, Copy)]
 struct Place {
@@ -458,7 +473,7 @@ enum Item {
 /// are followed, refusing loops and links to nothing; a plain file or folder is told by the
 /// listing's type, and only a link is looked up (a `stat` per file was most of the listing's
 /// time).
-fn classify(entry: &fs::DirEntry, place: Place, ahead: bool) -> Item {
+fn classify(entry: &fs::DirEntry, place: Place, ahead: Option<&AtomicUsize>) -> Item {
     let path = entry.path();
     // The name, borrowed from the path (no copy per file).
     let Some(fname) = path.file_name().and_then(|n| n.to_str()) else {
@@ -536,10 +551,21 @@ fn classify(entry: &fs::DirEntry, place: Place, ahead: bool) -> Item {
         Some(n) => {
             let key = (ctx, n.frame, n.draw);
             let (mut len, mut head) = (len, None);
-            if ahead && !n.shortcut {
+            // A header is read ahead while the allowance lasts (see `AHEAD_HEADS`).
+            let allowed = |a: &AtomicUsize| {
+                a.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_ok()
+            };
+            if let Some(ahead) = ahead
+                && !n.shortcut
+            {
                 match (n.register, n.ext.as_str()) {
-                    (Register::Vb(_), "txt") => head = Some(Head::Vb(read_vb_head(&path))),
-                    (Register::Ib, "txt") => head = Some(Head::Ib(read_ib_head(&path))),
+                    (Register::Vb(_), "txt") if allowed(ahead) => {
+                        head = Some(Head::Vb(read_vb_head(&path)))
+                    }
+                    (Register::Ib, "txt") if allowed(ahead) => {
+                        head = Some(Head::Ib(read_ib_head(&path)))
+                    }
                     (Register::Vb(_) | Register::Ib, "buf") if len.is_none() => {
                         len = size_of(&path)
                     }
@@ -584,6 +610,11 @@ impl Frame {
 
     /// [`Frame::open`] with options.
     pub fn open_with(dir: &Path, options: &FrameOptions) -> Result<Frame, CaptureError> {
+        Frame::open_ahead(dir, options, AHEAD_HEADS)
+    }
+
+    /// [`Frame::open_with`], reading at most `heads` text-dump headers ahead.
+    fn open_ahead(dir: &Path, options: &FrameOptions, heads: usize) -> Result<Frame, CaptureError> {
         let mut frame = Frame {
             root: dir.to_path_buf(),
             ..Frame::default()
@@ -595,11 +626,14 @@ impl Frame {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             t => t,
         };
-        let workers = threads.saturating_sub(2);
+        let listing = Listing {
+            workers: threads.saturating_sub(2),
+            heads: AtomicUsize::new(heads),
+        };
         let main_log = dir.join("log.txt");
         let (scan, mut early) = std::thread::scope(|s| {
             let early = s.spawn(|| read_log(&main_log));
-            let scan = frame.scan(dir, workers);
+            let scan = frame.scan(dir, &listing);
             (scan, early.join().ok())
         });
         let scan = scan?;
@@ -772,7 +806,7 @@ impl Frame {
     /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs. With `workers`
     /// threads beside this one, the names are read on those as the listing goes (see
     /// [`Frame::scan_dir`]).
-    fn scan(&mut self, dir: &Path, workers: usize) -> Result<Scan, CaptureError> {
+    fn scan(&mut self, dir: &Path, listing: &Listing) -> Result<Scan, CaptureError> {
         let mut scan = Scan {
             entries: Vec::new(),
             deduped: HashMap::new(),
@@ -798,7 +832,7 @@ impl Frame {
             &mut scan,
             &mut dumps,
             &mut subdirs,
-            workers,
+            listing,
         );
         for (ctx, sub) in std::mem::take(&mut subdirs) {
             match fs::read_dir(&sub) {
@@ -815,7 +849,7 @@ impl Frame {
                         &mut scan,
                         &mut dumps,
                         &mut subdirs,
-                        workers,
+                        listing,
                     );
                 }
                 Err(e) => self.warn_at(&sub, format!("cannot read the folder: {e}")),
@@ -846,9 +880,10 @@ impl Frame {
         scan: &mut Scan,
         dumps: &mut HashMap<Key, Vec<Entry>>,
         subdirs: &mut Vec<(Option<u64>, PathBuf)>,
-        workers: usize,
+        listing: &Listing,
     ) {
         const CHUNK: usize = 256;
+        let workers = listing.workers;
         let mut failed = None;
         let mut file = |this: &mut Frame, item: Item| {
             scan.files_seen += 1;
@@ -866,7 +901,7 @@ impl Frame {
         if workers == 0 {
             for entry in rd {
                 match entry {
-                    Ok(e) => file(self, classify(&e, place, false)),
+                    Ok(e) => file(self, classify(&e, place, None)),
                     Err(e) => {
                         failed = Some(e);
                         break;
@@ -884,7 +919,10 @@ impl Frame {
                         loop {
                             let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
                             let Ok((n, chunk)) = next else { break };
-                            let items = chunk.iter().map(|e| classify(e, place, true)).collect();
+                            let items = chunk
+                                .iter()
+                                .map(|e| classify(e, place, Some(&listing.heads)))
+                                .collect();
                             if done_tx.send((n, items)).is_err() {
                                 break;
                             }
@@ -1917,5 +1955,44 @@ impl Draw {
             })).collect::<Vec<_>>()),
             "problems": self.problems.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::synth::{Dedupe, SynthOptions, generate};
+
+    /// However many headers the listing may read ahead (none, some, all), the index is the
+    /// same as one read with no thread beside the listing: the draws past the allowance have
+    /// their headers read by their readers.
+    #[test]
+    fn the_headers_read_ahead_are_bounded_and_change_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("fa");
+        let o = SynthOptions {
+            draws: 120,
+            dedupe: Dedupe::Copies,
+            problems: true,
+            ..SynthOptions::default()
+        };
+        generate(&dir, &o).unwrap();
+        let one = Frame::open_with(&dir, &FrameOptions { threads: 1 }).unwrap();
+        assert!(one.draws.iter().any(|d| !d.problems.is_empty()));
+        let texts = one
+            .draws
+            .iter()
+            .map(|d| {
+                d.vbs.iter().filter(|v| v.txt.is_some()).count()
+                    + d.ib.as_ref().map_or(0, |i| usize::from(i.txt.is_some()))
+            })
+            .sum::<usize>();
+        assert!(texts > 100, "{texts} text dumps");
+        for heads in [0, 7, texts / 2, usize::MAX] {
+            let f = Frame::open_ahead(&dir, &FrameOptions { threads: 6 }, heads).unwrap();
+            assert_eq!(f.draws, one.draws, "{heads} heads ahead");
+            assert_eq!(f.warnings, one.warnings, "{heads} heads ahead");
+            assert_eq!(f.bytes, one.bytes, "{heads} heads ahead");
+        }
     }
 }
