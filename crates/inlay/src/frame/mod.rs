@@ -803,8 +803,8 @@ impl Frame {
         });
     }
 
-    /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs. With `workers`
-    /// threads beside this one, the names are read on those as the listing goes (see
+    /// Lists the folder (and `deduped/`, `ctx-0x…/`): dump names, logs. With `listing`'s
+    /// worker threads beside this one, the names are read on those as the listing goes (see
     /// [`Frame::scan_dir`]).
     fn scan(&mut self, dir: &Path, listing: &Listing) -> Result<Scan, CaptureError> {
         let mut scan = Scan {
@@ -863,10 +863,11 @@ impl Frame {
 
     /// Lists one folder into `scan`, `dumps` and (the top folder's) `subdirs`. The listing
     /// stays on this thread, a system call per few hundred names; what each name is (a dump
-    /// parsed, a link followed, a log, a folder) is read by `workers` threads, a chunk of
-    /// names at a time, as the listing goes: on 16 cores that was most of the listing's
-    /// time, done while every other core but the log's waited. Those threads also read each
-    /// text dump's header and size each binary dump then, while the log is still parsed
+    /// parsed, a link followed, a log, a folder) is read by `listing`'s worker threads, a
+    /// chunk of names at a time, as the listing goes: on 16 cores that was most of the
+    /// listing's time, done while every other core but the log's waited. Those threads also
+    /// read each text dump's header (while [`AHEAD_HEADS`] allows) and size each binary dump
+    /// then, while the log is still parsed
     /// (on 16 cores the log's parse outlasts the listing); the draws' readers read only what
     /// the listing could not (files found through the log). The chunks' findings are taken
     /// in the listing's order, so warnings and files come in the same order whatever the
