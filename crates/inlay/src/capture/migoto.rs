@@ -897,6 +897,16 @@ pub struct DrawFiles {
 /// Reads a 3DMigoto draw from the files named in `files` (see [`super::load_dumps`] for the
 /// rules; a slot's text values are used only where it has no binary).
 pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
+    load_files_with(files, &mut [])
+}
+
+/// [`load_files`] with the vb text dumps' headers parsed beforehand where `heads` has them
+/// (`heads[i]` for `files.vbs[i]`: what [`parse_vb_txt`] gives the header, without values);
+/// such a header is used only for a slot with a binary dump, and its file is not read.
+pub(crate) fn load_files_with(
+    files: &DrawFiles,
+    heads: &mut [Option<VbText>],
+) -> Result<Capture, CaptureError> {
     if files.vbs.is_empty() {
         let file = files
             .ib
@@ -912,14 +922,22 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
             "no vb text dump found (a file named …vb0=HASH….txt with element blocks)",
         ));
     }
-    let mut vbs: Vec<&SlotFiles> = files.vbs.iter().collect();
-    vbs.sort_by_key(|v| v.slot);
-    if let Some(w) = vbs.windows(2).find(|w| w[0].slot == w[1].slot) {
+    let mut vbs: Vec<(&SlotFiles, Option<VbText>)> = files
+        .vbs
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f, heads.get_mut(i).and_then(Option::take)))
+        .collect();
+    vbs.sort_by_key(|v| v.0.slot);
+    if let Some(w) = vbs.windows(2).find(|w| w[0].0.slot == w[1].0.slot) {
         return Err(At {
-            file: &name_of(&w[1].txt),
+            file: &name_of(&w[1].0.txt),
             line: None,
         }
-        .error(None, format!("a second vb{} dump for one draw", w[1].slot)));
+        .error(
+            None,
+            format!("a second vb{} dump for one draw", w[1].0.slot),
+        ));
     }
     let mut warnings = Vec::new();
     let mut sources = Vec::new();
@@ -928,7 +946,7 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
     let mut draw = DrawInfo::default();
     let mut topology = None;
     let indexed = files.ib.is_some();
-    for files in &vbs {
+    for (files, head) in vbs {
         let (slot_from_name, path) = (&files.slot, &files.txt);
         let file = name_of(path);
         let at = At {
@@ -936,18 +954,25 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
             line: None,
         };
         let binary = files.buf.as_deref().map(read_file).transpose()?;
-        // With a binary dump only the header and layout are read: the values are in the .buf.
-        let text = if binary.is_some() {
-            read_header(path, |t| {
-                t == b"vertex-data:"
-                    || t == b"instance-data:"
-                    || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
-            })?
-        } else {
-            read_file(path)?
+        // With a binary dump only the header and layout are read (or were, beforehand): the
+        // values are in the .buf.
+        let vb = match (&binary, head) {
+            (Some(_), Some(vb)) => vb,
+            _ => {
+                let text = if binary.is_some() {
+                    read_header(path, |t| {
+                        t == b"vertex-data:"
+                            || t == b"instance-data:"
+                            || (t.starts_with(b"vb")
+                                && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+                    })?
+                } else {
+                    read_file(path)?
+                };
+                parse_vb_txt(&file, &text, binary.is_none())?
+            }
         };
         sources.push(path.clone());
-        let vb = parse_vb_txt(&file, &text, binary.is_none())?;
         warnings.extend(vb.warnings.iter().cloned());
         let slot = vb.slot.unwrap_or(*slot_from_name);
         if vb.slot.is_some_and(|s| s != *slot_from_name) {

@@ -98,6 +98,50 @@ pub struct VbDump {
     pub first_instance: u32,
     /// `instance count:`.
     pub instance_count: Option<u32>,
+    /// The text dump's header as the index parsed it, where it parsed whole and without a
+    /// warning: [`Frame::load`] then does not read and parse it again.
+    head: Option<ParsedHead>,
+}
+
+/// What the index keeps of a vb text dump's header for [`Frame::load`]: the parse's result
+/// less its values (a slot with a binary dump reads none), the layout shared between the
+/// draws that have it. A few dozen bytes a dump.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParsedHead {
+    byte_offset: u32,
+    stride: Option<u32>,
+    first_vertex: u32,
+    vertex_count: Option<u32>,
+    first_instance: u32,
+    instance_count: Option<u32>,
+    topology: Option<Topology>,
+    elements: Arc<Vec<InputElementDesc>>,
+    /// `None` where no element is remapped.
+    remapped: Option<Arc<Vec<Option<(String, u32)>>>>,
+    slot: Option<u32>,
+}
+
+impl ParsedHead {
+    /// The parse as `parse_vb_txt` gave it.
+    fn text(&self) -> crate::capture::migoto::VbText {
+        crate::capture::migoto::VbText {
+            byte_offset: self.byte_offset,
+            stride: self.stride,
+            first_vertex: self.first_vertex,
+            vertex_count: self.vertex_count,
+            first_instance: self.first_instance,
+            instance_count: self.instance_count,
+            topology: self.topology,
+            elements: (*self.elements).clone(),
+            remapped: match &self.remapped {
+                Some(r) => (**r).clone(),
+                None => vec![None; self.elements.len()],
+            },
+            slot: self.slot,
+            values: None,
+            warnings: Vec::new(),
+        }
+    }
 }
 
 /// The index-buffer dump of a draw.
@@ -405,9 +449,16 @@ enum Head {
     Ib(IbHead),
 }
 
-/// A vb text dump's size and parsed header, or why it was not read.
-type VbHead =
-    Result<(u64, Result<crate::capture::migoto::VbText, CaptureError>), crate::input::ReadError>;
+/// A vb text dump's size, parsed header and whether that was the whole header
+/// ([`vb_header`]), or why it was not read.
+type VbHead = Result<
+    (
+        u64,
+        Result<crate::capture::migoto::VbText, CaptureError>,
+        bool,
+    ),
+    crate::input::ReadError,
+>;
 
 /// An ib text dump's size, header and warnings, or why it was not read.
 type IbHead = Result<(u64, (IbHeader, Vec<CaptureWarning>)), crate::input::ReadError>;
@@ -1176,10 +1227,19 @@ impl Frame {
     }
 
     /// Reads draw `draw` of this frame as a [`Capture`] (its text and binary dumps, no
-    /// folder search), as `capture::load_dump` reads a single dump.
+    /// folder search), as `capture::load_dump` reads a single dump. The header of a vb text
+    /// dump with a binary dump is not read again where the index parsed it whole and
+    /// without a warning: the draw is then read as the index saw that header (its values
+    /// come from the binary dump, read now).
     pub fn load(&self, draw: &Draw) -> Result<Capture, CaptureError> {
         let files = draw.files()?;
-        crate::capture::migoto::load_files(&files)
+        // `files.vbs` are `draw.vbs` in order (each has its text dump, or `files` failed).
+        let mut heads: Vec<_> = draw
+            .vbs
+            .iter()
+            .map(|v| v.head.as_ref().map(ParsedHead::text))
+            .collect();
+        crate::capture::migoto::load_files_with(&files, &mut heads)
     }
 
     /// The draws `filter` selects.
@@ -1200,7 +1260,8 @@ struct IbHeader {
 
 #[derive(Default)]
 struct Headers {
-    vbs: Vec<(u32, crate::capture::migoto::VbText)>,
+    /// Each vb slot's parsed header, and whether it was the whole header.
+    vbs: Vec<(u32, crate::capture::migoto::VbText, bool)>,
     ib: Option<IbHeader>,
     problems: Vec<CaptureWarning>,
     /// Sizes of the binary dumps the listing did not size: (vb slot, bytes); the ib's.
@@ -1272,12 +1333,13 @@ fn ib_data_line(t: &[u8]) -> bool {
 }
 
 /// The header part of a vb text dump: up to its `vertex-data:`/`instance-data:` line or its
-/// first data line (`vbN[i]…`), else its last complete line.
-fn vb_header(text: &[u8]) -> &[u8] {
+/// first data line (`vbN[i]…`), else its last complete line; and whether that is the whole
+/// header (a data line, or the end of the file, came within [`HEAD_BYTES`]).
+fn vb_header(text: &[u8]) -> (&[u8], bool) {
     let mut pos = 0;
     for line in text.split_inclusive(|&b| b == b'\n') {
         if vb_data_line(line.trim_ascii()) {
-            return &text[..pos];
+            return (&text[..pos], true);
         }
         if !line.ends_with(b"\n") {
             break;
@@ -1285,9 +1347,9 @@ fn vb_header(text: &[u8]) -> &[u8] {
         pos += line.len();
     }
     if text.len() < HEAD_BYTES {
-        text
+        (text, true)
     } else {
-        &text[..pos]
+        (&text[..pos], false)
     }
 }
 
@@ -1394,7 +1456,7 @@ fn read_headers(d: &mut Draw, heads: Heads, layouts: &mut Layouts) -> u64 {
     if let (Some(ib), Some(n)) = (&mut d.ib, h.ib_buf) {
         ib.buf_bytes = Some(n);
     }
-    for (slot, vb) in h.vbs {
+    for (slot, vb, whole) in h.vbs {
         let Some(v) = d.vbs.iter_mut().find(|v| v.slot == slot) else {
             continue;
         };
@@ -1404,19 +1466,37 @@ fn read_headers(d: &mut Draw, heads: Heads, layouts: &mut Layouts) -> u64 {
         v.vertex_count = vb.vertex_count;
         v.first_instance = vb.first_instance;
         v.instance_count = vb.instance_count;
-        if d.layout.is_none() && !vb.elements.is_empty() {
-            let l = match layouts.get(&vb.elements) {
-                Some(l) => l.clone(),
-                None => {
-                    let l = Arc::new(vb.elements);
-                    layouts.insert((*l).clone(), l.clone());
-                    l
-                }
-            };
-            d.layout = Some(l);
+        let elements = match layouts.get(&vb.elements) {
+            Some(l) => l.clone(),
+            None => {
+                let l = Arc::new(vb.elements);
+                layouts.insert((*l).clone(), l.clone());
+                l
+            }
+        };
+        // Kept for `Frame::load` where its parse is the one the draw's reader makes: the
+        // whole header, no warning (whose text would name the file as the index does).
+        if whole && vb.warnings.is_empty() && vb.values.is_none() {
+            let plain =
+                vb.remapped.len() == elements.len() && vb.remapped.iter().all(Option::is_none);
+            v.head = Some(ParsedHead {
+                byte_offset: vb.byte_offset,
+                stride: vb.stride,
+                first_vertex: vb.first_vertex,
+                vertex_count: vb.vertex_count,
+                first_instance: vb.first_instance,
+                instance_count: vb.instance_count,
+                topology: vb.topology,
+                elements: elements.clone(),
+                remapped: (!plain).then(|| Arc::new(vb.remapped)),
+                slot: vb.slot,
+            });
+        }
+        if d.layout.is_none() && !elements.is_empty() {
+            d.layout = Some(elements);
         } else if let Some(l) = &d.layout
-            && !vb.elements.is_empty()
-            && **l != vb.elements
+            && !elements.is_empty()
+            && **l != *elements
         {
             d.problems.push(CaptureWarning {
                 file: v
@@ -1476,10 +1556,10 @@ fn read_draw_headers(d: &Draw, mut heads: Heads) -> Headers {
             None => read_vb_head(txt),
         };
         match read {
-            Ok((len, parsed)) => {
+            Ok((len, parsed, whole)) => {
                 out.bytes += len;
                 match parsed {
-                    Ok(vb) => out.vbs.push((v.slot, vb)),
+                    Ok(vb) => out.vbs.push((v.slot, vb, whole)),
                     Err(e) => out.problems.push(CaptureWarning {
                         file: e.file,
                         line: e.line,
@@ -1520,7 +1600,8 @@ fn read_draw_headers(d: &Draw, mut heads: Heads) -> Headers {
 fn read_vb_head(txt: &Path) -> VbHead {
     let (text, len) = read_head(txt, vb_data_line)?;
     let file = txt.display().to_string();
-    Ok((len, parse_vb_txt(&file, vb_header(&text), false)))
+    let (header, whole) = vb_header(&text);
+    Ok((len, parse_vb_txt(&file, header, false), whole))
 }
 
 /// Reads and parses an ib text dump's header (see [`Head`]).
@@ -1995,5 +2076,111 @@ mod tests {
             assert_eq!(f.warnings, one.warnings, "{heads} heads ahead");
             assert_eq!(f.bytes, one.bytes, "{heads} heads ahead");
         }
+    }
+
+    /// `Frame::load` reads each draw as `load_files` reads the draw's files from the disk,
+    /// whether it takes a vb header the index kept or reads it again: on frames of every
+    /// naming and storage variant, with a remapped element, and with a header that warns
+    /// (not kept: the draw's reader reads it again and warns).
+    #[test]
+    fn a_draw_loads_the_same_with_the_headers_the_index_kept() {
+        let root = tempfile::tempdir().unwrap();
+        let variants = [
+            SynthOptions {
+                dedupe: Dedupe::Copies,
+                problems: true,
+                ..SynthOptions::default()
+            },
+            SynthOptions {
+                hold: Some(2),
+                deferred: true,
+                register_first: true,
+                geometry_shader: true,
+                ..SynthOptions::default()
+            },
+            SynthOptions {
+                dedupe: Dedupe::Symlinks,
+                layout_change: true,
+                ..SynthOptions::default()
+            },
+            SynthOptions {
+                buf: false,
+                ..SynthOptions::default()
+            },
+            SynthOptions {
+                dedupe: Dedupe::Legacy,
+                ..SynthOptions::default()
+            },
+        ];
+        let same = |f: &Frame, what: &str| -> usize {
+            let mut kept = 0;
+            for d in &f.draws {
+                kept += d
+                    .vbs
+                    .iter()
+                    .filter(|v| v.head.is_some() && v.buf.is_some())
+                    .count();
+                let fresh = d
+                    .files()
+                    .and_then(|files| crate::capture::migoto::load_files(&files));
+                assert_eq!(f.load(d), fresh, "{what}: draw {}", d.id());
+            }
+            kept
+        };
+        for (k, o) in variants.iter().enumerate() {
+            let dir = root.path().join(format!("v{k}"));
+            generate(&dir, o).unwrap();
+            let f = Frame::open_with(&dir, &FrameOptions { threads: 3 }).unwrap();
+            let kept = same(&f, &format!("variant {k}"));
+            // Kept wherever a slot has both dumps and a layout in its text.
+            assert_eq!(
+                kept > 0,
+                o.buf && o.dedupe != Dedupe::Legacy,
+                "variant {k}: {kept}"
+            );
+        }
+        // Two draws' vb0 headers changed: one element remapped, one line that warns.
+        let dir = root.path().join("v0");
+        let f = Frame::open_with(&dir, &FrameOptions { threads: 1 }).unwrap();
+        let mut with_buf = f.draws.iter().filter(|d| {
+            d.vbs
+                .first()
+                .is_some_and(|v| v.head.is_some() && v.buf.is_some())
+        });
+        let (a, b) = (with_buf.next().unwrap(), with_buf.next().unwrap());
+        let edit = |d: &Draw, f: &dyn Fn(String) -> String| {
+            let path = d.vbs[0].txt.clone().unwrap();
+            let text = fs::read_to_string(&path).unwrap();
+            fs::write(&path, f(text)).unwrap();
+        };
+        edit(a, &|t| {
+            t.replacen(
+                "  InstanceDataStepRate: 0\n",
+                "  InstanceDataStepRate: 0\n  RemappedSemanticName: TEXCOORD\n  \
+                 RemappedSemanticIndex: 7\n",
+                1,
+            )
+        });
+        edit(b, &|t| format!("unheard of: 1\n{t}"));
+        let (a, b) = (a.id(), b.id());
+        let f = Frame::open_with(&dir, &FrameOptions { threads: 1 }).unwrap();
+        let draw = |id: &str| f.draws.iter().find(|d| d.id() == id).unwrap();
+        let remapped = &draw(&a).vbs[0].head.as_ref().unwrap().remapped;
+        assert_eq!(
+            remapped.as_deref().map(|r| r[0].clone()),
+            Some(Some(("TEXCOORD".to_string(), 7)))
+        );
+        assert!(draw(&b).vbs[0].head.is_none());
+        let warned = f.load(draw(&b)).unwrap();
+        assert!(
+            warned
+                .warnings
+                .iter()
+                .any(|w| w.message == "unknown header line ignored"
+                    && Path::new(&w.file) == draw(&b).vbs[0].txt.as_deref().unwrap()),
+            "{:?}",
+            warned.warnings
+        );
+        same(&f, "edited");
     }
 }
