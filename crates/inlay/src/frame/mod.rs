@@ -117,9 +117,14 @@ struct ParsedHead {
     topology: Option<Topology>,
     elements: Arc<Vec<InputElementDesc>>,
     /// `None` where no element is remapped.
-    remapped: Option<Arc<Vec<Option<(String, u32)>>>>,
+    remapped: Option<Arc<Remapped>>,
     slot: Option<u32>,
 }
+
+/// Each element's `RemappedSemanticName`/`Index`, if any ([`VbText::remapped`]).
+///
+/// [`VbText::remapped`]: crate::capture::migoto::VbText::remapped
+type Remapped = Vec<Option<(String, u32)>>;
 
 impl ParsedHead {
     /// The parse as `parse_vb_txt` gave it.
