@@ -897,15 +897,23 @@ pub struct DrawFiles {
 /// Reads a 3DMigoto draw from the files named in `files` (see [`super::load_dumps`] for the
 /// rules; a slot's text values are used only where it has no binary).
 pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
-    load_files_with(files, &mut [])
+    load_files_with(files, &mut [], None)
 }
 
-/// [`load_files`] with the vb text dumps' headers parsed beforehand where `heads` has them
-/// (`heads[i]` for `files.vbs[i]`: what [`parse_vb_txt`] gives the header, without values);
-/// such a header is used only for a slot with a binary dump, and its file is not read.
+/// An ib text dump's header as [`load_files`] parses it where the dump has a binary dump: the
+/// text before its first index.
+pub(crate) fn parse_ib_header(file: &str, header: &[u8]) -> Result<IbText, CaptureError> {
+    parse_ib(file, header, false)
+}
+
+/// [`load_files`] with the text dumps' headers parsed beforehand where `heads` and `ib_head`
+/// have them (`heads[i]` for `files.vbs[i]`: what [`parse_vb_txt`] gives the header, without
+/// values; `ib_head`: what [`parse_ib_header`] gives, with an index count). Such a header is
+/// used only for a dump with a binary dump, and its text file is not read.
 pub(crate) fn load_files_with(
     files: &DrawFiles,
     heads: &mut [Option<VbText>],
+    ib_head: Option<IbText>,
 ) -> Result<Capture, CaptureError> {
     if files.vbs.is_empty() {
         let file = files
@@ -1058,8 +1066,14 @@ pub(crate) fn load_files_with(
         // not say the index count.
         let mut ib = None;
         if ib_files.buf.is_some() {
-            let head = read_header(&path, |t| t.first().is_some_and(u8::is_ascii_digit))?;
-            ib = Some(parse_ib(&file, &head, false)?).filter(|h| h.index_count.is_some());
+            ib = match ib_head {
+                Some(h) => Some(h),
+                None => {
+                    let head = read_header(&path, |t| t.first().is_some_and(u8::is_ascii_digit))?;
+                    Some(parse_ib(&file, &head, false)?)
+                }
+            }
+            .filter(|h| h.index_count.is_some());
         }
         let ib = match ib {
             Some(ib) => ib,

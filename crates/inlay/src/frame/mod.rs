@@ -170,6 +170,35 @@ pub struct IbDump {
     pub first_index: u32,
     /// `index count:`.
     pub index_count: Option<u32>,
+    /// The text dump's header as the index parsed it for [`Frame::load`] (see
+    /// [`VbDump`]'s), where it parsed whole, without a warning, with an index count.
+    head: Option<ParsedIbHead>,
+}
+
+/// What the index keeps of an ib text dump's header for [`Frame::load`]: the parse's result
+/// less its values (a draw with a binary dump reads none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParsedIbHead {
+    byte_offset: u32,
+    first_index: u32,
+    index_count: Option<u32>,
+    topology: Option<Topology>,
+    format: IndexFormat,
+}
+
+impl ParsedIbHead {
+    /// The parse as the draw's reader makes it.
+    fn text(&self) -> crate::capture::migoto::IbText {
+        crate::capture::migoto::IbText {
+            byte_offset: self.byte_offset,
+            first_index: self.first_index,
+            index_count: self.index_count,
+            topology: self.topology,
+            format: self.format,
+            indices: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
 }
 
 /// Another resource dumped for a draw (constant buffer, texture, target, UAV).
@@ -466,7 +495,8 @@ type VbHead = Result<
 >;
 
 /// An ib text dump's size, header and warnings, or why it was not read.
-type IbHead = Result<(u64, (IbHeader, Vec<CaptureWarning>)), crate::input::ReadError>;
+type IbHead =
+    Result<(u64, (IbHeader, Vec<CaptureWarning>), Option<ParsedIbHead>), crate::input::ReadError>;
 
 /// The headers of one draw's text dumps that the listing read: each vb slot's (the last
 /// file of the slot, as the draw takes it) and the ib's.
@@ -1234,8 +1264,9 @@ impl Frame {
     /// Reads draw `draw` of this frame as a [`Capture`] (its text and binary dumps, no
     /// folder search), as `capture::load_dump` reads a single dump. The header of a vb text
     /// dump with a binary dump is not read again where the index parsed it whole and
-    /// without a warning: the draw is then read as the index saw that header (its values
-    /// come from the binary dump, read now).
+    /// without a warning, nor an ib text dump's header with a binary dump and an index
+    /// count: the draw is then read as the index saw that header (its values come from the
+    /// binary dump, read now).
     pub fn load(&self, draw: &Draw) -> Result<Capture, CaptureError> {
         let files = draw.files()?;
         // `files.vbs` are `draw.vbs` in order (each has its text dump, or `files` failed).
@@ -1244,7 +1275,13 @@ impl Frame {
             .iter()
             .map(|v| v.head.as_ref().map(ParsedHead::text))
             .collect();
-        crate::capture::migoto::load_files_with(&files, &mut heads)
+        // The ib dump's kept header, where the draw reads that dump (`files.ib`).
+        let ib = files
+            .ib
+            .as_ref()
+            .and(draw.ib.as_ref())
+            .and_then(|ib| ib.head.as_ref().map(ParsedIbHead::text));
+        crate::capture::migoto::load_files_with(&files, &mut heads, ib)
     }
 
     /// The draws `filter` selects.
@@ -1268,6 +1305,8 @@ struct Headers {
     /// Each vb slot's parsed header, and whether it was the whole header.
     vbs: Vec<(u32, crate::capture::migoto::VbText, bool)>,
     ib: Option<IbHeader>,
+    /// The ib header kept for [`Frame::load`] ([`read_ib_head`]).
+    ib_head: Option<ParsedIbHead>,
     problems: Vec<CaptureWarning>,
     /// Sizes of the binary dumps the listing did not size: (vb slot, bytes); the ib's.
     vb_bufs: Vec<(u32, u64)>,
@@ -1337,13 +1376,14 @@ fn ib_data_line(t: &[u8]) -> bool {
     t.first().is_some_and(|b| b.is_ascii_digit())
 }
 
-/// The header part of a vb text dump: up to its `vertex-data:`/`instance-data:` line or its
-/// first data line (`vbN[i]…`), else its last complete line; and whether that is the whole
-/// header (a data line, or the end of the file, came within [`HEAD_BYTES`]).
-fn vb_header(text: &[u8]) -> (&[u8], bool) {
+/// The header part of a text dump's start ([`read_head`]): up to its first line that
+/// `data_line` takes for data (a vb dump's `vertex-data:`/`instance-data:` line or first
+/// `vbN[i]…` line, an ib dump's first index), else its last complete line; and whether that
+/// is the whole header (a data line, or the end of the file, came within [`HEAD_BYTES`]).
+fn header_part(text: &[u8], data_line: fn(&[u8]) -> bool) -> (&[u8], bool) {
     let mut pos = 0;
     for line in text.split_inclusive(|&b| b == b'\n') {
-        if vb_data_line(line.trim_ascii()) {
+        if data_line(line.trim_ascii()) {
             return (&text[..pos], true);
         }
         if !line.ends_with(b"\n") {
@@ -1519,6 +1559,7 @@ fn read_headers(d: &mut Draw, heads: Heads, layouts: &mut Layouts) -> u64 {
         }
     }
     if let (Some(ib), Some(hi)) = (&mut d.ib, h.ib) {
+        ib.head = h.ib_head;
         ib.format = hi.format;
         ib.offset = hi.byte_offset;
         ib.first_index = hi.first_index;
@@ -1585,9 +1626,10 @@ fn read_draw_headers(d: &Draw, mut heads: Heads) -> Headers {
         && let Some(txt) = &ib.txt
     {
         match heads.ib.take().unwrap_or_else(|| read_ib_head(txt)) {
-            Ok((len, (h, w))) => {
+            Ok((len, (h, w), parsed)) => {
                 out.bytes += len;
                 out.ib = Some(h);
+                out.ib_head = parsed;
                 out.problems.extend(w);
             }
             Err(e) => out.problems.push(CaptureWarning {
@@ -1605,7 +1647,7 @@ fn read_draw_headers(d: &Draw, mut heads: Heads) -> Headers {
 fn read_vb_head(txt: &Path) -> VbHead {
     let (text, len) = read_head(txt, vb_data_line)?;
     let file = txt.display().to_string();
-    let (header, whole) = vb_header(&text);
+    let (header, whole) = header_part(&text, vb_data_line);
     Ok((len, parse_vb_txt(&file, header, false), whole))
 }
 
@@ -1613,7 +1655,24 @@ fn read_vb_head(txt: &Path) -> VbHead {
 fn read_ib_head(txt: &Path) -> IbHead {
     let (text, len) = read_head(txt, ib_data_line)?;
     let file = txt.display().to_string();
-    Ok((len, ib_header(&file, &text)))
+    // The draw's reader parses the header again (its own parser) unless this one, made as
+    // it makes it, is kept: whole, without a warning, with an index count.
+    let (header, whole) = header_part(&text, ib_data_line);
+    let parsed = if whole {
+        crate::capture::migoto::parse_ib_header(&file, header)
+            .ok()
+            .filter(|ib| ib.warnings.is_empty() && ib.index_count.is_some())
+            .map(|ib| ParsedIbHead {
+                byte_offset: ib.byte_offset,
+                first_index: ib.first_index,
+                index_count: ib.index_count,
+                topology: ib.topology,
+                format: ib.format,
+            })
+    } else {
+        None
+    };
+    Ok((len, ib_header(&file, &text), parsed))
 }
 
 /// Records where a draw's files disagree with each other or with its log line.
@@ -2084,9 +2143,9 @@ mod tests {
     }
 
     /// `Frame::load` reads each draw as `load_files` reads the draw's files from the disk,
-    /// whether it takes a vb header the index kept or reads it again: on frames of every
-    /// naming and storage variant, with a remapped element, and with a header that warns
-    /// (not kept: the draw's reader reads it again and warns).
+    /// whether it takes the vb and ib headers the index kept or reads them again: on frames
+    /// of every naming and storage variant, with a remapped element, and with headers that
+    /// warn (not kept: the draw's reader reads them again and warns).
     #[test]
     fn a_draw_loads_the_same_with_the_headers_the_index_kept() {
         let root = tempfile::tempdir().unwrap();
@@ -2117,14 +2176,17 @@ mod tests {
                 ..SynthOptions::default()
             },
         ];
-        let same = |f: &Frame, what: &str| -> usize {
-            let mut kept = 0;
+        let same = |f: &Frame, what: &str| -> (usize, usize) {
+            let mut kept = (0, 0);
             for d in &f.draws {
-                kept += d
+                kept.0 += d
                     .vbs
                     .iter()
                     .filter(|v| v.head.is_some() && v.buf.is_some())
                     .count();
+                kept.1 +=
+                    d.ib.as_ref()
+                        .map_or(0, |i| usize::from(i.head.is_some() && i.buf.is_some()));
                 let fresh = d
                     .files()
                     .and_then(|files| crate::capture::migoto::load_files(&files));
@@ -2136,13 +2198,14 @@ mod tests {
             let dir = root.path().join(format!("v{k}"));
             generate(&dir, o).unwrap();
             let f = Frame::open_with(&dir, &FrameOptions { threads: 3 }).unwrap();
-            let kept = same(&f, &format!("variant {k}"));
+            let (vb, ib) = same(&f, &format!("variant {k}"));
             // Kept wherever a slot has both dumps and a layout in its text.
             assert_eq!(
-                kept > 0,
+                vb > 0,
                 o.buf && o.dedupe != Dedupe::Legacy,
-                "variant {k}: {kept}"
+                "variant {k}: {vb}"
             );
+            assert_eq!(ib > 0, o.buf, "variant {k}: {ib}");
         }
         // Two draws' vb0 headers changed: one element remapped, one line that warns.
         let dir = root.path().join("v0");
@@ -2153,6 +2216,15 @@ mod tests {
                 .is_some_and(|v| v.head.is_some() && v.buf.is_some())
         });
         let (a, b) = (with_buf.next().unwrap(), with_buf.next().unwrap());
+        let c = f
+            .draws
+            .iter()
+            .find(|d| d.ib.as_ref().is_some_and(|i| i.head.is_some()) && d.id() != b.id())
+            .unwrap();
+        let ib_txt = c.ib.as_ref().unwrap().txt.clone().unwrap();
+        let text = fs::read_to_string(&ib_txt).unwrap();
+        fs::write(&ib_txt, format!("unheard of: 2\n{text}")).unwrap();
+        let c = c.id();
         let edit = |d: &Draw, f: &dyn Fn(String) -> String| {
             let path = d.vbs[0].txt.clone().unwrap();
             let text = fs::read_to_string(&path).unwrap();
@@ -2176,6 +2248,14 @@ mod tests {
             Some(Some(("TEXCOORD".to_string(), 7)))
         );
         assert!(draw(&b).vbs[0].head.is_none());
+        assert!(draw(&c).ib.as_ref().unwrap().head.is_none());
+        let warned = f.load(draw(&c)).unwrap();
+        assert!(
+            warned.warnings.iter().any(|w| w.message == "unknown header line ignored"
+                && Path::new(&w.file) == ib_txt),
+            "{:?}",
+            warned.warnings
+        );
         let warned = f.load(draw(&b)).unwrap();
         assert!(
             warned
