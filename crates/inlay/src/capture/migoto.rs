@@ -900,6 +900,19 @@ pub fn load_files(files: &DrawFiles) -> Result<Capture, CaptureError> {
     load_files_with(files, &mut [], None)
 }
 
+/// A vb text dump's (trimmed) line past its header: `vertex-data:`, `instance-data:` or a
+/// first data line `vbN[i]…`.
+pub(crate) fn vb_data_line(t: &[u8]) -> bool {
+    t == b"vertex-data:"
+        || t == b"instance-data:"
+        || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
+}
+
+/// An ib text dump's (trimmed) line past its header: an index.
+pub(crate) fn ib_data_line(t: &[u8]) -> bool {
+    t.first().is_some_and(u8::is_ascii_digit)
+}
+
 /// An ib text dump's header as [`load_files`] parses it where the dump has a binary dump: the
 /// text before its first index.
 pub(crate) fn parse_ib_header(file: &str, header: &[u8]) -> Result<IbText, CaptureError> {
@@ -968,12 +981,7 @@ pub(crate) fn load_files_with(
             (Some(_), Some(vb)) => vb,
             _ => {
                 let text = if binary.is_some() {
-                    read_header(path, |t| {
-                        t == b"vertex-data:"
-                            || t == b"instance-data:"
-                            || (t.starts_with(b"vb")
-                                && t.get(2).is_some_and(|b| b.is_ascii_digit()))
-                    })?
+                    read_header(path, vb_data_line)?
                 } else {
                     read_file(path)?
                 };
@@ -1069,7 +1077,7 @@ pub(crate) fn load_files_with(
             ib = match ib_head {
                 Some(h) => Some(h),
                 None => {
-                    let head = read_header(&path, |t| t.first().is_some_and(u8::is_ascii_digit))?;
+                    let head = read_header(&path, ib_data_line)?;
                     Some(parse_ib(&file, &head, false)?)
                 }
             }

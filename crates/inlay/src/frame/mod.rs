@@ -49,7 +49,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::assembler::Topology;
 use crate::assembler::draw::DrawCall;
 use crate::buffer::IndexFormat;
-use crate::capture::migoto::{DrawFiles, SlotFiles, parse_vb_txt};
+// The draws' reader's own tests for the end of a header: a header the index keeps for
+// `Frame::load` must end where the reader's would.
+use crate::capture::migoto::{DrawFiles, SlotFiles, ib_data_line, parse_vb_txt, vb_data_line};
 use crate::capture::{Capture, CaptureError, CaptureWarning, parse_index_format, parse_topology};
 use crate::element::InputElementDesc;
 
@@ -1362,18 +1364,6 @@ fn read_head(
         }
         want = (want * 4).min(HEAD_BYTES);
     }
-}
-
-/// A vb text dump's line past its header.
-fn vb_data_line(t: &[u8]) -> bool {
-    t == b"vertex-data:"
-        || t == b"instance-data:"
-        || (t.starts_with(b"vb") && t.get(2).is_some_and(|b| b.is_ascii_digit()))
-}
-
-/// An ib text dump's line past its header (an index).
-fn ib_data_line(t: &[u8]) -> bool {
-    t.first().is_some_and(|b| b.is_ascii_digit())
 }
 
 /// The header part of a text dump's start ([`read_head`]): up to its first line that
