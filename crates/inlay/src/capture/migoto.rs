@@ -520,7 +520,7 @@ pub fn parse_ib_txt(file: &str, text: &[u8]) -> Result<IbText, CaptureError> {
 
 /// Parses an ib text dump's header or whole text; with `values` false (the indices are in a
 /// `.buf`) the listed indices are not counted against `index count:`.
-fn parse_ib(file: &str, text: &[u8], values: bool) -> Result<IbText, CaptureError> {
+pub(crate) fn parse_ib(file: &str, text: &[u8], values: bool) -> Result<IbText, CaptureError> {
     let mut warnings = Warnings {
         file,
         list: Vec::new(),
@@ -913,15 +913,10 @@ pub(crate) fn ib_data_line(t: &[u8]) -> bool {
     t.first().is_some_and(u8::is_ascii_digit)
 }
 
-/// An ib text dump's header as [`load_files`] parses it where the dump has a binary dump: the
-/// text before its first index.
-pub(crate) fn parse_ib_header(file: &str, header: &[u8]) -> Result<IbText, CaptureError> {
-    parse_ib(file, header, false)
-}
-
 /// [`load_files`] with the text dumps' headers parsed beforehand where `heads` and `ib_head`
 /// have them (`heads[i]` for `files.vbs[i]`: what [`parse_vb_txt`] gives the header, without
-/// values; `ib_head`: what [`parse_ib_header`] gives, with an index count). Such a header is
+/// values; `ib_head`: what [`parse_ib`] gives the header without values, with an index
+/// count). Such a header is
 /// used only for a dump with a binary dump, and its text file is not read.
 pub(crate) fn load_files_with(
     files: &DrawFiles,

@@ -486,7 +486,7 @@ enum Head {
 }
 
 /// A vb text dump's size, parsed header and whether that was the whole header
-/// ([`vb_header`]), or why it was not read.
+/// ([`header_part`]), or why it was not read.
 type VbHead = Result<
     (
         u64,
@@ -1501,16 +1501,21 @@ fn read_headers(d: &mut Draw, heads: Heads, layouts: &mut Layouts) -> u64 {
         v.vertex_count = vb.vertex_count;
         v.first_instance = vb.first_instance;
         v.instance_count = vb.instance_count;
-        let elements = match layouts.get(&vb.elements) {
-            Some(l) => l.clone(),
-            None => {
-                let l = Arc::new(vb.elements);
-                layouts.insert((*l).clone(), l.clone());
-                l
-            }
+        // The draw's layout where the slot has the same (most draws), else the shared one.
+        let elements = match &d.layout {
+            Some(l) if **l == vb.elements => l.clone(),
+            _ => match layouts.get(&vb.elements) {
+                Some(l) => l.clone(),
+                None => {
+                    let l = Arc::new(vb.elements);
+                    layouts.insert((*l).clone(), l.clone());
+                    l
+                }
+            },
         };
-        // Kept for `Frame::load` where its parse is the one the draw's reader makes: the
-        // whole header, no warning (whose text would name the file as the index does).
+        // Kept for `Frame::load` where its parse is the one the draw's reader would make:
+        // the whole header, without a warning (a header that warns is read again, so that
+        // the reader's warnings are its own).
         if whole && vb.warnings.is_empty() && vb.values.is_none() {
             let plain =
                 vb.remapped.len() == elements.len() && vb.remapped.iter().all(Option::is_none);
@@ -1649,7 +1654,7 @@ fn read_ib_head(txt: &Path) -> IbHead {
     // it makes it, is kept: whole, without a warning, with an index count.
     let (header, whole) = header_part(&text, ib_data_line);
     let parsed = if whole {
-        crate::capture::migoto::parse_ib_header(&file, header)
+        crate::capture::migoto::parse_ib(&file, header, false)
             .ok()
             .filter(|ib| ib.warnings.is_empty() && ib.index_count.is_some())
             .map(|ib| ParsedIbHead {
