@@ -386,12 +386,26 @@ impl Mesh {
     pub fn build(input: &MeshInput<'_>, options: &MeshOptions) -> Result<Mesh, MeshError> {
         let created = create_layout(input, options);
         let layout = created_layout(&created)?;
-        let elements = layout_elements(layout);
         let mut warnings = Vec::new();
         let (ia, _) = bind(input, layout, options, &mut warnings)?;
         let draw = ia
             .draw(&input.draw)
             .map_err(|e| MeshError::Draw(e.to_string()))?;
+        Mesh::build_drawn(input, options, &ia, &draw, warnings)
+    }
+
+    /// [`Mesh::build`] past the binding: `ia` is `input` bound to its created layout
+    /// ([`bind`], which gave `warnings`), `draw` its draw (the streamed export binds once
+    /// for both ways).
+    pub(crate) fn build_drawn(
+        input: &MeshInput<'_>,
+        options: &MeshOptions,
+        ia: &InputAssembler<'_>,
+        draw: &crate::assembler::PreparedDraw<'_>,
+        mut warnings: Vec<String>,
+    ) -> Result<Mesh, MeshError> {
+        let layout = ia.layout();
+        let elements = layout_elements(layout);
         let params = *draw.params();
         if params.count as u64 > MAX_POSITIONS {
             return Err(MeshError::TooLarge(format!(
@@ -410,9 +424,17 @@ impl Mesh {
         } else {
             None
         };
+        let strip = if fast.is_none() && params.instance_count > 0 && pick.is_empty() {
+            strip_walk(&draw, topology, mode)
+        } else {
+            None
+        };
         if let Some((e, w)) = fast {
             elems = e;
             whole = w;
+        } else if let Some((e, p)) = strip {
+            elems = e;
+            prims = Some(p);
         } else if params.instance_count > 0 {
             let (e, p) = step_walk(&draw, topology, mode, pick);
             elems = e;
@@ -947,6 +969,51 @@ fn list_walk(
     Some((elems, whole))
 }
 
+/// Instance 0 of a line or triangle strip draw without cuts, a batch at a time: the element
+/// number of each position and the primitives' element numbers, as [`step_walk`] gives them
+/// (the primitive assembler's strip rule, ia-semantics §5: primitive k of a line strip is
+/// positions k, k + 1; of a triangle strip k, k + 1, k + 2, the last two swapped for odd k).
+/// `None` for other topologies and for a draw whose indices hold a cut value.
+fn strip_walk(
+    draw: &crate::assembler::PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+) -> Option<(Vec<u32>, Vec<u32>)> {
+    let per = match (topology, mode) {
+        (Topology::LineStrip, Mode::Lines) => 2,
+        (Topology::TriangleStrip, Mode::Triangles) => 3,
+        _ => return None,
+    };
+    let count = draw.params().count as usize;
+    let mut elems: Vec<u32> = Vec::with_capacity(count);
+    streamed::walk(
+        draw,
+        topology,
+        mode,
+        &[],
+        true,
+        count.clamp(1, 1 << 16),
+        &mut |e| elems.extend_from_slice(e),
+        &mut |_| {},
+    )?;
+    let primitives = elems.len().saturating_sub(per - 1);
+    let mut prims: Vec<u32> = Vec::with_capacity(primitives * per);
+    if per == 2 {
+        for w in elems.windows(2) {
+            prims.extend_from_slice(&[w[0], w[1]]);
+        }
+    } else {
+        for (k, w) in elems.windows(3).enumerate() {
+            if k % 2 == 0 {
+                prims.extend_from_slice(&[w[0], w[1], w[2]]);
+            } else {
+                prims.extend_from_slice(&[w[0], w[2], w[1]]);
+            }
+        }
+    }
+    Some((elems, prims))
+}
+
 /// The [`MeshInput`] of a capture.
 pub fn input_of(capture: &Capture) -> MeshInput<'_> {
     MeshInput {
@@ -1190,5 +1257,119 @@ mod tests {
             list_walk(&draw, Topology::TriangleStrip, Mode::Triangles),
             None
         );
+    }
+
+    /// The batch walk of strips gives what the step-by-step walk through the primitive
+    /// assembler gives (the oracle): line and triangle strips of every length up to 9
+    /// positions, non-indexed (start vertex, instances) and indexed (16/32-bit, base vertex ±,
+    /// a start index, a 32-bit 0xffff that is no cut); it declines cuts, lists and adjacency.
+    #[test]
+    fn strip_walk_matches_the_step_walk() {
+        let layout = crate::validation::layout_without_shader(
+            &Target::default(),
+            &[InputElementDesc::per_vertex(
+                "P",
+                0,
+                Format::R32_FLOAT,
+                0,
+                0,
+            )],
+        )
+        .layout
+        .expect("layout");
+        let vb = [0u8; 64];
+        let bytes16 = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        let i16 = bytes16(&[5, 0, 7, 3, 3, 9, 1000, 2, 4, 6, 8, 1]);
+        let i32b: Vec<u8> = [5u32, 0, 7, 0xffff, 3, 9, 1 << 20, 2, 4, 6, 8, 1]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let cut16 = bytes16(&[1, 2, 3, 0xffff, 4, 5, 6]);
+        let ib = |data, format| IndexBufferBinding {
+            data,
+            format,
+            offset: 0,
+        };
+        let mut checked = 0;
+        for (topology, mode) in [
+            (Topology::TriangleStrip, Mode::Triangles),
+            (Topology::LineStrip, Mode::Lines),
+        ] {
+            for n in 0..=9u32 {
+                let cases: Vec<(Option<IndexBufferBinding<'_>>, DrawCall<'_>)> = vec![
+                    (
+                        None,
+                        DrawCall::DrawInstanced {
+                            vertex_count_per_instance: n,
+                            instance_count: 3,
+                            start_vertex: 7,
+                            start_instance: 2,
+                        },
+                    ),
+                    (
+                        Some(ib(&i16[..], IndexFormat::R16Uint)),
+                        DrawCall::DrawIndexed {
+                            index_count: n.min(11),
+                            start_index: 1,
+                            base_vertex: -3,
+                        },
+                    ),
+                    (
+                        Some(ib(&i32b[..], IndexFormat::R32Uint)),
+                        DrawCall::DrawIndexedInstanced {
+                            index_count_per_instance: n,
+                            instance_count: 2,
+                            start_index: 0,
+                            base_vertex: 4,
+                            start_instance: 0,
+                        },
+                    ),
+                ];
+                for (index, call) in cases {
+                    let mut ia = InputAssembler::new(&layout, Target::default());
+                    ia.set_vertex_buffer(
+                        0,
+                        Some(VertexBufferBinding {
+                            data: &vb,
+                            stride: 4,
+                            offset: 0,
+                        }),
+                    )
+                    .unwrap();
+                    ia.set_index_buffer(index).unwrap();
+                    ia.set_topology(topology).unwrap();
+                    let draw = ia.draw(&call).unwrap();
+                    let fast = strip_walk(&draw, topology, mode).expect("a strip without cuts");
+                    assert_eq!(
+                        fast,
+                        step_walk(&draw, topology, mode, &[]),
+                        "{topology:?} {call:?}"
+                    );
+                    checked += usize::from(fast.1.len() >= 3);
+                }
+            }
+        }
+        assert!(checked > 20, "{checked}");
+        // Cuts, lists and adjacency go other ways.
+        let call = DrawCall::DrawIndexed {
+            index_count: 7,
+            start_index: 0,
+            base_vertex: 0,
+        };
+        for (topology, mode, cut) in [
+            (Topology::TriangleStrip, Mode::Triangles, true),
+            (Topology::LineStrip, Mode::Lines, true),
+            (Topology::TriangleList, Mode::Triangles, false),
+            (Topology::TriangleStripAdj, Mode::Triangles, false),
+            (Topology::LineStripAdj, Mode::Lines, false),
+        ] {
+            let mut ia = InputAssembler::new(&layout, Target::default());
+            let data = if cut { &cut16[..] } else { &i16[..] };
+            ia.set_index_buffer(Some(ib(data, IndexFormat::R16Uint)))
+                .unwrap();
+            ia.set_topology(topology).unwrap();
+            let draw = ia.draw(&call).unwrap();
+            assert_eq!(strip_walk(&draw, topology, mode), None, "{topology:?}");
+        }
     }
 }

@@ -26,7 +26,7 @@ use super::{
 };
 use crate::assembler::validate::IndexSpan;
 use crate::assembler::walk::WalkBatch;
-use crate::assembler::{PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
+use crate::assembler::{InputAssembler, PreparedDraw, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexFormat, VertexBufferBinding};
 use crate::fetch::{ElementRows, FetchPlan, Instance, Vertices};
 use crate::layout::InputClass;
@@ -379,11 +379,27 @@ pub(super) fn export<W: Write + Seek>(
             .slots
             .iter()
             .all(|s| matches!(s.data, SlotSource::Binary(_)));
+    // Bound once, for whichever way the draw goes.
+    let created = super::create_layout(input, options);
+    let layout = super::created_layout(&created)?;
+    let mut warnings = Vec::new();
+    let (ia, span) = super::bind(input, layout, options, &mut warnings)?;
+    let draw = ia
+        .draw(&input.draw)
+        .map_err(|e| MeshError::Draw(e.to_string()))?;
     let mut target = target;
-    if streamable && let Some(done) = try_stream(input, options, stream, &mut target)? {
-        return Ok(done);
+    if streamable {
+        let bound = Bound {
+            ia: &ia,
+            draw: &draw,
+            span,
+            warnings: &warnings,
+        };
+        if let Some(done) = try_stream(input, options, stream, &mut target, bound)? {
+            return Ok(done);
+        }
     }
-    let mesh = Mesh::build(input, options)?;
+    let mesh = Mesh::build_drawn(input, options, &ia, &draw, warnings)?;
     let written = match target {
         Target::Glb(out) => gltf::write_glb(&mesh, out)?,
         Target::Gltf(json, bin, uri) => gltf::write_gltf(&mesh, json, bin, uri)?,
@@ -398,6 +414,15 @@ pub(super) fn export<W: Write + Seek>(
 /// export's jobs stay within its memory goal whatever the draws.
 const IN_MEMORY_BYTES: u64 = 8 << 20;
 
+/// A draw's input bound to its layout ([`super::bind`]): the input assembler, the draw, the
+/// index span the draw-time validation found and the binding's warnings.
+struct Bound<'b, 'l> {
+    ia: &'b InputAssembler<'l>,
+    draw: &'b PreparedDraw<'l>,
+    span: Option<IndexSpan>,
+    warnings: &'b [String],
+}
+
 /// The streamed export, or `None` (nothing written) for a draw it does not describe or that
 /// is small enough to build in memory.
 fn try_stream<W: Write + Seek>(
@@ -405,15 +430,17 @@ fn try_stream<W: Write + Seek>(
     options: &MeshOptions,
     stream: &StreamOptions,
     target: &mut Target<'_, W>,
+    bound: Bound<'_, '_>,
 ) -> Result<Option<Exported>, ExportError> {
-    let created = super::create_layout(input, options);
-    let layout = super::created_layout(&created)?;
+    let Bound {
+        ia,
+        draw,
+        span,
+        warnings,
+    } = bound;
+    let layout = ia.layout();
     let elements = super::layout_elements(layout);
-    let mut warnings = Vec::new();
-    let (ia, span) = super::bind(input, layout, options, &mut warnings)?;
-    let draw = ia
-        .draw(&input.draw)
-        .map_err(|e| MeshError::Draw(e.to_string()))?;
+    let mut warnings = warnings.to_vec();
     let params = *draw.params();
     if params.count as u64 > super::MAX_POSITIONS {
         return Err(MeshError::TooLarge(format!(
