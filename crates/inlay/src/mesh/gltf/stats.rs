@@ -254,6 +254,10 @@ impl FloatStats {
             let (changed, non_finite) = normal_stats::<4>(values);
             self.changed |= changed;
             self.non_finite += non_finite;
+        } else if conv == Conv::Tangent && !int && comps == 4 && !with_bounds {
+            let (changed, non_finite) = tangent_stats(values);
+            self.changed |= changed;
+            self.non_finite += non_finite;
         } else {
             // One loop per conversion, so that each is compiled with its conversion inlined.
             #[inline(always)]
@@ -435,6 +439,30 @@ pub(crate) fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
     (changed, non_finite)
 }
 
+/// [`FloatStats::feed`] of [`Conv::Tangent`] on float lanes, four written: whether a value is
+/// changed, and its non-finite lanes. x, y, z change exactly as [`normal_stats`] says; w
+/// (non-finite read as 0) becomes −1 when negative, else +1, so it changes unless it is ±1.
+pub(crate) fn tangent_stats(values: &[[u32; 4]]) -> (bool, u64) {
+    let mut changed = false;
+    let mut non_finite = 0u64;
+    for block in values.chunks(1 << 24) {
+        let mut n = 0u32;
+        for v in block {
+            let mut x = [0f32; 3];
+            for l in 0..3 {
+                n += (v[l] & 0x7f80_0000 == 0x7f80_0000) as u32;
+                x[l] = f32::from_bits(finite_bits(v[l]));
+            }
+            n += (v[3] & 0x7f80_0000 == 0x7f80_0000) as u32;
+            let len = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
+            let w_kept = finite_bits(v[3]) & 0x7fff_ffff == 0x3f80_0000;
+            changed |= ((len - 1.0).abs() > 0.0004) | !w_kept;
+        }
+        non_finite += n as u64;
+    }
+    (changed, non_finite)
+}
+
 /// Lanes `0..C` of each value, non-finite replaced by 0, as little-endian float bits.
 pub(crate) fn copy_lanes<const C: usize>(values: &[[u32; 4]], dst: &mut [u8]) {
     for (d, v) in dst.chunks_exact_mut(4 * C).zip(values) {
@@ -471,9 +499,14 @@ pub(crate) fn render_floats(
             }
         }
     }
+    // Float lanes (every kind but the integers: `float_lane` reads their bits) of a normal's
+    // three or a tangent's four lanes are the common case: compiled with both fixed.
+    let float = !matches!(kind, Kind::Uint | Kind::Sint);
     match conv {
         Conv::Keep => each(values, comps, kind, Conv::Keep, dst),
+        Conv::Normal if float && comps == 3 => each(values, 3, Kind::Float, Conv::Normal, dst),
         Conv::Normal => each(values, comps, kind, Conv::Normal, dst),
+        Conv::Tangent if float && comps == 4 => each(values, 4, Kind::Float, Conv::Tangent, dst),
         Conv::Tangent => each(values, comps, kind, Conv::Tangent, dst),
         Conv::Weights { .. } => each(values, comps, kind, conv, dst),
     }
@@ -808,6 +841,45 @@ mod tests {
                     reference(values, 3, kind, Conv::Normal),
                     "{values:?}"
                 );
+                // Tangents: the same vectors with every kind of w.
+                for w in [1.0f32, -1.0, 0.0, -0.0, 2.5, 1.0000001, -0.99999994, 1e-45]
+                    .map(f32::to_bits)
+                    .into_iter()
+                    .chain([0x7fc0_0000, 0x7f80_0000, 0xff80_0000, 0xbf80_0000])
+                {
+                    let tangents: Vec<[u32; 4]> =
+                        values.iter().map(|v| [v[0], v[1], v[2], w]).collect();
+                    let (changed, nf, _, _) = float_stats(&tangents, 4, kind, Conv::Tangent, false);
+                    assert_eq!(
+                        (changed, nf),
+                        reference(&tangents, 4, kind, Conv::Tangent),
+                        "{tangents:x?}"
+                    );
+                }
+                // The bytes written, against the per-value conversion, for the kinds and
+                // lane counts the fixed-lane loops take and those they leave.
+                for (conv, comps) in [
+                    (Conv::Normal, 3),
+                    (Conv::Tangent, 4),
+                    (Conv::Normal, 4),
+                    (Conv::Tangent, 3),
+                ] {
+                    for kind in [kind, Kind::Sint, Kind::Uint] {
+                        let mut got = vec![0u8; values.len() * comps * 4];
+                        render_floats(values, comps, kind, conv, &mut got);
+                        let want: Vec<u8> = values
+                            .iter()
+                            .flat_map(|v| {
+                                let (x, _, _) = float_value(v, comps, kind, conv);
+                                x[..comps]
+                                    .iter()
+                                    .flat_map(|y| y.to_le_bytes())
+                                    .collect::<Vec<u8>>()
+                            })
+                            .collect();
+                        assert_eq!(got, want, "{conv:?} {comps} {kind:?}");
+                    }
+                }
                 // Unchanged normals are written as their lanes.
                 if !changed {
                     let acc = |conv| Acc {

@@ -270,6 +270,7 @@ impl SkinBlock {
 
 /// The validator's tolerance for a vertex's weight sum: 2·10⁻⁷ per non-zero weight, the
 /// weights added in binary32 lane by lane, each lane over every set.
+#[inline(always)]
 fn weight_sum(sets: &[[(u16, f32); 4]]) -> (f32, f64) {
     let (mut sum, mut tolerance) = (0f32, 0f64);
     for l in 0..4 {
@@ -300,8 +301,26 @@ impl Skin {
                 .iter()
                 .map(|s| (lanes(s.joints), s.weights.map(|(w, k, c)| (lanes(w), k, c))))
                 .collect();
-            for (v, k) in values.chunks_exact_mut(n).zip(start..end) {
-                self.influences(&sources, k, v);
+            // One set (most skins) or two: a fixed count, so that the merging of lanes
+            // that name one joint unrolls.
+            match n {
+                1 => {
+                    for (v, k) in values.chunks_exact_mut(1).zip(start..end) {
+                        let v: &mut [_; 1] = v.try_into().expect("one set");
+                        self.influences(&sources, k, v);
+                    }
+                }
+                2 => {
+                    for (v, k) in values.chunks_exact_mut(2).zip(start..end) {
+                        let v: &mut [_; 2] = v.try_into().expect("two sets");
+                        self.influences(&sources, k, v);
+                    }
+                }
+                _ => {
+                    for (v, k) in values.chunks_exact_mut(n).zip(start..end) {
+                        self.influences(&sources, k, v);
+                    }
+                }
             }
         }
         SkinBlock {
@@ -317,6 +336,7 @@ impl Skin {
     /// sum 1 as the validator adds them (binary32, within 2·10⁻⁷ per weight), and a vertex
     /// without weight gets weight 1 on its first blend index. Lanes past a format's
     /// components are joint 0, weight 0.
+    #[inline(always)]
     fn influences(&self, sources: &[SetLanes<'_>], k: usize, out: &mut [[(u16, f32); 4]]) {
         let joint = |b: u32| self.remap.get(b as usize).copied().unwrap_or(0);
         for ((set, (j, w)), o) in self.sets.iter().zip(sources).zip(out.iter_mut()) {
