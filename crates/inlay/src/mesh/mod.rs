@@ -420,12 +420,12 @@ impl Mesh {
         let topology = input.topology;
         let (mode, pick) = mode_of(topology, options);
         let fast = if params.instance_count > 0 && pick.is_empty() {
-            list_walk(&draw, topology, mode)
+            list_walk(draw, topology, mode)
         } else {
             None
         };
         let strip = if fast.is_none() && params.instance_count > 0 && pick.is_empty() {
-            strip_walk(&draw, topology, mode)
+            strip_walk(draw, topology, mode)
         } else {
             None
         };
@@ -436,7 +436,7 @@ impl Mesh {
             elems = e;
             prims = Some(p);
         } else if params.instance_count > 0 {
-            let (e, p) = step_walk(&draw, topology, mode, pick);
+            let (e, p) = step_walk(draw, topology, mode, pick);
             elems = e;
             prims = Some(p);
         } else {

@@ -469,7 +469,7 @@ fn try_stream<W: Write + Seek>(
     };
     let topology = input.topology;
     let (mode, pick) = super::mode_of(topology, options);
-    let Some(scan) = scan(&draw, topology, mode, pick, block, span) else {
+    let Some(scan) = scan(draw, topology, mode, pick, block, span) else {
         return Ok(None);
     };
     let (lo, hi) = (scan.lo, scan.hi);
@@ -660,7 +660,7 @@ fn try_stream<W: Write + Seek>(
             let mut failed: io::Result<()> = Ok(());
             let mut buf: Vec<u8> = Vec::new();
             walk(
-                &draw,
+                draw,
                 topology,
                 mode,
                 pick,
