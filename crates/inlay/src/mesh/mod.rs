@@ -952,6 +952,19 @@ fn list_walk(
     ) {
         return None;
     }
+    let elems = batch_positions(draw, topology, mode)?;
+    let per = mode.vertices();
+    let whole = elems.len() - elems.len() % per;
+    Some((elems, whole))
+}
+
+/// The element number of each position of instance 0, read a batch at a time; `None` for a
+/// draw whose indices hold a cut value.
+fn batch_positions(
+    draw: &crate::assembler::PreparedDraw<'_>,
+    topology: Topology,
+    mode: Mode,
+) -> Option<Vec<u32>> {
     let count = draw.params().count as usize;
     let mut elems: Vec<u32> = Vec::with_capacity(count);
     streamed::walk(
@@ -964,9 +977,7 @@ fn list_walk(
         &mut |e| elems.extend_from_slice(e),
         &mut |_| {},
     )?;
-    let per = mode.vertices();
-    let whole = elems.len() - elems.len() % per;
-    Some((elems, whole))
+    Some(elems)
 }
 
 /// Instance 0 of a line or triangle strip draw without cuts, a batch at a time: the element
@@ -984,18 +995,7 @@ fn strip_walk(
         (Topology::TriangleStrip, Mode::Triangles) => 3,
         _ => return None,
     };
-    let count = draw.params().count as usize;
-    let mut elems: Vec<u32> = Vec::with_capacity(count);
-    streamed::walk(
-        draw,
-        topology,
-        mode,
-        &[],
-        true,
-        count.clamp(1, 1 << 16),
-        &mut |e| elems.extend_from_slice(e),
-        &mut |_| {},
-    )?;
+    let elems = batch_positions(draw, topology, mode)?;
     let primitives = elems.len().saturating_sub(per - 1);
     let mut prims: Vec<u32> = Vec::with_capacity(primitives * per);
     if per == 2 {
@@ -1131,13 +1131,9 @@ pub fn export(mesh: &Mesh, path: &std::path::Path) -> std::io::Result<Vec<String
 mod tests {
     use super::*;
 
-    /// The batch walk of list draws gives what the step-by-step walk through the primitive
-    /// assembler gives (the oracle), for indexed (16/32-bit, base vertex ±, index values
-    /// past the buffer, a start index) and non-indexed draws (start vertex, an incomplete
-    /// last primitive), several instances; and it declines strips and cuts.
-    #[test]
-    fn list_walk_matches_the_step_walk() {
-        let layout = crate::validation::layout_without_shader(
+    /// A layout of one R32_FLOAT element, for the walk tests.
+    fn one_float_layout() -> InputLayout {
+        crate::validation::layout_without_shader(
             &Target::default(),
             &[InputElementDesc::per_vertex(
                 "P",
@@ -1148,7 +1144,38 @@ mod tests {
             )],
         )
         .layout
-        .expect("layout");
+        .expect("layout")
+    }
+
+    /// An input assembler with `vb` in slot 0 (stride 4), `index` and `topology` set.
+    fn bound<'l>(
+        layout: &'l InputLayout,
+        vb: &'l [u8],
+        index: Option<IndexBufferBinding<'l>>,
+        topology: Topology,
+    ) -> InputAssembler<'l> {
+        let mut ia = InputAssembler::new(layout, Target::default());
+        ia.set_vertex_buffer(
+            0,
+            Some(VertexBufferBinding {
+                data: vb,
+                stride: 4,
+                offset: 0,
+            }),
+        )
+        .unwrap();
+        ia.set_index_buffer(index).unwrap();
+        ia.set_topology(topology).unwrap();
+        ia
+    }
+
+    /// The batch walk of list draws gives what the step-by-step walk through the primitive
+    /// assembler gives (the oracle), for indexed (16/32-bit, base vertex ±, index values
+    /// past the buffer, a start index) and non-indexed draws (start vertex, an incomplete
+    /// last primitive), several instances; and it declines strips and cuts.
+    #[test]
+    fn list_walk_matches_the_step_walk() {
+        let layout = one_float_layout();
         let vb = [0u8; 64];
         let i16: Vec<u8> = [5u16, 0, 7, 3, 3, 9, 1000, 2, 4, 6, 8]
             .iter()
@@ -1209,18 +1236,7 @@ mod tests {
             ),
         ];
         for (topology, index, call) in cases {
-            let mut ia = InputAssembler::new(&layout, Target::default());
-            ia.set_vertex_buffer(
-                0,
-                Some(VertexBufferBinding {
-                    data: &vb,
-                    stride: 4,
-                    offset: 0,
-                }),
-            )
-            .unwrap();
-            ia.set_index_buffer(index).unwrap();
-            ia.set_topology(topology).unwrap();
+            let ia = bound(&layout, &vb, index, topology);
             let draw = ia.draw(&call).unwrap();
             let mode = match topology {
                 Topology::LineList => Mode::Lines,
@@ -1265,18 +1281,7 @@ mod tests {
     /// a start index, a 32-bit 0xffff that is no cut); it declines cuts, lists and adjacency.
     #[test]
     fn strip_walk_matches_the_step_walk() {
-        let layout = crate::validation::layout_without_shader(
-            &Target::default(),
-            &[InputElementDesc::per_vertex(
-                "P",
-                0,
-                Format::R32_FLOAT,
-                0,
-                0,
-            )],
-        )
-        .layout
-        .expect("layout");
+        let layout = one_float_layout();
         let vb = [0u8; 64];
         let bytes16 = |v: &[u16]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
         let i16 = bytes16(&[5, 0, 7, 3, 3, 9, 1000, 2, 4, 6, 8, 1]);
@@ -1326,18 +1331,7 @@ mod tests {
                     ),
                 ];
                 for (index, call) in cases {
-                    let mut ia = InputAssembler::new(&layout, Target::default());
-                    ia.set_vertex_buffer(
-                        0,
-                        Some(VertexBufferBinding {
-                            data: &vb,
-                            stride: 4,
-                            offset: 0,
-                        }),
-                    )
-                    .unwrap();
-                    ia.set_index_buffer(index).unwrap();
-                    ia.set_topology(topology).unwrap();
+                    let ia = bound(&layout, &vb, index, topology);
                     let draw = ia.draw(&call).unwrap();
                     let fast = strip_walk(&draw, topology, mode).expect("a strip without cuts");
                     assert_eq!(

@@ -419,6 +419,13 @@ pub(crate) fn keep_stats<const W: usize, const C: usize, const BOUNDS: bool>(
 /// length: the vector is replaced or divided, which leaves no non-zero vector's bits as they
 /// were), so that test alone decides, without branches. Rows of `W` ≥ 3 lanes.
 pub(crate) fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
+    vector_stats::<W, false>(values)
+}
+
+/// [`normal_stats`], and with `TANGENT` [`tangent_stats`]: lane 3 counted among the
+/// non-finite ones, and changed unless it is ±1.
+#[inline(always)]
+fn vector_stats<const W: usize, const TANGENT: bool>(values: &[[u32; W]]) -> (bool, u64) {
     let mut changed = false;
     let mut non_finite = 0u64;
     for block in values.chunks(1 << 24) {
@@ -433,6 +440,10 @@ pub(crate) fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
             // Finite lanes give no NaN length (at most an infinite one), so `>` is the
             // negation of normalize3's `<=`.
             changed |= (len - 1.0).abs() > 0.0004;
+            if TANGENT {
+                n += (v[3] & 0x7f80_0000 == 0x7f80_0000) as u32;
+                changed |= finite_bits(v[3]) & 0x7fff_ffff != 0x3f80_0000;
+            }
         }
         non_finite += n as u64;
     }
@@ -443,24 +454,7 @@ pub(crate) fn normal_stats<const W: usize>(values: &[[u32; W]]) -> (bool, u64) {
 /// changed, and its non-finite lanes. x, y, z change exactly as [`normal_stats`] says; w
 /// (non-finite read as 0) becomes −1 when negative, else +1, so it changes unless it is ±1.
 pub(crate) fn tangent_stats(values: &[[u32; 4]]) -> (bool, u64) {
-    let mut changed = false;
-    let mut non_finite = 0u64;
-    for block in values.chunks(1 << 24) {
-        let mut n = 0u32;
-        for v in block {
-            let mut x = [0f32; 3];
-            for l in 0..3 {
-                n += (v[l] & 0x7f80_0000 == 0x7f80_0000) as u32;
-                x[l] = f32::from_bits(finite_bits(v[l]));
-            }
-            n += (v[3] & 0x7f80_0000 == 0x7f80_0000) as u32;
-            let len = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt();
-            let w_kept = finite_bits(v[3]) & 0x7fff_ffff == 0x3f80_0000;
-            changed |= ((len - 1.0).abs() > 0.0004) | !w_kept;
-        }
-        non_finite += n as u64;
-    }
-    (changed, non_finite)
+    vector_stats::<4, true>(values)
 }
 
 /// Lanes `0..C` of each value, non-finite replaced by 0, as little-endian float bits.
