@@ -1646,6 +1646,28 @@ mod tests {
                 [(0, 0.0), (3, 0.5), (0, 0.0), (0, 0.0)],
             ]
         );
+        // Three sets (the block's general path; one and two sets have loops of their own):
+        // set 1's joint 1 is summed into set 0's lane, the total of 2 scaled to 1.
+        let s3 = skin(&[(0, 4, 1, 4), (2, 2, 3, 2), (4, 1, 5, 1)]);
+        let v = one(
+            &s3,
+            &[
+                ints(&[5, 5, 5, 5]),
+                f([0.25, 0.0, 0.0, 0.0]),
+                ints(&[5, 9, 200, 200]),
+                f([0.25, 0.5, 1.0, 1.0]),
+                ints(&[7, 3, 3, 3]),
+                f([1.0, 1.0, 1.0, 1.0]),
+            ],
+        );
+        assert_eq!(
+            v,
+            vec![
+                [(1, 0.25), (0, 0.0), (0, 0.0), (0, 0.0)],
+                [(0, 0.0), (3, 0.25), (0, 0.0), (0, 0.0)],
+                [(2, 0.5), (0, 0.0), (0, 0.0), (0, 0.0)],
+            ]
+        );
         // Weights whose binary32 sum is not 1 after scaling pass the validator's rule.
         for w in [
             [0.1f32, 0.2, 0.3, 0.4],
