@@ -133,14 +133,7 @@ impl PrimitiveAssembler {
             Topology::LineList => group(2).map(|s| self.emit(&[s, s + 1])),
             Topology::LineStrip => (n >= 2).then(|| self.emit(&[n - 2, n - 1])),
             Topology::TriangleList => group(3).map(|s| self.emit(&[s, s + 1, s + 2])),
-            Topology::TriangleStrip => (n >= 3).then(|| {
-                let k = n - 3;
-                if k.is_multiple_of(2) {
-                    self.emit(&[k, k + 1, k + 2])
-                } else {
-                    self.emit(&[k, k + 2, k + 1])
-                }
-            }),
+            Topology::TriangleStrip => (n >= 3).then(|| self.emit(&tri_strip(n - 3))),
             Topology::LineListAdj => group(4).map(|s| self.emit(&[s, s + 1, s + 2, s + 3])),
             Topology::LineStripAdj => (n >= 4).then(|| self.emit(&[n - 4, n - 3, n - 2, n - 1])),
             Topology::TriangleListAdj => {
@@ -162,6 +155,17 @@ impl PrimitiveAssembler {
                 })
             }
         }
+    }
+}
+
+/// The three strip-local vertices of triangle `k` of a triangle strip (ia-semantics §5): k,
+/// k + 1, k + 2, the last two swapped for odd k so that every triangle keeps the strip's
+/// winding.
+pub(crate) fn tri_strip(k: u64) -> [u64; 3] {
+    if k.is_multiple_of(2) {
+        [k, k + 1, k + 2]
+    } else {
+        [k, k + 2, k + 1]
     }
 }
 

@@ -22,6 +22,7 @@
 
 use std::fmt;
 
+use crate::assembler::primitive::tri_strip;
 use crate::assembler::validate::{DrawCheck, IndexSpan};
 use crate::assembler::{DrawCall, InputAssembler, PrimitiveAssembler, Topology, WalkStep};
 use crate::buffer::{IndexBufferBinding, IndexFormat, VertexBufferBinding};
@@ -419,22 +420,19 @@ impl Mesh {
         let mut whole = 0;
         let topology = input.topology;
         let (mode, pick) = mode_of(topology, options);
-        let fast = if params.instance_count > 0 && pick.is_empty() {
+        // Lists and strips without cuts a batch at a time (a list's primitives are its first
+        // `whole` positions), else step by step.
+        let batched = if params.instance_count > 0 && pick.is_empty() {
             list_walk(draw, topology, mode)
+                .map(|(e, w)| (e, w, None))
+                .or_else(|| strip_walk(draw, topology, mode).map(|(e, p)| (e, 0, Some(p))))
         } else {
             None
         };
-        let strip = if fast.is_none() && params.instance_count > 0 && pick.is_empty() {
-            strip_walk(draw, topology, mode)
-        } else {
-            None
-        };
-        if let Some((e, w)) = fast {
+        if let Some((e, w, p)) = batched {
             elems = e;
             whole = w;
-        } else if let Some((e, p)) = strip {
-            elems = e;
-            prims = Some(p);
+            prims = p;
         } else if params.instance_count > 0 {
             let (e, p) = step_walk(draw, topology, mode, pick);
             elems = e;
@@ -982,9 +980,9 @@ fn batch_positions(
 
 /// Instance 0 of a line or triangle strip draw without cuts, a batch at a time: the element
 /// number of each position and the primitives' element numbers, as [`step_walk`] gives them
-/// (the primitive assembler's strip rule, ia-semantics §5: primitive k of a line strip is
-/// positions k, k + 1; of a triangle strip k, k + 1, k + 2, the last two swapped for odd k).
-/// `None` for other topologies and for a draw whose indices hold a cut value.
+/// (primitive k of a line strip is positions k, k + 1; of a triangle strip the primitive
+/// assembler's own `tri_strip(k)`). `None` for other topologies and for a draw whose indices
+/// hold a cut value.
 fn strip_walk(
     draw: &crate::assembler::PreparedDraw<'_>,
     topology: Topology,
@@ -1003,12 +1001,8 @@ fn strip_walk(
             prims.extend_from_slice(&[w[0], w[1]]);
         }
     } else {
-        for (k, w) in elems.windows(3).enumerate() {
-            if k % 2 == 0 {
-                prims.extend_from_slice(&[w[0], w[1], w[2]]);
-            } else {
-                prims.extend_from_slice(&[w[0], w[2], w[1]]);
-            }
+        for k in 0..primitives {
+            prims.extend(tri_strip(k as u64).map(|p| elems[p as usize]));
         }
     }
     Some((elems, prims))
