@@ -304,18 +304,8 @@ impl Skin {
             // One set (most skins) or two: a fixed count, so that the merging of lanes
             // that name one joint unrolls.
             match n {
-                1 => {
-                    for (v, k) in values.chunks_exact_mut(1).zip(start..end) {
-                        let v: &mut [_; 1] = v.try_into().expect("one set");
-                        self.influences(&sources, k, v);
-                    }
-                }
-                2 => {
-                    for (v, k) in values.chunks_exact_mut(2).zip(start..end) {
-                        let v: &mut [_; 2] = v.try_into().expect("two sets");
-                        self.influences(&sources, k, v);
-                    }
-                }
+                1 => self.fill::<1>(&sources, &mut values, start),
+                2 => self.fill::<2>(&sources, &mut values, start),
                 _ => {
                     for (v, k) in values.chunks_exact_mut(n).zip(start..end) {
                         self.influences(&sources, k, v);
@@ -327,6 +317,18 @@ impl Skin {
             first: start,
             sets: n,
             values,
+        }
+    }
+
+    /// [`Skin::block`]'s influences of `N` sets, vertex `start` on, into `values`.
+    fn fill<const N: usize>(
+        &self,
+        sources: &[SetLanes<'_>],
+        values: &mut [[(u16, f32); 4]],
+        start: usize,
+    ) {
+        for (v, k) in values.as_chunks_mut::<N>().0.iter_mut().zip(start..) {
+            self.influences(sources, k, v);
         }
     }
 
